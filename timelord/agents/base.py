@@ -1,0 +1,29 @@
+"""The agent interface: a bot sees only its seat's view and the legal actions.
+
+Agents never receive a state. Search agents rebuild states through `game.sample_state`, so
+they can use nothing their seat could not see at the table.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from timelord.core import Action, Game, Rng, View
+
+
+class Agent(ABC):
+    """Chooses actions for one seat of one game."""
+
+    #: Short name used in seat specs and reports ("random", "ismcts:hard").
+    name: str = "agent"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @abstractmethod
+    def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        """One of `legal`, chosen from what `view` shows; all randomness drawn from `rng`."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

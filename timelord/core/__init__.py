@@ -1,0 +1,44 @@
+"""The game protocol, errors, generator, records and the conformance suite.
+
+`core` imports nothing else of the package; every game builds on it.
+"""
+
+from timelord.core.action import Action, decode_action
+from timelord.core.errors import (
+    ConfigError,
+    CorruptRecord,
+    GameError,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    NotYourTurn,
+    StaleState,
+)
+from timelord.core.game import Game, State, View
+from timelord.core.record import Record, replay, replay_steps
+from timelord.core.registry import GAMES, game_class, load, register
+from timelord.core.rng import Rng
+
+__all__ = [
+    "GAMES",
+    "Action",
+    "ConfigError",
+    "CorruptRecord",
+    "Game",
+    "GameError",
+    "GameOver",
+    "IllegalAction",
+    "InvalidAction",
+    "NotYourTurn",
+    "Record",
+    "Rng",
+    "StaleState",
+    "State",
+    "View",
+    "decode_action",
+    "game_class",
+    "load",
+    "register",
+    "replay",
+    "replay_steps",
+]

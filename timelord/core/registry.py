@@ -1,0 +1,69 @@
+"""Which games exist, and how to build one by id.
+
+The catalogue maps a game id to the `module:Class` of its `Game` and a short description, so
+`timelord.GAMES` can list games without importing their rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from timelord.core.errors import ConfigError
+from timelord.core.game import Game
+
+
+@dataclass(frozen=True)
+class _Entry:
+    target: str
+    description: str
+
+
+_ENTRIES: dict[str, _Entry] = {}
+
+
+def register(game_id: str, target: str, description: str) -> None:
+    """Make `game_id` loadable; `target` is 'package.module:GameClass'."""
+    _ENTRIES[game_id] = _Entry(target, description)
+
+
+class _Catalogue(Mapping[str, str]):
+    """Read-only mapping game id -> short description, in registration order."""
+
+    def __getitem__(self, key: str) -> str:
+        return _ENTRIES[key].description
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_ENTRIES)
+
+    def __len__(self) -> int:
+        return len(_ENTRIES)
+
+    def __repr__(self) -> str:
+        return f"GAMES({dict(self)!r})"
+
+
+GAMES: Mapping[str, str] = _Catalogue()
+
+
+def game_class(game_id: str) -> type[Game]:
+    """The `Game` subclass registered under `game_id`."""
+    entry = _ENTRIES.get(game_id)
+    if entry is None:
+        raise ConfigError(f"unknown game {game_id!r}; known games: {', '.join(_ENTRIES)}")
+    module_name, _, attr = entry.target.partition(":")
+    cls: type[Game] = getattr(importlib.import_module(module_name), attr)
+    return cls
+
+
+def load(game_id: str, **options: Any) -> Game:
+    """Build game `game_id` with `options`; `ConfigError` if the id or an option is bad."""
+    cls = game_class(game_id)
+    try:
+        inspect.signature(cls).bind(**options)
+    except TypeError as exc:
+        raise ConfigError(f"{game_id}: {exc}") from exc
+    return cls(**options)
