@@ -106,9 +106,10 @@ def _play_one(
         action = legal[rng.below(len(legal))]
         for other in range(game.players):
             state.describe(action, other)
-        before = state.to_json() if step % deep_every == 0 else None
+        # serialised, so a to_json() that hands out the state's own lists cannot hide a change
+        before = json.dumps(state.to_json(), sort_keys=True) if step % deep_every == 0 else None
         nxt = state.apply(action)
-        if before is not None and state.to_json() != before:
+        if before is not None and json.dumps(state.to_json(), sort_keys=True) != before:
             raise _fail(game_seed, step, f"apply({action}) changed the state it was called on")
         taken.append(action.to_json())
         state = nxt

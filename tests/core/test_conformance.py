@@ -1,0 +1,69 @@
+"""The conformance suite passes a correct game and catches each kind of broken promise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.core.toy_game import ToyGame, ToyState
+from timelord.core import Action, View, register
+from timelord.core.conformance import ConformanceError, check_game
+
+register("toy", "tests.core.toy_game:ToyGame", "toy high-card game")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_correct_game_passes(players: int) -> None:
+    report = check_game(ToyGame(players=players), games=30, seed=1)
+    assert report.games == 30
+    assert report.actions == 30 * 2 * players
+    assert report.samples_checked > 0
+    assert report.illegal_checked > 0
+
+
+class _MutatingState(ToyState):
+    def apply_unchecked(self, action: Action) -> ToyState:
+        self.turn += 0  # harmless
+        self.hands[self.turn % self.game.players].sort(reverse=True)
+        return super().apply_unchecked(action)
+
+
+class _LeakyState(ToyState):
+    def view(self, seat: int | None) -> View:
+        out = super().view(seat)
+        out["everyone"] = [list(h) for h in self.hands]  # shows other seats' hands
+        return out
+
+
+def _game_with(state_cls: type[ToyState]) -> ToyGame:
+    class Broken(ToyGame):
+        def new_game(self, seed: int) -> ToyState:
+            s = super().new_game(seed)
+            return state_cls(self, s.hands, s.played, s.turn, s.rng)
+
+        def state_from_json(self, data: Any) -> ToyState:
+            s = super().state_from_json(data)
+            return state_cls(self, s.hands, s.played, s.turn, s.rng)
+
+    return Broken(players=3)
+
+
+def test_mutating_apply_is_caught() -> None:
+    with pytest.raises(ConformanceError, match="changed the state"):
+        check_game(_game_with(_MutatingState), games=5)
+
+
+def test_view_that_leaks_is_caught_by_sampling() -> None:
+    with pytest.raises(ConformanceError, match="sample_state"):
+        check_game(_game_with(_LeakyState), games=5)
+
+
+def test_game_longer_than_its_bound_is_caught() -> None:
+    class TooShortBound(ToyGame):
+        @property
+        def max_actions(self) -> int:
+            return 2
+
+    with pytest.raises(ConformanceError, match="max_actions"):
+        check_game(TooShortBound(players=3), games=1)

@@ -1,0 +1,1 @@
+"""The `timelord` command: play, replay, simulate and report."""
