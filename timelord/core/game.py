@@ -69,6 +69,15 @@ class Game(ABC):
         return f"<{type(self).__name__} {self.id} {opts}>"
 
 
+def _offered(action: Action, legal: list[Action]) -> bool:
+    """Whether `action` is among `legal`; identity first, since callers mostly pass back one
+    of the listed objects and dataclass equality across many actions costs more than a move."""
+    for candidate in legal:
+        if candidate is action:
+            return True
+    return action in legal
+
+
 class State(ABC):
     """One position of one game. Never changed after it is built: `apply` returns a new one."""
 
@@ -114,7 +123,7 @@ class State(ABC):
             raise InvalidAction(f"not an action: {action!r}")
         if self.is_over:
             raise GameOver("the game is over; no more moves", "end")
-        if action not in self.legal_actions():
+        if not _offered(action, self.legal_actions()):
             raise self.why_illegal(action)
         return self.apply_unchecked(action)
 
