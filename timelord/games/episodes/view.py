@@ -1,0 +1,216 @@
+"""What each seat sees (E-8), rebuilding a full state from a view, and per-seat move text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from timelord.core import Action, CorruptRecord, Rng, View
+from timelord.games.episodes import rules as R
+from timelord.games.episodes.actions import (
+    ChooseOpponent,
+    DiscardCard,
+    KeepCard,
+    PlayEpisode,
+    SkipAbility,
+    SkipEpisode,
+    UseAbility,
+)
+from timelord.games.episodes.cards import ABILITY_TEXT, CODE_OF, FOE, LABEL, PLOT, SUIT_INDEX, SUITS
+
+if TYPE_CHECKING:
+    from timelord.games.episodes.game import EpisodesGame
+    from timelord.games.episodes.state import EpisodesState
+
+
+def _labels(cards: list[int]) -> list[str]:
+    return [LABEL[c] for c in cards]
+
+
+def _codes(labels: list[str]) -> list[int]:
+    return [CODE_OF[x] for x in labels]
+
+
+def build_view(st: EpisodesState, seat: int | None) -> View:
+    """All that `seat` knows; None gives what a spectator sees (public information only)."""
+    n = st.game.players
+    active = st.turn % n
+    keeping = st.phase == R.KEEP
+    if seat is None:
+        hand: list[str] = []
+        known: list[list[str]] = [[] for _ in range(n)]
+        top: list[str] = []
+        drawn: list[str] = []
+    else:
+        hand = _labels(st.hands[seat])
+        known = [_labels(k) if o != seat else [] for o, k in enumerate(st.known[seat])]
+        seen = st.top[seat]
+        top = _labels(st.deck[-1 : -seen - 1 : -1]) if seen else []
+        if not keeping:
+            drawn = []
+        elif seat == active:
+            drawn = _labels(st.limbo)
+        else:
+            drawn = _labels(st.limbo_known[seat])
+    view: View = {
+        "seat": seat,
+        "players": n,
+        "target": st.game.target,
+        "max_rounds": st.game.max_rounds,
+        "turn": st.turn,
+        "round": st.turn // n + 1,
+        "active": active,
+        "to_move": st.to_move,
+        "phase": R.PHASES[st.phase],
+        "pending": SUITS[st.pending] if st.pending >= 0 else None,
+        "vp": st.vp[:],
+        "hand_sizes": [len(h) for h in st.hands],
+        "deck_size": len(st.deck),
+        "discard": _labels(st.discard),
+        "reshuffles": st.reshuffles,
+        "hand": hand,
+        "known_hands": known,
+        "deck_top": top,
+        "drawn": drawn,
+        "drawn_count": len(st.limbo),
+        "discard_floor": LABEL[st.floor] if st.floor else None,
+        "ended": st.ended or None,
+        "winners": st.winners(),
+    }
+    return view
+
+
+def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
+    """A full state whose view for `view['seat']` is `view` (E-8.9).
+
+    The cards the seat cannot place are shuffled and dealt uniformly among the places it
+    cannot see into: the unknown part of each opponent's hand, the deck below the cards it
+    peeked, and the unseen part of a Gadget draw. Other seats' knowledge is left empty; the
+    generator of the sampled state is fresh, so hidden future draws are random too.
+    """
+    from timelord.games.episodes.state import EpisodesState
+
+    seat = view["seat"]
+    if not isinstance(seat, int):
+        raise CorruptRecord("sample_state needs a seat's view, not a spectator's")
+    n = game.players
+    st = EpisodesState.blank(game)
+    st.turn = view["turn"]
+    st.phase = R.PHASES.index(view["phase"])
+    pending = view["pending"]
+    st.pending = -1 if pending is None else SUIT_INDEX[pending]
+    st.vp = list(view["vp"])
+    floor = view["discard_floor"]
+    st.floor = 0 if floor is None else CODE_OF[floor]
+    st.reshuffles = view["reshuffles"]
+    st.ended = view["ended"] or ""
+    counts = list(game.deck.counts)
+    hand = _codes(view["hand"])
+    discard = _codes(view["discard"])
+    known = [_codes(k) for k in view["known_hands"]]
+    top = _codes(view["deck_top"])
+    drawn = _codes(view["drawn"])
+    for group in (hand, discard, top, drawn, *known):
+        for c in group:
+            counts[c] -= 1
+    unknown: list[int] = []
+    for c, k in enumerate(counts):
+        if k:
+            unknown.extend([c] * k)
+    rng.shuffle(unknown)
+    sizes = view["hand_sizes"]
+    active = st.turn % n
+    at = 0
+    for o in range(n):
+        if o == seat:
+            st.hands[o] = hand
+            continue
+        need = sizes[o] - len(known[o])
+        h = known[o] + unknown[at : at + need]
+        at += need
+        h.sort()
+        st.hands[o] = h
+    limbo_size = view["drawn_count"]
+    if st.phase == R.KEEP:
+        if seat == active:
+            st.limbo = drawn
+        else:
+            need = limbo_size - len(drawn)
+            st.limbo = sorted(drawn + unknown[at : at + need])
+            at += need
+            st.limbo_known[seat] = drawn
+    rest = unknown[at:]
+    assert len(rest) + len(top) == view["deck_size"], "view and deck composition disagree"
+    top.reverse()
+    st.deck = rest + top
+    st.discard = discard
+    st.known[seat] = known
+    st.top[seat] = len(top)
+    st.rng = rng.next64()
+    st._settle_cache()
+    return st
+
+
+def check_state(st: EpisodesState) -> None:
+    """`CorruptRecord` unless the cards add up to the deck and the knowledge fits the hands."""
+    counts = [0] * len(st.game.deck.counts)
+    for group in (st.deck, st.discard, st.limbo, *st.hands):
+        for c in group:
+            counts[c] += 1
+    if tuple(counts) != st.game.deck.counts:
+        raise CorruptRecord("the cards in the state do not make up the game's deck")
+    for s, row in enumerate(st.known):
+        for o, k in enumerate(row):
+            rest = st.hands[o][:]
+            for c in k:
+                if c not in rest:
+                    raise CorruptRecord(f"seat {s} knows a card seat {o} does not hold")
+                rest.remove(c)
+    if any(not 0 <= t <= len(st.deck) for t in st.top):
+        raise CorruptRecord("a seat has seen more of the deck than there is")
+    if (st.phase == R.KEEP) != bool(st.limbo):
+        raise CorruptRecord("Gadget draw present outside the keep phase (or missing in it)")
+
+
+def describe(st: EpisodesState, action: Action, seat: int | None) -> str:
+    """One line for `seat` about `action` by the player to move, hiding what it may not see."""
+    game = st.game
+    actor = st.turn % game.players
+    who = "You" if seat == actor else game.seat_name(actor)
+
+    def v(verb: str) -> str:
+        return verb if who == "You" else verb + "s"
+
+    if isinstance(action, UseAbility):
+        s = SUIT_INDEX[action.suit]
+        return f"{who} {v('discard')} {action.suit} {action.fp} to {ABILITY_TEXT[s]}"
+    if isinstance(action, SkipAbility):
+        return f"{who} {v('use')} no ability"
+    if isinstance(action, ChooseOpponent):
+        victim = game.seat_name(action.seat) if seat != action.seat else "you"
+        hand = st.hands[action.seat]
+        if st.pending == PLOT:
+            return f"{who} {v('look')} at {victim}'s hand"
+        card = LABEL[hand[Rng(st.rng).below(len(hand))]] if hand else "nothing"
+        if st.pending == FOE:
+            if seat in (actor, action.seat):
+                return f"{who} {v('steal')} {card} from {victim}"
+            return f"{who} steals a random card from {victim}"
+        return f"{who} {v('make')} {victim} discard a random card: {card}"
+    if isinstance(action, KeepCard):
+        rest = st.limbo[:]
+        rest.remove(SUIT_INDEX[action.suit] * 16 + action.fp)
+        gone = ", ".join(_labels(rest)) or "nothing"
+        if seat == actor:
+            return f"You keep {action.suit} {action.fp} and discard {gone}"
+        return f"{who} keeps one drawn card and discards {gone}"
+    if isinstance(action, PlayEpisode):
+        return (
+            f"{who} {v('play')} an episode "
+            f"({', '.join(f'{s} {f}' for s, f in zip(SUITS, action.fps, strict=False))}) "
+            f"for {R.threat(action.fps)} VP"
+        )
+    if isinstance(action, SkipEpisode):
+        return f"{who} {v('play')} no episode"
+    if isinstance(action, DiscardCard):
+        return f"{who} {v('discard')} {action.suit} {action.fp} (hand limit)"
+    return f"{who}: {action}"
