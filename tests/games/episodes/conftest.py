@@ -42,9 +42,9 @@ def build(
     everything = [*deck, *discard, *limbo]
     for h in hands:
         everything.extend(h)
-    rows = [
-        [SUITS[c >> 4], c & 15, k] for c, k in sorted(Counter(codes(everything)).items())
-    ] or [["Doctor", 1, 0]]
+    rows = [[SUITS[c >> 4], c & 15, k] for c, k in sorted(Counter(codes(everything)).items())] or [
+        ["Doctor", 1, 0]
+    ]
     game = EpisodesGame(players=len(hands), target=target, max_rounds=max_rounds, deck=rows)
     st = EpisodesState.blank(game)
     st.hands = [sorted(codes(h)) for h in hands]

@@ -1,0 +1,40 @@
+"""render_view: readable text of a seat's view."""
+
+from __future__ import annotations
+
+from timelord.games.episodes.actions import UseAbility
+from timelord.games.episodes.game import EpisodesGame
+
+EP = ["Doctor 9", "Companion 9", "Gadget 9", "Foe 1", "Plot 1", "Special 1"]
+
+
+def test_render_shows_hand_by_suit_and_public_counts() -> None:
+    game = EpisodesGame(players=3)
+    st = game.new_game(1)
+    text = game.render_view(st.view(0))
+    assert "Seat 0 (you): 0 VP, 9 cards in hand" in text
+    assert "Deck: 67 cards" in text
+    assert "Doctors:" in text and "Tenth Doctor" in text
+    assert "Now: You may discard one card to use its ability" in text
+    other = game.render_view(st.view(1))
+    assert "Now: Seat 0 may discard" in other
+    assert "Spectator" in game.render_view(st.view(None))
+
+
+def test_render_shows_known_cards_and_pending(table) -> None:
+    deck = ["Plot 9", "Plot 8", "Plot 7", "Plot 6"]
+    st = table([["Doctor 4", "Foe 5", *EP], ["Gadget 2"], ["Plot 3"]], deck=deck)
+    st = st.apply(UseAbility("Doctor", 4))
+    text = st.game.render_view(st.view(0))
+    assert "Next cards of the deck (you peeked): Plot 9, Plot 8, Plot 7, Plot 6" in text
+    assert "episode phase" in text
+    st = st.apply(st.legal_actions()[-1])  # no episode -> seat 1 draws two peeked cards
+    text = st.game.render_view(st.view(0))
+    assert "You know Seat 1 holds: Plot 8, Plot 9" in text
+
+
+def test_render_game_over(table) -> None:
+    st = table([EP, ["Gadget 2"]], deck=["Plot 1"] * 4, phase="episode", vp=[47, 0])
+    st = st.apply(st.legal_actions()[0])
+    text = st.game.render_view(st.view(1))
+    assert "Game over (reached the target). Winner(s): Seat 0" in text
