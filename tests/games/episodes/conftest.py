@@ -49,6 +49,7 @@ def build(
     st = EpisodesState.blank(game)
     st.hands = [sorted(codes(h)) for h in hands]
     st.deck = list(reversed(codes(deck)))
+    st.fixed = len(deck)  # a stacked deck: its order is settled
     st.discard = codes(discard)
     st.limbo = sorted(codes(limbo))
     st.turn = turn

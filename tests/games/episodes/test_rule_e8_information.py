@@ -141,13 +141,17 @@ def test_e8_9_sample_keeps_known_and_spreads_unknown() -> None:
     st = st.apply(SkipAbility()) if SkipAbility() in st.legal_actions() else st
     view = st.view(0)
     rng = Rng(5)
-    where_deck = Counter()
-    for _ in range(200):
+    hands = Counter()
+    found_in_hand = Counter()
+    for _ in range(300):
         sample = game.sample_state(view, rng)
         assert sample.view(0) == view
         assert sample.hands[0] == st.hands[0]
-        where_deck[sample.deck[-1]] += 1
-    assert len(where_deck) > 5  # the top card is not fixed when unseen
+        hands[tuple(sample.hands[1])] += 1
+        found_in_hand[sample.deck.count(CODE_OF["Doctor 9"]) < 6] += 1
+    assert len(hands) > 250  # opponents' hands are dealt afresh each time
+    # A card the seat cannot place is sometimes in a hand, sometimes not.
+    assert found_in_hand[True] > 20 and found_in_hand[False] > 20
 
 
 def test_e8_9_sample_keeps_peeked_deck_top(table) -> None:
@@ -167,3 +171,35 @@ def test_e8_hand_limit_discards_are_public(table) -> None:
     st = st.apply(SkipEpisode()).apply(DiscardCard("Doctor", 2))
     st = st.apply(st.legal_actions()[0]) if st.to_move == 0 else st
     assert "Doctor 2" in st.view(1)["discard"]
+
+
+def test_e8_5_describe_hides_stolen_card_from_third_seat(table) -> None:
+    """E-8.5: the move text names the stolen card only to thief and victim."""
+    st = table([["Foe 4", *EP], ["Gadget 2", "Plot 3"], ["Special 3"]], deck=DECK)
+    st = st.apply(UseAbility("Foe", 4))
+    action = ChooseOpponent(1)
+    after = st.apply(action)
+    taken = next(c for c in ("Gadget 2", "Plot 3") if c not in after.view(1)["hand"])
+    assert st.describe(action, 0) == f"You steal {taken} from Seat 1"
+    assert st.describe(action, 1) == f"Seat 0 steals {taken} from you"
+    assert st.describe(action, 2) == "Seat 0 steals a random card from Seat 1"
+    assert taken not in st.describe(action, None)
+
+
+def test_e8_5_describe_forced_target_two_players(table) -> None:
+    """E-8.5 / E-8.8: a two-player steal names the card to both players."""
+    st = table([["Foe 4", *EP], ["Gadget 2", "Plot 3"]], deck=DECK)
+    action = UseAbility("Foe", 4)
+    after = st.apply(action)
+    taken = next(c for c in ("Gadget 2", "Plot 3") if c not in after.view(1)["hand"])
+    assert st.describe(action, 1).endswith(f"Seat 0 steals {taken} from you")
+    assert taken not in st.describe(action, None)
+
+
+def test_e8_7_describe_gadget_keep(table) -> None:
+    """E-8.7: others read which cards were discarded, not which was kept."""
+    st = table([["Gadget 4", *EP], ["Plot 2"]], deck=DECK)
+    st = st.apply(UseAbility("Gadget", 4))
+    keep = KeepCard("Plot", 8)
+    assert st.describe(keep, 0) == "You keep Plot 8 and discard Plot 7, Plot 9"
+    assert st.describe(keep, 1) == "Seat 0 keeps one drawn card and discards Plot 7, Plot 9"

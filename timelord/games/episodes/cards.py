@@ -70,6 +70,7 @@ class Deck:
 
     counts: tuple[int, ...]  # indexed by code, length CODES
     names: tuple[tuple[str, ...], ...]  # indexed by code
+    present: tuple[int, ...] = ()  # codes with at least one copy, ascending
 
     @property
     def size(self) -> int:
@@ -109,7 +110,8 @@ def build_deck(entries: Iterable[tuple[str, int, int, str]]) -> Deck:
             names[code(s, f)].append(name)
     if sum(counts) == 0:
         raise ConfigError("a deck needs at least one card")
-    return Deck(tuple(counts), tuple(tuple(n) for n in names))
+    present = tuple(c for c in range(CODES) if counts[c])
+    return Deck(tuple(counts), tuple(tuple(n) for n in names), present)
 
 
 @cache

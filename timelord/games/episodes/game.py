@@ -59,20 +59,11 @@ class EpisodesGame(Game):
 
     def new_game(self, seed: int) -> EpisodesState:
         st = EpisodesState.blank(self)
-        rng = Rng(seed)
-        deck = self.deck.cards()
-        rng.shuffle(deck)
-        n = self.players
-        hands: list[list[int]] = [[] for _ in range(n)]
+        st.deck = self.deck.cards()  # unsettled: every draw takes a random card (E-3.4)
+        st.rng = Rng(seed).next64()
         for _ in range(R.DEAL):  # E-2.1, one card at a time around the table
-            for s in range(n):
-                if deck:
-                    hands[s].append(deck.pop())
-        for h in hands:
-            h.sort()
-        st.hands = hands
-        st.deck = deck
-        st.rng = rng.state
+            for s in range(self.players):
+                st._draw(s, 1)
         st.turn = -1
         st._next_turn()  # seat 0 draws and starts (E-2.2, E-3.1)
         st._settle()

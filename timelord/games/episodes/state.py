@@ -1,9 +1,14 @@
 """The position of an Episodes game and the rules that move it on.
 
-Cards are codes (see `cards.py`); hands are sorted lists of codes, the deck is a list whose
-*end* is the top. States are never changed once built: `apply_unchecked` clones, mutates the
-clone and returns it. Inner lists are shared between states and replaced, never mutated in
-place, so a clone only copies the outer containers.
+Cards are codes (see `cards.py`); hands are sorted lists of codes. The deck is a list whose
+*end* is the top; only its top `fixed` cards have a settled order (cards a Doctor looked at,
+or a test's stacked deck). The rest is kept sorted and a draw from it takes a card uniformly at
+random, which is the same in distribution as drawing the top card of a shuffled deck (E-3.4).
+So a reshuffle only hands the pile over, and `sample_state` never has to shuffle a deck.
+
+States are never changed once built: `apply_unchecked` clones, mutates the clone and returns
+it. Inner lists are shared between states and replaced, never mutated in place, so a clone
+only copies the outer containers.
 
 What each seat knows beyond its own hand (E-8) is stored with the state:
 `known[s][o]` is a sorted list of cards seat `s` knows to be in seat `o`'s hand (always a
@@ -79,6 +84,7 @@ class EpisodesState(State):
         "deck",
         "discard",
         "ended",
+        "fixed",
         "floor",
         "game",
         "hands",
@@ -97,6 +103,7 @@ class EpisodesState(State):
     game: EpisodesGame
     hands: list[list[int]]
     deck: list[int]
+    fixed: int
     discard: list[int]
     vp: list[int]
     turn: int
@@ -122,6 +129,7 @@ class EpisodesState(State):
         st.game = game
         st.hands = [[] for _ in range(n)]
         st.deck = []
+        st.fixed = 0
         st.discard = []
         st.vp = [0] * n
         st.turn = 0
@@ -143,6 +151,7 @@ class EpisodesState(State):
         st.game = self.game
         st.hands = self.hands[:]
         st.deck = self.deck[:]
+        st.fixed = self.fixed
         st.discard = self.discard[:]
         st.vp = self.vp[:]
         st.turn = self.turn
@@ -355,7 +364,9 @@ class EpisodesState(State):
         self._discard_from_hand(seat, c)  # E-4.9: the card goes face up first
         suit = c >> 4
         if suit == DOCTOR:
-            self.top[seat] = min(R.PEEK, len(self.deck))
+            seen = min(R.PEEK, len(self.deck))
+            self._fix(seen)
+            self.top[seat] = seen
             self.phase = R.EPISODE
         elif suit == COMPANION:
             self._draw(seat, R.COMPANION_DRAW)
@@ -468,17 +479,24 @@ class EpisodesState(State):
         """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw)."""
         deck = self.deck
         drawn: list[int] = []
+        rng: Rng | None = None
         for _ in range(count):
             if not deck:
                 if not self.discard:
                     break  # E-3.3
-                deck = self.deck = self.discard
+                deck = self.deck = sorted(self.discard)  # E-3.2: unordered, see E-3.4
                 self.discard = []
-                state = Rng(self.rng)
-                state.shuffle(deck)
-                self.rng = state.state
+                self.fixed = 0
                 self.reshuffles += 1
-            drawn.append(deck.pop())
+            if self.fixed:
+                drawn.append(deck.pop())
+                self.fixed -= 1
+            else:
+                if rng is None:
+                    rng = Rng(self.rng)
+                drawn.append(deck.pop(rng.below(len(deck))))
+        if rng is not None:
+            self.rng = rng.state
         if not drawn:
             if to_limbo:
                 self.limbo = []
@@ -507,6 +525,20 @@ class EpisodesState(State):
             mine.sort()
             self.hands[seat] = mine
 
+    def _fix(self, count: int) -> None:
+        """Settle the order of the top `count` cards: each new one is a random unfixed card,
+        placed just below those already fixed (E-3.4)."""
+        deck = self.deck
+        if self.fixed >= count:
+            return
+        rng = Rng(self.rng)
+        while self.fixed < count:
+            free = len(deck) - self.fixed
+            c = deck.pop(rng.below(free))
+            deck.insert(free - 1, c)
+            self.fixed += 1
+        self.rng = rng.state
+
     # ------------------------------------------------------------------ JSON and views
 
     def to_json(self) -> dict[str, Any]:
@@ -517,6 +549,7 @@ class EpisodesState(State):
             "vp": self.vp[:],
             "hands": [h[:] for h in self.hands],
             "deck": self.deck[:],
+            "fixed": self.fixed,
             "discard": self.discard[:],
             "limbo": self.limbo[:],
             "known": [[k[:] for k in row] for row in self.known],
@@ -542,6 +575,7 @@ class EpisodesState(State):
             st.vp = [_int(v) for v in data["vp"]]
             st.hands = [_cards(h) for h in data["hands"]]
             st.deck = _cards(data["deck"], keep_order=True)
+            st.fixed = _int(data["fixed"])
             st.discard = _cards(data["discard"], keep_order=True)
             st.limbo = _cards(data["limbo"], keep_order=True)
             st.known = [[_cards(k) for k in row] for row in data["known"]]

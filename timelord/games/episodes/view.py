@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from timelord.core import Action, CorruptRecord, Rng, View
@@ -82,10 +83,11 @@ def build_view(st: EpisodesState, seat: int | None) -> View:
 def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     """A full state whose view for `view['seat']` is `view` (E-8.9).
 
-    The cards the seat cannot place are shuffled and dealt uniformly among the places it
-    cannot see into: the unknown part of each opponent's hand, the deck below the cards it
-    peeked, and the unseen part of a Gadget draw. Other seats' knowledge is left empty; the
-    generator of the sampled state is fresh, so hidden future draws are random too.
+    The cards the seat cannot place are dealt uniformly among the places it cannot see into:
+    the unknown part of each opponent's hand and of a Gadget draw get a uniform random
+    selection of them, the rest form the unsettled deck below the cards the seat peeked
+    (drawn from at random later, E-3.4, so no shuffle is needed). Other seats' knowledge is
+    left empty; the sampled state's generator is fresh, so hidden future draws vary too.
     """
     from timelord.games.episodes.state import EpisodesState
 
@@ -113,35 +115,43 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
         for c in group:
             counts[c] -= 1
     unknown: list[int] = []
-    for c, k in enumerate(counts):
+    for c in game.deck.present:
+        k = counts[c]
         if k:
             unknown.extend([c] * k)
-    rng.shuffle(unknown)
     sizes = view["hand_sizes"]
     active = st.turn % n
+    needs = [0 if o == seat else sizes[o] - len(known[o]) for o in range(n)]
+    keeping = st.phase == R.KEEP and seat != active
+    limbo_need = view["drawn_count"] - len(drawn) if keeping else 0
+    # Partial Fisher-Yates: a uniform random choice, in random order, for the hidden slots.
+    free = len(unknown)
+    below = rng.below
+    for i in range(sum(needs) + limbo_need):
+        j = i + below(free - i)
+        unknown[i], unknown[j] = unknown[j], unknown[i]
     at = 0
     for o in range(n):
         if o == seat:
             st.hands[o] = hand
             continue
-        need = sizes[o] - len(known[o])
-        h = known[o] + unknown[at : at + need]
-        at += need
+        h = known[o] + unknown[at : at + needs[o]]
+        at += needs[o]
         h.sort()
         st.hands[o] = h
-    limbo_size = view["drawn_count"]
     if st.phase == R.KEEP:
         if seat == active:
             st.limbo = drawn
         else:
-            need = limbo_size - len(drawn)
-            st.limbo = sorted(drawn + unknown[at : at + need])
-            at += need
+            st.limbo = sorted(drawn + unknown[at : at + limbo_need])
+            at += limbo_need
             st.limbo_known[seat] = drawn
     rest = unknown[at:]
     assert len(rest) + len(top) == view["deck_size"], "view and deck composition disagree"
+    rest.sort()
     top.reverse()
     st.deck = rest + top
+    st.fixed = len(top)
     st.discard = discard
     st.known[seat] = known
     st.top[seat] = len(top)
@@ -165,10 +175,24 @@ def check_state(st: EpisodesState) -> None:
                 if c not in rest:
                     raise CorruptRecord(f"seat {s} knows a card seat {o} does not hold")
                 rest.remove(c)
-    if any(not 0 <= t <= len(st.deck) for t in st.top):
-        raise CorruptRecord("a seat has seen more of the deck than there is")
+    if not 0 <= st.fixed <= len(st.deck) or any(not 0 <= t <= st.fixed for t in st.top):
+        raise CorruptRecord("a seat has seen more of the deck than is settled")
+    loose = st.deck[: len(st.deck) - st.fixed]
+    if loose != sorted(loose):
+        raise CorruptRecord("the unsettled part of the deck must be sorted")
     if (st.phase == R.KEEP) != bool(st.limbo):
         raise CorruptRecord("Gadget draw present outside the keep phase (or missing in it)")
+    if (st.phase == R.TARGET) != (st.pending in R.TARGETED):
+        raise CorruptRecord("a pending target choice needs a Foe, Plot or Special ability")
+    n = st.game.players
+    if st.turn < 0 or st.turn > st.game.max_rounds * n or any(v < 0 for v in st.vp):
+        raise CorruptRecord("turn or VP out of range")
+    if (st.phase == R.OVER) != bool(st.ended) or st.ended not in ("", "target", "rounds"):
+        raise CorruptRecord("a finished game must say how it ended, and only then")
+    if st.floor and not (0 <= st.floor >> 4 < 6 and 1 <= st.floor & 15 <= 15):
+        raise CorruptRecord("bad discard floor")
+    if st.phase == R.DISCARD and len(st.hands[st.turn % n]) <= R.HAND_LIMIT:
+        raise CorruptRecord("discard phase without excess cards")
 
 
 def describe(st: EpisodesState, action: Action, seat: int | None) -> str:
@@ -182,20 +206,15 @@ def describe(st: EpisodesState, action: Action, seat: int | None) -> str:
 
     if isinstance(action, UseAbility):
         s = SUIT_INDEX[action.suit]
-        return f"{who} {v('discard')} {action.suit} {action.fp} to {ABILITY_TEXT[s]}"
+        text = f"{who} {v('discard')} {action.suit} {action.fp} to {ABILITY_TEXT[s]}"
+        targets = [o for o, h in enumerate(st.hands) if o != actor and h]
+        if s in R.TARGETED and len(targets) == 1:  # the engine picks the only target (E-8.8)
+            return f"{text}: {_hit_text(st, s, targets[0], seat, who, v)}"
+        return text
     if isinstance(action, SkipAbility):
         return f"{who} {v('use')} no ability"
     if isinstance(action, ChooseOpponent):
-        victim = game.seat_name(action.seat) if seat != action.seat else "you"
-        hand = st.hands[action.seat]
-        if st.pending == PLOT:
-            return f"{who} {v('look')} at {victim}'s hand"
-        card = LABEL[hand[Rng(st.rng).below(len(hand))]] if hand else "nothing"
-        if st.pending == FOE:
-            if seat in (actor, action.seat):
-                return f"{who} {v('steal')} {card} from {victim}"
-            return f"{who} steals a random card from {victim}"
-        return f"{who} {v('make')} {victim} discard a random card: {card}"
+        return _hit_text(st, st.pending, action.seat, seat, who, v)
     if isinstance(action, KeepCard):
         rest = st.limbo[:]
         rest.remove(SUIT_INDEX[action.suit] * 16 + action.fp)
@@ -214,3 +233,21 @@ def describe(st: EpisodesState, action: Action, seat: int | None) -> str:
     if isinstance(action, DiscardCard):
         return f"{who} {v('discard')} {action.suit} {action.fp} (hand limit)"
     return f"{who}: {action}"
+
+
+def _hit_text(
+    st: EpisodesState, suit: int, target: int, seat: int | None, who: str, v: Callable[[str], str]
+) -> str:
+    """What a Foe, Plot or Special ability on `target` does, as `seat` may see it."""
+    actor = st.turn % st.game.players
+    victim = st.game.seat_name(target) if seat != target else "you"
+    if suit == PLOT:
+        return f"{who} {v('look')} at {victim}'s hand"
+    hand = st.hands[target]
+    # The same draw the rules make next: the generator is not used in between.
+    card = LABEL[hand[Rng(st.rng).below(len(hand))]] if hand else "nothing"
+    if suit == FOE:
+        if seat in (actor, target):
+            return f"{who} {v('steal')} {card} from {victim}"
+        return f"{who} steals a random card from {victim}"
+    return f"{who} {v('make')} {victim} discard a random card: {card}"
