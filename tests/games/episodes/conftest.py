@@ -33,10 +33,12 @@ def build(
     pending: str | None = None,
     seed: int = 1,
     settle: bool = True,
+    stacked: bool = True,
 ) -> EpisodesState:
     """A state whose game deck is exactly the cards named here.
 
-    `deck` lists cards in draw order (the first is drawn next). The seat to move is
+    `deck` lists cards in draw order (the first is drawn next); with `stacked=False` the deck
+    is left unsettled instead, so draws from it are random (E-3.4). The seat to move is
     `turn % players`; `settle` lets the engine pass trivial decisions as it would in play.
     """
     everything = [*deck, *discard, *limbo]
@@ -48,8 +50,11 @@ def build(
     game = EpisodesGame(players=len(hands), target=target, max_rounds=max_rounds, deck=rows)
     st = EpisodesState.blank(game)
     st.hands = [sorted(codes(h)) for h in hands]
-    st.deck = list(reversed(codes(deck)))
-    st.fixed = len(deck)  # a stacked deck: its order is settled
+    if stacked:
+        st.deck = list(reversed(codes(deck)))
+        st.fixed = len(deck)  # a stacked deck: its order is settled
+    else:
+        st.deck = sorted(codes(deck))
     st.discard = codes(discard)
     st.limbo = sorted(codes(limbo))
     st.turn = turn

@@ -38,3 +38,16 @@ def test_render_game_over(table) -> None:
     st = st.apply(st.legal_actions()[0])
     text = st.game.render_view(st.view(1))
     assert "Game over (reached the target). Winner(s): Seat 0" in text
+
+
+def test_render_groups_copies_and_pending_choice(table) -> None:
+    deck = ["Plot 9", "Plot 8", "Plot 7", "Plot 6"]
+    st = table([["Gadget 4", "Foe 5", "Foe 5", *EP], ["Gadget 2"], ["Plot 3"]], deck=deck)
+    text = st.game.render_view(st.view(0))
+    assert "Foes:        1 (Foe 1), 5 x2 (Foe 5)" in text  # a test deck has no names
+    st = st.apply(UseAbility("Gadget", 4))
+    assert "Gadget drew 3 cards: Plot 7, Plot 8, Plot 9" in st.game.render_view(st.view(0))
+    assert "Now: You choose which Gadget-drawn card to keep" in st.game.render_view(st.view(0))
+    other = st.game.render_view(st.view(1))
+    assert "Gadget drew 3 cards\n" in other and "Plot 9" not in other
+    assert "Now: Seat 0 chooses which Gadget-drawn card to keep" in other

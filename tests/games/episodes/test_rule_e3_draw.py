@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from timelord.games.episodes.actions import SkipAbility, SkipEpisode
+from collections import Counter
+
+from timelord.games.episodes.actions import SkipAbility, SkipEpisode, UseAbility
 
 FILLER = ["Doctor 2", "Doctor 3"]
 
@@ -61,3 +63,36 @@ def test_e3_3_nothing_to_draw_loses_the_draw(table) -> None:
     assert st.to_move == 1 and not st.is_over
     assert st.view(1)["hand"] == ["Doctor 4", "Plot 2"]
     assert st.legal_actions()[-1] == SkipAbility()
+
+
+def test_e3_4_unsettled_draws_are_uniform(table) -> None:
+    """E-3.4: a draw from the unsettled deck takes each card with equal chance."""
+    hits: Counter[str] = Counter()
+    for seed in range(600):
+        st = table(
+            [["Doctor 5", "Foe 3"], ["Plot 2"]],
+            discard=["Gadget 4", "Special 1", "Companion 9"],
+            phase="episode",
+            settle=False,
+            seed=seed * 7919,
+        )
+        st = st.apply(SkipEpisode())  # deck empty: the pile becomes the unsettled deck
+        hits.update(x for x in st.view(1)["hand"] if x != "Plot 2")
+    # each of the 3 cards is among the 2 drawn with chance 2/3: 400 of 600 expected
+    assert set(hits) == {"Gadget 4", "Special 1", "Companion 9"}
+    assert all(330 < k < 470 for k in hits.values())
+
+
+def test_e3_4_peek_settles_order(table) -> None:
+    """E-3.4: a Doctor peek settles the order; the next draws are the cards seen, in order."""
+    ep = ["Doctor 9", "Companion 9", "Gadget 9", "Foe 1", "Plot 1", "Special 1"]
+    st = table(
+        [["Doctor 4", *ep], ["Plot 2"]], deck=["Gadget 4", "Special 1", "Foe 8"], stacked=False
+    )
+    assert st.fixed == 0
+    st = st.apply(UseAbility("Doctor", 4))
+    seen = st.view(0)["deck_top"]
+    assert sorted(seen) == sorted(["Gadget 4", "Special 1", "Foe 8"]) and st.fixed == 3
+    st = st.apply(SkipEpisode())  # seat 1 draws the first two seen cards
+    assert Counter(st.view(0)["known_hands"][1]) == Counter(seen[:2])
+    assert st.view(0)["deck_top"] == seen[2:]

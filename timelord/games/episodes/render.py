@@ -10,24 +10,30 @@ from timelord.games.episodes.cards import CODE_OF, SUITS
 if TYPE_CHECKING:
     from timelord.games.episodes.game import EpisodesGame
 
+# "{s}" is the verb ending: empty after "You", "s" after a seat's name.
 _PHASE_TEXT = {
     "action": "may discard one card to use its ability",
-    "target": "chooses the opponent for the {pending} ability",
-    "keep": "chooses which Gadget-drawn card to keep",
+    "target": "choose{s} the opponent for the {pending} ability",
+    "keep": "choose{s} which Gadget-drawn card to keep",
     "episode": "may play one episode",
-    "discard": "discards down to 7 cards",
+    "discard": "discard{s} down to 7 cards",
     "over": "",
 }
 
 
 def _by_suit(game: EpisodesGame, labels: list[str]) -> list[str]:
+    """One line per suit: FP, copies held and the flavour names ("5 x2 (Cybermen)")."""
     lines = []
     for suit in SUITS:
         cards = [x for x in labels if x.split(" ")[0] == suit]
         if not cards:
             continue
-        shown = ", ".join(f"{x.split(' ')[1]} ({game.deck.name(CODE_OF[x])})" for x in cards)
-        lines.append(f"    {suit + 's:':<12} {shown}")
+        parts = []
+        for x in dict.fromkeys(cards):
+            many = cards.count(x)
+            copies = f" x{many}" if many > 1 else ""
+            parts.append(f"{x.split(' ')[1]}{copies} ({game.deck.name(CODE_OF[x])})")
+        lines.append(f"    {suit + 's:':<12} {', '.join(parts)}")
     return lines
 
 
@@ -58,18 +64,19 @@ def render_view(game: EpisodesGame, view: View) -> str:
         if view["deck_top"]:
             out.append(f"  Next cards of the deck (you peeked): {', '.join(view['deck_top'])}")
     if view["phase"] == "keep":
-        if view["drawn"]:
-            out.append(
-                f"  Gadget drew {view['drawn_count']} cards; known: {', '.join(view['drawn'])}"
-            )
-        else:
-            out.append(f"  Gadget drew {view['drawn_count']} cards")
+        drew = f"  Gadget drew {view['drawn_count']} cards"
+        if view["drawn"] and view["active"] == seat:
+            drew += f": {', '.join(view['drawn'])}"
+        elif view["drawn"]:
+            drew += f"; you know these from a peek: {', '.join(view['drawn'])}"
+        out.append(drew)
     if view["phase"] == "over":
         winners = ", ".join(name(s) for s in view["winners"])
         how = "reached the target" if view["ended"] == "target" else "round limit reached"
         out.append(f"  Game over ({how}). Winner(s): {winners}")
     else:
-        text = _PHASE_TEXT[view["phase"]].format(pending=view["pending"])
-        actor = "You" if view["to_move"] == seat else name(view["to_move"])
+        you = view["to_move"] == seat
+        actor = "You" if you else name(view["to_move"])
+        text = _PHASE_TEXT[view["phase"]].format(pending=view["pending"], s="" if you else "s")
         out.append(f"  Now: {actor} {text} ({view['phase']} phase)")
     return "\n".join(out)
