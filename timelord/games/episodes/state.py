@@ -50,9 +50,10 @@ if TYPE_CHECKING:
 # Shared action objects: legal lists reuse them instead of building new ones each time.
 _SKIP_ABILITY = SkipAbility()
 _SKIP_EPISODE = SkipEpisode()
-_USE = tuple(UseAbility(SUITS[c >> 4], c & 15) if c >> 4 < 6 else None for c in range(96))
-_KEEP = tuple(KeepCard(SUITS[c >> 4], c & 15) if c >> 4 < 6 else None for c in range(96))
-_DISCARD = tuple(DiscardCard(SUITS[c >> 4], c & 15) if c >> 4 < 6 else None for c in range(96))
+_CODES = [s * 16 + fp for s in range(6) for fp in range(1, 16)]
+_USE = {c: UseAbility(SUITS[c >> 4], c & 15) for c in _CODES}
+_KEEP = {c: KeepCard(SUITS[c >> 4], c & 15) for c in _CODES}
+_DISCARD = {c: DiscardCard(SUITS[c >> 4], c & 15) for c in _CODES}
 _CHOOSE = tuple(ChooseOpponent(s) for s in range(6))
 _EPISODES: dict[tuple[int, ...], PlayEpisode] = {}
 
@@ -207,7 +208,7 @@ class EpisodesState(State):
         return st
 
     def apply(self, action: Action) -> State:
-        # Same contract as State.apply, with a set lookup instead of a list scan.
+        # State.apply's contract, checked against the cached list without copying it.
         if self.phase != R.OVER and isinstance(action, Action):
             legal = self._legal
             if legal is None:
@@ -230,7 +231,7 @@ class EpisodesState(State):
             prev = -1
             for c in hand:
                 if c != prev and (targets or (c >> 4) < 3):
-                    out.append(_USE[c])  # type: ignore[arg-type]
+                    out.append(_USE[c])
                 prev = c
             out.append(_SKIP_ABILITY)
             return out
@@ -238,13 +239,13 @@ class EpisodesState(State):
             hands = self.hands
             return [_CHOOSE[o] for o in range(self.game.players) if o != seat and hands[o]]
         if ph == R.KEEP:
-            return [_KEEP[c] for c in sorted(set(self.limbo))]  # type: ignore[misc]
+            return [_KEEP[c] for c in sorted(set(self.limbo))]
         if ph == R.EPISODE:
             out = [_episode_action(fps) for fps in R.episodes(hand)]
             out.append(_SKIP_EPISODE)
             return out
         assert ph == R.DISCARD
-        return [_DISCARD[c] for c in R.discard_choices(hand, self.floor)]  # type: ignore[misc]
+        return [_DISCARD[c] for c in R.discard_choices(hand, self.floor)]
 
     def _has_target(self, seat: int) -> bool:
         return any(h for o, h in enumerate(self.hands) if o != seat)
