@@ -203,3 +203,47 @@ def test_e8_7_describe_gadget_keep(table) -> None:
     keep = KeepCard("Plot", 8)
     assert st.describe(keep, 0) == "You keep Plot 8 and discard Plot 7, Plot 9"
     assert st.describe(keep, 1) == "Seat 0 keeps one drawn card and discards Plot 7, Plot 9"
+
+
+def test_e8_10_seat_knows_what_others_know_of_its_hand(table) -> None:
+    """E-8.10: a peeked seat sees that the peeker knows its hand, minus later discards."""
+    st = table(
+        [["Plot 4", *EP], ["Gadget 2", "Foe 3", "Doctor 1"], ["Foe 5", "Special 2"]],
+        deck=DECK,
+    )
+    st = st.apply(UseAbility("Plot", 4)).apply(ChooseOpponent(1))
+    assert st.view(1)["known_by"][0] == ["Doctor 1", "Gadget 2", "Foe 3"]
+    assert st.view(2)["known_by"] == [[], [], []]  # seat 2 was not looked at
+    st = st.apply(SkipEpisode())
+    st = st.apply(UseAbility("Foe", 3))  # seat 1 discards Foe 3 face up
+    assert st.view(1)["known_by"][0] == ["Doctor 1", "Gadget 2"]
+
+
+def test_e8_10_peek_counts_public_and_drawer_knows_it_was_seen(table) -> None:
+    """E-8.10: everyone sees how many cards a Doctor showed; a drawer knows its draw was seen."""
+    st = table([["Doctor 4", *EP], ["Gadget 2", "Foe 3"]], deck=DECK)
+    st = st.apply(UseAbility("Doctor", 4))
+    assert st.view(1)["peeked"] == [7, 0] and st.view(None)["peeked"] == [7, 0]
+    st = st.apply(SkipEpisode())  # seat 1 draws two cards seat 0 saw
+    assert sorted(st.view(1)["known_by"][0]) == ["Plot 8", "Plot 9"]
+    rng = Rng(3)
+    for _ in range(10):
+        sample = st.game.sample_state(st.view(1), rng)
+        assert sample.view(1) == st.view(1)
+        assert sample.top == [5, 0] and sample.fixed >= 5
+
+
+def test_e8_10_negative_unseen_steal_clears_others_knowledge(table) -> None:
+    """E-8.10 negative: after a third seat steals from a peeked hand, the peeker's knowledge
+    is gone, and the robbed seat knows that."""
+    st = table(
+        [["Plot 4", *EP], ["Gadget 2", "Foe 3", "Foe 6"], ["Foe 5", "Special 2"]],
+        deck=DECK,
+    )
+    st = st.apply(UseAbility("Plot", 4)).apply(ChooseOpponent(1)).apply(SkipEpisode())
+    st = st.apply(SkipAbility())
+    while st.to_move == 1:
+        st = st.apply(st.legal_actions()[0])
+    st = st.apply(UseAbility("Foe", 5)).apply(ChooseOpponent(1))
+    assert st.view(1)["known_by"][0] == []
+    assert len(st.view(1)["known_by"][2]) == 0  # the thief knows its loot, not the rest

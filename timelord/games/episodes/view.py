@@ -36,6 +36,8 @@ def build_view(st: EpisodesState, seat: int | None) -> View:
     n = st.game.players
     active = st.turn % n
     keeping = st.phase == R.KEEP
+    known_by: list[list[str]] = [[] for _ in range(n)]
+    seen_by: list[list[str]] = [[] for _ in range(n)]
     if seat is None:
         hand: list[str] = []
         known: list[list[str]] = [[] for _ in range(n)]
@@ -44,6 +46,10 @@ def build_view(st: EpisodesState, seat: int | None) -> View:
     else:
         hand = _labels(st.hands[seat])
         known = [_labels(k) if o != seat else [] for o, k in enumerate(st.known[seat])]
+        # What the others know of this hand follows from events this seat saw (E-8.10).
+        known_by = [_labels(st.known[o][seat]) if o != seat else [] for o in range(n)]
+        if keeping and seat == active:
+            seen_by = [_labels(k) for k in st.limbo_known]
         seen = st.top[seat]
         top = _labels(st.deck[-1 : -seen - 1 : -1]) if seen else []
         if not keeping:
@@ -71,7 +77,10 @@ def build_view(st: EpisodesState, seat: int | None) -> View:
         "hand": hand,
         "known_hands": known,
         "deck_top": top,
+        "peeked": st.top[:],
+        "known_by": known_by,
         "drawn": drawn,
+        "drawn_seen_by": seen_by,
         "drawn_count": len(st.limbo),
         "discard_floor": LABEL[st.floor] if st.floor else None,
         "ended": st.ended or None,
@@ -148,13 +157,26 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
             st.limbo_known[seat] = drawn
     rest = unknown[at:]
     assert len(rest) + len(top) == view["deck_size"], "view and deck composition disagree"
+    # Cards another seat peeked below the ones this seat saw: settled, but unknown here.
+    peeked = view["peeked"]
+    extra = max(peeked) - len(top)
+    for i in range(extra):
+        j = i + below(len(rest) - i)
+        rest[i], rest[j] = rest[j], rest[i]
+    settled = rest[:extra] if extra > 0 else []
+    rest = rest[extra:] if extra > 0 else rest
     rest.sort()
     top.reverse()
-    st.deck = rest + top
-    st.fixed = len(top)
+    st.deck = rest + settled + top
+    st.fixed = len(settled) + len(top)
+    st.top = list(peeked)
+    for o, cards in enumerate(view["known_by"]):
+        if cards:
+            st.known[o][seat] = _codes(cards)
+    if st.phase == R.KEEP and seat == active:
+        st.limbo_known = [_codes(k) for k in view["drawn_seen_by"]]
     st.discard = discard
     st.known[seat] = known
-    st.top[seat] = len(top)
     st.rng = rng.next64()
     st._settle_cache()
     return st
