@@ -59,9 +59,15 @@ def test_views_hold_no_foreign_secrets(players: int, seed: int, choices: list[in
                 assert not Counter(known) - held  # what it knows is really there
             top = view["deck_top"]
             assert [LABEL[c] for c in reversed(state.deck)][: len(top)] == top
+            for o, cards in enumerate(view["known_by"]):
+                assert cards == state.view(o)["known_hands"][seat]  # E-8.10 is exact
             assert GAMES[players].sample_state(view, rng).view(seat) == view
         spectator = state.view(None)
         assert spectator["hand"] == [] and all(k == [] for k in spectator["known_hands"])
+        private = {"seat", "hand", "known_hands", "deck_top", "known_by", "drawn", "drawn_seen_by"}
+        public = {k: v for k, v in spectator.items() if k not in private}
+        for seat in range(players):
+            assert {k: v for k, v in state.view(seat).items() if k not in private} == public
 
 
 @settings(max_examples=15, deadline=None)

@@ -51,3 +51,10 @@ def test_render_groups_copies_and_pending_choice(table) -> None:
     other = st.game.render_view(st.view(1))
     assert "Gadget drew 3 cards\n" in other and "Plot 9" not in other
     assert "Now: Seat 0 chooses which Gadget-drawn card to keep" in other
+
+
+def test_render_shows_what_others_know_of_you(table) -> None:
+    st = table([["Plot 4", *EP], ["Gadget 2", "Foe 3"], ["Special 3"]], deck=["Plot 9"] * 4)
+    st = st.apply(UseAbility("Plot", 4)).apply(st.legal_actions()[0])
+    text = st.game.render_view(st.view(1))
+    assert "Seat 0 knows you hold: Gadget 2, Foe 3" in text

@@ -61,6 +61,9 @@ def render_view(game: EpisodesGame, view: View) -> str:
         for s, cards in enumerate(view["known_hands"]):
             if cards:
                 out.append(f"  You know {name(s)} holds: {', '.join(cards)}")
+        for s, cards in enumerate(view["known_by"]):
+            if cards:
+                out.append(f"  {name(s)} knows you hold: {', '.join(cards)}")
         if view["deck_top"]:
             out.append(f"  Next cards of the deck (you peeked): {', '.join(view['deck_top'])}")
     if view["phase"] == "keep":
