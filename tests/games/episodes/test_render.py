@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from timelord.games.episodes.actions import UseAbility
+from timelord.games.episodes.actions import ChooseOpponent, UseAbility
 from timelord.games.episodes.game import EpisodesGame
 
 EP = ["Doctor 9", "Companion 9", "Gadget 9", "Foe 1", "Plot 1", "Special 1"]
@@ -55,6 +55,6 @@ def test_render_groups_copies_and_pending_choice(table) -> None:
 
 def test_render_shows_what_others_know_of_you(table) -> None:
     st = table([["Plot 4", *EP], ["Gadget 2", "Foe 3"], ["Special 3"]], deck=["Plot 9"] * 4)
-    st = st.apply(UseAbility("Plot", 4)).apply(st.legal_actions()[0])
+    st = st.apply(UseAbility("Plot", 4)).apply(ChooseOpponent(1))
     text = st.game.render_view(st.view(1))
     assert "Seat 0 knows you hold: Gadget 2, Foe 3" in text
