@@ -11,8 +11,9 @@ from timelord.core.conformance import check_game
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_conformance(players: int) -> None:
     game = timelord.load("episodes", players=players)
-    report = check_game(game, games=4, seed=players, deep_every=2)
-    assert report.games == 4
+    games = 4 if players <= 4 else 3  # bigger tables check more views per step
+    report = check_game(game, games=games, seed=players, deep_every=2)
+    assert report.games == games
     assert report.samples_checked > 0 and report.illegal_checked > 0
     assert report.longest <= game.max_actions
 
