@@ -202,6 +202,12 @@ def check_state(st: EpisodesState) -> None:
     loose = st.deck[: len(st.deck) - st.fixed]
     if loose != sorted(loose):
         raise CorruptRecord("the unsettled part of the deck must be sorted")
+    for k in st.limbo_known:
+        rest = st.limbo[:]
+        for c in k:
+            if c not in rest:
+                raise CorruptRecord("a seat knows a Gadget-drawn card that was not drawn")
+            rest.remove(c)
     if (st.phase == R.KEEP) != bool(st.limbo):
         raise CorruptRecord("Gadget draw present outside the keep phase (or missing in it)")
     if (st.phase == R.TARGET) != (st.pending in R.TARGETED):
