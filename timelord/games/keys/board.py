@@ -101,6 +101,13 @@ def tile_name(t: int) -> str:
     return f"{'abcdefg'[c]}{SIZE - r}"
 
 
+def tile_index(name: str) -> int:
+    """The tile a chess-like name denotes ("d4" -> 24); ValueError if there is none."""
+    if len(name) != 2 or name[0] not in "abcdefg" or name[1] not in "1234567":
+        raise ValueError(f"no tile named {name!r}")
+    return (SIZE - int(name[1])) * SIZE + "abcdefg".index(name[0])
+
+
 @dataclass(frozen=True)
 class Content:
     """Colours, door tiles and cards read from data/*.toml (or built by a test)."""

@@ -233,6 +233,8 @@ def state_from_json(game: KeysGame, data: Any) -> KeysState:
             raise CorruptRecord("keys state: bad 'seat' or 'rng'")
         s.seat = seat
         s.rng = rng
+    except CorruptRecord:
+        raise
     except KeyError as exc:
         raise CorruptRecord(f"keys state lacks {exc.args[0]!r}") from exc
     except (TypeError, ValueError) as exc:
