@@ -15,7 +15,7 @@ from timelord.games.keys import KeysGame, KeysState
 from timelord.games.keys.board import CELLS, CONTROL, tile_index
 
 
-def T(name: str) -> int:  # noqa: N802  (reads like a board square in tests)
+def T(name: str) -> int:
     return tile_index(name)
 
 
