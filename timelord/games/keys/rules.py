@@ -95,6 +95,10 @@ class Tables:
         self.pandorica = tuple(PlacePandorica(s) for s in range(players))
         self.assault = tuple(tuple(AssaultPawn(s, t) for t in range(CELLS)) for s in range(players))
         self.tunnel = tuple(PlaceTunnel(a, b) for _, a, b in TUNNEL_SLOTS)
+        self.tunnel_by_corner = tuple(
+            (corner, self.tunnel[i]) for i, (corner, _, _) in enumerate(TUNNEL_SLOTS)
+        )
+        self.barrier_doors = tuple(self.barrier[t] for t in DOOR_TILES)
         self.move = tuple(MovePawn(t) for t in range(CELLS))
         self.step_off = StepOff()
         self.stay = StayPut()
@@ -130,6 +134,7 @@ class KeysState(State):
 
     __slots__ = (
         "_legal",
+        "_occ",
         "back",
         "barrier_mask",
         "colour",
@@ -183,6 +188,7 @@ class KeysState(State):
     winner: int  # -1: none
     rng: int
     _legal: list[Action] | None
+    _occ: int  # occupied tiles as a mask, -1 until computed
 
     # -- construction ------------------------------------------------------------------
 
@@ -192,6 +198,7 @@ class KeysState(State):
         s.game = game
         s.tables = game.tables
         s._legal = None
+        s._occ = -1
         return s
 
     def set_board(self, back: tuple[int, ...], colour: tuple[int, ...]) -> None:
@@ -231,6 +238,7 @@ class KeysState(State):
         s.winner = self.winner
         s.rng = self.rng
         s._legal = None
+        s._occ = self._occ
         return s
 
     # -- protocol ----------------------------------------------------------------------
@@ -298,10 +306,13 @@ class KeysState(State):
         return EDGE_MASKS[OPPOSITE[SEAT_EDGES[self.game.players][seat]]]
 
     def occupied_mask(self) -> int:
-        m = 0
-        for p in self.pos:
-            if p >= 0:
-                m |= 1 << p
+        m = self._occ
+        if m < 0:
+            m = 0
+            for p in self.pos:
+                if p >= 0:
+                    m |= 1 << p
+            self._occ = m
         return m
 
     def walkable_mask(self) -> int:
@@ -365,17 +376,13 @@ class KeysState(State):
         """Open or close each door of `tiles` that card `card` may turn (K-6.1, K-6.2)."""
         openm = self.open_mask
         barrier = self.barrier_mask
-        fixed = self.cookie_mask | self.occupied_mask()
+        openable = ~(openm | barrier)
+        closable = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
         opens = self.tables.open_[card]
         closes = self.tables.close[card]
-        for t in tiles:
-            if barrier >> t & 1:
-                continue
-            if openm >> t & 1:
-                if not fixed >> t & 1:
-                    out.append(closes[t])
-            else:
-                out.append(opens[t])
+        out.extend([opens[t] for t in tiles if openable >> t & 1])
+        if closable:
+            out.extend([closes[t] for t in tiles if closable >> t & 1])
 
     def _play_options(self) -> list[Action]:
         tables = self.tables
@@ -397,8 +404,11 @@ class KeysState(State):
                 out.extend(remove[t] for t in bits(self.barrier_mask))
             elif effect == BARRIER:
                 barrier = self.barrier_mask
-                place = tables.barrier
-                out.extend(place[t] for t in DOOR_TILES if not barrier >> t & 1)
+                if barrier:
+                    place = tables.barrier
+                    out.extend([place[t] for t in DOOR_TILES if not barrier >> t & 1])
+                else:
+                    out.extend(tables.barrier_doors)
             elif effect == COOKIE:
                 mask = self.open_mask & self.dalek_mask & ~self.cookie_mask & ~self.barrier_mask
                 cookie = tables.cookie
@@ -415,10 +425,10 @@ class KeysState(State):
                         out.extend(push[t] for t in self.neighbours(p) if free >> t & 1)
             elif effect == TUNNEL:
                 corners = self.corner_mask
-                tunnel = tables.tunnel
-                for i, slot in enumerate(TUNNEL_SLOTS):
-                    if not corners >> slot[0] & 1:
-                        out.append(tunnel[i])
+                if corners:
+                    out.extend([a for c, a in tables.tunnel_by_corner if not corners >> c & 1])
+                else:
+                    out.extend(tables.tunnel)
         return out
 
     # -- why a move is refused ---------------------------------------------------------
@@ -486,22 +496,22 @@ class KeysState(State):
             return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
         if tile == CONTROL:
             return IllegalAction("the TARDIS Control tile is not a door", "K-5.4")
-        name = tile_name(tile)
         if self.barrier_mask >> tile & 1:
             return IllegalAction(
-                f"{name} is under a Time Barrier and cannot be opened or closed", "K-6.3"
+                f"{tile_name(tile)} is under a Time Barrier and cannot be opened or closed",
+                "K-6.3",
             )
         is_open = self.open_mask >> tile & 1
         if opening:
             if is_open:
-                return IllegalAction(f"{name} is already open", "K-6.1")
+                return IllegalAction(f"{tile_name(tile)} is already open", "K-6.1")
             return None
         if not is_open:
-            return IllegalAction(f"{name} is already closed", "K-6.1")
+            return IllegalAction(f"{tile_name(tile)} is already closed", "K-6.1")
         if self.cookie_mask >> tile & 1:
-            return IllegalAction(f"{name} is held open by a Jam Cookie for good", "K-6.4")
+            return IllegalAction(f"{tile_name(tile)} is held open by a Jam Cookie", "K-6.4")
         if self.occupied_mask() >> tile & 1:
-            return IllegalAction(f"a pawn stands on {name}, so it cannot be closed", "K-6.1")
+            return IllegalAction(f"a pawn stands on {tile_name(tile)}: it cannot close", "K-6.1")
         return None
 
     def _toggle_refusal(self, action: Any) -> IllegalAction | None:
@@ -587,7 +597,7 @@ class KeysState(State):
             return IllegalAction(
                 f"{tile_name(tile)} is not one step from seat {action.seat}'s pawn", "K-6.6"
             )
-        return self._entry_refusal(tile, "K-6.6")
+        return self._entry_refusal(tile)
 
     def _tunnel_refusal(self, action: Any) -> IllegalAction | None:
         refusal = self._holds(TUNNEL)
@@ -607,22 +617,23 @@ class KeysState(State):
             return IllegalAction("a Time Tunnel already crosses that corner", "K-6.7")
         return None
 
-    def _entry_refusal(self, tile: int, rule: str) -> IllegalAction | None:
+    def _entry_refusal(self, tile: int) -> IllegalAction | None:
         """Why a pawn may not end a step on `tile` (K-4.2), or None."""
-        name = tile_name(tile)
         if not 0 <= tile < CELLS:
             return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
+        bit = 1 << tile
+        if self.walkable_mask() & ~self.occupied_mask() & bit:
+            return None
+        name = tile_name(tile)
         if tile == CONTROL:
             return IllegalAction("the TARDIS Control tile is entered only by Teleport", "K-5.4")
-        if not self.open_mask >> tile & 1:
+        if not self.open_mask & bit:
             return IllegalAction(f"{name} is a closed door", "K-5.1")
-        if self.barrier_mask >> tile & 1:
+        if self.barrier_mask & bit:
             return IllegalAction(f"{name} is blocked by a Time Barrier", "K-6.3")
-        if self.dalek_mask >> tile & 1 and not self.cookie_mask >> tile & 1:
+        if self.dalek_mask & bit and not self.cookie_mask & bit:
             return IllegalAction(f"{name} is a Dalek door without a Jam Cookie", "K-5.3")
-        if self.occupied_mask() >> tile & 1:
-            return IllegalAction(f"another pawn stands on {name}", "K-4.5")
-        return None
+        return IllegalAction(f"another pawn stands on {name}", "K-4.5")
 
     def _move_refusal(self, tile: int) -> IllegalAction | None:
         seat = self.seat
@@ -639,7 +650,7 @@ class KeysState(State):
             return IllegalAction(
                 f"{tile_name(tile)} is not one step (or one Time Tunnel) away", "K-4.1"
             )
-        return self._entry_refusal(tile, "K-4.2")
+        return self._entry_refusal(tile)
 
     def _step_off_refusal(self) -> IllegalAction | None:
         seat = self.seat
@@ -687,6 +698,7 @@ class KeysState(State):
         if self.back[tile] == TELEPORT and not self.occupied_mask() & CONTROL_BIT:
             tile = CONTROL
         self.pos = _replace(self.pos, seat, tile)
+        self._occ = -1
 
     def _end_turn(self) -> None:
         seat = self.seat
@@ -812,6 +824,7 @@ def _apply_move(s: KeysState, a: Any) -> None:
 
 def _apply_step_off(s: KeysState, a: Any) -> None:
     s.pos = _replace(s.pos, s.seat, -1)
+    s._occ = -1
     s._end_turn()
 
 
