@@ -269,7 +269,10 @@ class KeysState(State):
             raise InvalidAction(f"not an action: {action!r}")
         if self.phase == OVER:
             raise GameOver("the game is over; no more moves", "K-7.1")
-        refusal = self._refusal(action)
+        try:
+            refusal = self._refusal(action)
+        except TypeError as exc:  # a hand-built action with a field of the wrong kind
+            raise InvalidAction(f"{action!r}: {exc}") from exc
         if refusal is not None:
             raise refusal
         return self.apply_unchecked(action)
@@ -436,6 +439,8 @@ class KeysState(State):
     def _refusal(self, action: Action) -> IllegalAction | None:
         """None if `action` is legal now, else the error naming the clause that forbids it."""
         cls = type(action)
+        if cls not in _EFFECTS:
+            return IllegalAction(f"{action} is not a Keys to the TARDIS move", "K-3")
         phase = self.phase
         if phase == PLAY:
             check = _PLAY_CHECKS.get(cls)

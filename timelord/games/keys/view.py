@@ -7,6 +7,7 @@ the back of a door that has never been opened to nobody. Everything else is on t
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Action, CorruptRecord, Rng, View
@@ -36,6 +37,7 @@ from timelord.games.keys.board import (
     EDGE_IDS,
     SEAT_EDGES,
     TELEPORT,
+    Content,
     diagonal_corner,
     tile_name,
 )
@@ -242,6 +244,15 @@ def state_from_json(game: KeysGame, data: Any) -> KeysState:
     return s
 
 
+@cache
+def _colour_mix(content: Content) -> tuple[Counter[int], ...]:
+    """How many of each back the box has in each colour."""
+    mix: tuple[Counter[int], ...] = tuple(Counter() for _ in content.colour_ids)
+    for c, k in content.tiles:
+        mix[c][k] += 1
+    return mix
+
+
 def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     """A state matching `view`: unseen door backs and unseen cards dealt at random.
 
@@ -256,9 +267,7 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     colour_index = {c: i for i, c in enumerate(content.colour_ids)}
     colours = view["colours"]
     # Deal each colour's unseen backs among its unseen tiles.
-    pools: dict[int, Counter[int]] = {}
-    for c, kind in content.tiles:
-        pools.setdefault(c, Counter())[kind] += 1
+    pools = [Counter(mix) for mix in _colour_mix(content)]
     hidden: dict[int, list[int]] = {}
     for t, k in enumerate(known):
         if t == CONTROL:
