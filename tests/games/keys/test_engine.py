@@ -127,3 +127,14 @@ def test_describe_hides_nothing_secret_and_names_the_back(make) -> None:
         "You open c5 (red door) with Sonic Screwdriver: it is a Dalek Door"
     )
     assert state.describe(action, 1).startswith("Seat 0 (south) opens c5")
+
+
+def test_render_ansi_is_optional(make) -> None:
+    """render_view is plain by default; ansi=True colours door letters, same text otherwise."""
+    import re
+
+    state = make(open_=["c1"], pawns=["c1", None])
+    plain = state.game.render_view(state.view(0))
+    coloured = state.game.render_view(state.view(0), ansi=True)
+    assert "\x1b[34mB\x1b[0m" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain

@@ -108,8 +108,17 @@ def test_k2_3_deal_three_seat_zero_first() -> None:
         assert view["deck_size"] == 68 - 3 * players - 1
 
 
+def test_k2_3_others_wait_their_turn(make) -> None:
+    """K-2.3 negative: only the seat to move acts; the others have not drawn yet."""
+    state = make(hands=[["key-blue"] * 4, ["sonic"] * 3])
+    assert state.to_move == 0 and state.view(1)["hand_sizes"] == [4, 3]
+    with pytest.raises(IllegalAction) as err:
+        state.apply(DiscardCard("sonic"))  # seat 1's card
+    assert err.value.rule == "K-3.2"
+
+
 def test_k2_3_options_validated() -> None:
-    """K-2.3 negative: bad options are refused; good ones are stored canonically."""
+    """K-2.3: bad options are refused; good ones are stored canonically."""
     with pytest.raises(ConfigError):
         timelord.load("keys", round_limit=0)
     with pytest.raises(ConfigError):

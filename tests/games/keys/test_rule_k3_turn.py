@@ -115,3 +115,10 @@ def test_k3_4_no_round_before_everyone_played(make) -> None:
     state = make(players=3, hands=[["key-blue"] * 4] + [["key-blue"] * 3] * 2)
     after = state.apply(DiscardCard("key-blue"))
     assert after.view(None)["round"] == 0
+
+
+def test_k3_2_turns_without_decisions_pass_until_the_limit(make) -> None:
+    """K-3.2 / K-R9 / K-7.2: with no cards anywhere and no moves, turns pass by themselves."""
+    state = make(hands=[[], []], deck=[], phase="move", round_limit=5000)
+    after = state.apply(StayPut())
+    assert after.is_over and after.winners() == [] and after.view(None)["round"] == 5000

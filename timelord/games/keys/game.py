@@ -93,7 +93,8 @@ class KeysGame(Game):
         s.round = 0
         s.winner = -1
         s.rng = rng.state
-        s._start_turn()
+        if not s.start_turn():
+            s._end_turn()
         return s
 
     def state_from_json(self, data: Any) -> State:
@@ -106,10 +107,11 @@ class KeysGame(Game):
 
         return sample_state(self, view, rng)
 
-    def render_view(self, view: View) -> str:
+    def render_view(self, view: View, ansi: bool = False) -> str:
+        """The grid as text; plain by default, `ansi=True` adds terminal colours."""
         from timelord.games.keys.render import render_view
 
-        return render_view(self, view)
+        return render_view(self, view, ansi)
 
 
 __all__ = ["KeysGame", "KeysState"]

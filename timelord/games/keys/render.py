@@ -35,6 +35,8 @@ def _cell(view: View, t: int, letters: dict[str, str], pawn_at: dict[int, int]) 
     if t == CONTROL:
         return "(CC)" + pawn
     colour = letters.get(view["colours"][t], "?")
+    if len(colour) > 1:  # ANSI-wrapped letter: keep the pawn bold too
+        pawn = f"\x1b[1m{pawn}\x1b[0m" if pawn != " " else pawn
     door = "." if t in view["open"] else "#"
     back = _BACK_LETTERS.get(view["backs"][t], "?")
     barrier, cookie = t in view["barriers"], t in view["cookies"]
@@ -42,9 +44,13 @@ def _cell(view: View, t: int, letters: dict[str, str], pawn_at: dict[int, int]) 
     return f"{colour}{door}{back}{overlay}{pawn}"
 
 
-def render_view(game: KeysGame, view: View) -> str:
+def render_view(game: KeysGame, view: View, ansi: bool = False) -> str:
+    """The grid, a legend and each seat's situation; `ansi` colours the door letters."""
     content = game.content
     letters = dict(zip(content.colour_ids, content.colour_letters, strict=True))
+    if ansi:
+        for cid, code in zip(content.colour_ids, content.colour_ansi, strict=True):
+            letters[cid] = f"\x1b[{code}m{letters[cid]}\x1b[0m"
     pawn_at = {p: s for s, p in enumerate(view["pawns"]) if p is not None}
     slash: dict[tuple[int, int], str] = {}
     for a, b in view["tunnels"]:

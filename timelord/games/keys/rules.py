@@ -706,26 +706,30 @@ class KeysState(State):
         self._occ = -1
 
     def _end_turn(self) -> None:
-        seat = self.seat
-        left = self.stuck[seat]
-        if left:
-            self.stuck = _replace(self.stuck, seat, left - 1)
-            if left == 1:
-                self.discard = (*self.discard, self.tables.pandorica_card)
-        if self.extra:
-            self.extra = False
-        else:
-            seat = (seat + 1) % self.game.players
-            self.seat = seat
-            if seat == 0:
-                self.round += 1
-                if self.round >= self.game.round_limit:
-                    self.phase = OVER  # K-7.2: no winner
-                    self._legal = []
-                    return
-        self._start_turn()
+        """Finish the current turn and start the next one that has a decision in it."""
+        while True:
+            seat = self.seat
+            left = self.stuck[seat]
+            if left:
+                self.stuck = _replace(self.stuck, seat, left - 1)
+                if left == 1:
+                    self.discard = (*self.discard, self.tables.pandorica_card)
+            if self.extra:
+                self.extra = False
+            else:
+                seat = (seat + 1) % self.game.players
+                self.seat = seat
+                if seat == 0:
+                    self.round += 1
+                    if self.round >= self.game.round_limit:
+                        self.phase = OVER  # K-7.2: no winner
+                        self._legal = []
+                        return
+            if self.start_turn():
+                return
 
-    def _start_turn(self) -> None:
+    def start_turn(self) -> bool:
+        """Draw (K-3.1) and enter the play step; False if the turn has nothing to decide."""
         seat = self.seat
         hand = self.hands[seat]
         if len(hand) < HAND_LIMIT:
@@ -740,8 +744,15 @@ class KeysState(State):
                 self.hands = _replace(self.hands, seat, _insert_sorted(hand, self.deck[-1]))
                 self.deck = self.deck[:-1]
         self.phase = PLAY
-        if not self.hands[seat]:
-            self._after_play()  # nothing to play (ruling K-R9)
+        if self.hands[seat]:
+            return True
+        moves = self._move_options()  # nothing to play (ruling K-R9): straight to moving
+        if not moves:
+            return False
+        self.phase = MOVE
+        moves.append(self.tables.stay)
+        self._legal = moves
+        return True
 
 
 def _apply_discard(s: KeysState, a: Any) -> None:
