@@ -119,19 +119,22 @@ def test_k6_3_barrier_limits(make) -> None:
 DALEKS = {"c5": ("red", "dalek"), "e5": ("red", "dalek"), "b6": ("red", "dalek")}
 
 
-def test_k6_4_cookie_on_open_dalek(make) -> None:
-    """K-6.4: only face-up, unbarred, uncookied Dalek doors take a cookie; it stays."""
+def test_k6_4_cookie_on_seen_dalek(make) -> None:
+    """K-6.4 / K-R13: face-up or seen-and-closed Dalek doors take a cookie; it opens for good."""
     state = make(
         tiles=DALEKS,
         open_=["c5", "e5", "c2"],
+        seen=["b6"],
         barriers=["e5"],
         hands=[["cookie"] * 4, []],
     )
     cookies = [a for a in state.legal_actions() if isinstance(a, PlaceCookie)]
-    assert cookies == [PlaceCookie(T("c5"))]
+    assert cookies == [PlaceCookie(T("b6")), PlaceCookie(T("c5"))]
     after = state.apply(PlaceCookie(T("c5")))
     assert after.view(None)["cookies"] == [T("c5")]
     assert "cookie" not in after.view(None)["discard"]
+    reopened = state.apply(PlaceCookie(T("b6")))
+    assert T("b6") in reopened.view(None)["open"] and reopened.view(None)["cookies"] == [T("b6")]
 
 
 def test_k6_4_cookie_limits(make) -> None:
@@ -143,7 +146,7 @@ def test_k6_4_cookie_limits(make) -> None:
         cookies=["b6"],
         hands=[["cookie", "key-red", "sonic", "sonic"], []],
     )
-    assert _refused(state, PlaceCookie(T("a1"))) == "K-6.4"  # closed
+    assert _refused(state, PlaceCookie(T("a1"))) == "K-6.4"  # never seen
     assert _refused(state, PlaceCookie(T("c2"))) == "K-6.4"  # open but not a Dalek
     assert _refused(state, PlaceCookie(T("e5"))) == "K-6.4"  # barred
     assert _refused(state, PlaceCookie(T("b6"))) == "K-6.4"  # already cookied

@@ -413,7 +413,7 @@ class KeysState(State):
                 else:
                     out.extend(tables.barrier_doors)
             elif effect == COOKIE:
-                mask = self.open_mask & self.dalek_mask & ~self.cookie_mask & ~self.barrier_mask
+                mask = self.seen_mask & self.dalek_mask & ~self.cookie_mask & ~self.barrier_mask
                 cookie = tables.cookie
                 out.extend(cookie[t] for t in bits(mask))
             elif effect == PANDORICA:
@@ -572,8 +572,8 @@ class KeysState(State):
         if not 0 <= tile < CELLS:
             return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
         name = tile_name(tile)
-        if not self.open_mask >> tile & 1 or not self.dalek_mask >> tile & 1:
-            return IllegalAction(f"{name} is not an open Dalek door", "K-6.4")
+        if not self.seen_mask >> tile & 1 or not self.dalek_mask >> tile & 1:
+            return IllegalAction(f"{name} is not a Dalek door anyone has seen", "K-6.4")
         if self.cookie_mask >> tile & 1:
             return IllegalAction(f"{name} already has a Jam Cookie", "K-6.4")
         if self.barrier_mask >> tile & 1:
@@ -787,6 +787,7 @@ def _apply_barrier(s: KeysState, a: Any) -> None:
 def _apply_cookie(s: KeysState, a: Any) -> None:
     s._play(s.tables.cookie_card, to_discard=False)
     s.cookie_mask |= 1 << a.tile
+    s.open_mask |= 1 << a.tile  # the cookie opens a Dalek door closed again (K-6.4)
     s._after_play()
 
 
