@@ -114,7 +114,7 @@ def test_k4_4_step_off_only_from_home_edge(make) -> None:
 
 
 def test_k4_5_one_pawn_per_tile(make) -> None:
-    """K-4.5: a pawn cannot step onto (or enter on) a tile another pawn holds."""
+    """K-4.5 negative: a pawn cannot step onto (or enter on) a tile another pawn holds."""
     state = make(open_=["c1", "c2"], pawns=[None, "c1"], phase="move")
     assert _refused(state, MovePawn(T("c1"))) == "K-4.5"
     assert state.legal_actions() == [StayPut()]

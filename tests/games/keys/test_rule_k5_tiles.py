@@ -11,6 +11,7 @@ from timelord.games.keys.actions import (
     MovePawn,
     OpenDoor,
     PlaceBarrier,
+    PlaceCookie,
     PlaceTunnel,
     StayPut,
 )
@@ -51,15 +52,24 @@ def test_k5_2_closed_again_blocks(make) -> None:
     assert after.to_move == 0 and MovePawn(T("c2")) not in after.legal_actions()
 
 
-def test_k5_3_dalek_blocks_until_cookie(make) -> None:
-    """K-5.3: an open Dalek door blocks; a Jam Cookie on it lets pawns through."""
+def test_k5_3_dalek_blocks(make) -> None:
+    """K-5.3 negative: an open Dalek door without a cookie cannot be entered, nor pushed onto."""
     tiles = {"c2": ("red", "dalek")}
     state = make(tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], phase="move")
     assert _refused(state, MovePawn(T("c2"))) == "K-5.3"
-    cookied = make(
-        tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], cookies=["c2"], phase="move"
+    push = make(
+        tiles=tiles, pawns=["g7", "c1"], open_=["g7", "c1", "c2"], hands=[["cyberman"] * 4, []]
     )
-    assert MovePawn(T("c2")) in cookied.legal_actions()
+    assert _refused(push, AssaultPawn(1, T("c2"))) == "K-5.3"
+
+
+def test_k5_3_cookie_lets_pawns_through(make) -> None:
+    """K-5.3: once a Jam Cookie is on it, the Dalek door is entered like an open door."""
+    tiles = {"c2": ("red", "dalek")}
+    state = make(tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], hands=[["cookie"] * 4, []])
+    after = state.apply(PlaceCookie(T("c2")))
+    assert MovePawn(T("c2")) in after.legal_actions()
+    assert after.apply(MovePawn(T("c2"))).view(None)["pawns"][0] == T("c2")
 
 
 def test_k5_4_control_only_by_teleport(make) -> None:
