@@ -138,3 +138,19 @@ def test_render_ansi_is_optional(make) -> None:
     coloured = state.game.render_view(state.view(0), ansi=True)
     assert "\x1b[34mB\x1b[0m" in coloured
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
+
+
+def test_describe_never_reveals_a_closed_back(make) -> None:
+    """K-7.3: describing a move onto (or opening of) a tile says nothing unseen."""
+    from timelord.games.keys.actions import MovePawn, OpenDoor
+
+    state = make(
+        tiles={"c2": ("red", "teleport"), "c3": ("red", "dalek")},
+        barriers=["c3"],
+        pawns=["c1", None],
+        open_=["c1"],
+        hands=[["sonic"] * 4, []],
+    )
+    assert "teleport" not in state.describe(MovePawn(tile_index("c2")), 1).lower()
+    assert "dalek" not in state.describe(OpenDoor(tile_index("c3"), "sonic"), 1).lower()
+    assert "Teleport" in state.describe(OpenDoor(tile_index("c2"), "sonic"), 1)

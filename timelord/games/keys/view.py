@@ -331,6 +331,13 @@ def _verb(you: bool, verb: str) -> str:
     return verb + "s"
 
 
+def _teleports(s: KeysState, tile: int) -> bool:
+    """Whether arriving on `tile` teleports; asked only of face-up tiles, so nothing leaks."""
+    if not 0 <= tile < CELLS or not s.open_mask >> tile & 1:
+        return False
+    return s.back[tile] == TELEPORT and CONTROL not in s.pos
+
+
 def describe(s: KeysState, action: Action, seat: int | None) -> str:
     """One line telling `seat` what the seat to move does (nothing in it is secret)."""
     game = s.game
@@ -356,8 +363,9 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
     a: Any = action
     if kind is DiscardCard:
         return f"{who} {v('discard')} {card(a.card)}"
-    if kind is OpenDoor:
-        behind = BACK_NAMES[s.back[a.tile]] if 0 <= a.tile < CELLS else "?"
+    if kind is OpenDoor:  # opening shows the back to everyone (K-5.8)
+        legal = 0 <= a.tile < CELLS and not (s.open_mask | s.barrier_mask) >> a.tile & 1
+        behind = BACK_NAMES[s.back[a.tile]] if legal and a.tile != CONTROL else "?"
         return f"{who} {v('open')} {door(a.tile)} with {card(a.card)}: it is a {behind}"
     if kind is CloseDoor:
         return f"{who} {v('close')} {door(a.tile)} with {card(a.card)}"
@@ -371,7 +379,7 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         return f"{who} {v('trap')} {game.seat_name(a.seat)} in the Pandorica"
     if kind is AssaultPawn:
         note = ""
-        if 0 <= a.tile < CELLS and s.back[a.tile] == TELEPORT and CONTROL not in s.pos:
+        if _teleports(s, a.tile):
             note = ", who is teleported to TARDIS Control"
         return (
             f"{who} {v('send')} Cybermen to push {game.seat_name(a.seat)} "
@@ -383,7 +391,7 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         entering = s.pos[mover] < 0
         text = f"{who} {v('enter')} at" if entering else f"{who} {v('move')} to"
         text += f" {tile_name(a.tile)}"
-        if 0 <= a.tile < CELLS and s.back[a.tile] == TELEPORT and CONTROL not in s.pos:
+        if _teleports(s, a.tile):
             text += " and teleport to TARDIS Control" if you else " and teleports to Control"
         return text
     if kind is StepOff:
