@@ -10,6 +10,7 @@ an O(1) test that mirrors `_generate` clause by clause (a test keeps the two equ
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Action, GameOver, IllegalAction, InvalidAction, Rng, State, View
@@ -113,6 +114,12 @@ class Tables:
         self.cyberman_card = content.card_of(CYBERMAN)
 
 
+@lru_cache(maxsize=256)
+def _colour_tiles(colour: tuple[int, ...], colours: int) -> tuple[tuple[int, ...], ...]:
+    """The door tiles of each colour; cached because search re-samples the same layout."""
+    return tuple(tuple(t for t in DOOR_TILES if colour[t] == c) for c in range(colours))
+
+
 def _replace(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
@@ -205,10 +212,7 @@ class KeysState(State):
         """Install a tile layout (used when building a state, never after)."""
         self.back = back
         self.colour = colour
-        ncol = len(self.game.content.colour_ids)
-        self.colour_tiles = tuple(
-            tuple(t for t in DOOR_TILES if colour[t] == c) for c in range(ncol)
-        )
+        self.colour_tiles = _colour_tiles(colour, len(self.game.content.colour_ids))
         self.dalek_mask = sum(1 << t for t in DOOR_TILES if back[t] == DALEK)
 
     def _copy(self) -> KeysState:
