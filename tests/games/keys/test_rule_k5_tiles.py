@@ -222,3 +222,12 @@ def test_k5_8_unopened_backs_unknown(make) -> None:
     state = make(tiles=tiles)
     for seat in (None, 0, 1):
         assert state.view(seat)["backs"][T("c5")] is None
+
+
+def test_k5_6_bonus_lapses_when_no_door_can_turn(make) -> None:
+    """K-5.6 / K-R3 / K-R8: with every other door barred the bonus lapses, the tile is used."""
+    tiles = {"c2": ("green", "tardis-key")}
+    names = [f"{f}{r}" for f in "abcdefg" for r in "1234567" if f"{f}{r}" not in ("d4", "c2")]
+    state = make(tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], barriers=names, phase="move")
+    after = state.apply(MovePawn(T("c2")))
+    assert after.to_move == 1 and after.view(None)["bonus_used"][0] == [T("c2")]
