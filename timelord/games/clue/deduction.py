@@ -1,0 +1,607 @@
+"""What one seat can deduce in Clue: for every card, where it may lie and how likely.
+
+`deduce(knowledge)` takes only what a seat knows (its own cards, the face-up leftovers, the
+cards it has been shown, and the answers it saw to every rumour) and returns, for each card,
+the probability that it lies in the envelope, in each player's hand, or face-down aside (the
+2-player variant). Probabilities are uniform over the deals consistent with that knowledge:
+each deal (envelope triple, then the other cards split into hands of the given sizes) counts
+once, which is the prior of a fair shuffle conditioned on what was seen.
+
+The answer is **exact**: the consistent deals are counted, not sampled.
+
+1. Sound propagation fixes what logic alone decides (a card only one holder may have, a hand
+   whose every possible card is needed, a "showed one of these" with one candidate left).
+2. The remaining unknown cards are grouped into classes of interchangeable cards (same
+   possible holders, same "showed one of" constraints). A dynamic programme runs over the
+   classes; its state is the capacity each holder has left (digits of one int, with guard
+   bits so that a single subtraction checks every capacity at once) plus one bit per open
+   "showed one of" constraint, closed as soon as its last class is placed. Each class moves
+   to a state by every split of its cards among its holders, weighted by the multinomial.
+3. A backward pass gives, for every class and holder, the number of deals placing a card of
+   that class there (cards of a class are interchangeable, so each gets an equal share).
+4. A wrong accusation ("the envelope is not this triple") subtracts the deals with that
+   envelope, counted the same way with the triple fixed: two different triples are never
+   both the envelope, so the subtraction is exact.
+
+Certainties (probability exactly 0 or 1) come from these integer counts, so they are logical
+certainties. Inconsistent knowledge (no deal fits) raises `InconsistentKnowledge`, a
+`ValueError`. See `bench/deducer.py` for the time per call.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+__all__ = [
+    "Deduction",
+    "InconsistentKnowledge",
+    "Knowledge",
+    "NoneOf",
+    "NotEnvelope",
+    "OneOf",
+    "deduce",
+]
+
+
+class InconsistentKnowledge(ValueError):
+    """No deal of the cards fits what the seat knows."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoneOf:
+    """`player` holds none of `cards` (seen to pass on a rumour)."""
+
+    player: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """`player` holds at least one of `cards` (seen to show a card this seat did not see)."""
+
+    player: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NotEnvelope:
+    """The envelope is not exactly these cards (a wrong accusation was revealed)."""
+
+    cards: tuple[int, ...]
+
+
+Event = NoneOf | OneOf | NotEnvelope
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """All that one seat knows about the deal.
+
+    `known` maps a card to the player this seat has seen holding it; the value `players`
+    (one past the last player) means a face-down aside card this seat has looked at (the
+    2-player variant). `public` cards are face up: in no hand, not aside, not in the envelope.
+    """
+
+    categories: tuple[tuple[int, ...], ...]
+    players: int
+    seat: int
+    hand_sizes: tuple[int, ...]
+    own_hand: frozenset[int]
+    public: frozenset[int] = frozenset()
+    known: Mapping[int, int] = field(default_factory=dict)
+    events: tuple[Event, ...] = ()
+
+    @property
+    def aside_size(self) -> int:
+        """How many cards lie face-down aside (0 except in the 2-player variant)."""
+        total = sum(len(c) for c in self.categories)
+        return total - len(self.categories) - sum(self.hand_sizes) - len(self.public)
+
+
+class Deduction:
+    """The answer of `deduce`: where each card may be, with exact counts behind it.
+
+    `envelope[c]`, `holder[c][p]`, `aside[c]` are probabilities; the `*_count` twins hold the
+    integer numbers of consistent deals (out of `worlds`) behind them.
+    """
+
+    __slots__ = (
+        "aside",
+        "aside_count",
+        "categories",
+        "envelope",
+        "envelope_count",
+        "exact",
+        "holder",
+        "holder_count",
+        "players",
+        "worlds",
+    )
+
+    def __init__(
+        self,
+        categories: tuple[tuple[int, ...], ...],
+        players: int,
+        worlds: int,
+        envelope_count: dict[int, int],
+        holder_count: dict[int, tuple[int, ...]],
+        aside_count: dict[int, int],
+    ) -> None:
+        self.categories = categories
+        self.players = players
+        self.worlds: int | None = worlds
+        self.exact = True
+        self.envelope_count = envelope_count
+        self.holder_count = holder_count
+        self.aside_count = aside_count
+        inv = 1.0 / worlds
+        self.envelope = {c: n * inv for c, n in envelope_count.items()}
+        self.holder = {c: tuple(n * inv for n in ns) for c, ns in holder_count.items()}
+        self.aside = {c: n * inv for c, n in aside_count.items()}
+
+    # -- certainties (from integer counts, so never from chance) --------------------------
+
+    def is_envelope(self, card: int) -> bool:
+        """Certain that `card` is in the envelope."""
+        return self.envelope_count[card] == self.worlds
+
+    def certain_envelope(self) -> tuple[int, ...] | None:
+        """The envelope, one card per category in category order, once it is certain."""
+        out = []
+        for cat in self.categories:
+            found = [c for c in cat if self.envelope_count[c] == self.worlds]
+            if not found:
+                return None
+            out.append(found[0])
+        return tuple(out)
+
+    def certain_cards(self) -> tuple[int | None, ...]:
+        """Per category, the envelope card if certain, else None."""
+        return tuple(
+            next((c for c in cat if self.envelope_count[c] == self.worlds), None)
+            for cat in self.categories
+        )
+
+    def certain_holder(self, card: int) -> int | None:
+        """The player certain to hold `card`, else None."""
+        for p, n in enumerate(self.holder_count[card]):
+            if n == self.worlds:
+                return p
+        return None
+
+    def possible_envelope(self, category: int) -> tuple[int, ...]:
+        """Cards of a category that may still be in the envelope."""
+        return tuple(c for c in self.categories[category] if self.envelope_count[c])
+
+    def fraction(self, card: int, where: int | str) -> Fraction:
+        """Exact probability: `where` is a player index, "envelope" or "aside"."""
+        assert self.worlds is not None
+        if where == "envelope":
+            n = self.envelope_count[card]
+        elif where == "aside":
+            n = self.aside_count[card]
+        else:
+            assert isinstance(where, int)
+            n = self.holder_count[card][where]
+        return Fraction(n, self.worlds)
+
+    def entropy(self) -> float:
+        """Bits of uncertainty left about the envelope: the sum over categories of the
+        entropy of that category's envelope card (an upper bound on the joint entropy)."""
+        total = 0.0
+        for cat in self.categories:
+            for c in cat:
+                p = self.envelope[c]
+                if 0.0 < p < 1.0:
+                    total -= p * math.log2(p)
+        return total
+
+    def __repr__(self) -> str:
+        return f"<Deduction worlds={self.worlds} exact={self.exact}>"
+
+
+# -- the counting problem ------------------------------------------------------------------
+
+
+class _Problem:
+    """Cards still unplaced, with the holders each may go to.
+
+    Holders are numbered: players 0..P-1, then the aside pile P, then one envelope slot per
+    category, P+1+k. `allowed[c]` is a bitmask of holders card c may go to; `cap[h]` is how
+    many unplaced cards holder h still takes; `oneofs` are (holder, cards) "at least one".
+    """
+
+    __slots__ = ("allowed", "cap", "fixed", "oneofs")
+
+    def __init__(
+        self,
+        allowed: dict[int, int],
+        cap: list[int],
+        fixed: dict[int, int],
+        oneofs: list[tuple[int, frozenset[int]]],
+    ) -> None:
+        self.allowed = allowed
+        self.cap = cap
+        self.fixed = fixed
+        self.oneofs = oneofs
+
+    def copy(self) -> _Problem:
+        return _Problem(dict(self.allowed), list(self.cap), dict(self.fixed), list(self.oneofs))
+
+    def place(self, card: int, h: int) -> None:
+        if not (self.allowed[card] >> h) & 1 or self.cap[h] <= 0:
+            raise InconsistentKnowledge(f"card {card} cannot lie with holder {h}")
+        del self.allowed[card]
+        self.fixed[card] = h
+        self.cap[h] -= 1
+
+    def reduce(self) -> None:
+        """Propagate to a fixpoint what holds in every consistent deal."""
+        allowed, cap = self.allowed, self.cap
+        changed = True
+        while changed:
+            changed = False
+            full = 0
+            for h, n in enumerate(cap):
+                if n > 0:
+                    full |= 1 << h
+            # Every card needs a holder with room left; one choice left fixes it.
+            for c in list(allowed):
+                a = allowed[c] & full
+                if a != allowed[c]:
+                    allowed[c] = a
+                if a == 0:
+                    raise InconsistentKnowledge(f"card {c} has nowhere to be")
+                if a & (a - 1) == 0:
+                    self.place(c, a.bit_length() - 1)
+                    changed = True
+            if changed:
+                continue
+            # A holder whose candidates are exactly as many as its room takes them all.
+            cands: list[list[int]] = [[] for _ in cap]
+            for c, a in allowed.items():
+                while a:
+                    low = a & -a
+                    cands[low.bit_length() - 1].append(c)
+                    a ^= low
+            for h, n in enumerate(cap):
+                if n == 0:
+                    continue
+                if len(cands[h]) < n:
+                    raise InconsistentKnowledge(f"holder {h} cannot fill its hand")
+                if len(cands[h]) == n:
+                    for c in cands[h]:
+                        if c in allowed:
+                            self.place(c, h)
+                    changed = True
+                    break
+            if changed:
+                continue
+            # "Holds one of": drop satisfied ones, narrow to candidates, fix a lone candidate.
+            kept: list[tuple[int, frozenset[int]]] = []
+            for h, cards in self.oneofs:
+                if any(self.fixed.get(c) == h for c in cards):
+                    continue
+                live = frozenset(c for c in cards if c in allowed and (allowed[c] >> h) & 1)
+                if not live:
+                    raise InconsistentKnowledge(f"holder {h} cannot hold any of {sorted(cards)}")
+                if len(live) == 1:
+                    (c,) = live
+                    self.place(c, h)
+                    changed = True
+                    continue
+                kept.append((h, live))
+            # A constraint implied by a narrower one on the same holder adds nothing.
+            kept = list(dict.fromkeys(kept))
+            pruned = [
+                (h, s) for h, s in kept if not any(h2 == h and s2 < s for h2, s2 in kept)
+            ]
+            self.oneofs = pruned
+            if changed:
+                continue
+
+
+def _compositions(n: int, bounds: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every way to write n as an ordered sum with part i at most bounds[i]."""
+    out: list[tuple[int, ...]] = []
+    m = len(bounds)
+    room_after = [0] * (m + 1)
+    for i in range(m - 1, -1, -1):
+        room_after[i] = room_after[i + 1] + bounds[i]
+
+    def rec(i: int, left: int, acc: list[int]) -> None:
+        if i == m - 1:
+            if left <= bounds[i]:
+                out.append((*acc, left))
+            return
+        lo = max(0, left - room_after[i + 1])
+        for k in range(lo, min(left, bounds[i]) + 1):
+            acc.append(k)
+            rec(i + 1, left - k, acc)
+            acc.pop()
+
+    if m == 0:
+        return [()] if n == 0 else []
+    rec(0, n, [])
+    return out
+
+
+class _Class:
+    __slots__ = ("cards", "comps", "holders", "ks", "oneofs")
+
+    def __init__(self, cards: list[int], holders: list[int], oneofs: frozenset[int]) -> None:
+        self.cards = cards
+        self.holders = holders
+        self.oneofs = oneofs
+        self.comps: list[tuple[int, int, int]] = []
+        self.ks: list[tuple[int, ...]] = []
+
+
+def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
+    """Number of completions of `prob` and, per unplaced card, completions per holder."""
+    allowed, cap = prob.allowed, prob.cap
+    if not allowed:
+        return 1, {}
+    # Group interchangeable cards.
+    membership: dict[int, list[int]] = {}
+    for j, (_h, cards) in enumerate(prob.oneofs):
+        for c in cards:
+            membership.setdefault(c, []).append(j)
+    groups: dict[tuple[int, frozenset[int]], list[int]] = {}
+    for c in sorted(allowed):
+        key = (allowed[c], frozenset(membership.get(c, ())))
+        groups.setdefault(key, []).append(c)
+    classes = []
+    for (a, js), cards in groups.items():
+        hs = [h for h in range(nholders) if (a >> h) & 1]
+        classes.append(_Class(cards, hs, js))
+    # Order: close open constraints early, open few new ones.
+    users: dict[int, int] = {}
+    for cl in classes:
+        for j in cl.oneofs:
+            users[j] = users.get(j, 0) + 1
+    order: list[_Class] = []
+    remaining = list(classes)
+    seen: dict[int, int] = {}
+    while remaining:
+
+        def score(cl: _Class) -> tuple[int, int, int]:
+            closes = sum(1 for j in cl.oneofs if seen.get(j, 0) + 1 == users[j])
+            opens = sum(1 for j in cl.oneofs if seen.get(j, 0) == 0)
+            return (-closes, opens, -len(cl.cards))
+
+        best = min(remaining, key=score)
+        remaining.remove(best)
+        order.append(best)
+        for j in best.oneofs:
+            seen[j] = seen.get(j, 0) + 1
+    # Layout of the state int: one field per holder (capacity, plus a guard bit), then one
+    # bit per "holds one of" constraint while it is open.
+    width = max(max(cap), 1).bit_length() + 1
+    guard = 0
+    start = 0
+    for h in range(nholders):
+        guard |= 1 << (h * width + width - 1)
+        start |= cap[h] << (h * width)
+    base = nholders * width
+    holder_of = [h for h, _ in prob.oneofs]
+    done: dict[int, int] = {}
+    ends: list[int] = []
+    for i, cl in enumerate(order):
+        end = 0
+        for j in cl.oneofs:
+            done[j] = done.get(j, 0) + 1
+            if done[j] == users[j]:
+                end |= 1 << (base + j)
+        ends.append(end)
+        hs = cl.holders
+        n = len(cl.cards)
+        fact_n = math.factorial(n)
+        for ks in _compositions(n, [cap[h] for h in hs]):
+            w = fact_n
+            delta = 0
+            sat = 0
+            for h, k in zip(hs, ks, strict=True):
+                if k:
+                    w //= math.factorial(k)
+                    delta += k << (h * width)
+            got = {h for h, k in zip(hs, ks, strict=True) if k}
+            for j in cl.oneofs:
+                if holder_of[j] in got:
+                    sat |= 1 << (base + j)
+            cl.comps.append((w, delta, sat))
+            cl.ks.append(ks)
+    # Forward: deals of the classes so far, by state.
+    layers: list[dict[int, int]] = [{start: 1}]
+    for i, cl in enumerate(order):
+        cur = layers[-1]
+        nxt: dict[int, int] = {}
+        end = ends[i]
+        comps = cl.comps
+        for s, f in cur.items():
+            sg = s | guard
+            for w, delta, sat in comps:
+                t = sg - delta
+                if t & guard != guard:
+                    continue
+                t = (t ^ guard) | sat
+                if end:
+                    if t & end != end:
+                        continue
+                    t ^= end
+                nxt[t] = nxt.get(t, 0) + f * w
+        layers.append(nxt)
+    total = layers[-1].get(0, 0)
+    if total == 0:
+        raise InconsistentKnowledge("no deal fits what this seat knows")
+    # Backward, with the share of deals each class split takes.
+    counts: dict[int, list[int]] = {}
+    back: dict[int, int] = {0: 1}
+    for i in range(len(order) - 1, -1, -1):
+        cl = order[i]
+        end = ends[i]
+        comps = cl.comps
+        acc = [0] * len(comps)
+        here: dict[int, int] = {}
+        for s, f in layers[i].items():
+            sg = s | guard
+            tot = 0
+            for idx, (w, delta, sat) in enumerate(comps):
+                t = sg - delta
+                if t & guard != guard:
+                    continue
+                t = (t ^ guard) | sat
+                if end:
+                    if t & end != end:
+                        continue
+                    t ^= end
+                b = back.get(t)
+                if b:
+                    wb = w * b
+                    tot += wb
+                    acc[idx] += f * wb
+            if tot:
+                here[s] = tot
+        back = here
+        per = [0] * nholders
+        for a, ks in zip(acc, cl.ks, strict=True):
+            if a:
+                for h, k in zip(cl.holders, ks, strict=True):
+                    if k:
+                        per[h] += a * k
+        n = len(cl.cards)
+        share = [x // n for x in per]
+        for c in cl.cards:
+            counts[c] = share
+    assert back.get(start) == total
+    return total, counts
+
+
+def _solve(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
+    """Counts per card and holder for every card of the problem (placed ones included)."""
+    prob.reduce()
+    total, counts = _count(prob, nholders)
+    for c, h in prob.fixed.items():
+        row = [0] * nholders
+        row[h] = total
+        counts[c] = row
+    return total, counts
+
+
+def _build(k: Knowledge) -> tuple[_Problem, int, dict[int, int]]:
+    """Check the knowledge and turn it into a counting problem."""
+    P = k.players
+    ncat = len(k.categories)
+    nholders = P + 1 + ncat
+    aside = P
+    if not 0 <= k.seat < P or len(k.hand_sizes) != P:
+        raise InconsistentKnowledge("seat or hand sizes do not match the number of players")
+    cat_of: dict[int, int] = {}
+    for i, cat in enumerate(k.categories):
+        if not cat:
+            raise InconsistentKnowledge(f"category {i} is empty")
+        for c in cat:
+            if c in cat_of:
+                raise InconsistentKnowledge(f"card {c} is in two categories")
+            cat_of[c] = i
+    aside_size = k.aside_size
+    if aside_size < 0 or any(n < 0 for n in k.hand_sizes):
+        raise InconsistentKnowledge("more cards in hands than in the deck")
+    for c in (*k.own_hand, *k.public, *k.known):
+        if c not in cat_of:
+            raise InconsistentKnowledge(f"card {c} is not in the deck")
+    if k.own_hand & k.public:
+        raise InconsistentKnowledge("a card is both in this seat's hand and face up")
+    if len(k.own_hand) != k.hand_sizes[k.seat]:
+        raise InconsistentKnowledge("this seat's hand does not have its hand size")
+    cap = [*k.hand_sizes, aside_size] + [1] * ncat
+    allowed: dict[int, int] = {}
+    everyone = 0
+    for h in range(P + 1):
+        if h != k.seat:
+            everyone |= 1 << h
+    for c, i in cat_of.items():
+        if c not in k.public:
+            allowed[c] = everyone | (1 << (P + 1 + i))
+    prob = _Problem(allowed, cap, {}, [])
+    for c in sorted(k.own_hand):
+        allowed[c] |= 1 << k.seat
+        prob.place(c, k.seat)
+    for c, p in sorted(k.known.items()):
+        if not 0 <= p <= P:
+            raise InconsistentKnowledge(f"card {c} is known to an unknown holder {p}")
+        if p == k.seat:
+            if c not in k.own_hand:
+                raise InconsistentKnowledge(f"card {c} is seen in this seat's own hand")
+            continue
+        if c in k.public or c in k.own_hand:
+            raise InconsistentKnowledge(f"card {c} is seen in two places")
+        prob.place(c, p)
+    for ev in k.events:
+        if isinstance(ev, NoneOf | OneOf) and not 0 <= ev.player <= (P if aside_size else P - 1):
+            raise InconsistentKnowledge(f"event about an unknown player {ev.player}")
+        for c in ev.cards:
+            if c not in cat_of:
+                raise InconsistentKnowledge(f"event names card {c}, not in the deck")
+        if isinstance(ev, NoneOf):
+            for c in ev.cards:
+                if prob.fixed.get(c) == ev.player:
+                    raise InconsistentKnowledge(f"player {ev.player} holds {c}, seen passing")
+                if c in allowed:
+                    allowed[c] &= ~(1 << ev.player)
+        elif isinstance(ev, OneOf):
+            prob.oneofs.append((ev.player, frozenset(ev.cards)))
+    return prob, nholders, cat_of
+
+
+def deduce(k: Knowledge) -> Deduction:
+    """Exact probabilities of where every card lies, given all that seat `k.seat` knows."""
+    prob, nholders, cat_of = _build(k)
+    P = k.players
+    ncat = len(k.categories)
+    forbidden = []
+    for ev in k.events:
+        if isinstance(ev, NotEnvelope):
+            cats = sorted(cat_of[c] for c in ev.cards)
+            if cats == list(range(ncat)) and len(set(ev.cards)) == ncat:
+                forbidden.append(tuple(sorted(ev.cards)))
+    base = prob.copy() if forbidden else prob
+    total, counts = _solve(prob, nholders)
+    for triple in dict.fromkeys(forbidden):
+        sub = base.copy()
+        try:
+            for c in triple:
+                slot = P + 1 + cat_of[c]
+                if c not in sub.allowed:
+                    raise InconsistentKnowledge("triple cannot be the envelope")
+                sub.place(c, slot)
+            t2, c2 = _solve(sub, nholders)
+        except InconsistentKnowledge:
+            continue
+        total -= t2
+        for c, row in c2.items():
+            counts[c] = [a - b for a, b in zip(counts[c], row, strict=True)]
+    if total <= 0:
+        raise InconsistentKnowledge("no deal fits what this seat knows")
+    envelope_count: dict[int, int] = {}
+    holder_count: dict[int, tuple[int, ...]] = {}
+    aside_count: dict[int, int] = {}
+    for c, i in cat_of.items():
+        row = counts.get(c)
+        if row is None:  # face up
+            envelope_count[c] = 0
+            holder_count[c] = (0,) * P
+            aside_count[c] = 0
+            continue
+        envelope_count[c] = row[P + 1 + i]
+        holder_count[c] = tuple(row[:P])
+        aside_count[c] = row[P]
+    return Deduction(k.categories, P, total, envelope_count, holder_count, aside_count)
+
+
+def knowledge_cards(categories: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
+    """Categories as the tuple-of-tuples `Knowledge` takes."""
+    return tuple(tuple(cat) for cat in categories)
