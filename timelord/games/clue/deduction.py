@@ -296,9 +296,7 @@ class _Problem:
                 kept.append((h, live))
             # A constraint implied by a narrower one on the same holder adds nothing.
             kept = list(dict.fromkeys(kept))
-            pruned = [
-                (h, s) for h, s in kept if not any(h2 == h and s2 < s for h2, s2 in kept)
-            ]
+            pruned = [(h, s) for h, s in kept if not any(h2 == h and s2 < s for h2, s2 in kept)]
             self.oneofs = pruned
             if changed:
                 continue
@@ -347,8 +345,8 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
         return 1, {}
     # Group interchangeable cards.
     membership: dict[int, list[int]] = {}
-    for j, (_h, cards) in enumerate(prob.oneofs):
-        for c in cards:
+    for j, (_h, members) in enumerate(prob.oneofs):
+        for c in members:
             membership.setdefault(c, []).append(j)
     groups: dict[tuple[int, frozenset[int]], list[int]] = {}
     for c in sorted(allowed):
@@ -390,7 +388,7 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
     holder_of = [h for h, _ in prob.oneofs]
     done: dict[int, int] = {}
     ends: list[int] = []
-    for i, cl in enumerate(order):
+    for cl in order:
         end = 0
         for j in cl.oneofs:
             done[j] = done.get(j, 0) + 1
@@ -496,7 +494,6 @@ def _build(k: Knowledge) -> tuple[_Problem, int, dict[int, int]]:
     P = k.players
     ncat = len(k.categories)
     nholders = P + 1 + ncat
-    aside = P
     if not 0 <= k.seat < P or len(k.hand_sizes) != P:
         raise InconsistentKnowledge("seat or hand sizes do not match the number of players")
     cat_of: dict[int, int] = {}
@@ -590,15 +587,15 @@ def deduce(k: Knowledge) -> Deduction:
     holder_count: dict[int, tuple[int, ...]] = {}
     aside_count: dict[int, int] = {}
     for c, i in cat_of.items():
-        row = counts.get(c)
-        if row is None:  # face up
+        found = counts.get(c)
+        if found is None:  # face up
             envelope_count[c] = 0
             holder_count[c] = (0,) * P
             aside_count[c] = 0
             continue
-        envelope_count[c] = row[P + 1 + i]
-        holder_count[c] = tuple(row[:P])
-        aside_count[c] = row[P]
+        envelope_count[c] = found[P + 1 + i]
+        holder_count[c] = tuple(found[:P])
+        aside_count[c] = found[P]
     return Deduction(k.categories, P, total, envelope_count, holder_count, aside_count)
 
 
