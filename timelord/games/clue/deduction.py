@@ -366,10 +366,10 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
     seen: dict[int, int] = {}
     while remaining:
 
-        def score(cl: _Class) -> tuple[int, int, int]:
+        def score(cl: _Class) -> tuple[int, int, int, int, int]:
             closes = sum(1 for j in cl.oneofs if seen.get(j, 0) + 1 == users[j])
             opens = sum(1 for j in cl.oneofs if seen.get(j, 0) == 0)
-            return (-closes, opens, -len(cl.cards))
+            return (not cl.oneofs, -closes, opens, len(cl.holders), len(cl.cards))
 
         best = min(remaining, key=score)
         remaining.remove(best)
@@ -377,7 +377,9 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
         for j in best.oneofs:
             seen[j] = seen.get(j, 0) + 1
     # Layout of the state int: one field per holder (capacity, plus a guard bit), then one
-    # bit per "holds one of" constraint while it is open.
+    # bit per "holds one of" constraint while it is open. Cards are placed one at a time
+    # (w = 1 per step, so distinct cards are counted as distinct); a class's cards are
+    # interchangeable, so its first card's shares stand for all of them.
     width = max(max(cap), 1).bit_length() + 1
     guard = 0
     start = 0
@@ -387,41 +389,31 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
     base = nholders * width
     holder_of = [h for h, _ in prob.oneofs]
     done: dict[int, int] = {}
-    ends: list[int] = []
+    steps: list[tuple[list[tuple[int, int]], int, _Class | None]] = []
     for cl in order:
+        moves = []
+        for h in cl.holders:
+            sat = 0
+            for j in cl.oneofs:
+                if holder_of[j] == h:
+                    sat |= 1 << (base + j)
+            moves.append((1 << (h * width), sat))
         end = 0
         for j in cl.oneofs:
             done[j] = done.get(j, 0) + 1
             if done[j] == users[j]:
                 end |= 1 << (base + j)
-        ends.append(end)
-        hs = cl.holders
         n = len(cl.cards)
-        fact_n = math.factorial(n)
-        for ks in _compositions(n, [cap[h] for h in hs]):
-            w = fact_n
-            delta = 0
-            sat = 0
-            for h, k in zip(hs, ks, strict=True):
-                if k:
-                    w //= math.factorial(k)
-                    delta += k << (h * width)
-            got = {h for h, k in zip(hs, ks, strict=True) if k}
-            for j in cl.oneofs:
-                if holder_of[j] in got:
-                    sat |= 1 << (base + j)
-            cl.comps.append((w, delta, sat))
-            cl.ks.append(ks)
-    # Forward: deals of the classes so far, by state.
+        for i in range(n):
+            steps.append((moves, end if i == n - 1 else 0, cl if i == 0 else None))
+    # Forward: deals of the cards so far, by state.
     layers: list[dict[int, int]] = [{start: 1}]
-    for i, cl in enumerate(order):
-        cur = layers[-1]
+    for moves, end, _ in steps:
         nxt: dict[int, int] = {}
-        end = ends[i]
-        comps = cl.comps
-        for s, f in cur.items():
+        get = nxt.get
+        for s, f in layers[-1].items():
             sg = s | guard
-            for w, delta, sat in comps:
+            for delta, sat in moves:
                 t = sg - delta
                 if t & guard != guard:
                     continue
@@ -430,52 +422,65 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
                     if t & end != end:
                         continue
                     t ^= end
-                nxt[t] = nxt.get(t, 0) + f * w
+                nxt[t] = get(t, 0) + f
         layers.append(nxt)
     total = layers[-1].get(0, 0)
     if total == 0:
         raise InconsistentKnowledge("no deal fits what this seat knows")
-    # Backward, with the share of deals each class split takes.
+    # Backward, with the share of deals each holder takes of a class's first card.
     counts: dict[int, list[int]] = {}
     back: dict[int, int] = {0: 1}
-    for i in range(len(order) - 1, -1, -1):
-        cl = order[i]
-        end = ends[i]
-        comps = cl.comps
-        acc = [0] * len(comps)
+    for i in range(len(steps) - 1, -1, -1):
+        moves, end, first = steps[i]
         here: dict[int, int] = {}
-        for s, f in layers[i].items():
-            sg = s | guard
-            tot = 0
-            for idx, (w, delta, sat) in enumerate(comps):
-                t = sg - delta
-                if t & guard != guard:
-                    continue
-                t = (t ^ guard) | sat
-                if end:
-                    if t & end != end:
+        bget = back.get
+        if first is None:
+            for s in layers[i]:
+                sg = s | guard
+                tot = 0
+                for delta, sat in moves:
+                    t = sg - delta
+                    if t & guard != guard:
                         continue
-                    t ^= end
-                b = back.get(t)
-                if b:
-                    wb = w * b
-                    tot += wb
-                    acc[idx] += f * wb
-            if tot:
-                here[s] = tot
+                    t = (t ^ guard) | sat
+                    if end:
+                        if t & end != end:
+                            continue
+                        t ^= end
+                    b = bget(t)
+                    if b:
+                        tot += b
+                if tot:
+                    here[s] = tot
+        else:
+            acc = [0] * len(moves)
+            for s, f in layers[i].items():
+                sg = s | guard
+                tot = 0
+                for idx, (delta, sat) in enumerate(moves):
+                    t = sg - delta
+                    if t & guard != guard:
+                        continue
+                    t = (t ^ guard) | sat
+                    if end:
+                        if t & end != end:
+                            continue
+                        t ^= end
+                    b = bget(t)
+                    if b:
+                        tot += b
+                        acc[idx] += f * b
+                if tot:
+                    here[s] = tot
+            share = [0] * nholders
+            for h, a in zip(first.holders, acc, strict=True):
+                share[h] = a
+            for c in first.cards:
+                counts[c] = share
         back = here
-        per = [0] * nholders
-        for a, ks in zip(acc, cl.ks, strict=True):
-            if a:
-                for h, k in zip(cl.holders, ks, strict=True):
-                    if k:
-                        per[h] += a * k
-        n = len(cl.cards)
-        share = [x // n for x in per]
-        for c in cl.cards:
-            counts[c] = share
     assert back.get(start) == total
     return total, counts
+
 
 
 def _solve(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
