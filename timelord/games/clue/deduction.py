@@ -302,43 +302,21 @@ class _Problem:
                 continue
 
 
-def _compositions(n: int, bounds: Sequence[int]) -> list[tuple[int, ...]]:
-    """Every way to write n as an ordered sum with part i at most bounds[i]."""
-    out: list[tuple[int, ...]] = []
-    m = len(bounds)
-    room_after = [0] * (m + 1)
-    for i in range(m - 1, -1, -1):
-        room_after[i] = room_after[i + 1] + bounds[i]
-
-    def rec(i: int, left: int, acc: list[int]) -> None:
-        if i == m - 1:
-            if left <= bounds[i]:
-                out.append((*acc, left))
-            return
-        lo = max(0, left - room_after[i + 1])
-        for k in range(lo, min(left, bounds[i]) + 1):
-            acc.append(k)
-            rec(i + 1, left - k, acc)
-            acc.pop()
-
-    if m == 0:
-        return [()] if n == 0 else []
-    rec(0, n, [])
-    return out
-
-
 class _Class:
-    __slots__ = ("cards", "comps", "holders", "ks", "oneofs")
+    """Interchangeable unplaced cards; `size` of them are left to the DP after `pre`
+    (holder, how many) fills holders that no other class can reach."""
+
+    __slots__ = ("cards", "holders", "oneofs", "pre", "size")
 
     def __init__(self, cards: list[int], holders: list[int], oneofs: frozenset[int]) -> None:
         self.cards = cards
         self.holders = holders
         self.oneofs = oneofs
-        self.comps: list[tuple[int, int, int]] = []
-        self.ks: list[tuple[int, ...]] = []
+        self.pre: list[tuple[int, int]] = []
+        self.size = len(cards)
 
 
-def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
+def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int, list[int]]]:
     """Number of completions of `prob` and, per unplaced card, completions per holder."""
     allowed, cap = prob.allowed, prob.cap
     if not allowed:
@@ -356,20 +334,76 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
     for (a, js), cards in groups.items():
         hs = [h for h in range(nholders) if (a >> h) & 1]
         classes.append(_Class(cards, hs, js))
+    # A holder that only one class can reach takes its cards from that class: choose them
+    # (a binomial factor) instead of carrying the holder's capacity through the DP. Early in
+    # a game this removes every envelope slot from the state.
+    cap = list(cap)
+    holder_of = [h for h, _ in prob.oneofs]
+    mult = 1
+    again = True
+    while again:
+        again = False
+        reach: dict[int, list[_Class]] = {}
+        for cl in classes:
+            if cl.size:
+                for h in cl.holders:
+                    reach.setdefault(h, []).append(cl)
+        for h, m in enumerate(cap):
+            if m == 0:
+                continue
+            near = reach.get(h, [])
+            if len(near) != 1:
+                if not near:
+                    raise InconsistentKnowledge(f"holder {h} cannot fill its hand")
+                continue
+            cl = near[0]
+            if m > cl.size:
+                raise InconsistentKnowledge(f"holder {h} cannot fill its hand")
+            mult *= math.comb(cl.size, m)
+            cl.pre.append((h, m))
+            cl.size -= m
+            cl.holders = [x for x in cl.holders if x != h]
+            cap[h] = 0
+            met = frozenset(j for j in cl.oneofs if holder_of[j] == h)
+            if met:
+                for other in classes:
+                    other.oneofs = other.oneofs - met
+            again = True
+            break
+    live = [cl for cl in classes if cl.size]
+    for j in range(len(prob.oneofs)):
+        if any(j in cl.oneofs for cl in classes) and not any(j in cl.oneofs for cl in live):
+            raise InconsistentKnowledge("a player cannot hold any card they were seen to show")
+    # Free classes (no "holds one of", reaching every hand with room and at most their own
+    # envelope slot) are counted in closed form at the end instead of card by card.
+    hands = frozenset(h for h in range(first_env) if cap[h] > 0)
+    tail: list[_Class] = []
+    body: list[_Class] = []
+    for cl in live:
+        envs = [h for h in cl.holders if h >= first_env]
+        if (
+            not cl.oneofs
+            and len(envs) <= 1
+            and hands.issuperset(cl.holders[: len(cl.holders) - len(envs)])
+            and len(cl.holders) - len(envs) == len(hands)
+        ):
+            tail.append(cl)
+        else:
+            body.append(cl)
     # Order: close open constraints early, open few new ones.
     users: dict[int, int] = {}
-    for cl in classes:
+    for cl in body:
         for j in cl.oneofs:
             users[j] = users.get(j, 0) + 1
     order: list[_Class] = []
-    remaining = list(classes)
+    remaining = list(body)
     seen: dict[int, int] = {}
     while remaining:
 
         def score(cl: _Class) -> tuple[int, int, int, int, int]:
             closes = sum(1 for j in cl.oneofs if seen.get(j, 0) + 1 == users[j])
             opens = sum(1 for j in cl.oneofs if seen.get(j, 0) == 0)
-            return (not cl.oneofs, -closes, opens, len(cl.holders), len(cl.cards))
+            return (not cl.oneofs, -closes, opens, len(cl.holders), cl.size)
 
         best = min(remaining, key=score)
         remaining.remove(best)
@@ -387,7 +421,6 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
         guard |= 1 << (h * width + width - 1)
         start |= cap[h] << (h * width)
     base = nholders * width
-    holder_of = [h for h, _ in prob.oneofs]
     done: dict[int, int] = {}
     steps: list[tuple[list[tuple[int, int]], int, _Class | None]] = []
     for cl in order:
@@ -403,7 +436,7 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
             done[j] = done.get(j, 0) + 1
             if done[j] == users[j]:
                 end |= 1 << (base + j)
-        n = len(cl.cards)
+        n = cl.size
         for i in range(n):
             steps.append((moves, end if i == n - 1 else 0, cl if i == 0 else None))
     # Forward: deals of the cards so far, by state.
@@ -424,12 +457,61 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
                     t ^= end
                 nxt[t] = get(t, 0) + f
         layers.append(nxt)
-    total = layers[-1].get(0, 0)
+    # The free tail: from a state with room c_h in the hands and open envelope slots O, the
+    # tail's cards fill each open slot (T_e candidates for slot e) and share the rest out
+    # among the hands in (sum c)! / prod(c_h!) ways.
+    shares: dict[int, list[int]] = {}
+    back: dict[int, int] = {}
+    slots = sorted({h for cl in tail for h in cl.holders if h >= first_env})
+    cands = {e: sum(cl.size for cl in tail if e in cl.holders) for e in slots}
+    hand_list = sorted(hands)
+    ntail = sum(cl.size for cl in tail)
+    fact = [math.factorial(i) for i in range(ntail + 1)]
+    dmask = (1 << (width - 1)) - 1
+    env_open = [e for e in range(first_env, nholders) if cap[e] > 0]
+    acc_nil = [0] * nholders
+    acc_env = {e: [0] * nholders for e in slots}
+    total = 0
+    for s, f in layers[-1].items():
+        if s >> base:
+            continue
+        room = [(s >> (h * width)) & dmask for h in hand_list]
+        m0 = fact[sum(room)]
+        for r in room:
+            m0 //= fact[r]
+        tt = 1
+        for e in env_open:
+            if (s >> (e * width)) & dmask:
+                tt *= cands.get(e, 0)
+        b = tt * m0
+        if not b:
+            continue
+        back[s] = b
+        w = f * b
+        total += w
+        if not tail:
+            continue
+        left = sum(room)
+        mh = [(h, w * r // left) for h, r in zip(hand_list, room, strict=True) if r]
+        for h, x in mh:
+            acc_nil[h] += x
+        for e in slots:
+            row = acc_env[e]
+            if (s >> (e * width)) & dmask:
+                te = cands[e]
+                row[e] += w // te
+                for h, x in mh:
+                    row[h] += x * (te - 1) // te
+            else:
+                for h, x in mh:
+                    row[h] += x
     if total == 0:
         raise InconsistentKnowledge("no deal fits what this seat knows")
+    for cl in tail:
+        row = next((acc_env[h] for h in cl.holders if h >= first_env), acc_nil)
+        shares[id(cl)] = [row[h] for h in cl.holders]
     # Backward, with the share of deals each holder takes of a class's first card.
     counts: dict[int, list[int]] = {}
-    back: dict[int, int] = {0: 1}
     for i in range(len(steps) - 1, -1, -1):
         moves, end, first = steps[i]
         here: dict[int, int] = {}
@@ -472,21 +554,29 @@ def _count(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
                         acc[idx] += f * b
                 if tot:
                     here[s] = tot
-            share = [0] * nholders
-            for h, a in zip(first.holders, acc, strict=True):
-                share[h] = a
-            for c in first.cards:
-                counts[c] = share
+            shares[id(first)] = acc
         back = here
     assert back.get(start) == total
-    return total, counts
+    # Back to the whole problem: each class's cards are interchangeable, so a card lies
+    # with a pre-filled holder in m/n of the deals, and elsewhere in its share of the rest.
+    whole = total * mult
+    for cl in classes:
+        n = len(cl.cards)
+        row = [0] * nholders
+        for h, m in cl.pre:
+            row[h] = whole * m // n
+        if cl.size:
+            for h, a in zip(cl.holders, shares[id(cl)], strict=True):
+                row[h] = a * mult * cl.size // n
+        for c in cl.cards:
+            counts[c] = row
+    return whole, counts
 
 
-
-def _solve(prob: _Problem, nholders: int) -> tuple[int, dict[int, list[int]]]:
+def _solve(prob: _Problem, nholders: int, ncat: int) -> tuple[int, dict[int, list[int]]]:
     """Counts per card and holder for every card of the problem (placed ones included)."""
     prob.reduce()
-    total, counts = _count(prob, nholders)
+    total, counts = _count(prob, nholders, nholders - ncat)
     for c, h in prob.fixed.items():
         row = [0] * nholders
         row[h] = total
@@ -571,7 +661,7 @@ def deduce(k: Knowledge) -> Deduction:
             if cats == list(range(ncat)) and len(set(ev.cards)) == ncat:
                 forbidden.append(tuple(sorted(ev.cards)))
     base = prob.copy() if forbidden else prob
-    total, counts = _solve(prob, nholders)
+    total, counts = _solve(prob, nholders, ncat)
     for triple in dict.fromkeys(forbidden):
         sub = base.copy()
         try:
@@ -580,7 +670,7 @@ def deduce(k: Knowledge) -> Deduction:
                 if c not in sub.allowed:
                     raise InconsistentKnowledge("triple cannot be the envelope")
                 sub.place(c, slot)
-            t2, c2 = _solve(sub, nholders)
+            t2, c2 = _solve(sub, nholders, ncat)
         except InconsistentKnowledge:
             continue
         total -= t2
