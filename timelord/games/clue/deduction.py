@@ -439,9 +439,43 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
         n = cl.size
         for i in range(n):
             steps.append((moves, end if i == n - 1 else 0, cl if i == 0 else None))
+    # What may still come after each step, to drop states with no completion early: a
+    # holder with more room than cards that can still reach it, or an unmet "holds one of"
+    # whose holder has no room left.
+    dmask = (1 << (width - 1)) - 1
+    capmask = (1 << base) - 1
+    reach = [0] * nholders
+    for cl in tail:
+        for h in cl.holders:
+            reach[h] += cl.size
+    limits = [0] * len(steps)
+    for i in range(len(steps) - 1, -1, -1):
+        lim = guard
+        for h in range(nholders):
+            lim |= min(reach[h], cap[h]) << (h * width)
+        limits[i] = lim
+        for delta, _sat in steps[i][0]:
+            reach[(delta.bit_length() - 1) // width] += 1
+    opening: list[list[tuple[int, int]]] = [[] for _ in steps]
+    closing = [0] * len(steps)
+    first_step: dict[int, int] = {}
+    pos = 0
+    for cl in order:
+        for j in cl.oneofs:
+            first_step.setdefault(j, pos)
+        pos += cl.size
+    for i, (_moves, end, _first) in enumerate(steps):
+        closing[i] = end
+    for j, i0 in first_step.items():
+        bit = 1 << (base + j)
+        sh = holder_of[j] * width
+        i = i0
+        while not closing[i] & bit:
+            opening[i].append((bit, sh))
+            i += 1
     # Forward: deals of the cards so far, by state.
     layers: list[dict[int, int]] = [{start: 1}]
-    for moves, end, _ in steps:
+    for i, (moves, end, _) in enumerate(steps):
         nxt: dict[int, int] = {}
         get = nxt.get
         for s, f in layers[-1].items():
@@ -456,6 +490,16 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
                         continue
                     t ^= end
                 nxt[t] = get(t, 0) + f
+        lim = limits[i]
+        opens = opening[i]
+        for t in list(nxt):
+            if (lim - (t & capmask)) & guard != guard:
+                del nxt[t]
+                continue
+            for bit, sh in opens:
+                if not t & bit and not (t >> sh) & dmask:
+                    del nxt[t]
+                    break
         layers.append(nxt)
     # The free tail: from a state with room c_h in the hands and open envelope slots O, the
     # tail's cards fill each open slot (T_e candidates for slot e) and share the rest out
@@ -467,7 +511,6 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
     hand_list = sorted(hands)
     ntail = sum(cl.size for cl in tail)
     fact = [math.factorial(i) for i in range(ntail + 1)]
-    dmask = (1 << (width - 1)) - 1
     env_open = [e for e in range(first_env, nholders) if cap[e] > 0]
     acc_nil = [0] * nholders
     acc_env = {e: [0] * nholders for e in slots}
