@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from timelord.core import Rng  # noqa: E402
-from timelord.games.clue.deduction import (  # noqa: E402
+from timelord.core import Rng
+from timelord.games.clue.deduction import (
     Knowledge,
     NoneOf,
     NotEnvelope,

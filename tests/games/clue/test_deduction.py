@@ -121,7 +121,7 @@ def test_property_full_deck_six_players_sound(seed: int, rumours: int) -> None:
     d = deduce(k)
     assert_sums(k, d)
     assert_certainties_true(k, d, env, where)
-    assert 0 < d.worlds
+    assert d.worlds > 0
 
 
 @settings(max_examples=40, deadline=None)

@@ -31,7 +31,7 @@ certainties. Inconsistent knowledge (no deal fits) raises `InconsistentKnowledge
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -444,18 +444,18 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
     # whose holder has no room left.
     dmask = (1 << (width - 1)) - 1
     capmask = (1 << base) - 1
-    reach = [0] * nholders
+    later = [0] * nholders
     for cl in tail:
         for h in cl.holders:
-            reach[h] += cl.size
+            later[h] += cl.size
     limits = [0] * len(steps)
     for i in range(len(steps) - 1, -1, -1):
         lim = guard
         for h in range(nholders):
-            lim |= min(reach[h], cap[h]) << (h * width)
+            lim |= min(later[h], cap[h]) << (h * width)
         limits[i] = lim
         for delta, _sat in steps[i][0]:
-            reach[(delta.bit_length() - 1) // width] += 1
+            later[(delta.bit_length() - 1) // width] += 1
     opening: list[list[tuple[int, int]]] = [[] for _ in steps]
     closing = [0] * len(steps)
     first_step: dict[int, int] = {}
@@ -526,11 +526,11 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
         for e in env_open:
             if (s >> (e * width)) & dmask:
                 tt *= cands.get(e, 0)
-        b = tt * m0
-        if not b:
+        ways = tt * m0
+        if not ways:
             continue
-        back[s] = b
-        w = f * b
+        back[s] = ways
+        w = f * ways
         total += w
         if not tail:
             continue
