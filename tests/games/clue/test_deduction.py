@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.games.clue.deduction_helpers import brute, random_knowledge
+from tests.games.clue.deduction_helpers import brute, fits, random_knowledge
 from timelord.core import Rng
+from timelord.games.clue import deduction
 from timelord.games.clue.deduction import (
     Deduction,
     InconsistentKnowledge,
@@ -23,6 +24,7 @@ from timelord.games.clue.deduction import (
     NotEnvelope,
     OneOf,
     deduce,
+    sample_deal,
 )
 
 SMALL = [
@@ -301,3 +303,65 @@ def test_inconsistent_random_knowledge_matches_brute() -> None:
         else:
             assert_matches_brute(k2, deduce(k2))
     assert raised > 10
+
+
+# -- drawing deals -----------------------------------------------------------------------------
+
+
+def _key(deal) -> tuple:
+    return (tuple(sorted(deal.envelope)), deal.hands, deal.aside)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sample_deal_is_consistent_and_uniform(seed: int) -> None:
+    """Draws fit the knowledge and hit every consistent deal equally often."""
+    rng = Rng(seed)
+    sizes, players, aside = SMALL[seed % len(SMALL)]
+    k, _env, _where = random_knowledge(rng, sizes, players, rng.below(5), aside)
+    worlds = brute(k)[0]
+    draws = 300 * worlds if worlds <= 12 else 200
+    seen: dict[tuple, int] = {}
+    for _ in range(draws):
+        deal = sample_deal(k, rng)
+        where = {c: p for p, hand in enumerate(deal.hands) for c in hand}
+        where.update(dict.fromkeys(deal.aside, k.players))
+        assert fits(k, deal.envelope, where)
+        assert all(c in cat for cat, c in zip(k.categories, deal.envelope, strict=True))
+        seen[_key(deal)] = seen.get(_key(deal), 0) + 1
+    if worlds <= 12:
+        assert len(seen) == worlds
+        # Each count is Binomial(300 w, 1/w): mean 300, sd < 18; 6 sd is never hit by chance.
+        assert all(abs(n - 300) < 105 for n in seen.values()), seen
+
+
+@pytest.mark.parametrize("tries", [64, 0])
+def test_sample_deal_honours_a_wrong_accusation(tries: int, monkeypatch) -> None:
+    """Draws avoid a ruled-out triple, uniformly, whether by drawing again or (tries = 0,
+    as when that triple holds nearly all the weight) by choosing the envelope exactly."""
+    monkeypatch.setattr(deduction, "_REJECTION_TRIES", tries)
+    cats = ((0, 1), (2, 3), (4, 5, 6, 7, 8, 9, 10))
+    k = Knowledge(
+        categories=cats,
+        players=2,
+        seat=0,
+        hand_sizes=(3, 3),
+        own_hand=frozenset({0, 2, 5}),
+        known={6: 1},
+        events=(NoneOf(1, (1, 3, 4)), NotEnvelope((1, 3, 4))),
+    )
+    worlds = brute(k)[0]
+    assert deduce(k).worlds == worlds
+    rng = Rng(5)
+    seen: dict[tuple, int] = {}
+    each = 200 if tries else 80
+    for _ in range(each * worlds):
+        deal = sample_deal(k, rng)
+        assert sorted(deal.envelope) != [1, 3, 4]
+        seen[_key(deal)] = seen.get(_key(deal), 0) + 1
+    assert len(seen) == worlds
+    assert all(abs(n - each) < 6 * each**0.5 for n in seen.values())
+
+
+def test_sample_deal_raises_when_nothing_fits() -> None:
+    with pytest.raises(InconsistentKnowledge):
+        sample_deal(knowledge(events=(NoneOf(1, (4, 5, 6)),)), Rng(1))

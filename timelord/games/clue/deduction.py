@@ -31,11 +31,14 @@ certainties. Inconsistent knowledge (no deal fits) raises `InconsistentKnowledge
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from timelord.core.rng import Rng
+
 __all__ = [
+    "Deal",
     "Deduction",
     "InconsistentKnowledge",
     "Knowledge",
@@ -43,6 +46,7 @@ __all__ = [
     "NotEnvelope",
     "OneOf",
     "deduce",
+    "sample_deal",
 ]
 
 
@@ -316,10 +320,119 @@ class _Class:
         self.size = len(cards)
 
 
-def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int, list[int]]]:
-    """Number of completions of `prob` and, per unplaced card, completions per holder."""
+class _Tables:
+    """What `_count` keeps to draw deals: classes, steps and the backward counts per layer."""
+
+    __slots__ = (
+        "backs",
+        "base",
+        "classes",
+        "guard",
+        "hands",
+        "slots",
+        "start",
+        "step_class",
+        "steps",
+        "tail",
+        "width",
+    )
+
+    def __init__(self) -> None:
+        self.classes: list[_Class] = []
+        self.steps: list[tuple[list[tuple[int, int]], int]] = []
+        self.step_class: list[_Class] = []
+        self.backs: list[dict[int, int]] = []
+        self.width = self.guard = self.base = self.start = 0
+        self.hands: list[int] = []
+        self.tail: list[_Class] = []
+        self.slots: list[int] = []
+
+
+def _pick(rng: Rng, weights: Sequence[int]) -> int:
+    """Index i with probability weights[i] / sum(weights), exactly (integer weights)."""
+    x = _below(rng, sum(weights))
+    for i, w in enumerate(weights):
+        if x < w:
+            return i
+        x -= w
+    raise AssertionError("weights changed")
+
+
+def _below(rng: Rng, n: int) -> int:
+    """Uniform in [0, n) for any n >= 1, even past 64 bits."""
+    if n < 1 << 63:
+        return rng.below(n)
+    bits = n.bit_length()
+    while True:
+        x = 0
+        for _ in range((bits + 63) // 64):
+            x = (x << 64) | rng.next64()
+        x >>= (bits + 63) // 64 * 64 - bits
+        if x < n:
+            return x
+
+
+def _draw(tb: _Tables, rng: Rng) -> dict[int, int]:
+    """One completion of the counted problem, each with equal chance: holder per card."""
+    out: dict[int, int] = {}
+    if not tb.classes:
+        return out
+    rest: dict[int, list[int]] = {}
+    for cl in tb.classes:
+        cards = list(cl.cards)
+        rng.shuffle(cards)
+        for h, m in cl.pre:
+            for _ in range(m):
+                out[cards.pop()] = h
+        rest[id(cl)] = cards
+    width, guard = tb.width, tb.guard
+    s = tb.start
+    for i, (moves, end) in enumerate(tb.steps):
+        nxt = tb.backs[i + 1]
+        options: list[tuple[int, int]] = []
+        weights: list[int] = []
+        sg = s | guard
+        for delta, sat in moves:
+            t = sg - delta
+            if t & guard != guard:
+                continue
+            t = (t ^ guard) | sat
+            if end:
+                if t & end != end:
+                    continue
+                t ^= end
+            b = nxt.get(t)
+            if b:
+                options.append((delta, t))
+                weights.append(b)
+        delta, s = options[_pick(rng, weights)]
+        out[rest[id(tb.step_class[i])].pop()] = (delta.bit_length() - 1) // width
+    # The free tail: each open envelope slot takes one of its candidates, the rest are dealt.
+    dmask = (1 << (width - 1)) - 1
+    pool = [c for cl in tb.tail for c in rest[id(cl)]]
+    for e in tb.slots:
+        if (s >> (e * width)) & dmask:
+            cands = [c for cl in tb.tail if e in cl.holders for c in rest[id(cl)] if c not in out]
+            out[rng.choice(cands)] = e
+    pool = [c for c in pool if c not in out]
+    rng.shuffle(pool)
+    for h in tb.hands:
+        for _ in range((s >> (h * width)) & dmask):
+            out[pool.pop()] = h
+    assert not pool
+    return out
+
+
+def _count(
+    prob: _Problem, nholders: int, first_env: int, keep: _Tables | None = None
+) -> tuple[int, dict[int, list[int]]]:
+    """Number of completions of `prob` and, per unplaced card, completions per holder.
+
+    With `keep`, the DP tables are stored there so that deals can be drawn (`_draw`)."""
     allowed, cap = prob.allowed, prob.cap
     if not allowed:
+        if keep is not None:
+            keep.classes = []
         return 1, {}
     # Group interchangeable cards.
     membership: dict[int, list[int]] = {}
@@ -423,6 +536,7 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
     base = nholders * width
     done: dict[int, int] = {}
     steps: list[tuple[list[tuple[int, int]], int, _Class | None]] = []
+    step_class: list[_Class] = []
     for cl in order:
         moves = []
         for h in cl.holders:
@@ -439,6 +553,7 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
         n = cl.size
         for i in range(n):
             steps.append((moves, end if i == n - 1 else 0, cl if i == 0 else None))
+            step_class.append(cl)
     # What may still come after each step, to drop states with no completion early: a
     # holder with more room than cards that can still reach it, or an unmet "holds one of"
     # whose holder has no room left.
@@ -553,6 +668,13 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
     for cl in tail:
         row = next((acc_env[h] for h in cl.holders if h >= first_env), acc_nil)
         shares[id(cl)] = [row[h] for h in cl.holders]
+    if keep is not None:
+        keep.classes = classes
+        keep.steps = [(moves, end) for moves, end, _ in steps]
+        keep.step_class = step_class
+        keep.width, keep.guard, keep.base, keep.start = width, guard, base, start
+        keep.hands, keep.tail, keep.slots = hand_list, tail, slots
+        keep.backs = [back]
     # Backward, with the share of deals each holder takes of a class's first card.
     counts: dict[int, list[int]] = {}
     for i in range(len(steps) - 1, -1, -1):
@@ -599,7 +721,11 @@ def _count(prob: _Problem, nholders: int, first_env: int) -> tuple[int, dict[int
                     here[s] = tot
             shares[id(first)] = acc
         back = here
+        if keep is not None:
+            keep.backs.append(back)
     assert back.get(start) == total
+    if keep is not None:
+        keep.backs.reverse()
     # Back to the whole problem: each class's cards are interchangeable, so a card lies
     # with a pre-filled holder in m/n of the deals, and elsewhere in its share of the rest.
     whole = total * mult
@@ -692,27 +818,41 @@ def _build(k: Knowledge) -> tuple[_Problem, int, dict[int, int]]:
     return prob, nholders, cat_of
 
 
+def _forbidden(k: Knowledge, cat_of: dict[int, int]) -> list[tuple[int, ...]]:
+    """The distinct triples that wrong accusations rule out (others cannot be the envelope)."""
+    ncat = len(k.categories)
+    out: dict[tuple[int, ...], None] = {}
+    for ev in k.events:
+        if isinstance(ev, NotEnvelope):
+            cats = sorted(cat_of[c] for c in ev.cards)
+            if cats == list(range(ncat)):
+                out[tuple(sorted(ev.cards))] = None
+    return list(out)
+
+
+def _with_envelope(
+    base: _Problem, triple: Sequence[int], cat_of: dict[int, int], players: int
+) -> _Problem:
+    """A copy of `base` with `triple` put in the envelope."""
+    sub = base.copy()
+    for c in triple:
+        if c not in sub.allowed:
+            raise InconsistentKnowledge("that triple cannot be the envelope")
+        sub.place(c, players + 1 + cat_of[c])
+    return sub
+
+
 def deduce(k: Knowledge) -> Deduction:
     """Exact probabilities of where every card lies, given all that seat `k.seat` knows."""
     prob, nholders, cat_of = _build(k)
     P = k.players
     ncat = len(k.categories)
-    forbidden = []
-    for ev in k.events:
-        if isinstance(ev, NotEnvelope):
-            cats = sorted(cat_of[c] for c in ev.cards)
-            if cats == list(range(ncat)) and len(set(ev.cards)) == ncat:
-                forbidden.append(tuple(sorted(ev.cards)))
+    forbidden = _forbidden(k, cat_of)
     base = prob.copy() if forbidden else prob
     total, counts = _solve(prob, nholders, ncat)
-    for triple in dict.fromkeys(forbidden):
-        sub = base.copy()
+    for triple in forbidden:
         try:
-            for c in triple:
-                slot = P + 1 + cat_of[c]
-                if c not in sub.allowed:
-                    raise InconsistentKnowledge("triple cannot be the envelope")
-                sub.place(c, slot)
+            sub = _with_envelope(base, triple, cat_of, P)
             t2, c2 = _solve(sub, nholders, ncat)
         except InconsistentKnowledge:
             continue
@@ -735,6 +875,81 @@ def deduce(k: Knowledge) -> Deduction:
         holder_count[c] = tuple(found[:P])
         aside_count[c] = found[P]
     return Deduction(k.categories, P, total, envelope_count, holder_count, aside_count)
+
+
+#: Draws `sample_deal` makes before it chooses the envelope from exact counts instead.
+_REJECTION_TRIES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One full deal: the envelope (in category order), each hand, and the aside pile."""
+
+    envelope: tuple[int, ...]
+    hands: tuple[frozenset[int], ...]
+    aside: frozenset[int]
+
+
+def sample_deal(k: Knowledge, rng: Rng) -> Deal:
+    """A deal drawn uniformly from those consistent with `k` (the same measure as `deduce`).
+
+    Exact: the DP's counts guide each card's placement. A wrong accusation is honoured by
+    drawing again (up to 64 times), then by choosing the envelope from exact per-triple
+    counts, so the result is uniform either way. Raises `InconsistentKnowledge` if no deal fits.
+    """
+    prob, nholders, cat_of = _build(k)
+    P = k.players
+    ncat = len(k.categories)
+    forbidden = set(_forbidden(k, cat_of))
+    base = prob.copy()
+    prob.reduce()
+    tables = _Tables()
+    _count(prob, nholders, P + 1, tables)
+    for _ in range(_REJECTION_TRIES if forbidden else 1):
+        where = dict(prob.fixed)
+        where.update(_draw(tables, rng))
+        deal = _deal_of(where, k, cat_of)
+        if tuple(sorted(deal.envelope)) not in forbidden:
+            return deal
+    # Rare: most of the weight is on ruled-out triples. Choose the triple exactly.
+    d = deduce(k)
+    triples: list[tuple[int, ...]] = [()]
+    for i in range(ncat):
+        triples = [(*t, c) for t in triples for c in d.possible_envelope(i)]
+    weights: list[int] = []
+    subs: list[_Problem] = []
+    for t in triples:
+        if tuple(sorted(t)) in forbidden:
+            continue
+        try:
+            sub = _with_envelope(base, t, cat_of, P)
+            sub.reduce()
+            n, _ = _count(sub.copy(), nholders, P + 1)
+        except InconsistentKnowledge:
+            continue
+        weights.append(n)
+        subs.append(sub)
+    sub = subs[_pick(rng, weights)]
+    tables = _Tables()
+    _count(sub, nholders, P + 1, tables)
+    where = dict(sub.fixed)
+    where.update(_draw(tables, rng))
+    return _deal_of(where, k, cat_of)
+
+
+def _deal_of(where: dict[int, int], k: Knowledge, cat_of: dict[int, int]) -> Deal:
+    P = k.players
+    envelope = [0] * len(k.categories)
+    hands: list[set[int]] = [set() for _ in range(P)]
+    aside: set[int] = set()
+    for c, h in where.items():
+        if h < P:
+            hands[h].add(c)
+        elif h == P:
+            aside.add(c)
+        else:
+            envelope[cat_of[c]] = c
+    return Deal(tuple(envelope), tuple(frozenset(h) for h in hands), frozenset(aside))
 
 
 def knowledge_cards(categories: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
