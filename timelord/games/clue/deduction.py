@@ -39,6 +39,7 @@ from timelord.core.rng import Rng
 
 __all__ = [
     "Deal",
+    "DealSampler",
     "Deduction",
     "InconsistentKnowledge",
     "Knowledge",
@@ -890,51 +891,85 @@ class Deal:
     aside: frozenset[int]
 
 
-def sample_deal(k: Knowledge, rng: Rng) -> Deal:
-    """A deal drawn uniformly from those consistent with `k` (the same measure as `deduce`).
+class DealSampler:
+    """Draws deals uniformly from those consistent with `k` (the same measure as `deduce`).
 
-    Exact: the DP's counts guide each card's placement. A wrong accusation is honoured by
-    drawing again (up to 64 times), then by choosing the envelope from exact per-triple
-    counts, so the result is uniform either way. Raises `InconsistentKnowledge` if no deal fits.
+    Build once per view, then `draw` as often as a search needs: each draw walks the DP's
+    stored counts (exact, no rejection of the walk itself). A wrong accusation is honoured
+    by drawing again (up to `_REJECTION_TRIES` times), then by choosing the envelope from
+    exact per-triple counts, so the result is uniform either way. Raises
+    `InconsistentKnowledge` if no deal fits.
     """
-    prob, nholders, cat_of = _build(k)
-    P = k.players
-    ncat = len(k.categories)
-    forbidden = set(_forbidden(k, cat_of))
-    base = prob.copy()
-    prob.reduce()
-    tables = _Tables()
-    _count(prob, nholders, P + 1, tables)
-    for _ in range(_REJECTION_TRIES if forbidden else 1):
-        where = dict(prob.fixed)
+
+    __slots__ = (
+        "_base",
+        "_cat_of",
+        "_fallback",
+        "_forbidden",
+        "_k",
+        "_nholders",
+        "_prob",
+        "_tables",
+    )
+
+    def __init__(self, k: Knowledge) -> None:
+        prob, nholders, cat_of = _build(k)
+        self._k = k
+        self._cat_of = cat_of
+        self._nholders = nholders
+        self._forbidden = set(_forbidden(k, cat_of))
+        self._base = prob.copy()
+        prob.reduce()
+        self._tables = _Tables()
+        _count(prob, nholders, k.players + 1, self._tables)
+        self._prob = prob
+        self._fallback: tuple[list[int], list[tuple[_Problem, _Tables]]] | None = None
+        if self._forbidden:
+            deduce(k)  # raises if the accusations leave nothing
+
+    def draw(self, rng: Rng) -> Deal:
+        """One consistent deal, each with equal chance."""
+        for _ in range(_REJECTION_TRIES if self._forbidden else 1):
+            where = dict(self._prob.fixed)
+            where.update(_draw(self._tables, rng))
+            deal = _deal_of(where, self._k, self._cat_of)
+            if tuple(sorted(deal.envelope)) not in self._forbidden:
+                return deal
+        # Rare: most of the weight is on ruled-out triples. Choose the triple exactly.
+        if self._fallback is None:
+            self._fallback = self._per_triple()
+        weights, subs = self._fallback
+        sub, tables = subs[_pick(rng, weights)]
+        where = dict(sub.fixed)
         where.update(_draw(tables, rng))
-        deal = _deal_of(where, k, cat_of)
-        if tuple(sorted(deal.envelope)) not in forbidden:
-            return deal
-    # Rare: most of the weight is on ruled-out triples. Choose the triple exactly.
-    d = deduce(k)
-    triples: list[tuple[int, ...]] = [()]
-    for i in range(ncat):
-        triples = [(*t, c) for t in triples for c in d.possible_envelope(i)]
-    weights: list[int] = []
-    subs: list[_Problem] = []
-    for t in triples:
-        if tuple(sorted(t)) in forbidden:
-            continue
-        try:
-            sub = _with_envelope(base, t, cat_of, P)
-            sub.reduce()
-            n, _ = _count(sub.copy(), nholders, P + 1)
-        except InconsistentKnowledge:
-            continue
-        weights.append(n)
-        subs.append(sub)
-    sub = subs[_pick(rng, weights)]
-    tables = _Tables()
-    _count(sub, nholders, P + 1, tables)
-    where = dict(sub.fixed)
-    where.update(_draw(tables, rng))
-    return _deal_of(where, k, cat_of)
+        return _deal_of(where, self._k, self._cat_of)
+
+    def _per_triple(self) -> tuple[list[int], list[tuple[_Problem, _Tables]]]:
+        k, P = self._k, self._k.players
+        d = deduce(k)
+        triples: list[tuple[int, ...]] = [()]
+        for i in range(len(k.categories)):
+            triples = [(*t, c) for t in triples for c in d.possible_envelope(i)]
+        weights: list[int] = []
+        subs: list[tuple[_Problem, _Tables]] = []
+        for t in triples:
+            if tuple(sorted(t)) in self._forbidden:
+                continue
+            try:
+                sub = _with_envelope(self._base, t, self._cat_of, P)
+                sub.reduce()
+                tables = _Tables()
+                n, _ = _count(sub, self._nholders, P + 1, tables)
+            except InconsistentKnowledge:
+                continue
+            weights.append(n)
+            subs.append((sub, tables))
+        return weights, subs
+
+
+def sample_deal(k: Knowledge, rng: Rng) -> Deal:
+    """A deal drawn uniformly from those consistent with `k`; see `DealSampler`."""
+    return DealSampler(k).draw(rng)
 
 
 def _deal_of(where: dict[int, int], k: Knowledge, cat_of: dict[int, int]) -> Deal:
