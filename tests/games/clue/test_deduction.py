@@ -25,6 +25,7 @@ from timelord.games.clue.deduction import (
     NotEnvelope,
     OneOf,
     deduce,
+    expected_information,
     sample_deal,
 )
 
@@ -368,3 +369,66 @@ def test_sample_deal_honours_a_wrong_accusation(tries: int, monkeypatch) -> None
 def test_sample_deal_raises_when_nothing_fits() -> None:
     with pytest.raises(InconsistentKnowledge):
         sample_deal(knowledge(events=(NoneOf(1, (4, 5, 6)),)), Rng(1))
+
+
+# -- how informative a rumour is --------------------------------------------------------------
+
+
+def _brute_info_other_asker(k: Knowledge, rumour, asker: int) -> float:
+    """Expected entropy drop when another seat asks: the outcome seen is who answered."""
+    import math
+
+    from tests.games.clue.deduction_helpers import deals
+
+    def entropy(groups):
+        n = sum(groups.values())
+        h = 0.0
+        for cat in k.categories:
+            for c in cat:
+                p = sum(w for env, w in groups.items() if c in env) / n
+                if 0 < p < 1:
+                    h -= p * math.log2(p)
+        return h
+
+    by_outcome: dict = {}
+    everything: dict = {}
+    for env, where in deals(k.categories, k.hand_sizes, k.public):
+        if not fits(k, env, where):
+            continue
+        outcome = None
+        for step in range(1, k.players):
+            p = (asker + step) % k.players
+            if any(where.get(c) == p for c in rumour):
+                outcome = p
+                break
+        groups = by_outcome.setdefault(outcome, {})
+        groups[env] = groups.get(env, 0) + 1
+        everything[env] = everything.get(env, 0) + 1
+    total = sum(everything.values())
+    after = sum(sum(g.values()) / total * entropy(g) for g in by_outcome.values())
+    return entropy(everything) - after
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_expected_information_matches_brute_force_for_another_asker(seed: int) -> None:
+    rng = Rng(seed)
+    k, _env, _where = random_knowledge(rng, (2, 3, 3), 3, rng.below(4))
+    asker = (k.seat + 1 + rng.below(2)) % 3
+    rumour = tuple(rng.choice(cat) for cat in k.categories)
+    got = expected_information(k, rumour, asker)
+    assert got == pytest.approx(_brute_info_other_asker(k, rumour, asker), abs=1e-9)
+
+
+def test_expected_information_of_own_asking() -> None:
+    k = knowledge(known={4: 1})
+    # Asking about cards whose places are known (own cards, a seen card) teaches nothing ...
+    assert expected_information(k, (0, 2, 4), 0) == pytest.approx(0.0, abs=1e-12)
+    # ... asking about an open location does, and never more than all that is left.
+    gain = expected_information(k, (1, 3, 5), 0)
+    assert 0.0 < gain <= deduce(k).entropy() + 1e-12
+    rng = Rng(3)
+    for _ in range(30):
+        k6, _, _ = random_knowledge(rng, (6, 6, 9), 6, rng.below(20))
+        rumour = tuple(rng.choice(cat) for cat in k6.categories)
+        g = expected_information(k6, rumour, k6.seat)
+        assert -1e-12 <= g <= deduce(k6).entropy() + 1e-9
