@@ -608,23 +608,37 @@ def _count(
             i += 1
     # Forward: deals of the cards so far, by state.
     layers: list[dict[int, int]] = [{start: 1}]
+    no_limit = guard | start
     for i, (moves, end, _) in enumerate(steps):
         nxt: dict[int, int] = {}
         get = nxt.get
-        for s, f in layers[-1].items():
-            sg = s | guard
-            for delta, sat in moves:
-                t = sg - delta
-                if t & guard != guard:
-                    continue
-                t = (t ^ guard) | sat
-                if end:
-                    if t & end != end:
+        if end or any(sat for _, sat in moves):
+            for s, f in layers[-1].items():
+                sg = s | guard
+                for delta, sat in moves:
+                    t = sg - delta
+                    if t & guard != guard:
                         continue
-                    t ^= end
-                nxt[t] = get(t, 0) + f
+                    t = (t ^ guard) | sat
+                    if end:
+                        if t & end != end:
+                            continue
+                        t ^= end
+                    nxt[t] = get(t, 0) + f
+        else:  # the common step: no "holds one of" bit to set or close
+            deltas = [delta for delta, _ in moves]
+            for s, f in layers[-1].items():
+                sg = s | guard
+                for delta in deltas:
+                    t = sg - delta
+                    if t & guard == guard:
+                        t ^= guard
+                        nxt[t] = get(t, 0) + f
         lim = limits[i]
         opens = opening[i]
+        if lim == no_limit and not opens:
+            layers.append(nxt)
+            continue
         for t in list(nxt):
             if (lim - (t & capmask)) & guard != guard:
                 del nxt[t]
@@ -699,7 +713,20 @@ def _count(
         moves, end, first = steps[i]
         here: dict[int, int] = {}
         bget = back.get
-        if first is None:
+        if first is None and not end and not any(sat for _, sat in moves):
+            deltas = [delta for delta, _ in moves]
+            for s in layers[i]:
+                sg = s | guard
+                tot = 0
+                for delta in deltas:
+                    t = sg - delta
+                    if t & guard == guard:
+                        b = bget(t ^ guard)
+                        if b:
+                            tot += b
+                if tot:
+                    here[s] = tot
+        elif first is None:
             for s in layers[i]:
                 sg = s | guard
                 tot = 0
