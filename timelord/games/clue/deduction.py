@@ -659,41 +659,63 @@ def _count(
     ntail = sum(cl.size for cl in tail)
     fact = [math.factorial(i) for i in range(ntail + 1)]
     env_open = [e for e in range(first_env, nholders) if cap[e] > 0]
-    acc_nil = [0] * nholders
-    acc_env = {e: [0] * nholders for e in slots}
+    envmask = 0
+    for e in env_open:
+        envmask |= dmask << (e * width)
+    shifts = [h * width for h in hand_list]
+    # Per pattern of open envelope slots: the deals, and the deals times each hand's share.
+    by_open: dict[int, int] = {}
+    by_open_hand: dict[int, list[int]] = {}
+    ties: dict[int, int] = {}
     total = 0
     for s, f in layers[-1].items():
         if s >> base:
             continue
-        room = [(s >> (h * width)) & dmask for h in hand_list]
-        m0 = fact[sum(room)]
-        for r in room:
-            m0 //= fact[r]
-        tt = 1
-        for e in env_open:
-            if (s >> (e * width)) & dmask:
-                tt *= cands.get(e, 0)
-        ways = tt * m0
-        if not ways:
+        pat = s & envmask
+        tt = ties.get(pat)
+        if tt is None:
+            tt = 1
+            for e in env_open:
+                if (s >> (e * width)) & dmask:
+                    tt *= cands.get(e, 0)
+            ties[pat] = tt
+        if not tt:
             continue
+        room = [(s >> sh) & dmask for sh in shifts]
+        left = sum(room)
+        m0 = fact[left]
+        for r in room:
+            if r > 1:
+                m0 //= fact[r]
+        ways = tt * m0
         back[s] = ways
         w = f * ways
         total += w
-        if not tail:
-            continue
-        left = sum(room)
-        mh = [(h, w * r // left) for h, r in zip(hand_list, room, strict=True) if r]
-        for h, x in mh:
+        if pat in by_open:
+            by_open[pat] += w
+            vec = by_open_hand[pat]
+        else:
+            by_open[pat] = w
+            vec = by_open_hand[pat] = [0] * len(shifts)
+        if left:
+            for x, r in enumerate(room):
+                if r:
+                    vec[x] += w * r // left
+    acc_nil = [0] * nholders
+    acc_env = {e: [0] * nholders for e in slots}
+    for pat, w in by_open.items():
+        vec = by_open_hand[pat]
+        for h, x in zip(hand_list, vec, strict=True):
             acc_nil[h] += x
         for e in slots:
             row = acc_env[e]
-            if (s >> (e * width)) & dmask:
+            if (pat >> (e * width)) & dmask:
                 te = cands[e]
                 row[e] += w // te
-                for h, x in mh:
+                for h, x in zip(hand_list, vec, strict=True):
                     row[h] += x * (te - 1) // te
             else:
-                for h, x in mh:
+                for h, x in zip(hand_list, vec, strict=True):
                     row[h] += x
     if total == 0:
         raise InconsistentKnowledge("no deal fits what this seat knows")
