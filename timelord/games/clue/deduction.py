@@ -521,7 +521,7 @@ def _count(
             tail.append(cl)
         else:
             body.append(cl)
-    # Order: close open constraints early, open few new ones.
+    # Order: constrained classes first, closing open constraints early, opening few.
     users: dict[int, int] = {}
     for cl in body:
         for j in cl.oneofs:
@@ -534,7 +534,8 @@ def _count(
         def score(cl: _Class) -> tuple[int, int, int, int, int]:
             closes = sum(1 for j in cl.oneofs if seen.get(j, 0) + 1 == users[j])
             opens = sum(1 for j in cl.oneofs if seen.get(j, 0) == 0)
-            return (not cl.oneofs, -closes, opens, len(cl.holders), cl.size)
+            # Measured on simulated games: wide classes first keeps the layers narrower.
+            return (not cl.oneofs, -closes, opens, -len(cl.holders), -len(cl.oneofs))
 
         best = min(remaining, key=score)
         remaining.remove(best)
