@@ -5,27 +5,40 @@ cards it has been shown, and the answers it saw to every rumour) and returns, fo
 the probability that it lies in the envelope, in each player's hand, or face-down aside (the
 2-player variant). Probabilities are uniform over the deals consistent with that knowledge:
 each deal (envelope triple, then the other cards split into hands of the given sizes) counts
-once, which is the prior of a fair shuffle conditioned on what was seen.
+once, which is the prior of a fair shuffle conditioned on what was seen. (Which card an
+answerer chooses to show is not modelled: a deal either fits what was seen or it does not.)
 
-The answer is **exact**: the consistent deals are counted, not sampled.
+The answer is always **exact**: the consistent deals are counted, never sampled, so there is
+no estimator and no stated error. How:
 
 1. Sound propagation fixes what logic alone decides (a card only one holder may have, a hand
    whose every possible card is needed, a "showed one of these" with one candidate left).
-2. The remaining unknown cards are grouped into classes of interchangeable cards (same
-   possible holders, same "showed one of" constraints). A dynamic programme runs over the
-   classes; its state is the capacity each holder has left (digits of one int, with guard
-   bits so that a single subtraction checks every capacity at once) plus one bit per open
-   "showed one of" constraint, closed as soon as its last class is placed. Each class moves
-   to a state by every split of its cards among its holders, weighted by the multinomial.
-3. A backward pass gives, for every class and holder, the number of deals placing a card of
-   that class there (cards of a class are interchangeable, so each gets an equal share).
-4. A wrong accusation ("the envelope is not this triple") subtracts the deals with that
+2. The unknown cards are grouped into classes of interchangeable cards (same possible
+   holders, same "showed one of" constraints). A holder that only one class can reach takes
+   its cards from it by a binomial factor (early on, every envelope slot goes this way).
+3. Free classes (reaching every hand with room, and their own envelope slot, no constraint)
+   are counted in closed form: open slots times a multinomial over the room left in hands.
+4. The other classes go through a dynamic programme, one card per step; its state is the
+   room each holder has left (digits of one int, with guard bits, so one subtraction checks
+   every room at once) plus one bit per open "showed one of" constraint, closed as soon as
+   its last card is placed. States that cannot be completed are dropped as they appear.
+5. A backward pass gives, for each class and holder, the deals placing a card of the class
+   there (cards of a class are interchangeable, so each card gets the same count).
+6. A wrong accusation ("the envelope is not this triple") subtracts the deals with that
    envelope, counted the same way with the triple fixed: two different triples are never
    both the envelope, so the subtraction is exact.
 
 Certainties (probability exactly 0 or 1) come from these integer counts, so they are logical
 certainties. Inconsistent knowledge (no deal fits) raises `InconsistentKnowledge`, a
-`ValueError`. See `bench/deducer.py` for the time per call.
+`ValueError`.
+
+Speed (`bench/deducer.py`, simulated 6-player games, 1600 updates, CPU time per update):
+p50 about 0.6 ms, p95 about 5-7 ms, max about 15 ms. The cost grows with the number of
+unresolved "showed one of" constraints a seat holds at once: a seat that never asks (so
+sees no card) reached p95 16 ms and max 58 ms in a stress run, still exact.
+
+`DealSampler(k).draw(rng)` draws a consistent deal uniformly from the same tables (for
+`sample_state` and search bots); `expected_information` scores a rumour for bots.
 """
 
 from __future__ import annotations
