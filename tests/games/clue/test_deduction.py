@@ -432,3 +432,20 @@ def test_expected_information_of_own_asking() -> None:
         rumour = tuple(rng.choice(cat) for cat in k6.categories)
         g = expected_information(k6, rumour, k6.seat)
         assert -1e-12 <= g <= deduce(k6).entropy() + 1e-9
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), rumours=st.integers(0, 40))
+def test_property_full_deck_draws_fit(seed: int, players: int, rumours: int) -> None:
+    """On the real deck, every drawn deal fits the knowledge and fills every hand."""
+    rng = Rng(seed)
+    k, _env, _where = random_knowledge(rng, (6, 6, 9), players, rumours, players == 2)
+    sampler = DealSampler(k)
+    for _ in range(5):
+        deal = sampler.draw(rng)
+        where = {c: p for p, hand in enumerate(deal.hands) for c in hand}
+        where.update(dict.fromkeys(deal.aside, k.players))
+        assert fits(k, deal.envelope, where)
+        assert [len(h) for h in deal.hands] == list(k.hand_sizes)
+        assert len(deal.aside) == k.aside_size
+        assert all(c in cat for cat, c in zip(k.categories, deal.envelope, strict=True))
