@@ -449,3 +449,21 @@ def test_property_full_deck_draws_fit(seed: int, players: int, rumours: int) -> 
         assert [len(h) for h in deal.hands] == list(k.hand_sizes)
         assert len(deal.aside) == k.aside_size
         assert all(c in cat for cat, c in zip(k.categories, deal.envelope, strict=True))
+
+
+def test_cache_answers_the_same_knowledge_alike() -> None:
+    k, _, _ = random_knowledge(Rng(4), (2, 3, 3), 3, 5)
+    a = deduce(k)
+    same = k.adding(*k.events[:1])  # a repeated event adds nothing
+    assert deduce(same) is a
+    listy = Knowledge(
+        categories=[list(c) for c in k.categories],  # type: ignore[arg-type]
+        players=k.players,
+        seat=k.seat,
+        hand_sizes=k.hand_sizes,
+        own_hand=k.own_hand,
+        public=k.public,
+        known=k.known,
+        events=k.events,
+    )
+    assert deduce(listy).holder_count == a.holder_count

@@ -923,8 +923,45 @@ def _with_envelope(
     return sub
 
 
+#: Recent answers by canonical knowledge: the notebook redraws and bots score many rumours
+#: against the same view, so the same question often comes back.
+_CACHE: dict[tuple[object, ...], Deduction] = {}
+_CACHE_SIZE = 512
+
+
+def _cache_key(k: Knowledge) -> tuple[object, ...]:
+    return (
+        k.categories,
+        k.players,
+        k.seat,
+        k.hand_sizes,
+        k.own_hand,
+        k.public,
+        frozenset(k.known.items()),
+        frozenset(k.events),
+    )
+
+
 def deduce(k: Knowledge) -> Deduction:
-    """Exact probabilities of where every card lies, given all that seat `k.seat` knows."""
+    """Exact probabilities of where every card lies, given all that seat `k.seat` knows.
+
+    The same knowledge (events in any order, repeated or not) gives the same answer object
+    from a small cache: treat it as read-only."""
+    key = _cache_key(k)
+    try:
+        hit = _CACHE.get(key)
+    except TypeError:  # lists where tuples belong: fine, just not cached
+        return _deduce(k)
+    if hit is not None:
+        return hit
+    d = _deduce(k)
+    if len(_CACHE) >= _CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]
+    _CACHE[key] = d
+    return d
+
+
+def _deduce(k: Knowledge) -> Deduction:
     prob, nholders, cat_of = _build(k)
     P = k.players
     ncat = len(k.categories)
