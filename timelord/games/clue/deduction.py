@@ -626,7 +626,7 @@ def _count(
     for i, (moves, end, _) in enumerate(steps):
         nxt: dict[int, int] = {}
         get = nxt.get
-        if end or any(sat for _, sat in moves):
+        if end:
             for s, f in layers[-1].items():
                 sg = s | guard
                 for delta, sat in moves:
@@ -634,11 +634,18 @@ def _count(
                     if t & guard != guard:
                         continue
                     t = (t ^ guard) | sat
-                    if end:
-                        if t & end != end:
-                            continue
-                        t ^= end
+                    if t & end != end:
+                        continue
+                    t ^= end
                     nxt[t] = get(t, 0) + f
+        elif any(sat for _, sat in moves):
+            for s, f in layers[-1].items():
+                sg = s | guard
+                for delta, sat in moves:
+                    t = sg - delta
+                    if t & guard == guard:
+                        t = (t ^ guard) | sat
+                        nxt[t] = get(t, 0) + f
         else:  # the common step: no "holds one of" bit to set or close
             deltas = [delta for delta, _ in moves]
             for s, f in layers[-1].items():
