@@ -360,6 +360,8 @@ class _Tables:
         "classes",
         "guard",
         "hands",
+        "holder_at",
+        "pos",
         "slots",
         "start",
         "step_class",
@@ -374,6 +376,8 @@ class _Tables:
         self.step_class: list[_Class] = []
         self.backs: list[dict[int, int]] = []
         self.width = self.guard = self.base = self.start = 0
+        self.pos: list[int] = []
+        self.holder_at: dict[int, int] = {}
         self.hands: list[int] = []
         self.tail: list[_Class] = []
         self.slots: list[int] = []
@@ -437,18 +441,18 @@ def _draw(tb: _Tables, rng: Rng) -> dict[int, int]:
                 options.append((delta, t))
                 weights.append(b)
         delta, s = options[_pick(rng, weights)]
-        out[rest[id(tb.step_class[i])].pop()] = (delta.bit_length() - 1) // width
+        out[rest[id(tb.step_class[i])].pop()] = tb.holder_at[delta]
     # The free tail: each open envelope slot takes one of its candidates, the rest are dealt.
     dmask = (1 << (width - 1)) - 1
     pool = [c for cl in tb.tail for c in rest[id(cl)]]
     for e in tb.slots:
-        if (s >> (e * width)) & dmask:
+        if (s >> tb.pos[e]) & dmask:
             cands = [c for cl in tb.tail if e in cl.holders for c in rest[id(cl)] if c not in out]
             out[rng.choice(cands)] = e
     pool = [c for c in pool if c not in out]
     rng.shuffle(pool)
     for h in tb.hands:
-        for _ in range((s >> (h * width)) & dmask):
+        for _ in range((s >> tb.pos[h]) & dmask):
             out[pool.pop()] = h
     assert not pool
     return out
@@ -559,13 +563,32 @@ def _count(
     # bit per "holds one of" constraint while it is open. Cards are placed one at a time
     # (w = 1 per step, so distinct cards are counted as distinct); a class's cards are
     # interchangeable, so its first card's shares stand for all of them.
+    # Only holders with room get a field, and constraints whose open spans do not overlap
+    # share a bit, so the state usually fits one machine word of CPython's ints.
     width = max(max(cap), 1).bit_length() + 1
+    used = [h for h in range(nholders) if cap[h] > 0]
+    pos = [0] * nholders
     guard = 0
     start = 0
-    for h in range(nholders):
-        guard |= 1 << (h * width + width - 1)
-        start |= cap[h] << (h * width)
-    base = nholders * width
+    for x, h in enumerate(used):
+        pos[h] = x * width
+        guard |= 1 << (pos[h] + width - 1)
+        start |= cap[h] << pos[h]
+    base = len(used) * width
+    holder_at = {1 << pos[h]: h for h in used}
+    span: dict[int, list[int]] = {}
+    for x, cl in enumerate(order):
+        for j in cl.oneofs:
+            span.setdefault(j, [x, x])[1] = x
+    bit_of: dict[int, int] = {}
+    busy_until: list[int] = []
+    for j, (lo, hi) in sorted(span.items(), key=lambda item: item[1][0]):
+        colour = next((c for c, until in enumerate(busy_until) if until < lo), len(busy_until))
+        if colour == len(busy_until):
+            busy_until.append(hi)
+        else:
+            busy_until[colour] = hi
+        bit_of[j] = 1 << (base + colour)
     done: dict[int, int] = {}
     steps: list[tuple[list[tuple[int, int]], int, _Class | None]] = []
     step_class: list[_Class] = []
@@ -575,13 +598,13 @@ def _count(
             sat = 0
             for j in cl.oneofs:
                 if holder_of[j] == h:
-                    sat |= 1 << (base + j)
-            moves.append((1 << (h * width), sat))
+                    sat |= bit_of[j]
+            moves.append((1 << pos[h], sat))
         end = 0
         for j in cl.oneofs:
             done[j] = done.get(j, 0) + 1
             if done[j] == users[j]:
-                end |= 1 << (base + j)
+                end |= bit_of[j]
         n = cl.size
         for i in range(n):
             steps.append((moves, end if i == n - 1 else 0, cl if i == 0 else None))
@@ -598,24 +621,24 @@ def _count(
     limits = [0] * len(steps)
     for i in range(len(steps) - 1, -1, -1):
         lim = guard
-        for h in range(nholders):
-            lim |= min(later[h], cap[h]) << (h * width)
+        for h in used:
+            lim |= min(later[h], cap[h]) << pos[h]
         limits[i] = lim
         for delta, _sat in steps[i][0]:
-            later[(delta.bit_length() - 1) // width] += 1
+            later[holder_at[delta]] += 1
     opening: list[list[tuple[int, int]]] = [[] for _ in steps]
     closing = [0] * len(steps)
     first_step: dict[int, int] = {}
-    pos = 0
+    at = 0
     for cl in order:
         for j in cl.oneofs:
-            first_step.setdefault(j, pos)
-        pos += cl.size
+            first_step.setdefault(j, at)
+        at += cl.size
     for i, (_moves, end, _first) in enumerate(steps):
         closing[i] = end
     for j, i0 in first_step.items():
-        bit = 1 << (base + j)
-        sh = holder_of[j] * width
+        bit = bit_of[j]
+        sh = pos[holder_of[j]]
         i = i0
         while not closing[i] & bit:
             opening[i].append((bit, sh))
@@ -682,8 +705,8 @@ def _count(
     env_open = [e for e in range(first_env, nholders) if cap[e] > 0]
     envmask = 0
     for e in env_open:
-        envmask |= dmask << (e * width)
-    shifts = [h * width for h in hand_list]
+        envmask |= dmask << pos[e]
+    shifts = [pos[h] for h in hand_list]
     # Per pattern of open envelope slots: the deals, and the deals times each hand's share.
     by_open: dict[int, int] = {}
     by_open_hand: dict[int, list[int]] = {}
@@ -697,7 +720,7 @@ def _count(
         if tt is None:
             tt = 1
             for e in env_open:
-                if (s >> (e * width)) & dmask:
+                if (s >> pos[e]) & dmask:
                     tt *= cands.get(e, 0)
             ties[pat] = tt
         if not tt:
@@ -730,7 +753,7 @@ def _count(
             acc_nil[h] += x
         for e in slots:
             row = acc_env[e]
-            if (pat >> (e * width)) & dmask:
+            if (pat >> pos[e]) & dmask:
                 te = cands[e]
                 row[e] += w // te
                 for h, x in zip(hand_list, vec, strict=True):
@@ -748,6 +771,7 @@ def _count(
         keep.steps = [(moves, end) for moves, end, _ in steps]
         keep.step_class = step_class
         keep.width, keep.guard, keep.base, keep.start = width, guard, base, start
+        keep.pos, keep.holder_at = pos, holder_at
         keep.hands, keep.tail, keep.slots = hand_list, tail, slots
         keep.backs = [back]
     # Backward, with the share of deals each holder takes of a class's first card.
