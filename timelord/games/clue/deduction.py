@@ -832,6 +832,22 @@ def _count(
                         tot += b
                 if tot:
                     here[s] = tot
+        elif not end:
+            acc = [0] * len(moves)
+            indexed = [(idx, delta, sat) for idx, (delta, sat) in enumerate(moves)]
+            for s, f in layers[i].items():
+                sg = s | guard
+                tot = 0
+                for idx, delta, sat in indexed:
+                    t = sg - delta
+                    if t & guard == guard:
+                        b = bget((t ^ guard) | sat)
+                        if b:
+                            tot += b
+                            acc[idx] += f * b
+                if tot:
+                    here[s] = tot
+            shares[id(first)] = acc
         else:
             acc = [0] * len(moves)
             for s, f in layers[i].items():
@@ -842,11 +858,9 @@ def _count(
                     if t & guard != guard:
                         continue
                     t = (t ^ guard) | sat
-                    if end:
-                        if t & end != end:
-                            continue
-                        t ^= end
-                    b = bget(t)
+                    if t & end != end:
+                        continue
+                    b = bget(t ^ end)
                     if b:
                         tot += b
                         acc[idx] += f * b
