@@ -32,10 +32,12 @@ Certainties (probability exactly 0 or 1) come from these integer counts, so they
 certainties. Inconsistent knowledge (no deal fits) raises `InconsistentKnowledge`, a
 `ValueError`.
 
-Speed (`bench/deducer.py`, simulated 6-player games, 1600 updates, CPU time per update):
-p50 about 0.6 ms, p95 about 5-7 ms, max about 15 ms. The cost grows with the number of
-unresolved "showed one of" constraints a seat holds at once: a seat that never asks (so
-sees no card) reached p95 16 ms and max 58 ms in a stress run, still exact.
+Speed (`bench/deducer.py`, simulated 6-player games, 1600 updates per seed, this process's
+CPU time per update, measured on a 2-core machine shared with a load average near 8):
+p50 0.7-0.8 ms, p95 5.5-6 ms, max 13-16 ms (wall clock under that load: p95 about 13 ms).
+Fewer players are cheaper (5 players: p95 about 2 ms). The cost grows with the number of
+unresolved "showed one of" constraints held at once: a seat that never asks (so never sees
+a card) reached CPU p95 14 ms and max 51 ms in a stress run, still exact.
 
 `DealSampler(k).draw(rng)` draws a consistent deal uniformly from the same tables (for
 `sample_state` and search bots); `expected_information` scores a rumour for bots.
