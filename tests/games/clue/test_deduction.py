@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.games.clue.deduction_helpers import brute, fits, random_knowledge
+from tests.games.clue.test_deduction_helpers import brute, fits, random_knowledge
 from timelord.core import Rng
 from timelord.games.clue import deduction
 from timelord.games.clue.deduction import (
@@ -378,7 +378,7 @@ def _brute_info_other_asker(k: Knowledge, rumour, asker: int) -> float:
     """Expected entropy drop when another seat asks: the outcome seen is who answered."""
     import math
 
-    from tests.games.clue.deduction_helpers import deals
+    from tests.games.clue.test_deduction_helpers import deals
 
     def entropy(groups):
         n = sum(groups.values())

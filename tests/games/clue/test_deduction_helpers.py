@@ -1,4 +1,4 @@
-"""Brute force and random knowledge for the deducer tests (small decks only)."""
+"""Brute force and random knowledge for the deducer tests (small decks only; no tests here)."""
 
 from __future__ import annotations
 
