@@ -1,0 +1,316 @@
+"""`sample_state`: a full state consistent with one seat's view, hidden cards dealt at random.
+
+The seat's knowledge is turned into fixed places (its hand, face-up cards, cards shown to it,
+revealed hands) and constraints from the history (who could not answer, who showed one of
+three cards, wrong accusations). A randomised depth-first search deals the unknown cards to
+the envelope, the other hands and the unseen side cards so that every constraint holds. The
+deal is a random consistent one, not weighted exactly like the deducer's counts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import Rng
+from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
+from timelord.games.clue.view import make_state
+
+if TYPE_CHECKING:
+    from timelord.games.clue.game import ClueGame
+
+ENVELOPE = -1
+SIDE = -2
+
+
+class _Deal:
+    """Constraint search over where each unknown card lies."""
+
+    def __init__(
+        self,
+        game: ClueGame,
+        fixed: dict[int, int],
+        capacity: dict[int, int],
+        none_of: dict[int, set[int]],
+        one_of: list[tuple[int, tuple[int, ...]]],
+        not_env: list[tuple[int, ...]],
+        env_known: bool,
+    ) -> None:
+        self.game = game
+        self.fixed = fixed
+        self.capacity = capacity
+        self.none_of = none_of
+        self.one_of = one_of
+        self.not_env = [frozenset(t) for t in not_env]
+        self.env_known = env_known
+
+    def run(self, cards: list[int], rng: Rng) -> dict[int, int]:
+        rng.shuffle(cards)
+        # Most constrained cards first keeps the search short.
+        cards.sort(key=lambda c: len(self._allowed(c, self.capacity)))
+        for budget in (2000, 20000, 200000, 10**9):
+            place: dict[int, int] = {}
+            cap = dict(self.capacity)
+            if self._dfs(cards, 0, place, cap, rng, [budget]):
+                return place
+            rng.shuffle(cards)
+            cards.sort(key=lambda c: len(self._allowed(c, self.capacity)))
+        raise ValueError("no deal of the hidden cards agrees with this view")
+
+    def _allowed(self, card: int, cap: dict[int, int]) -> list[int]:
+        out = []
+        for holder, left in cap.items():
+            if left <= 0:
+                continue
+            if holder >= 0 and card in self.none_of.get(holder, ()):
+                continue
+            if holder <= ENVELOPE - 10:
+                # Envelope slot of category (ENVELOPE - 10 - cat).
+                cat = ENVELOPE - 10 - holder
+                if card not in self.game.categories[cat]:
+                    continue
+            out.append(holder)
+        return out
+
+    def _dfs(
+        self,
+        cards: list[int],
+        i: int,
+        place: dict[int, int],
+        cap: dict[int, int],
+        rng: Rng,
+        budget: list[int],
+    ) -> bool:
+        if i == len(cards):
+            return self._complete_ok(place)
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        card = cards[i]
+        options = self._allowed(card, cap)
+        rng.shuffle(options)
+        for holder in options:
+            place[card] = holder
+            cap[holder] -= 1
+            if self._partial_ok(place, cap) and self._dfs(cards, i + 1, place, cap, rng, budget):
+                return True
+            cap[holder] += 1
+            del place[card]
+        return False
+
+    def _where(self, card: int, place: dict[int, int]) -> int | None:
+        got = self.fixed.get(card)
+        return got if got is not None else place.get(card)
+
+    def _partial_ok(self, place: dict[int, int], cap: dict[int, int]) -> bool:
+        for player, triple in self.one_of:
+            room = cap.get(player, 0) > 0
+            banned = self.none_of.get(player, ())
+            for c in triple:
+                at = self._where(c, place)
+                if at == player or (at is None and room and c not in banned):
+                    break
+            else:
+                return False
+        return True
+
+    def _complete_ok(self, place: dict[int, int]) -> bool:
+        for player, triple in self.one_of:
+            if not any(self._where(c, place) == player for c in triple):
+                return False
+        if self.not_env and not self.env_known:
+            env = frozenset(c for c in place if place[c] <= ENVELOPE - 10)
+            env |= {c for c, h in self.fixed.items() if h <= ENVELOPE - 10}
+            if env in self.not_env:
+                return False
+        return True
+
+
+def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
+    seat = view["seat"]
+    if not isinstance(seat, int):
+        raise ValueError("sample_state needs a seat's view, not the spectator's")
+    n = game.players
+    hand_sizes = view["hand_sizes"]
+    log = view["log"]
+    cats = game.categories
+    cat_of = {c: i for i, cat in enumerate(cats) for c in cat}
+
+    def env_slot(card: int) -> int:
+        return ENVELOPE - 10 - cat_of[card]
+
+    fixed: dict[int, int] = {}
+    for c in view["hand"]:
+        fixed[c] = seat
+    public = set(view["leftovers"])
+    for p, cards in view["revealed"].items():
+        for c in cards:
+            fixed[c] = int(p)
+    side_count = view["side_count"]
+    side_known: dict[int, int] = {int(i): c for i, c in view["side_seen"].items()}
+    none_of: dict[int, set[int]] = {}
+    one_of: list[tuple[int, tuple[int, ...]]] = []
+    not_env: list[tuple[int, ...]] = []
+    triple: tuple[int, ...] = ()
+    for ev in log:
+        kind = ev[0]
+        if kind == "rumour":
+            triple = tuple(ev[2:5])
+        elif kind == "pass":
+            none_of.setdefault(ev[1], set()).update(triple)
+        elif kind == "show":
+            if ev[3] is None:
+                one_of.append((ev[1], triple))
+            else:
+                fixed[ev[3]] = ev[1]
+        elif kind in ("peek", "scan"):
+            if ev[3] is not None:
+                fixed[ev[3]] = ev[2]
+        elif kind == "accuse" and not ev[5]:
+            not_env.append(tuple(ev[2:5]))
+    # A peek event names (peeker, shower): the card is the shower's.
+    for ev in log:
+        if ev[0] == "peek" and ev[3] is not None:
+            fixed[ev[3]] = ev[2]
+    env_known = view["envelope"] is not None
+    if env_known:
+        for c in view["envelope"]:
+            fixed[c] = env_slot(c)
+    capacity: dict[int, int] = {}
+    for p in range(n):
+        if p == seat or str(p) in view["revealed"]:
+            continue
+        have = sum(1 for h in fixed.values() if h == p)
+        capacity[p] = hand_sizes[p] - have
+    for i in range(len(cats)):
+        slot = ENVELOPE - 10 - i
+        capacity[slot] = 0 if any(h == slot for h in fixed.values()) else 1
+    unseen_side = [i for i in range(side_count) if i not in side_known]
+    if unseen_side:
+        capacity[SIDE] = len(unseen_side)
+    known_side_cards = set(side_known.values())
+    unknown = [
+        c
+        for c in range(len(game.card_names))
+        if c not in fixed and c not in public and c not in known_side_cards
+    ]
+    deal = _Deal(game, fixed, capacity, none_of, one_of, not_env, env_known).run(unknown, rng)
+    where = dict(fixed)
+    where.update(deal)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    env = [0, 0, 0]
+    aside = []
+    for c, h in where.items():
+        if h >= 0:
+            hands[h].append(c)
+        elif h == SIDE:
+            aside.append(c)
+        else:
+            env[cat_of[c]] = c
+    rng.shuffle(aside)
+    side = [0] * side_count
+    it = iter(aside)
+    for i in range(side_count):
+        side[i] = side_known[i] if i in side_known else next(it)
+    hand_sets = [set(h) for h in hands]
+
+    # The history with every hidden card filled in from the sampled deal.
+    events: list[tuple[Any, ...]] = []
+    last_show = 0
+    for ev in log:
+        kind = ev[0]
+        if kind == "rumour":
+            triple = tuple(ev[2:5])
+        if kind == "show":
+            card = ev[3]
+            if card is None:
+                card = next(c for c in triple if c in hand_sets[ev[1]])
+            last_show = card
+            events.append(("show", ev[1], ev[2], card))
+        elif kind == "peek":
+            events.append(("peek", ev[1], ev[2], last_show if ev[3] is None else ev[3]))
+        elif kind == "side":
+            events.append(("side", ev[1], ev[2], side[ev[2]] if ev[3] is None else ev[3]))
+        elif kind == "scan":
+            card = ev[3]
+            if card is None:
+                target = sorted(hand_sets[ev[2]])
+                card = target[rng.below(len(target))]
+            events.append(("scan", ev[1], ev[2], card))
+        else:
+            events.append(tuple(ev))
+    log_cons = None
+    for e in events:
+        log_cons = (e, log_cons)
+
+    # Intrigue cards: the pile and the others' kept cards come from what nobody has seen.
+    pool = list(game.intrigue_deck) if game.intrigue else []
+    gone = list(view["discards"]) + list(view["kept"])
+    gone += [WATCH] * min(view["watches"], game.watches - 1)
+    for kind in gone:
+        pool.remove(kind)
+    rng.shuffle(pool)
+    kept: list[tuple[str, ...]] = []
+    for p in range(n):
+        if p == seat:
+            kept.append(tuple(view["kept"]))
+            continue
+        mine = []
+        for _ in range(view["kept_counts"][p]):
+            k = next(k for k in pool if k != WATCH and game.keep[k])
+            pool.remove(k)
+            mine.append(k)
+        kept.append(tuple(sorted(mine)))
+    if len(pool) != view["pile_size"]:
+        raise ValueError("the intrigue cards in this view do not add up")
+    seen_side: list[tuple[int, ...]] = [() for _ in range(n)]
+    seen_side[seat] = tuple(sorted(side_known))
+    for ev in log:
+        if ev[0] == "side" and ev[1] != seat:
+            seen_side[ev[1]] = tuple(sorted((*seen_side[ev[1]], ev[2])))
+    saw = [False] * n
+    saw[seat] = bool(env_known and view["phase"] != "over" and view["out"][seat] == "accused")
+    for ev in log:
+        if ev[0] == "accuse" and not ev[5]:
+            saw[ev[1]] = True
+    winner = view["winner"]
+    return make_state(
+        game,
+        {
+            "game": game,
+            "rng": rng.next64(),
+            "hands": tuple(tuple(sorted(h)) for h in hands),
+            "env": tuple(env),
+            "left": tuple(view["leftovers"]),
+            "side": tuple(side),
+            "chars": tuple(view["characters"]),
+            "pos": tuple(view["movers"]),
+            "wpos": tuple(view["weapons"]),
+            "cur": view["current"],
+            "phase": PHASES.index(view["phase"]),
+            "dec": view["to_move"] if view["to_move"] is not None else -1,
+            "roll": tuple(view["roll"]),
+            "steps": view["steps"],
+            "moved": tuple(view["moved"]),
+            "out": tuple(view["out"]),
+            "saw": tuple(saw),
+            "seen_side": tuple(seen_side),
+            "pile": tuple(pool),
+            "kept": tuple(kept),
+            "discards": tuple(view["discards"]),
+            "watches": view["watches"],
+            "used": tuple(view["powers_used"]),
+            "extra": tuple(view["extra_turns"]),
+            "turn": view["turn"],
+            "naming": tuple(view["naming"]),
+            "purpose": view["purpose"],
+            "nloc": view["naming_location"],
+            "rum": tuple(view["rumour"]),
+            "ask": view["ask"],
+            "shows": view["shows"],
+            "peekq": tuple(view["peek_queue"]),
+            "second": view["second"],
+            "ctx": CTX_NAMES.index(view["ctx"]),
+            "winner": -1 if winner is None else winner,
+            "log": log_cons,
+        },
+    )
