@@ -23,7 +23,12 @@ SIDE = -2
 
 
 class _Deal:
-    """Constraint search over where each unknown card lies."""
+    """Where each unknown card lies: envelope, a hand or a side slot.
+
+    The search picks an envelope, then for every "showed one of three" constraint a witness
+    card in that player's hand, then deals the rest by bipartite matching (augmenting paths)
+    so that hand sizes and "holds none of" constraints hold. Each stage is randomised.
+    """
 
     def __init__(
         self,
@@ -33,96 +38,113 @@ class _Deal:
         none_of: dict[int, set[int]],
         one_of: list[tuple[int, tuple[int, ...]]],
         not_env: list[tuple[int, ...]],
-        env_known: bool,
     ) -> None:
         self.game = game
         self.fixed = fixed
         self.capacity = capacity
         self.none_of = none_of
         self.one_of = one_of
-        self.not_env = [frozenset(t) for t in not_env]
-        self.env_known = env_known
+        self.not_env = {frozenset(t) for t in not_env}
 
     def run(self, cards: list[int], rng: Rng) -> dict[int, int]:
-        rng.shuffle(cards)
-        # Most constrained cards first keeps the search short.
-        cards.sort(key=lambda c: len(self._allowed(c, self.capacity)))
-        for budget in (2000, 20000, 200000, 10**9):
-            place: dict[int, int] = {}
-            cap = dict(self.capacity)
-            if self._dfs(cards, 0, place, cap, rng, [budget]):
-                return place
-            rng.shuffle(cards)
-            cards.sort(key=lambda c: len(self._allowed(c, self.capacity)))
+        cats = self.game.categories
+        env_free = [slot for slot in (ENVELOPE - 10 - i for i in range(len(cats)))]
+        env_free = [s for s in env_free if self.capacity.get(s, 0) > 0]
+        choices: list[list[int]] = []
+        for slot in env_free:
+            cat = cats[ENVELOPE - 10 - slot]
+            options = [c for c in cards if c in cat]
+            rng.shuffle(options)
+            choices.append(options)
+        fixed_env = [c for c, h in self.fixed.items() if h <= ENVELOPE - 10]
+        envelopes = _product(choices)
+        rng.shuffle(envelopes)
+        for env in envelopes:
+            if self.not_env and frozenset((*fixed_env, *env)) in self.not_env:
+                continue
+            place = {c: slot for c, slot in zip(env, env_free, strict=True)}
+            cap = {h: v for h, v in self.capacity.items() if h > ENVELOPE - 10}
+            rest = [c for c in cards if c not in place]
+            got = self._witness(0, place, cap, rest, rng)
+            if got is not None:
+                return got
         raise ValueError("no deal of the hidden cards agrees with this view")
 
-    def _allowed(self, card: int, cap: dict[int, int]) -> list[int]:
-        out = []
-        for holder, left in cap.items():
-            if left <= 0:
-                continue
-            if holder >= 0 and card in self.none_of.get(holder, ()):
-                continue
-            if holder <= ENVELOPE - 10:
-                # Envelope slot of category (ENVELOPE - 10 - cat).
-                cat = ENVELOPE - 10 - holder
-                if card not in self.game.categories[cat]:
-                    continue
-            out.append(holder)
-        return out
-
-    def _dfs(
+    def _witness(
         self,
-        cards: list[int],
         i: int,
         place: dict[int, int],
         cap: dict[int, int],
+        rest: list[int],
         rng: Rng,
-        budget: list[int],
-    ) -> bool:
-        if i == len(cards):
-            return self._complete_ok(place)
-        budget[0] -= 1
-        if budget[0] < 0:
-            return False
-        card = cards[i]
-        options = self._allowed(card, cap)
+    ) -> dict[int, int] | None:
+        while i < len(self.one_of):
+            player, triple = self.one_of[i]
+            if any(self.fixed.get(c, place.get(c)) == player for c in triple):
+                i += 1
+                continue
+            break
+        else:
+            return self._match(place, cap, rest, rng)
+        if cap.get(player, 0) <= 0:
+            return None
+        banned = self.none_of.get(player, ())
+        options = [c for c in triple if c not in self.fixed and c not in place and c not in banned]
         rng.shuffle(options)
-        for holder in options:
-            place[card] = holder
-            cap[holder] -= 1
-            if self._partial_ok(place, cap) and self._dfs(cards, i + 1, place, cap, rng, budget):
-                return True
-            cap[holder] += 1
-            del place[card]
-        return False
+        for c in options:
+            place[c] = player
+            cap[player] -= 1
+            got = self._witness(i + 1, place, cap, rest, rng)
+            if got is not None:
+                return got
+            cap[player] += 1
+            del place[c]
+        return None
 
-    def _where(self, card: int, place: dict[int, int]) -> int | None:
-        got = self.fixed.get(card)
-        return got if got is not None else place.get(card)
+    def _match(
+        self, place: dict[int, int], cap: dict[int, int], rest: list[int], rng: Rng
+    ) -> dict[int, int] | None:
+        todo = [c for c in rest if c not in place]
+        rng.shuffle(todo)
+        holders = [h for h, v in cap.items() if v > 0]
+        allowed = {
+            c: [h for h in holders if h < 0 or c not in self.none_of.get(h, ())] for c in todo
+        }
+        held: dict[int, list[int]] = {h: [] for h in holders}
+        owner: dict[int, int] = {}
 
-    def _partial_ok(self, place: dict[int, int], cap: dict[int, int]) -> bool:
-        for player, triple in self.one_of:
-            room = cap.get(player, 0) > 0
-            banned = self.none_of.get(player, ())
-            for c in triple:
-                at = self._where(c, place)
-                if at == player or (at is None and room and c not in banned):
-                    break
-            else:
-                return False
-        return True
+        def augment(card: int, seen: set[int]) -> bool:
+            options = allowed[card]
+            rng.shuffle(options)
+            for h in options:
+                if h not in seen and len(held[h]) < cap[h]:
+                    held[h].append(card)
+                    owner[card] = h
+                    return True
+            for h in options:
+                if h in seen:
+                    continue
+                seen.add(h)
+                for i, other in enumerate(held[h]):
+                    if augment(other, seen):
+                        held[h][i] = card
+                        owner[card] = h
+                        return True
+            return False
 
-    def _complete_ok(self, place: dict[int, int]) -> bool:
-        for player, triple in self.one_of:
-            if not any(self._where(c, place) == player for c in triple):
-                return False
-        if self.not_env and not self.env_known:
-            env = frozenset(c for c in place if place[c] <= ENVELOPE - 10)
-            env |= {c for c, h in self.fixed.items() if h <= ENVELOPE - 10}
-            if env in self.not_env:
-                return False
-        return True
+        for card in todo:
+            if not augment(card, set()):
+                return None
+        out = dict(place)
+        out.update(owner)
+        return out
+
+
+def _product(choices: list[list[int]]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for options in choices:
+        out = [(*t, c) for t in out for c in options]
+    return out
 
 
 def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
@@ -193,7 +215,7 @@ def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
         for c in range(len(game.card_names))
         if c not in fixed and c not in public and c not in known_side_cards
     ]
-    deal = _Deal(game, fixed, capacity, none_of, one_of, not_env, env_known).run(unknown, rng)
+    deal = _Deal(game, fixed, capacity, none_of, one_of, not_env).run(unknown, rng)
     where = dict(fixed)
     where.update(deal)
     hands: list[list[int]] = [[] for _ in range(n)]
