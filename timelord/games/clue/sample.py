@@ -260,7 +260,7 @@ def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
             events.append(("scan", ev[1], ev[2], card))
         else:
             events.append(tuple(ev))
-    log_cons = None
+    log_cons: Any = None
     for e in events:
         log_cons = (e, log_cons)
 

@@ -69,7 +69,7 @@ _NAMES = [NameCard(c) for c in range(64)]
 _SHOWS = [ShowCard(c) for c in range(64)]
 _PASSAGES = [UsePassage(n) for n in range(16)]
 
-Log = tuple[tuple[Any, ...], "Log"] | None
+Log = Any  # None, or (event tuple, older Log): a cons list
 
 _SLOTS = (
     "game",

@@ -164,7 +164,7 @@ def make_state(game: ClueGame, fields: dict[str, Any]) -> ClueState:
 
 
 def _log_from(items: list[Any]) -> Any:
-    log = None
+    log: Any = None
     for item in items:
         if not isinstance(item, list) or not item or not isinstance(item[0], str):
             raise CorruptRecord(f"bad history entry {item!r}")
