@@ -7,9 +7,11 @@ wraps them in `deduction.Knowledge` for `deduce`. Every fact comes from the view
 - `known`: cards seen in a player's hand (shown to this seat, seen with Psychic Paper or
   Madame Vastra's power, scanned, or revealed by a player the eighth Pocketwatch put out);
 - events: `NoneOf` for each player who could not answer a rumour, `OneOf` for each card shown
-  to someone else unseen, `NotEnvelope` for each wrong accusation. When this seat has seen
-  the envelope (its own wrong accusation, or the end), every other possible triple is a
-  `NotEnvelope`, which pins the envelope exactly.
+  to someone else unseen, `NotEnvelope` for each wrong accusation.
+A seat that has seen the envelope (its own wrong accusation, or the end of the game) is out
+or done; the notebook shows the envelope straight from the view. Only with
+`pin_envelope=True` is that knowledge passed on, as a `NotEnvelope` for every other possible
+triple: exact, but hundreds of events, which makes the deducer slow.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 FieldEvent = tuple[Any, ...]
 
 
-def knowledge_fields(view: dict[str, Any]) -> dict[str, Any]:
+def knowledge_fields(view: dict[str, Any], pin_envelope: bool = False) -> dict[str, Any]:
     """The fields of `Knowledge` for `view['seat']`, with events as plain tuples."""
     seat = view["seat"]
     if not isinstance(seat, int):
@@ -60,7 +62,7 @@ def knowledge_fields(view: dict[str, Any]) -> dict[str, Any]:
         elif kind == "accuse" and not ev[5]:
             events.append(("not-envelope", tuple(ev[2:5])))
     envelope = view["envelope"]
-    if envelope is not None:
+    if envelope is not None and pin_envelope:
         truth = tuple(envelope)
         outside = own | public | set(known)
         options = [[c for c in cat if c not in outside] for cat in categories]
@@ -81,10 +83,10 @@ def knowledge_fields(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def knowledge_from_view(view: dict[str, Any]) -> Any:
+def knowledge_from_view(view: dict[str, Any], pin_envelope: bool = False) -> Any:
     """`deduction.Knowledge` for `view['seat']` (pass it to `deduction.deduce`)."""
     deduction = importlib.import_module("timelord.games.clue.deduction")
-    fields = knowledge_fields(view)
+    fields = knowledge_fields(view, pin_envelope)
     events = []
     for ev in fields["events"]:
         if ev[0] == "none":
