@@ -155,3 +155,15 @@ def test_c6_5_cloister_bell_sends_the_others_to_the_tardis(h: SimpleNamespace) -
     movers = state.to_json()["movers"]
     assert movers[1:4] == [TARDIS] * 3 and movers[4:] == [6, 7]
     assert movers[0] == _question_square()[0]
+
+
+def test_c6_6_played_cards_are_discarded_for_good(h: SimpleNamespace) -> None:
+    pile = list(h.build().game.intrigue_deck)
+    pile.remove("vortex-jump")
+    state = h.build(kept=[["vortex-jump"], [], [], []], pile=pile)
+    state = state.apply(PlayCard("vortex-jump"))
+    assert state.view(3)["discards"] == ["vortex-jump"]
+    # Whoever rebuilds the hidden pile from a view leaves the discarded card out.
+    for seed in range(5):
+        sampled = state.game.sample_state(state.view(3), Rng(seed))
+        assert sorted(sampled.to_json()["pile"]) == sorted(pile)

@@ -3,8 +3,38 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from timelord.core import Action
+
+
+@lru_cache(maxsize=1)
+def _names() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Card names and location names of the standard data, for readable action texts."""
+    from timelord.games.clue.board import cards_data
+
+    data = cards_data()
+    cards = tuple(x["name"] for key in ("suspect", "weapon", "location") for x in data[key])
+    return cards, tuple(loc["name"] for loc in data["location"])
+
+
+def card_text(card: int) -> str:
+    cards = _names()[0]
+    return cards[card] if 0 <= card < len(cards) else f"card {card}"
+
+
+def node_text(node: int) -> str:
+    from timelord.games.clue.board import FIRST_SQUARE, TARDIS, standard_board
+
+    locations = _names()[1]
+    if 0 <= node < len(locations):
+        return locations[node]
+    if node == TARDIS:
+        return "the TARDIS"
+    board = standard_board()
+    if FIRST_SQUARE <= node < board.nodes:
+        return board.square_name(node)
+    return f"node {node}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +52,7 @@ class UsePassage(Action):
     location: int
 
     def __str__(self) -> str:
-        return f"take the passage to location {self.location}"
+        return f"take the passage to {node_text(self.location)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +70,7 @@ class Move(Action):
     to: int
 
     def __str__(self) -> str:
-        return f"move to node {self.to}"
+        return f"move to {node_text(self.to)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +80,7 @@ class NameCard(Action):
     card: int
 
     def __str__(self) -> str:
-        return f"name card {self.card}"
+        return f"name {card_text(self.card)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +90,7 @@ class ShowCard(Action):
     card: int
 
     def __str__(self) -> str:
-        return f"show card {self.card}"
+        return f"show {card_text(self.card)}"
 
 
 @dataclass(frozen=True, slots=True)
