@@ -105,3 +105,17 @@ def test_the_deducer_never_claims_a_false_certainty(players: int, options: dict[
                 for p in range(players):
                     if result.holder[card][p] >= 1 - 1e-12:
                         assert card in data["hands"][p]
+
+
+def test_envelope_odds_are_probabilities_or_none() -> None:
+    from timelord.games.clue.notebook import envelope_odds
+
+    view = timelord.load("clue").new_game(3).view(1)
+    odds = envelope_odds(view)
+    if odds is None:
+        pytest.importorskip("timelord.games.clue.deduction")
+        return
+    for cat in view["categories"]:
+        assert abs(sum(odds[c] for c in cat) - 1) < 1e-9
+    for c in view["hand"]:
+        assert odds[c] == 0

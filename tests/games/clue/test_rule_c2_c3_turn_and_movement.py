@@ -168,3 +168,25 @@ def test_c3_6_landing_on_a_question_square_draws(h: SimpleNamespace) -> None:
     state = h.build(phase="move", steps=dist[q] + 1, roll=[0, dist[q] + 1], pile=["sonic-scan"])
     after = state.apply(Move(q))
     assert after.view(0)["kept"] == ["sonic-scan"] and after.to_move == 1
+
+
+def test_c3_2_a_small_hand_made_board() -> None:
+    from timelord.games.clue.board import Board
+
+    grid = """
+AAa..?
+#....b
+Tt##BB
+"""
+    board = Board(grid, ["A", "B"], [(0, 1, "secret passage")])
+    assert board.distances(0)[1] == 4  # out of A's door, three squares, into B's door
+    assert board.passages[0] == (1,) and board.secret == frozenset({0, 1})
+    assert 1 in board.destinations(0, 4, False) and 1 in board.destinations(0, 9, False)
+    assert 1 not in board.destinations(0, 3, False)
+    plain, question = board.node_at[(1, 4)], board.node_at[(0, 5)]
+    assert plain in board.destinations(0, 3, False) and plain not in board.destinations(0, 4, False)
+    assert question in board.destinations(0, 4, True)
+    assert question not in board.destinations(0, 4, False)
+    assert board.is_room(0) and not board.is_room(plain)
+    with pytest.raises(ValueError):
+        Board("AAx.\nTt..", ["A"], [])

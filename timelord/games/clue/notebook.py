@@ -117,3 +117,17 @@ def certain(view: dict[str, Any]) -> dict[int, str]:
         for c in view["envelope"]:
             out[c] = "envelope"
     return out
+
+
+def envelope_odds(view: dict[str, Any]) -> dict[int, float] | None:
+    """The deducer's chance that each card is in the envelope, or None without a deducer.
+
+    For interfaces: pass the result to `render.render_notebook`; a player who turns the
+    deducer off simply gets None's plain notebook.
+    """
+    try:
+        deduction = importlib.import_module("timelord.games.clue.deduction")
+    except ImportError:
+        return None
+    result = deduction.deduce(knowledge_from_view(view))
+    return {c: float(result.envelope[c]) for cat in view["categories"] for c in cat}
