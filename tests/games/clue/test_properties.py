@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 import timelord
 from timelord.core import Rng
 from timelord.games.clue.notebook import knowledge_fields
+from timelord.games.clue.state import ClueState
 
 CARD_AT = {"show": 3, "peek": 3, "side": 3, "scan": 3}
 PARTIES = {"show": (1, 2), "peek": (1, 2), "side": (1,), "scan": (1, 2)}
@@ -53,8 +54,8 @@ def test_no_view_shows_another_seats_secret(players: int, seed: int, intrigue: b
                     assert ev[2] in ("", "pocketwatch") or not game_keeps(state, ev[2])
 
 
-def game_keeps(state: object, kind: str) -> bool:
-    return bool(state.game.keep[kind])  # type: ignore[attr-defined]
+def game_keeps(state: ClueState, kind: str) -> bool:
+    return state.game.keep[kind]
 
 
 @settings(max_examples=10, deadline=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -26,7 +27,7 @@ def test_every_refusal_names_a_clause_of_rules_md() -> None:
     game = timelord.load("clue", players=4)
     pool = [Move(n) for n in range(0, 128, 7)] + [NameCard(c) for c in range(21)]
     pool += [ShowCard(c) for c in range(21)] + [LookAtSideCard(0)]
-    pool += [cls() for cls in ACTION_TYPES if not cls.__dataclass_fields__]  # type: ignore[attr-defined]
+    pool += [cls() for cls in ACTION_TYPES if not dataclasses.fields(cls)]
     state, rng, checked = game.new_game(3), Rng(3), 0
     while not state.is_over and checked < 2000:
         legal = state.legal_actions()

@@ -68,6 +68,9 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
     wanted, rule = _WAITING[ph]
     here = state.pos[state.chars[seat]]
     kind = type(action)
+    if ph in (TELEPORT, SLIP) and isinstance(action, Move):
+        where = "any other location" if ph == TELEPORT else "a nearest secret-passage location"
+        return IllegalAction(f"{g.node_name(action.to)} is not {where}", rule)
     if ph == START:
         if kind is UsePassage:
             if here >= TARDIS:
@@ -86,8 +89,8 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
             return IllegalAction("accusations are made only from the TARDIS in the centre", "C-5.1")
         if kind is Move:
             return IllegalAction("roll the dice before moving", "C-3.1")
-    if kind is PlayCard:
-        card = action.card  # type: ignore[attr-defined]
+    if isinstance(action, PlayCard):
+        card = action.card
         if card not in g.effect:
             return IllegalAction(f"there is no intrigue card {card!r}", "C-6.4")
         if card not in state.kept[seat]:
@@ -103,9 +106,9 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
         return IllegalAction(
             f"your power cannot be used now: {_timing(g.power_effect[state.chars[seat]])}", "C-7.1"
         )
-    if ph == MOVE and kind is Move:
+    if ph == MOVE and isinstance(action, Move):
         return IllegalAction(
-            f"{g.node_name(action.to)} cannot be reached with {state.steps} steps from "  # type: ignore[attr-defined]
+            f"{g.node_name(action.to)} cannot be reached with {state.steps} steps from "
             f"{g.node_name(here)} (orthogonal steps through doors; exact count to a plain square)",
             "C-3.2",
         )
@@ -116,8 +119,6 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
         return IllegalAction("show one of your own cards that the rumour names", "C-4.4")
     if ph == SIDE and kind is LookAtSideCard:
         return IllegalAction("look at a side card you have not seen yet", "C-8.2")
-    if ph in (TELEPORT, SLIP) and kind is Move:
-        return IllegalAction(f"that is not a place you may {wanted[10:]}", rule)
     if ph == SCAN and kind is Target:
         return IllegalAction("scan another player who holds cards", "C-6.4")
     return IllegalAction(f"{action} is not allowed now: {wanted}", rule)
@@ -142,23 +143,23 @@ def describe(state: ClueState, action: Action, seat: int | None) -> str:
     kind = type(action)
     if kind is RollDice:
         return f"{name} rolled the dice"
-    if kind is UsePassage:
-        return f"{name} took the passage to {g.node_name(action.location)}"  # type: ignore[attr-defined]
+    if isinstance(action, UsePassage):
+        return f"{name} took the passage to {g.node_name(action.location)}"
     if kind is StayPut:
         return f"{name} stayed in {g.node_name(state.pos[state.chars[who]])} to make a rumour"
-    if kind is Move:
-        return f"{name} moved to {g.node_name(action.to)}"  # type: ignore[attr-defined]
-    if kind is NameCard:
+    if isinstance(action, Move):
+        return f"{name} moved to {g.node_name(action.to)}"
+    if isinstance(action, NameCard):
         what = "accused" if state.purpose == "accuse" else "named"
-        return f"{name} {what} {g.card_name(action.card)}"  # type: ignore[attr-defined]
-    if kind is ShowCard:
+        return f"{name} {what} {g.card_name(action.card)}"
+    if isinstance(action, ShowCard):
         asker = state.rum[0]
         if seat in (who, asker):
             to = "you" if seat == asker else g.seat_name(asker)
-            return f"{name} showed {g.card_name(action.card)} to {to}"  # type: ignore[attr-defined]
+            return f"{name} showed {g.card_name(action.card)} to {to}"
         return f"{name} showed a card to {g.seat_name(asker)}"
-    if kind is LookAtSideCard:
-        index = action.index  # type: ignore[attr-defined]
+    if isinstance(action, LookAtSideCard):
+        index = action.index
         if seat == who:
             return f"You looked at side card {index + 1}: {g.card_name(state.side[index])}"
         return f"{name} looked at side card {index + 1}"
@@ -166,12 +167,12 @@ def describe(state: ClueState, action: Action, seat: int | None) -> str:
         return f"{name} made an accusation"
     if kind is EndTurn:
         return f"{name} ended the turn"
-    if kind is PlayCard:
-        return f"{name} played {g.intrigue_names[action.card]}"  # type: ignore[attr-defined]
+    if isinstance(action, PlayCard):
+        return f"{name} played {g.intrigue_names.get(action.card, action.card)}"
     if kind is UsePower:
         return f"{name} used {g.suspects[state.chars[who]]}'s power"
-    if kind is Target:
-        return f"{name} scanned {g.seat_name(action.seat)}'s hand"  # type: ignore[attr-defined]
+    if isinstance(action, Target):
+        return f"{name} scanned {g.seat_name(action.seat)}'s hand"
     if kind is DrawIntrigue:
         return f"{name} drew an intrigue card"
     if kind is Pass:

@@ -18,8 +18,16 @@ from timelord.games.clue.view import make_state
 if TYPE_CHECKING:
     from timelord.games.clue.game import ClueGame
 
-ENVELOPE = -1
+# Holders: a seat (>= 0), the face-down side cards, or the envelope slot of a category.
 SIDE = -2
+
+
+def envelope_slot(category: int) -> int:
+    return -11 - category
+
+
+def is_envelope(holder: int) -> bool:
+    return holder <= -11
 
 
 class _Deal:
@@ -48,22 +56,22 @@ class _Deal:
 
     def run(self, cards: list[int], rng: Rng) -> dict[int, int]:
         cats = self.game.categories
-        env_free = [slot for slot in (ENVELOPE - 10 - i for i in range(len(cats)))]
-        env_free = [s for s in env_free if self.capacity.get(s, 0) > 0]
+        slots = [envelope_slot(i) for i in range(len(cats))]
+        env_free = [s for s in slots if self.capacity.get(s, 0) > 0]
         choices: list[list[int]] = []
         for slot in env_free:
-            cat = cats[ENVELOPE - 10 - slot]
+            cat = cats[slots.index(slot)]
             options = [c for c in cards if c in cat]
             rng.shuffle(options)
             choices.append(options)
-        fixed_env = [c for c, h in self.fixed.items() if h <= ENVELOPE - 10]
+        fixed_env = [c for c, h in self.fixed.items() if is_envelope(h)]
         envelopes = _product(choices)
         rng.shuffle(envelopes)
         for env in envelopes:
             if self.not_env and frozenset((*fixed_env, *env)) in self.not_env:
                 continue
             place = {c: slot for c, slot in zip(env, env_free, strict=True)}
-            cap = {h: v for h, v in self.capacity.items() if h > ENVELOPE - 10}
+            cap = {h: v for h, v in self.capacity.items() if not is_envelope(h)}
             rest = [c for c in cards if c not in place]
             got = self._witness(0, place, cap, rest, rng)
             if got is not None:
@@ -158,7 +166,7 @@ def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
     cat_of = {c: i for i, cat in enumerate(cats) for c in cat}
 
     def env_slot(card: int) -> int:
-        return ENVELOPE - 10 - cat_of[card]
+        return envelope_slot(cat_of[card])
 
     fixed: dict[int, int] = {}
     for c in view["hand"]:
@@ -204,7 +212,7 @@ def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
         have = sum(1 for h in fixed.values() if h == p)
         capacity[p] = hand_sizes[p] - have
     for i in range(len(cats)):
-        slot = ENVELOPE - 10 - i
+        slot = envelope_slot(i)
         capacity[slot] = 0 if any(h == slot for h in fixed.values()) else 1
     unseen_side = [i for i in range(side_count) if i not in side_known]
     if unseen_side:
@@ -289,8 +297,7 @@ def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
     for ev in log:
         if ev[0] == "side" and ev[1] != seat:
             seen_side[ev[1]] = tuple(sorted((*seen_side[ev[1]], ev[2])))
-    saw = [False] * n
-    saw[seat] = bool(env_known and view["phase"] != "over" and view["out"][seat] == "accused")
+    saw = [False] * n  # who has looked in the envelope: every wrong accuser
     for ev in log:
         if ev[0] == "accuse" and not ev[5]:
             saw[ev[1]] = True
