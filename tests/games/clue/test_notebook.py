@@ -37,7 +37,7 @@ def _check(state: ClueState, seat: int, pin: bool = True) -> dict[str, Any]:
     aside = 21 - 3 - sum(f["hand_sizes"]) - len(f["public"])
     assert aside == len(data["side"]) - len(f["public"] & set(data["side"]))
     for card, holder in f["known"].items():
-        assert card in hands[holder]
+        assert card in hands[holder] and holder != seat
     for ev in f["events"]:
         if ev[0] == "none":
             assert not hands[ev[1]] & set(ev[2])

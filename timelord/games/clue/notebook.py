@@ -36,8 +36,9 @@ def knowledge_fields(view: dict[str, Any], pin_envelope: bool = False) -> dict[s
     public.update(view["side_seen"].values())
     known: dict[int, int] = {}
     for p, cards in view["revealed"].items():
-        for c in cards:
-            known[c] = int(p)
+        if int(p) != seat:
+            for c in cards:
+                known[c] = int(p)
     events: list[FieldEvent] = []
     triple: tuple[int, ...] = ()
     for ev in view["log"]:
@@ -102,15 +103,16 @@ def knowledge_from_view(view: dict[str, Any], pin_envelope: bool = False) -> Any
 def certain(view: dict[str, Any]) -> dict[int, str]:
     """What the seat knows for sure about each card without counting deals.
 
-    Values: "hand" (its own), "public" (face up or a seen side card), "seat N" (seen in that
-    hand), "envelope" (it has seen the envelope); unknown cards are left out.
+    Values: "hand" (its own), "face up" (a leftover), "aside" (a two-player side card it has
+    looked at), "seat N" (seen in that hand), "envelope" (it has seen the envelope); unknown
+    cards are left out.
     """
     fields = knowledge_fields(view)
     out: dict[int, str] = {}
     for c in fields["own_hand"]:
         out[c] = "hand"
     for c in fields["public"]:
-        out[c] = "public"
+        out[c] = "face up" if c in view["leftovers"] else "aside"
     for c, p in fields["known"].items():
         out[c] = f"seat {p}"
     if view["envelope"] is not None:

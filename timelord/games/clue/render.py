@@ -38,9 +38,14 @@ def render_board(view: Mapping[str, Any]) -> str:
     return "\n".join([head, *body])
 
 
-def _event_text(ev: list[Any], names: list[str], me: int | None) -> str:
+def _event_text(
+    ev: list[Any], names: list[str], me: int | None, intrigue: Mapping[str, str]
+) -> str:
     def seat(p: int) -> str:
         return "you" if p == me else f"Seat {p}"
+
+    def kind_name(kind: str) -> str:
+        return intrigue.get(kind, kind)
 
     def card(c: int | None) -> str:
         return "a card" if c is None else names[c]
@@ -62,13 +67,14 @@ def _event_text(ev: list[Any], names: list[str], me: int | None) -> str:
         verdict = "right!" if ev[5] else "wrong"
         return f"{seat(ev[1])} accused {names[ev[2]]}, {names[ev[3]]}, {names[ev[4]]}: {verdict}"
     if kind == "draw":
-        return f"{seat(ev[1])} drew {ev[2] or 'an action card'}"
+        return f"{seat(ev[1])} drew {kind_name(ev[2]) if ev[2] else 'an action card'}"
     if kind == "play":
-        return f"{seat(ev[1])} played {ev[2]}"
+        return f"{seat(ev[1])} played {kind_name(ev[2])}"
     if kind == "power":
         return f"{seat(ev[1])} used a power ({ev[2]})"
     if kind == "out":
-        return f"{seat(ev[1])} is out ({ev[2]})"
+        why = "a wrong accusation" if ev[2] == "accused" else "the eighth Pocketwatch"
+        return f"{seat(ev[1])} {'are' if ev[1] == me else 'is'} out ({why})"
     return " ".join(map(str, ev))
 
 
@@ -135,7 +141,7 @@ def render_view(game: ClueGame, view: Mapping[str, Any]) -> str:
     if view["leftovers"]:
         lines.append("Face up: " + ", ".join(names[c] for c in view["leftovers"]))
     if view["intrigue"]:
-        kept = ", ".join(view["kept"]) or "none"
+        kept = ", ".join(game.intrigue_names[k] for k in view["kept"]) or "none"
         lines.append(
             f"Intrigue: {view['pile_size']} to draw, {view['watches']} pocketwatch(es) drawn, "
             f"your cards: {kept}"
@@ -145,7 +151,7 @@ def render_view(game: ClueGame, view: Mapping[str, Any]) -> str:
     recent = view["log"][-8:]
     if recent:
         lines.append("Recent:")
-        lines.extend("  " + _event_text(ev, names, me) for ev in recent)
+        lines.extend("  " + _event_text(ev, names, me, game.intrigue_names) for ev in recent)
     if me is not None:
         lines.append(render_notebook(view))
     return "\n".join(lines)
