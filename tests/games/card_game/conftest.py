@@ -74,7 +74,7 @@ name = "Rory"
 kind = "defender"
 type = "rory"
 strength = 1
-copies = 2
+copies = 4
 effects = ["returns-to-hand"]
 [[card]]
 key = "river-song"
@@ -99,6 +99,7 @@ name = "Clara"
 kind = "defender"
 type = "clara"
 strength = 2
+copies = 3
 
 [[card]]
 key = "dalek"

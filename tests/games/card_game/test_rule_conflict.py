@@ -35,7 +35,7 @@ def test_c_5_1_reveal_bonuses_river_donna_to_defender(game3: CardGame) -> None:
     """C-5.1: River Song and Donna give their owner a Time Point when revealed."""
     t = Scenario(game3, active=0)
     L = t.location(1, defenders=["river-song", "donna"])
-    d = t.hand(0, "sontarans", "sontarans", "clara", "clara" if False else "rory", "amy-pond")
+    d = t.hand(0, "sontarans", "sontarans", "clara", "rory", "amy-pond")
     s = t.state()
     s = attack(s, d[:2], L)
     assert s.tp[1] == 2
@@ -180,7 +180,7 @@ def test_c_5_5_attacker_chooses_among_equal_sets(game3: CardGame) -> None:
     """C-5.5: when several sets come equally close, the attacker chooses; one set is automatic."""
     t = Scenario(game3, active=0)
     L = t.location(1, defenders=["the-doctor"])
-    h = t.hand(0, "the-master", "the-master" if False else "dalek", "rory", "rory", "amy-pond")
+    h = t.hand(0, "the-master", "dalek", "rory", "rory", "amy-pond")
     s = t.state()
     # Master (3) + Dalek (2) = 5 vs 3: sets with sum 3: {Master}; {Dalek} is 2. One option.
     s = attack(s, h[:2], L)
