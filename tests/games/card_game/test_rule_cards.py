@@ -38,17 +38,17 @@ FILL = ("rory", "rory", "clara")  # keeps hands above the minimum
 
 # ---------------------------------------------------------------- defenders
 def test_c_card_the_doctor_one_type(game3: CardGame) -> None:
-    """C-card-the-doctor: two Doctors never share a Location."""
+    """C-card-the-doctor: two Doctors never share a Location; another Location is fine."""
     t = Scenario(game3, active=0)
     L = t.location(0, defenders=["the-doctor"])
+    M = t.location(0, "small-place")
     d = t.hand(0, "the-doctor", *FILL)[0]
     s = t.state()
     assert PlayDefender(d, L) not in s.legal_actions()
+    assert PlayDefender(d, M) in s.legal_actions()
     with pytest.raises(IllegalAction) as e:
         s.apply(PlayDefender(d, L))
     assert e.value.rule == "C-4.2"
-    other = t.location(0)
-    assert PlayDefender(d, other) not in s.legal_actions()  # built after the state
 
 
 def test_c_card_amy_pond_and_silurians(game3: CardGame) -> None:
@@ -144,7 +144,7 @@ def test_c_card_impossible_astronaut_vs_river(game3: CardGame) -> None:
     """C-card-impossible-astronaut: against River both are discarded; the Doctor stays."""
     t = Scenario(game3, active=0)
     L = t.location(1, defenders=["river-song", "the-doctor"])
-    river, doc = t.s.loc_def[L]
+    river, _doc = t.s.loc_def[L]
     h = t.hand(0, "impossible-astronaut", "sontarans", *FILL)
     s = attack(t.state(), h[:2], L)  # after: Doctor 3 vs Sontarans 3: defender wins
     assert h[0] in s.discard and river in s.discard
