@@ -106,10 +106,15 @@ class Scenario:
         face_up: bool = False,
         tardis: bool = False,
     ) -> int:
-        """Add a Location to `owner`'s line (a starting Location when key is None)."""
+        """Add a Location to `owner`'s line (a spare starting Location, or any Location card,
+        when key is None)."""
         s = self.s
         if key is None:
-            c = next(x for x in self.cs.start_cards if x not in self.used)
+            spare = [x for x in self.cs.start_cards if x not in self.used]
+            spare += [
+                x for x, k in enumerate(self.cs.kind) if k == "location" and x not in self.used
+            ]
+            c = spare[0]
             self.used.add(c)
         else:
             c = self.card(key)
