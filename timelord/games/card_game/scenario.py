@@ -6,7 +6,7 @@
     state = t.state()
 
 Cards are named by design key; each call takes the next unused copy. Every card not placed is
-put in the deck (below the End of the Game card unless `end_depth` says otherwise), so every
+put in the deck (below the End of the Game card when `end_card` is set), so every
 card is in exactly one place.
 """
 
@@ -153,7 +153,9 @@ class Scenario:
             self.s.known[c] = self.full
         return out
 
-    def state(self, *, end_depth: int = -1, rest_to_deck: bool = True) -> CardGameState:
+    def state(self, *, end_card: bool = False, rest_to_deck: bool = True) -> CardGameState:
+        """The position. `end_card`: the End of the Game card is still in the deck, right
+        under the cards put on top with `deck_top` (otherwise it is already out)."""
         s = self.s
         cs = self.cs
         rest: list[int] = []
@@ -163,6 +165,6 @@ class Scenario:
         for c in s.aside:
             s.known[c] = self.full
         s.deck = tuple(rest) + tuple(reversed(self._top))
-        s.end_depth = min(end_depth, len(rest)) if end_depth >= 0 else -1
+        s.end_depth = len(rest) if end_card else -1
         self.used.update(rest)
         return s
