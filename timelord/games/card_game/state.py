@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Action, IllegalAction, State, View
+from timelord.core import Action, GameOver, IllegalAction, InvalidAction, State, View
 
 if TYPE_CHECKING:
     from timelord.games.card_game.cards import CardSet
@@ -47,7 +47,7 @@ _NESTED = ("hands", "reserve", "upres", "passed", "loc_def", "loc_en")
 
 
 class CardGameState(State):
-    __slots__ = ("_legal", "_legal_set", "cs", "game", *_FIELDS)
+    __slots__ = ("_legal", "_legal_set", "_lo", "cs", "game", *_FIELDS)
 
     game: CardGame
     cs: CardSet
@@ -87,7 +87,8 @@ class CardGameState(State):
         self.game = game
         self.cs = game.cards
         self._legal: list[Action] | None = None
-        self._legal_set: frozenset[Action] | None = None
+        self._legal_set: frozenset[int] | None = None
+        self._lo = True  # this state owns its location lists (see `own_locations`)
 
     # ------------------------------------------------------------------ copying, JSON
     def copy(self) -> CardGameState:
@@ -103,13 +104,15 @@ class CardGameState(State):
         s.passed = self.passed[:]
         s.tp = self.tp[:]
         s.supply = self.supply
-        s.loc_card = self.loc_card[:]
-        s.loc_owner = self.loc_owner[:]
-        s.loc_def = self.loc_def[:]
-        s.loc_en = self.loc_en[:]
-        s.loc_up = self.loc_up[:]
-        s.loc_att = self.loc_att[:]
-        s.loc_tardis = self.loc_tardis[:]
+        # Location lists are shared until a rule changes them (`own_locations`).
+        s._lo = False
+        s.loc_card = self.loc_card
+        s.loc_owner = self.loc_owner
+        s.loc_def = self.loc_def
+        s.loc_en = self.loc_en
+        s.loc_up = self.loc_up
+        s.loc_att = self.loc_att
+        s.loc_tardis = self.loc_tardis
         s.deck = self.deck
         s.end_depth = self.end_depth
         s.end_now = self.end_now
@@ -128,6 +131,18 @@ class CardGameState(State):
         s.rng = self.rng
         s.ended = self.ended
         return s
+
+    def own_locations(self) -> None:
+        """Copy the shared location lists before a rule changes them."""
+        if not self._lo:
+            self._lo = True
+            self.loc_card = self.loc_card[:]
+            self.loc_owner = self.loc_owner[:]
+            self.loc_def = self.loc_def[:]
+            self.loc_en = self.loc_en[:]
+            self.loc_up = self.loc_up[:]
+            self.loc_att = self.loc_att[:]
+            self.loc_tardis = self.loc_tardis[:]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -179,44 +194,38 @@ class CardGameState(State):
         return self.game.pass_count
 
     def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            from timelord.games.card_game.rules.legal import legal_actions
-
-            self._legal = legal_actions(self)
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _legal_actions(self)
+        return list(legal)
 
     def apply(self, action: Action) -> State:
-        from timelord.core import GameOver, InvalidAction
-
-        if not isinstance(action, Action):
-            raise InvalidAction(f"not an action: {action!r}")
-        if self.phase == OVER:
-            raise GameOver("the game is over; no more moves", "C-6")
-        if self._legal_set is None:
-            if self._legal is None:
-                self.legal_actions()
-            assert self._legal is not None
-            self._legal_set = frozenset(self._legal)
-        if action not in self._legal_set:
+        """The checked path. Listed actions are shared objects, so the check is by identity
+        first; an equal action built elsewhere (JSON, a test) is checked by value."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _legal_actions(self)
+        ids = self._legal_set
+        if ids is None:
+            ids = self._legal_set = frozenset(map(id, legal))
+        if id(action) not in ids and action not in legal:
+            if not isinstance(action, Action):
+                raise InvalidAction(f"not an action: {action!r}")
+            if self.phase == OVER:
+                raise GameOver("the game is over; no more moves", "C-6")
             raise self.why_illegal(action)
         return self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> CardGameState:
-        from timelord.games.card_game.rules.apply import apply_action
-
         s = self.copy()
-        apply_action(s, action)
+        _apply_action(s, action)
         return s
 
     def why_illegal(self, action: Action) -> IllegalAction:
-        from timelord.games.card_game.rules.legal import explain
-
-        return explain(self, action)
+        return _explain(self, action)
 
     def scores(self) -> list[float]:
-        from timelord.games.card_game.rules.endgame import victory_points
-
-        return [float(v) for v in victory_points(self)]
+        return [float(v) for v in _victory_points(self)]
 
     def winners(self) -> list[int]:
         if self.phase != OVER:
@@ -237,3 +246,10 @@ class CardGameState(State):
 
     def __repr__(self) -> str:
         return f"<CardGameState turn={self.turn} active={self.active} phase={self.phase}>"
+
+
+# The rule modules import this one; bind them once it is complete.
+from timelord.games.card_game.rules.apply import apply_action as _apply_action  # noqa: E402
+from timelord.games.card_game.rules.endgame import victory_points as _victory_points  # noqa: E402
+from timelord.games.card_game.rules.legal import explain as _explain  # noqa: E402
+from timelord.games.card_game.rules.legal import legal_actions as _legal_actions  # noqa: E402

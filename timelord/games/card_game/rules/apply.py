@@ -59,6 +59,11 @@ from timelord.games.card_game.state import (
 )
 
 _ACTIVE_PHASES = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN)
+# Actions that never touch a Location; every other one copies the shared location lists.
+_NO_LOCATION = frozenset(
+    {PickUp, DiscardForTime, PlaceReserve, PlayDefender, PlayEnemy, BuyCards, EndTurn, TakeTime,
+     DiscardToRegenerate}
+)  # fmt: skip
 
 
 def apply_action(s: CardGameState, a: Action) -> None:
@@ -66,6 +71,8 @@ def apply_action(s: CardGameState, a: Action) -> None:
         s.steps += 1
     p = s.active
     t = type(a)
+    if t not in _NO_LOCATION:
+        s.own_locations()
     if t is PickUp:
         c = a.card  # type: ignore[attr-defined]
         reserve_remove(s, p, c)

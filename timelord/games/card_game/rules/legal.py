@@ -32,6 +32,7 @@ from timelord.games.card_game.rules.common import (
     reserve_used,
 )
 from timelord.games.card_game.rules.conflict import matching_sets, valiant_cards
+from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.supports import support_actions
 from timelord.games.card_game.state import (
     ATTACK,
@@ -72,7 +73,7 @@ def legal_actions(s: CardGameState) -> list[Action]:
             for c in s.hands[p]:
                 if cs.is_defender[c] and cs.design[c] != prev and cs.type[c] not in types:
                     prev = cs.design[c]
-                    out.append(PlayDefender(c, L))
+                    out.append(_mk(PlayDefender, c, L))
         out.append(_FINISH)
         return out
     if ph == ATTACK:
@@ -84,13 +85,13 @@ def legal_actions(s: CardGameState) -> list[Action]:
             for c in s.hands[p]:
                 if cs.is_enemy[c] and cs.design[c] != prev and combines(s, c, others):
                     prev = cs.design[c]
-                    out.append(PlayEnemy(c, L))
+                    out.append(_mk(PlayEnemy, c, L))
         out.append(_FINISH)
         return out
     if ph == TAKE:
-        return [TakeTime(q) for q in range(s.game.players) if q != p and s.tp[q] > 0]
+        return [_mk(TakeTime, q) for q in range(s.game.players) if q != p and s.tp[q] > 0]
     if ph == CLEVER:
-        out = [RemoveTardis(L) for L, t in enumerate(s.loc_tardis) if t]
+        out = [_mk(RemoveTardis, L) for L, t in enumerate(s.loc_tardis) if t]
         out.append(_FINISH)
         return out
     if ph == JACK:
@@ -101,7 +102,7 @@ def legal_actions(s: CardGameState) -> list[Action]:
         for c in s.hands[p]:
             if cs.design[c] != prev:
                 prev = cs.design[c]
-                out.append(DiscardToRegenerate(c))
+                out.append(_mk(DiscardToRegenerate, c))
         out.append(_FINISH)
         return out
     if ph == IRON:
@@ -112,11 +113,11 @@ def legal_actions(s: CardGameState) -> list[Action]:
         for c in sorted(valiant_cards(s, s.loc_owner[s.p_loc])):
             if cs.design[c] != prev:
                 prev = cs.design[c]
-                out.append(PlayValiant(c))
+                out.append(_mk(PlayValiant, c))
         out.append(_PASS)
         return out
     if ph == MATCH:
-        return [DiscardEnemies(x) for x in matching_sets(s, s.p_loc, s.p_n)]
+        return [_mk(DiscardEnemies, x) for x in matching_sets(s, s.p_loc, s.p_n)]
     raise AssertionError(ph)
 
 
@@ -143,7 +144,7 @@ def main_actions(s: CardGameState) -> list[Action]:
     if not capped:
         for c in s.reserve[p]:
             if c not in s.newres:
-                out.append(PickUp(c))
+                out.append(_mk(PickUp, c))
     if not s.endgame and h == P:
         out.append(_END)
     if capped:
@@ -152,7 +153,7 @@ def main_actions(s: CardGameState) -> list[Action]:
             for c in hand:
                 if cs.design[c] != prev:
                     prev = cs.design[c]
-                    out.append(DiscardForTime((c,)))
+                    out.append(_mk(DiscardForTime, (c,)))
         return out
     if h - 1 >= mh:
         own = [L for L, o in enumerate(s.loc_owner) if o == p]
@@ -165,12 +166,12 @@ def main_actions(s: CardGameState) -> list[Action]:
             prev = d
             kind = cs.kind[c]
             if kind == "location":
-                out.append(PlayLocation(c))
+                out.append(_mk(PlayLocation, c))
             elif kind == "defender":
                 t = cs.type[c]
                 for L in own:
                     if all(cs.type[x] != t for x in s.loc_def[L]):
-                        out.append(PlayDefender(c, L))
+                        out.append(_mk(PlayDefender, c, L))
             elif kind == "enemy":
                 takeover = "takeover" in cs.effects[c]
                 for L, o in enumerate(s.loc_owner):
@@ -179,23 +180,24 @@ def main_actions(s: CardGameState) -> list[Action]:
                     att = s.loc_att[L]
                     if att == p:
                         if combines(s, c, s.loc_en[L]):
-                            out.append(PlayEnemy(c, L))
+                            out.append(_mk(PlayEnemy, c, L))
                     elif att < 0:
                         if free_dalek:
-                            out.append(PlayEnemy(c, L))
+                            out.append(_mk(PlayEnemy, c, L))
                     elif takeover and free_dalek and can_take_over(s, c, L):
-                        out.append(TakeOver(c, L))
+                        out.append(_mk(TakeOver, c, L))
             else:
                 support_actions(s, p, c, h, mh, out)
         room = reserve_capacity(s, p) - reserve_used(s, p)
-        for cards in _groups(s, hand, min(2, h - mh)):
-            if len(cards) <= room:
-                out.append(PlaceReserve(cards))
-        for cards in _groups(s, hand, min(2, h - mh)):
-            out.append(DiscardForTime(cards))
+        res1, res2, disc = _group_actions(s, hand, min(2, h - mh))
+        if room >= 1:
+            out.extend(res1)
+            if room >= 2:
+                out.extend(res2)
+        out.extend(disc)
     cost = cs.constants.buy_cost
     for n in range(1, min(s.tp[p] // cost, cards_to_buy(s)) + 1):
-        out.append(BuyCards(n))
+        out.append(_mk(BuyCards, n))
     return out
 
 
@@ -210,6 +212,31 @@ def can_take_over(s: CardGameState, c: int, L: int) -> bool:
     if not any(cs.is_enemy[e] and cs.type[e] == t for e in ens):
         return False
     return combines(s, c, ens)
+
+
+_GROUP_CACHE: dict[
+    tuple[object, tuple[int, ...], int], tuple[list[Action], list[Action], list[Action]]
+] = {}
+
+
+def _group_actions(
+    s: CardGameState, hand: tuple[int, ...], k: int
+) -> tuple[list[Action], list[Action], list[Action]]:
+    """Reserve plays of 1 card, of 2 cards, and discards of 1-2 cards for this hand (cached:
+    hands repeat across the states of one turn and across playouts)."""
+    key = (s.cs, hand, k)
+    got = _GROUP_CACHE.get(key)
+    if got is None:
+        if len(_GROUP_CACHE) > 100_000:
+            _GROUP_CACHE.clear()
+        res1: list[Action] = []
+        res2: list[Action] = []
+        disc: list[Action] = []
+        for cards in _groups(s, hand, k):
+            (res1 if len(cards) == 1 else res2).append(_mk(PlaceReserve, cards))
+            disc.append(_mk(DiscardForTime, cards))
+        got = _GROUP_CACHE[key] = (res1, res2, disc)
+    return got
 
 
 def _groups(s: CardGameState, hand: tuple[int, ...], k: int) -> list[tuple[int, ...]]:

@@ -20,6 +20,7 @@ from timelord.games.card_game.rules.common import (
     tardis_in_play,
     to_discard,
 )
+from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.turn import after_action
 from timelord.games.card_game.state import CLEVER, JACK, REGEN, CardGameState
 
@@ -46,22 +47,22 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
         return  # only inside a lost defence (C-card-the-valiant)
     if "reveal-attack" in eff:
         for L in attacked_own(s, p):
-            out.append(PlaySupport(c, L))
+            out.append(_mk(PlaySupport, c, L))
     elif "reserve-slot" in eff:
-        out.append(PlaySupport(c))
+        out.append(_mk(PlaySupport, c))
     elif "ironsides" in eff:
         if reserve_used(s, p) < reserve_capacity(s, p):
-            out.append(PlaySupport(c))
+            out.append(_mk(PlaySupport, c))
     elif "discard-enemy" in eff:
         for L in attacked_own(s, p):
             for i in range(len(s.loc_en[L])):
-                out.append(PlaySupport(c, L, i))
+                out.append(_mk(PlaySupport, c, L, i))
     elif "redirect" in eff:
         for L in attacked_own(s, p):
             att = s.loc_att[L]
             for M, o in enumerate(s.loc_owner):
                 if o != p and o != att and s.loc_att[M] < 0:
-                    out.append(PlaySupport(c, L, M))
+                    out.append(_mk(PlaySupport, c, L, M))
     elif "defeat-attack" in eff:
         for L in attacked_own(s, p):
             if not defeat_target_ok(s, c, L):
@@ -72,16 +73,16 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
                     for d in s.hands[p]:
                         if cs.is_defender[d] and cs.design[d] != prev:
                             prev = cs.design[d]
-                            out.append(PlaySupport(c, L, -1, d))
+                            out.append(_mk(PlaySupport, c, L, -1, d))
                 prev = -1
                 for d in s.reserve[p]:
                     if cs.is_defender[d] and cs.design[d] != prev:
                         prev = cs.design[d]
-                        out.append(PlaySupport(c, L, -1, d))
+                        out.append(_mk(PlaySupport, c, L, -1, d))
             else:
-                out.append(PlaySupport(c, L))
+                out.append(_mk(PlaySupport, c, L))
     elif eff & {"remove-tardis", "count-tardis", "count-daleks", "regenerate"}:
-        out.append(PlaySupport(c))
+        out.append(_mk(PlaySupport, c))
 
 
 def apply_support(s: CardGameState, a: PlaySupport) -> None:
