@@ -165,9 +165,10 @@ def test_c_4_8_buy_cards(game3: CardGame) -> None:
     t = Scenario(game3, active=0)
     t.hand(0, *FILL)
     t.time(0, 11)
-    top = t.deck_top("dalek", "sontarans", "clara")
-    s = t.state()
+    top = t.deck_top("dalek", "sontarans")
+    s = t.state(rest_to_deck=False)
     assert BuyCards(2) in s.legal_actions() and BuyCards(3) not in s.legal_actions()
+    assert s.tp[0] == 11
     s = s.apply(BuyCards(2))
     assert s.tp[0] == 1 and top[0] in s.hands[0] and top[1] in s.hands[0]
     with pytest.raises(IllegalAction) as e:

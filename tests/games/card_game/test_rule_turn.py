@@ -48,7 +48,7 @@ def test_c_3_3_end_turn_passes_right_draws_two(game3: CardGame) -> None:
     h = t.hand(1, "rory", "clara", "amy-pond")
     t.hand(0, "dalek", "dalek")
     top = t.deck_top("sontarans", "sontarans")
-    s = t.state().apply(EndTurn())
+    s = t.state(rest_to_deck=False).apply(EndTurn())
     assert all(c in s.hands[0] for c in h) and len(s.hands[0]) == 5
     assert sorted(s.hands[1]) == sorted(top)
     assert s.active == 2 and s.to_move == 2

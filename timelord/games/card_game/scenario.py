@@ -141,7 +141,8 @@ class Scenario:
         self.s.supply -= n
 
     def deck_top(self, *keys: str) -> list[int]:
-        """Cards on top of the deck, the first named drawn first."""
+        """Cards put in the deck above the End card (draws take a random card of those
+        above it; with `state(rest_to_deck=False)` these are the whole deck)."""
         out = [self.card(k) for k in keys]
         self._top.extend(out)
         return out

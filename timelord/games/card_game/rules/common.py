@@ -86,28 +86,34 @@ def steal(s: CardGameState, taker: int, victim: int, n: int) -> None:
 
 
 def reshuffle(s: CardGameState) -> None:
-    """An exhausted deck is rebuilt from the shuffled discard pile (C-6.3)."""
-    pile = list(s.discard)
-    r = Rng(s.rng)
-    r.shuffle(pile)
-    s.rng = r.state
-    s.deck = tuple(pile)
+    """An exhausted deck is rebuilt from the discard pile (C-6.3). The deck is kept as an
+    unordered pile and every draw takes a random card of it, so no order is stored (and
+    none can leak into a view or a sampled state)."""
+    s.deck = tuple(sorted(s.discard))
     s.discard = ()
 
 
 def draw(s: CardGameState, p: int, n: int) -> int:
-    """Seat p draws n cards; the End of the Game card is set aside once uncovered (C-6.2)."""
+    """Seat p draws n cards; the End of the Game card is set aside once uncovered (C-6.2).
+
+    The deck is an unordered pile and a draw takes a uniformly random card of it. `end_depth`
+    counts the cards under the End card: nobody knows which cards those are, so drawing at
+    random from the whole pile until only that many are left is the same as drawing the top
+    card of a shuffled deck with the End card inside it.
+    """
     drawn = 0
     bit = 1 << p
     k = s.known
+    r = Rng(s.rng)
     for _ in range(n):
         if not s.deck:
             if not s.discard:
                 break
             reshuffle(s)
         deck = s.deck
-        c = deck[-1]
-        s.deck = deck = deck[:-1]
+        i = r.below(len(deck))
+        c = deck[i]
+        s.deck = deck = deck[:i] + deck[i + 1 :]
         if k[c] & ~bit:
             # The deck held cards others knew of (a reshuffled discard pile): they no
             # longer know which one went, so they lose track of all of them.
@@ -119,6 +125,7 @@ def draw(s: CardGameState, p: int, n: int) -> int:
         if s.end_depth >= 0 and len(deck) == s.end_depth:
             s.end_depth = -1
             s.end_now = True
+    s.rng = r.state
     return drawn
 
 

@@ -54,8 +54,9 @@ def setup(game: CardGame, seed: int) -> CardGameState:
         for c in h:
             s.known[c] = 1 << p
         s.hands.append(tuple(sorted(h)))
-    # Top of the deck is its end; the End of the Game card sits on the bottom end_depth.
-    s.deck = tuple(deck)
+    # The End of the Game card lies on `end_depth` cards. The deck is an unordered pile (each
+    # draw takes a random card, see `draw`), so it is stored sorted.
+    s.deck = tuple(sorted(deck))
     s.end_depth = min(cs.constants.end_depth, len(deck))
     s.end_now = False
     s.discard = ()
