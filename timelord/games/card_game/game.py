@@ -49,13 +49,16 @@ class CardGame(Game):
 
     @property
     def max_actions(self) -> int:
-        """Proven bound (see RULES.md C-3.5): per turn at most `turn_step_cap` free steps,
-        then one discard per card in hand; sub-decisions of one action are bounded by the
-        cards in the game; three conflict decisions by other seats per action."""
+        """A proven bound (RULES.md C-3.5). In one turn the player to move takes at most
+        `turn_step_cap` steps freely; after that only discards (one card each) and ending
+        remain. Sequences already begun are bounded by the cards in the game (declaring
+        cards, Regeneration discards) or by the 30 Time Points (taking them one by one), Mr
+        Clever by 4 steps. Each of those actions sets off at most one conflict, with at most
+        three decisions by other seats. An End Game turn is one action plus pick-ups."""
         cards = len(self.cards.design)
-        per_turn = 4 * (self.turn_step_cap + 1) + 3 * cards + 20
-        return self.max_turns * per_turn
-
+        tp = self.cards.constants.time_points
+        active = self.turn_step_cap + 3 * cards + tp + 10
+        return self.max_turns * 4 * active
     def new_game(self, seed: int) -> CardGameState:
         from timelord.games.card_game.rules.turn import setup, start_turn
 
