@@ -236,7 +236,8 @@ def test_c_card_papal_mainframe_voids_location(game3: CardGame) -> None:
 # ---------------------------------------------------------------- support
 @pytest.mark.parametrize("key", ["sonic-screwdriver", "psychic-paper", "vincent-van-gogh"])
 def test_c_card_reveal_cards(game3: CardGame, key: str) -> None:
-    """C-card-sonic-screwdriver / psychic-paper / vincent-van-gogh: reveal one attack; +1 TP."""
+    """C-card-sonic-screwdriver, C-card-psychic-paper, C-card-vincent-van-gogh: reveal one
+    attack on your own Location; +1 TP."""
     t = Scenario(game3, active=0)
     L = t.location(0, enemies=["dalek", "weeping-angels"], attacker=1)
     c = t.hand(0, key, *FILL)[0]
@@ -324,7 +325,7 @@ def test_c_card_mr_clever(game3: CardGame) -> None:
 
 @pytest.mark.parametrize("key", ["captain-jack", "collecting-on-debts"])
 def test_c_card_captain_jack(game3: CardGame, key: str) -> None:
-    """C-card-captain-jack / collecting-on-debts: discard one Enemy (face-down too); with the
+    """C-card-captain-jack, C-card-collecting-on-debts: discard one Enemy (face-down too); with the
     last one gone the attack ends and a TARDIS counter may go on."""
     t = Scenario(game3, active=0)
     L = t.location(0, enemies=["dalek", "sontarans"], attacker=1)
@@ -440,3 +441,39 @@ def test_c_card_regeneration(game3: CardGame) -> None:
     s = s.apply(Finish())
     assert len(s.hands[0]) == 5 and s.phase == MAIN
     assert h[0] in s.discard and h[1] in s.discard and h[4] in s.discard
+
+
+@pytest.mark.parametrize("key", ["rose", "martha", "clara"])
+def test_c_card_plain_defenders(key: str) -> None:
+    """C-card-rose, C-card-martha, C-card-clara: plain Defenders with the standard cards: their
+    strength counts, revealing them gives nothing, and two of one type never share a place."""
+    import timelord
+
+    game = timelord.load("card-game", players=3)
+    cs = game.cards
+    t = Scenario(game, active=0)
+    L = t.location(1, defenders=[key])
+    defender = t.s.loc_def[L][0]
+    h = t.hand(0, "weeping-angels", "rory", "rory", "amy-pond")
+    s = attack(t.state(), h[:1], L)
+    assert s.tp[1] == 0  # no reveal bonus for the defender
+    assert s.loc_tardis[L] == (cs.strength[defender] >= cs.strength[h[0]])
+    t2 = Scenario(game, active=1)
+    L2 = t2.location(1, defenders=[key])
+    d = t2.hand(1, key, "rory", "rory", "amy-pond")[0]
+    assert PlayDefender(d, L2) not in t2.state().legal_actions()
+
+
+def test_c_card_weeping_angels_gain_on_reveal(game3: CardGame) -> None:
+    """C-card-weeping-angels: +1 TP to the attacker when revealed in a conflict (played
+    against a defended Location); none when revealed by a Sonic Screwdriver."""
+    t = Scenario(game3, active=0)
+    L = t.location(1, defenders=["rory"])
+    h = t.hand(0, "weeping-angels", "weeping-angels", *FILL)
+    s = attack(t.state(), h[:2], L)  # 2 vs Rory 1
+    assert s.tp[0] == 2
+    t = Scenario(game3, active=1)
+    L = t.location(1, enemies=["weeping-angels"], attacker=0)
+    c = t.hand(1, "sonic-screwdriver", *FILL)[0]
+    s = t.state().apply(PlaySupport(c, L))
+    assert s.tp[0] == 0 and s.tp[1] == 1

@@ -59,6 +59,7 @@ class CardGame(Game):
         tp = self.cards.constants.time_points
         active = self.turn_step_cap + 3 * cards + tp + 10
         return self.max_turns * 4 * active
+
     def new_game(self, seed: int) -> CardGameState:
         from timelord.games.card_game.rules.turn import setup, start_turn
 
