@@ -261,3 +261,20 @@ def test_c_4_2_defenders_into_attack_conflict_at_once(game3: CardGame) -> None:
     assert s.loc_en[L] and s.loc_up[L] == 0  # nothing revealed yet
     s = s.apply(PlayDefender(h[0], L)).apply(Finish())  # Doctor 3 + Clara 2 = 5 >= 4
     assert s.loc_tardis[L] and s.loc_att[L] == -1
+
+
+def test_c_3_2_valiant_from_hand_keeps_hand_minimum(game3: CardGame) -> None:
+    """C-3.2 with C-card-the-valiant: in one's own turn a Valiant from the hand may not leave
+    fewer than 3 cards (here the Astronaut took the only Defender, so none come back)."""
+    t = Scenario(game3, active=1)
+    L = t.location(1, enemies=["impossible-astronaut", "dalek"], attacker=0, face_up=True)
+    h = t.hand(1, "the-doctor", "the-valiant", "rory", "clara")
+    s = defend(t.state(), [h[0]], L)
+    assert s.phase == VALIANT and s.to_move == 1
+    assert s.legal_actions() == [Pass()]
+    t = Scenario(game3, active=1)
+    L = t.location(1, enemies=["impossible-astronaut", "dalek"], attacker=0, face_up=True)
+    v = t.reserve(1, "the-valiant")[0]
+    h = t.hand(1, "the-doctor", "rory", "rory", "clara")
+    s = defend(t.state(), [h[0]], L)
+    assert PlayValiant(v) in s.legal_actions()

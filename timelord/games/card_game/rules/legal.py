@@ -110,7 +110,14 @@ def legal_actions(s: CardGameState) -> list[Action]:
     if ph == VALIANT:
         out = []
         prev = -1
-        for c in sorted(valiant_cards(s, s.loc_owner[s.p_loc])):
+        owner = s.loc_owner[s.p_loc]
+        hand = s.hands[owner]
+        # C-3.2 holds for the active player here too: a Valiant from the hand must not leave
+        # fewer cards than the minimum once the Defenders are back.
+        short = owner == p and len(hand) - 1 + len(s.loc_def[s.p_loc]) < min_hand(s)
+        for c in sorted(valiant_cards(s, owner)):
+            if short and c in hand:
+                continue
             if cs.design[c] != prev:
                 prev = cs.design[c]
                 out.append(_mk(PlayValiant, c))
