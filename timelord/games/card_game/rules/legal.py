@@ -32,6 +32,14 @@ from timelord.games.card_game.rules.common import (
     reserve_used,
 )
 from timelord.games.card_game.rules.conflict import matching_sets, valiant_cards
+from timelord.games.card_game.rules.intern import (
+    DISCARD,
+    PLAY_DEFENDER,
+    PLAY_ENEMY,
+    PLAY_LOCATION,
+    RESERVE,
+    make,
+)
 from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.supports import support_actions
 from timelord.games.card_game.state import (
@@ -163,36 +171,47 @@ def main_actions(s: CardGameState) -> list[Action]:
                     out.append(_mk(DiscardForTime, (c,)))
         return out
     if h - 1 >= mh:
-        own = [L for L, o in enumerate(s.loc_owner) if o == p]
-        free_dalek = daleks_in_play(s, p) < cs.constants.counters
+        loc_owner = s.loc_owner
+        loc_att = s.loc_att
+        loc_def = s.loc_def
+        own = [L for L, o in enumerate(loc_owner) if o == p]
+        free_dalek = loc_att.count(p) < cs.constants.counters
+        is_loc, is_def, is_en, ctype = cs.is_location, cs.is_defender, cs.is_enemy, cs.type
+        PL, PD, PE = PLAY_LOCATION, PLAY_DEFENDER, PLAY_ENEMY
         prev = -1
         for c in hand:
             d = cs.design[c]
             if d == prev:
                 continue
             prev = d
-            kind = cs.kind[c]
-            if kind == "location":
-                out.append(_mk(PlayLocation, c))
-            elif kind == "defender":
-                t = cs.type[c]
+            if is_loc[c]:
+                a = PL.get(c)
+                out.append(a if a is not None else make(PL, c, PlayLocation, c))
+            elif is_def[c]:
+                t = ctype[c]
                 for L in own:
-                    if all(cs.type[x] != t for x in s.loc_def[L]):
-                        out.append(_mk(PlayDefender, c, L))
-            elif kind == "enemy":
+                    if all(ctype[x] != t for x in loc_def[L]):
+                        key = c << 10 | L
+                        a = PD.get(key)
+                        out.append(a if a is not None else make(PD, key, PlayDefender, c, L))
+            elif is_en[c]:
                 takeover = "takeover" in cs.effects[c]
-                for L, o in enumerate(s.loc_owner):
+                for L, o in enumerate(loc_owner):
                     if o == p:
                         continue
-                    att = s.loc_att[L]
+                    att = loc_att[L]
                     if att == p:
-                        if combines(s, c, s.loc_en[L]):
-                            out.append(_mk(PlayEnemy, c, L))
-                    elif att < 0:
-                        if free_dalek:
-                            out.append(_mk(PlayEnemy, c, L))
-                    elif takeover and free_dalek and can_take_over(s, c, L):
-                        out.append(_mk(TakeOver, c, L))
+                        if not combines(s, c, s.loc_en[L]):
+                            continue
+                    elif att >= 0:
+                        if takeover and free_dalek and can_take_over(s, c, L):
+                            out.append(_mk(TakeOver, c, L))
+                        continue
+                    elif not free_dalek:
+                        continue
+                    key = c << 10 | L
+                    a = PE.get(key)
+                    out.append(a if a is not None else make(PE, key, PlayEnemy, c, L))
             else:
                 support_actions(s, p, c, h, mh, out)
         room = reserve_capacity(s, p) - reserve_used(s, p)
@@ -221,29 +240,41 @@ def can_take_over(s: CardGameState, c: int, L: int) -> bool:
     return combines(s, c, ens)
 
 
-_GROUP_CACHE: dict[
-    tuple[object, tuple[int, ...], int], tuple[list[Action], list[Action], list[Action]]
-] = {}
-
-
 def _group_actions(
     s: CardGameState, hand: tuple[int, ...], k: int
 ) -> tuple[list[Action], list[Action], list[Action]]:
-    """Reserve plays of 1 card, of 2 cards, and discards of 1-2 cards for this hand (cached:
-    hands repeat across the states of one turn and across playouts)."""
-    key = (s.cs, hand, k)
-    got = _GROUP_CACHE.get(key)
-    if got is None:
-        if len(_GROUP_CACHE) > 100_000:
-            _GROUP_CACHE.clear()
-        res1: list[Action] = []
-        res2: list[Action] = []
-        disc: list[Action] = []
-        for cards in _groups(s, hand, k):
-            (res1 if len(cards) == 1 else res2).append(_mk(PlaceReserve, cards))
-            disc.append(_mk(DiscardForTime, cards))
-        got = _GROUP_CACHE[key] = (res1, res2, disc)
-    return got
+    """Reserve plays of 1 card, of 2 cards, and discards of 1-2 cards for this hand."""
+    res1: list[Action] = []
+    res2: list[Action] = []
+    disc: list[Action] = []
+    if k <= 0:
+        return res1, res2, disc
+    de = s.cs.design
+    R, D = RESERVE, DISCARD
+    n = len(hand)
+    seen1 = -1
+    for i in range(n):
+        a = hand[i]
+        if de[a] == seen1:
+            continue
+        seen1 = de[a]
+        x = R.get(a)
+        res1.append(x if x is not None else make(R, a, PlaceReserve, (a,)))
+        x = D.get(a)
+        disc.append(x if x is not None else make(D, a, DiscardForTime, (a,)))
+        if k >= 2:
+            seen2 = -1
+            for j in range(i + 1, n):
+                b = hand[j]
+                if de[b] == seen2:
+                    continue
+                seen2 = de[b]
+                key = (a << 10 | b) + 1_048_576
+                x = R.get(key)
+                res2.append(x if x is not None else make(R, key, PlaceReserve, (a, b)))
+                x = D.get(key)
+                disc.append(x if x is not None else make(D, key, DiscardForTime, (a, b)))
+    return res1, res2, disc
 
 
 def _groups(s: CardGameState, hand: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
