@@ -151,3 +151,16 @@ def test_c_7_2_sample_state_real_game_mid_game() -> None:
         x = g.sample_state(view, Rng(5))
         assert x.view(seat) == view
         assert x.legal_actions() == s.legal_actions()
+
+
+def test_c_7_2_sampling_varies_and_is_seeded() -> None:
+    """C-7.2: one generator gives a different deal each call; the same seed the same deal."""
+    g = timelord.load("card-game", players=4)
+    s = g.new_game(3)
+    view = s.view(0)
+    r = Rng(9)
+    a = g.sample_state(view, r)
+    b = g.sample_state(view, r)
+    assert a.hands != b.hands
+    assert g.sample_state(view, Rng(9)).to_json() == a.to_json()
+    assert a.view(0) == view == b.view(0)

@@ -198,7 +198,7 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
     n = game.players
     base = t.s
     known = t.known[:]
-    r = rng.copy()
+    r = rng  # advance the caller's generator: each call deals anew
     buf = [0, 0]  # bits, count
 
     def rand(m: int) -> int:
@@ -259,7 +259,9 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
     s.loc_def = loc_def
     s.loc_en = loc_en
     s.p_cards = staged
-    pool = [c for c in t.pool if c not in used] if used else t.pool[:]
+    pool = t.pool[:]
+    for c in used:
+        pool.remove(c)
     m = len(pool)
     # Partial Fisher-Yates: the first `need` cards go to the hidden hands and reserves.
     need = t.need
