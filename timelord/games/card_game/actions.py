@@ -11,12 +11,24 @@ from dataclasses import dataclass
 from timelord.core import Action
 
 
+def _c(card: int) -> str:
+    """A card as `Name#id` (names of the standard card set; ids beyond it stay bare)."""
+    from timelord.games.card_game.cards import standard_cards
+
+    names = standard_cards().name
+    return f"{names[card]}#{card}" if 0 <= card < len(names) else f"card {card}"
+
+
+def _cs(cards: tuple[int, ...]) -> str:
+    return ", ".join(_c(c) for c in cards)
+
+
 @dataclass(frozen=True, slots=True)
 class PlayLocation(Action):
     card: int
 
     def __str__(self) -> str:
-        return f"play location card {self.card}"
+        return f"play the Location {_c(self.card)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +39,7 @@ class PlayDefender(Action):
     location: int
 
     def __str__(self) -> str:
-        return f"declare defender {self.card} on location {self.location}"
+        return f"declare the Defender {_c(self.card)} for location {self.location}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +50,7 @@ class PlayEnemy(Action):
     location: int
 
     def __str__(self) -> str:
-        return f"declare enemy {self.card} against location {self.location}"
+        return f"declare the Enemy {_c(self.card)} against location {self.location}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +61,7 @@ class TakeOver(Action):
     location: int
 
     def __str__(self) -> str:
-        return f"take over the attack on location {self.location} with card {self.card}"
+        return f"take over the attack on location {self.location} with {_c(self.card)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +78,13 @@ class PlaySupport(Action):
     extra: int = -1
 
     def __str__(self) -> str:
-        parts = [f"play support card {self.card}"]
+        parts = [f"play {_c(self.card)}"]
         if self.location >= 0:
             parts.append(f"on location {self.location}")
         if self.target >= 0:
             parts.append(f"target {self.target}")
         if self.extra >= 0:
-            parts.append(f"discarding card {self.extra}")
+            parts.append(f"discarding {_c(self.extra)}")
         return " ".join(parts)
 
 
@@ -81,7 +93,7 @@ class PlaceReserve(Action):
     cards: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "put in reserve " + " ".join(map(str, self.cards))
+        return "put in reserve: " + _cs(self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +103,7 @@ class PickUp(Action):
     card: int
 
     def __str__(self) -> str:
-        return f"pick up reserve card {self.card}"
+        return f"pick up {_c(self.card)} from the reserve"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +119,7 @@ class DiscardForTime(Action):
     cards: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "discard for time " + " ".join(map(str, self.cards))
+        return "discard for Time Points: " + _cs(self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +173,7 @@ class DiscardToRegenerate(Action):
     card: int
 
     def __str__(self) -> str:
-        return f"discard card {self.card} to regenerate"
+        return f"discard {_c(self.card)} (Regeneration)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +187,7 @@ class PlayValiant(Action):
     card: int
 
     def __str__(self) -> str:
-        return f"play The Valiant (card {self.card})"
+        return f"play {_c(self.card)}: take the Defenders back"
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +197,7 @@ class DiscardEnemies(Action):
     cards: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "discard enemies " + (" ".join(map(str, self.cards)) or "(none)")
+        return "discard the Enemies " + (_cs(self.cards) or "(none)")
 
 
 ACTION_TYPES: tuple[type[Action], ...] = (
