@@ -53,8 +53,13 @@ class CardSet:
     """Per-card tables for one set of designs (ids are positions in these tuples)."""
 
     def __init__(
-        self, designs: list[CardDesign], starts: list[CardDesign], constants: GameConstants
+        self,
+        designs: list[CardDesign],
+        starts: list[CardDesign],
+        constants: GameConstants,
+        colours: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow"),
     ) -> None:
+        self.colours = colours
         self.designs = tuple(designs) + tuple(starts)
         self.constants = constants
         design_of: list[int] = []
@@ -146,7 +151,8 @@ def card_set_from_toml(text: str) -> CardSet:
     )
     designs = [design_from_record(r) for r in data["card"]]
     starts = [design_from_record(r, START) for r in data["start"]]
-    return CardSet(designs, starts, consts)
+    colours = tuple(data.get("colours", {}).get("names", ("Red", "Blue", "Green", "Yellow")))
+    return CardSet(designs, starts, consts, colours)
 
 
 @lru_cache(maxsize=1)

@@ -84,4 +84,4 @@ class CardGame(Game):
         return render_view(self, view)
 
     def seat_name(self, seat: int) -> str:
-        return ("Red", "Blue", "Green", "Yellow")[seat]
+        return self.cards.colours[seat] if seat < len(self.cards.colours) else f"Seat {seat}"
