@@ -355,7 +355,7 @@ def explain(s: CardGameState, a: Action) -> IllegalAction:
         if card not in hand:
             return IllegalAction(f"card {card} is not in your hand", "C-3.1")
         assert card is not None
-        if s.steps >= g.turn_step_cap and not s.endgame:
+        if s.phase == MAIN and s.steps >= g.turn_step_cap and not s.endgame:
             return IllegalAction("this turn has reached its step limit; discard or end", "C-3.5")
         if len(hand) - 1 < min_hand(s):
             return IllegalAction(
