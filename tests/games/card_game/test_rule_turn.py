@@ -114,3 +114,22 @@ def test_not_your_turn_is_refused(game3: CardGame) -> None:
     s = t.state()
     with pytest.raises(IllegalAction):
         s.apply(PlayLocation(h1[0]))
+
+
+def test_refusals_name_the_clause(game3: CardGame) -> None:
+    """Every refusal explains itself and names its clause."""
+    from timelord.games.card_game.actions import Finish, PlayValiant, TakeTime
+
+    t = Scenario(game3, active=0)
+    h = t.hand(0, "small-place", "rory", "clara", "amy-pond")
+    s = t.state()
+    cases = [
+        (Finish(), "C-3.1"),
+        (TakeTime(1), "C-4.1"),
+        (PlayValiant(h[0]), "C-card-the-valiant"),
+        (PlayLocation(999), "C-3.1"),
+    ]
+    for action, rule in cases:
+        with pytest.raises(IllegalAction) as e:
+            s.apply(action)
+        assert e.value.rule == rule and e.value.reason
