@@ -143,6 +143,11 @@ def describe(s: CardGameState, a: Action, seat: int | None) -> str:
     if isinstance(a, DiscardForTime):
         return f"{who} discards {', '.join(_name(cs, c) for c in a.cards)} for Time Points"
     if isinstance(a, EndTurn):
+        to = (mover - 1) % s.game.players
+        if seat == to or mine:
+            cards = ", ".join(_name(cs, c) for c in s.hands[mover])
+            whom = "you" if seat == to else s.game.seat_name(to)
+            return f"{who} passes {cards} to {whom} and ends the turn"
         return f"{who} passes {s.game.pass_count} cards right and ends the turn"
     if isinstance(a, Finish):
         return f"{who} finishes"
