@@ -1,0 +1,166 @@
+"""Hidden information: C-7.1 and C-7.2 (and the knowledge ruling C-R9)."""
+
+from __future__ import annotations
+
+import json
+
+import timelord
+from timelord.core import Rng
+from timelord.games.card_game.actions import (
+    EndTurn,
+    Finish,
+    Pass,
+    PlaceReserve,
+    PlayDefender,
+    PlayEnemy,
+)
+from timelord.games.card_game.game import CardGame
+from timelord.games.card_game.scenario import Scenario
+
+FILL = ("rory", "rory", "clara")
+
+
+def test_c_7_1_hands_and_reserve_secret(game3: CardGame) -> None:
+    """C-7.1: others see how many cards a hand or reserve holds, not which."""
+    t = Scenario(game3, active=0)
+    h = t.hand(0, "dalek", *FILL)
+    t.reserve(0, "sontarans")
+    s = t.state()
+    v1 = s.view(1)
+    assert v1["hands"][0] == {"count": 4, "known": []}
+    assert v1["reserves"][0] == {"count": 1, "known": []}
+    assert s.view(0)["hands"][0]["known"] == sorted(h)
+    assert s.view(None)["hands"][0]["known"] == []
+    assert json.loads(json.dumps(v1)) == v1
+
+
+def test_c_7_1_passed_cards_remembered(game3: CardGame) -> None:
+    """C-7.1 / C-R9: the passer knows where its passed cards are, and keeps a log of them."""
+    t = Scenario(game3, active=1)
+    h = t.hand(1, *FILL)
+    t.hand(0, "dalek", "dalek")
+    s = t.state().apply(EndTurn())
+    v = s.view(1)
+    assert v["passed"] == [sorted(h)]
+    assert v["hands"][0]["known"] == sorted(h)
+    assert s.view(2)["hands"][0]["known"] == []
+
+
+def test_c_7_1_knowledge_lost_when_card_hidden(game3: CardGame) -> None:
+    """C-R9: once the holder moves a card face-down, the passer no longer knows which of the
+    hand's cards are where (the view never shows which card moved)."""
+    t = Scenario(game3, active=0)
+    h = t.hand(0, "dalek", "sontarans", "clara", "amy-pond")
+    for c in h:
+        t.s.known[c] |= 1 << 1  # seat 1 passed these
+    s = t.state()
+    assert s.view(1)["hands"][0]["known"] == sorted(h)
+    s = s.apply(PlaceReserve((h[0],)))
+    assert s.view(1)["hands"][0]["known"] == []
+    assert s.view(1)["reserves"][0]["known"] == []
+    assert s.view(1)["passed"] == []
+
+
+def test_c_7_1_public_discard_keeps_knowledge(game3: CardGame) -> None:
+    """C-R9 negative: a face-up play shows which card left; the rest stay known."""
+    from timelord.games.card_game.actions import DiscardForTime
+
+    t = Scenario(game3, active=0)
+    h = t.hand(0, "dalek", "sontarans", "clara", "amy-pond")
+    for c in h:
+        t.s.known[c] |= 1 << 1
+    s = t.state().apply(DiscardForTime((h[0],)))
+    assert s.view(1)["hands"][0]["known"] == sorted(h[1:])
+
+
+def test_c_7_1_own_face_down_cards_visible(game3: CardGame) -> None:
+    """C-7.1: a seat always sees its own face-down Defenders and Enemies."""
+    t = Scenario(game3, active=0)
+    L = t.location(0)
+    M = t.location(1)
+    h = t.hand(0, "clara", "dalek", "rory", "rory", "amy-pond")
+    s = t.state().apply(PlayDefender(h[0], L)).apply(Finish())
+    s = s.apply(PlayEnemy(h[1], M)).apply(Finish())
+    v0, v1 = s.view(0), s.view(1)
+    assert v0["locations"][L]["defenders"] == [h[0]]
+    assert v0["locations"][M]["enemies"] == [h[1]]
+    assert v1["locations"][L]["defenders"] == [None]
+    assert v1["locations"][M]["enemies"] == [None]
+
+
+def test_c_7_1_rory_return_is_public(game3: CardGame) -> None:
+    """C-7.1: cards revealed and sent back to a hand are known to everyone there."""
+    t = Scenario(game3, active=0)
+    L = t.location(1, defenders=["rory"])
+    rory = t.s.loc_def[L][0]
+    h = t.hand(0, "sontarans", *FILL)
+    s = t.state().apply(PlayEnemy(h[0], L)).apply(Finish()).apply(Pass())
+    assert rory in s.view(2)["hands"][1]["known"]
+
+
+def test_c_7_2_sample_state_rebuilds_view(game3: CardGame) -> None:
+    """C-7.2: sampled states show the same view; hidden slots hold cards of the right kind."""
+    t = Scenario(game3, active=0)
+    t.location(0, defenders=["the-doctor", "amy-pond"])
+    L = t.location(1, enemies=["dalek", "dalek-flagship"], attacker=0)
+    t.location(2, enemies=["the-silence", "madame-kovarian"], attacker=1)
+    t.hand(0, *FILL)
+    t.hand(1, "sontarans", "clara", "donna")
+    s = t.state()
+    for seat in (0, 1, 2):
+        view = s.view(seat)
+        for k in range(20):
+            x = game3.sample_state(view, Rng(k))
+            assert x.view(seat) == view
+            cs = game3.cards
+            for Lx in range(len(x.loc_card)):
+                types = [cs.type[d] for d in x.loc_def[Lx]]
+                assert all(cs.is_defender[d] for d in x.loc_def[Lx])
+                assert len(types) == len(set(types))
+                ens = x.loc_en[Lx]
+                assert all(cs.is_enemy[e] for e in ens)
+                assert all(cs.combine[cs.design[a]][cs.design[b]] for a in ens for b in ens)
+            everything = sorted(
+                [c for h in x.hands for c in h]
+                + [c for r in x.reserve for c in r]
+                + [c for d in x.loc_def for c in d]
+                + [c for e in x.loc_en for c in e]
+                + list(x.loc_card)
+                + list(x.deck)
+                + list(x.discard)
+                + list(x.aside)
+                + [c for u in x.upres for c in u]
+            )
+            assert everything == list(range(len(cs.design)))
+    assert L >= 0
+
+
+def test_c_7_2_sample_state_real_game_mid_game() -> None:
+    """C-7.2: on real mid-game views the seat's legal actions are unchanged by sampling."""
+    g = timelord.load("card-game", players=4)
+    s = g.new_game(17)
+    r = Rng(1)
+    for _ in range(120):
+        legal = s.legal_actions()
+        s = s.apply(legal[r.below(len(legal))])
+        if s.is_over:
+            break
+    seat = s.to_move
+    if seat is not None:
+        view = s.view(seat)
+        x = g.sample_state(view, Rng(5))
+        assert x.view(seat) == view
+        assert x.legal_actions() == s.legal_actions()
+
+
+def test_c_7_2_sampling_varies_and_is_seeded() -> None:
+    """C-7.2: one generator gives a different deal each call; the same seed the same deal."""
+    g = timelord.load("card-game", players=4)
+    s = g.new_game(3)
+    view = s.view(0)
+    r = Rng(9)
+    a = g.sample_state(view, r)
+    b = g.sample_state(view, r)
+    assert a.hands != b.hands
+    assert g.sample_state(view, Rng(9)).to_json() == a.to_json()
+    assert a.view(0) == view == b.view(0)

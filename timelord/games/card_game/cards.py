@@ -1,0 +1,162 @@
+"""Card data: the manifest in `data/cards.toml` turned into flat per-card tables.
+
+Every physical card has an integer id. Game cards come first (copies of one design get
+consecutive ids), then the starting locations. The rules read only these tables, never a
+card's name or numbers, so a test can build its own small `CardSet`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+LOCATION, DEFENDER, ENEMY, SUPPORT, START = "location", "defender", "enemy", "support", "start"
+KINDS = (LOCATION, DEFENDER, ENEMY, SUPPORT)
+
+
+@dataclass(frozen=True)
+class CardDesign:
+    """One card design (one record of the manifest); `copies` physical cards share it."""
+
+    key: str
+    name: str
+    kind: str
+    copies: int = 1
+    strength: int = 0
+    vp: int = 0
+    tp: int = 0
+    order: int = 0
+    type: str = ""
+    combines: tuple[str, ...] = ()
+    effects: tuple[str, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)
+    two_player: bool = True
+    status: str = "reconstruction"
+
+
+@dataclass(frozen=True)
+class GameConstants:
+    time_points: int = 30
+    counters: int = 5
+    hand_size: int = 5
+    pass_cards: int = 3
+    pass_cards_two_player: int = 2
+    end_depth: int = 20
+    buy_cost: int = 5
+    reserve_limit: int = 2
+
+
+class CardSet:
+    """Per-card tables for one set of designs (ids are positions in these tuples)."""
+
+    def __init__(
+        self,
+        designs: list[CardDesign],
+        starts: list[CardDesign],
+        constants: GameConstants,
+        colours: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow"),
+    ) -> None:
+        self.colours = colours
+        self.designs = tuple(designs) + tuple(starts)
+        self.constants = constants
+        design_of: list[int] = []
+        for d, design in enumerate(designs):
+            design_of.extend([d] * design.copies)
+        self.game_cards = len(design_of)
+        for s in range(len(starts)):
+            design_of.append(len(designs) + s)
+        self.start_cards = tuple(range(self.game_cards, len(design_of)))
+        self.design = tuple(design_of)
+        ds = [self.designs[d] for d in design_of]
+        self.kind = tuple(x.kind for x in ds)
+        self.strength = tuple(x.strength for x in ds)
+        self.vp = tuple(x.vp for x in ds)
+        self.tp = tuple(x.tp for x in ds)
+        self.order = tuple(x.order for x in ds)
+        self.type = tuple(x.type for x in ds)
+        self.name = tuple(x.name for x in ds)
+        self.key = tuple(x.key for x in ds)
+        self.effects = tuple(frozenset(x.effects) for x in ds)
+        self.params = tuple(x.params for x in ds)
+        self.two_player = tuple(x.two_player for x in ds)
+        self.is_location = tuple(k == LOCATION for k in self.kind)
+        self.is_defender = tuple(k == DEFENDER for k in self.kind)
+        self.is_enemy = tuple(k == ENEMY for k in self.kind)
+        self.is_support = tuple(k == SUPPORT for k in self.kind)
+        nd = len(self.designs)
+        # combine[d1][d2]: enemy designs d1 and d2 may stand in one attack.
+        comb = [[False] * nd for _ in range(nd)]
+        for i, a in enumerate(self.designs):
+            for j, b in enumerate(self.designs):
+                if a.kind != ENEMY or b.kind != ENEMY:
+                    continue
+                comb[i][j] = (
+                    a.type == b.type
+                    or "any" in a.combines
+                    or "any" in b.combines
+                    or b.type in a.combines
+                    or a.type in b.combines
+                )
+        self.combine = tuple(tuple(r) for r in comb)
+
+    def param(self, card: int, name: str, default: Any = 0) -> Any:
+        return self.params[card].get(name, default)
+
+    def cards_in_play(self, players: int) -> list[int]:
+        """Game card ids used with this many players (the 2-player variant drops some)."""
+        return [c for c in range(self.game_cards) if players > 2 or self.two_player[c]]
+
+    def label(self, card: int) -> str:
+        return f"{self.name[card]}#{card}"
+
+
+_STATUS = ("confirmed", "one-source", "inferred", "reconstruction")
+
+
+def design_from_record(rec: dict[str, Any], kind: str | None = None) -> CardDesign:
+    """One design from a manifest record (unknown keys become effect parameters)."""
+    known = {
+        "key", "name", "kind", "copies", "strength", "vp", "tp", "order", "type", "combines",
+        "effects", "two_player", "status", "sources", "name_status", "art",
+    }  # fmt: skip
+    params = {k: v for k, v in rec.items() if k not in known}
+    if rec.get("status", "reconstruction") not in _STATUS:
+        raise ValueError(f"card {rec.get('key')}: bad status {rec.get('status')!r}")
+    return CardDesign(
+        key=rec["key"],
+        name=rec["name"],
+        kind=kind or rec["kind"],
+        copies=int(rec.get("copies", 1)),
+        strength=int(rec.get("strength", 0)),
+        vp=int(rec.get("vp", 0)),
+        tp=int(rec.get("tp", 0)),
+        order=int(rec.get("order", 0)),
+        type=rec.get("type", ""),
+        combines=tuple(rec.get("combines", ())),
+        effects=tuple(rec.get("effects", ())),
+        params=params,
+        two_player=bool(rec.get("two_player", True)),
+        status=rec.get("status", "reconstruction"),
+    )
+
+
+def card_set_from_toml(text: str) -> CardSet:
+    data = tomllib.loads(text)
+    g = data.get("game", {})
+    consts = GameConstants(
+        **{k: int(v) for k, v in g.items() if k in GameConstants.__dataclass_fields__}
+    )
+    designs = [design_from_record(r) for r in data["card"]]
+    starts = [design_from_record(r, START) for r in data["start"]]
+    colours = tuple(data.get("colours", {}).get("names", ("Red", "Blue", "Green", "Yellow")))
+    return CardSet(designs, starts, consts, colours)
+
+
+@lru_cache(maxsize=1)
+def standard_cards() -> CardSet:
+    """The 127-card 2nd-edition manifest shipped in `data/cards.toml`."""
+    text = files("timelord.games.card_game").joinpath("data/cards.toml").read_text()
+    return card_set_from_toml(text)

@@ -1,0 +1,207 @@
+"""Carry out one action on a fresh copy of the state."""
+
+from __future__ import annotations
+
+from timelord.core import Action
+from timelord.games.card_game.actions import (
+    BuyCards,
+    DiscardEnemies,
+    DiscardForTime,
+    DiscardToRegenerate,
+    EndTurn,
+    Finish,
+    Pass,
+    PickUp,
+    PlaceReserve,
+    PlaceTardis,
+    PlayDefender,
+    PlayEnemy,
+    PlayLocation,
+    PlaySupport,
+    PlayValiant,
+    RemoveTardis,
+    TakeOver,
+    TakeTime,
+    UseIronsides,
+)
+from timelord.games.card_game.rules.common import (
+    draw,
+    gain,
+    hand_add,
+    hand_remove,
+    hide_from_hand,
+    pay,
+    place_tardis,
+    publish,
+    reserve_remove,
+    steal,
+    to_discard,
+)
+from timelord.games.card_game.rules.conflict import (
+    discard_enemies,
+    play_valiant,
+    start_conflict,
+    use_ironsides,
+)
+from timelord.games.card_game.rules.supports import apply_support, finish_regeneration
+from timelord.games.card_game.rules.turn import after_action, end_turn
+from timelord.games.card_game.state import (
+    ATTACK,
+    CLEVER,
+    DEFEND,
+    IRON,
+    JACK,
+    MAIN,
+    REGEN,
+    TAKE,
+    VALIANT,
+    CardGameState,
+)
+
+_ACTIVE_PHASES = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN)
+# Actions that never touch a Location; every other one copies the shared location lists.
+_NO_LOCATION = frozenset(
+    {PickUp, DiscardForTime, PlaceReserve, PlayDefender, PlayEnemy, BuyCards, EndTurn, TakeTime,
+     DiscardToRegenerate}
+)  # fmt: skip
+
+
+def apply_action(s: CardGameState, a: Action) -> None:
+    if s.phase in _ACTIVE_PHASES:
+        s.steps += 1
+    p = s.active
+    t = type(a)
+    if t not in _NO_LOCATION:
+        s.own_locations()
+    if t is PickUp:
+        c = a.card  # type: ignore[attr-defined]
+        reserve_remove(s, p, c)
+        hand_add(s, p, c)
+    elif t is DiscardForTime or t is PlaceReserve:
+        cards = a.cards  # type: ignore[attr-defined]
+        for c in cards:
+            hand_remove(s, p, c)
+        if t is DiscardForTime:
+            to_discard(s, cards)
+            gain(s, p, len(cards))
+        else:
+            for c in cards:
+                hide_from_hand(s, p, c)
+            s.reserve[p] = tuple(sorted(s.reserve[p] + cards))
+            s.newres = s.newres + cards
+        after_action(s)
+    elif t is PlayDefender or t is PlayEnemy:
+        c = a.card  # type: ignore[attr-defined]
+        hand_remove(s, p, c)
+        hide_from_hand(s, p, c)
+        if s.phase == MAIN:
+            s.phase = DEFEND if t is PlayDefender else ATTACK
+            s.p_loc = a.location  # type: ignore[attr-defined]
+            s.p_cards = (c,)
+        else:
+            s.p_cards = (*s.p_cards, c)
+    elif t is Finish:
+        _finish(s)
+    elif t is EndTurn:
+        end_turn(s)
+    elif t is PlayLocation:
+        c = a.card  # type: ignore[attr-defined]
+        hand_remove(s, p, c)
+        publish(s, (c,))
+        s.loc_card.append(c)
+        s.loc_owner.append(p)
+        s.loc_def.append(())
+        s.loc_en.append(())
+        s.loc_up.append(0)
+        s.loc_att.append(-1)
+        s.loc_tardis.append(False)
+        short = gain(s, p, s.cs.tp[c])
+        if short > 0 and any(s.tp[q] > 0 for q in range(s.game.players) if q != p):
+            s.phase = TAKE
+            s.p_n = short
+            return
+        after_action(s)
+    elif t is TakeTime:
+        steal(s, p, a.seat, 1)  # type: ignore[attr-defined]
+        s.p_n -= 1
+        if s.p_n <= 0 or not any(s.tp[q] > 0 for q in range(s.game.players) if q != p):
+            after_action(s)
+    elif t is BuyCards:
+        n = a.count  # type: ignore[attr-defined]
+        pay(s, p, n * s.cs.constants.buy_cost)
+        draw(s, p, n)
+        after_action(s)
+    elif t is PlaySupport:
+        apply_support(s, a)  # type: ignore[arg-type]
+    elif t is TakeOver:
+        c = a.card  # type: ignore[attr-defined]
+        L = a.location  # type: ignore[attr-defined]
+        hand_remove(s, p, c)
+        publish(s, (c,))
+        s.loc_en[L] = (*s.loc_en[L], c)
+        s.loc_up[L] = (1 << len(s.loc_en[L])) - 1
+        s.loc_att[L] = p
+        after_action(s)
+    elif t is RemoveTardis:
+        s.loc_tardis[a.location] = False  # type: ignore[attr-defined]
+        s.p_n -= 1
+        if s.p_n <= 0 or not any(s.loc_tardis):
+            after_action(s)
+    elif t is PlaceTardis:
+        place_tardis(s, s.p_loc)
+        after_action(s)
+    elif t is Pass:
+        if s.phase == JACK:
+            after_action(s)
+        elif s.phase == IRON:
+            use_ironsides(s, False)
+        else:
+            assert s.phase == VALIANT
+            play_valiant(s, None)
+    elif t is UseIronsides:
+        use_ironsides(s, True)
+    elif t is PlayValiant:
+        play_valiant(s, a.card)  # type: ignore[attr-defined]
+    elif t is DiscardToRegenerate:
+        c = a.card  # type: ignore[attr-defined]
+        hand_remove(s, p, c)
+        to_discard(s, (c,))
+        s.p_n += 1
+    elif t is DiscardEnemies:
+        discard_enemies(s, s.p_loc, a.cards)  # type: ignore[attr-defined]
+    else:
+        raise AssertionError(f"unknown action {a!r}")
+
+
+def _finish(s: CardGameState) -> None:
+    ph = s.phase
+    p = s.active
+    if ph == DEFEND:
+        L = s.p_loc
+        new = s.p_cards
+        s.loc_def[L] = s.loc_def[L] + new
+        if s.loc_en[L]:
+            start_conflict(s, L, new)
+        else:
+            after_action(s)
+    elif ph == ATTACK:
+        L = s.p_loc
+        cards = s.p_cards
+        if s.loc_att[L] < 0 and s.loc_tardis[L]:
+            # C-4.3: the attack is spent removing the TARDIS counter.
+            s.loc_tardis[L] = False
+            to_discard(s, cards)
+            after_action(s)
+            return
+        s.loc_att[L] = p
+        s.loc_en[L] = s.loc_en[L] + cards
+        if s.loc_def[L]:
+            start_conflict(s, L, ())
+        else:
+            after_action(s)
+    elif ph == CLEVER:
+        after_action(s)
+    elif ph == REGEN:
+        finish_regeneration(s)
+    else:
+        raise AssertionError(ph)

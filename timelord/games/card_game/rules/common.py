@@ -1,0 +1,188 @@
+"""Small shared moves: hands, Time Points, drawing, counters and who knows which card."""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from timelord.core import Rng
+from timelord.games.card_game.state import CardGameState
+
+
+def all_mask(s: CardGameState) -> int:
+    return (1 << s.game.players) - 1
+
+
+def left(s: CardGameState, seat: int) -> int:
+    """The next player (play passes to the left)."""
+    return (seat + 1) % s.game.players
+
+
+def right(s: CardGameState, seat: int) -> int:
+    """The player who receives this seat's passed cards."""
+    return (seat - 1) % s.game.players
+
+
+def hand_remove(s: CardGameState, p: int, c: int) -> None:
+    h = list(s.hands[p])
+    h.remove(c)
+    s.hands[p] = tuple(h)
+
+
+def hand_add(s: CardGameState, p: int, c: int) -> None:
+    h = list(s.hands[p])
+    insort(h, c)
+    s.hands[p] = tuple(h)
+
+
+def reserve_remove(s: CardGameState, p: int, c: int) -> None:
+    r = list(s.reserve[p])
+    r.remove(c)
+    s.reserve[p] = tuple(r)
+    if c in s.newres:
+        s.newres = tuple(x for x in s.newres if x != c)
+
+
+def hide_from_hand(s: CardGameState, p: int, c: int) -> None:
+    """Card `c` leaves seat p's hand face-down: nobody else can tell which card moved,
+    so every other seat's knowledge of that hand is lost."""
+    bit = 1 << p
+    k = s.known
+    for x in s.hands[p]:
+        k[x] = bit
+    k[c] = bit
+
+
+def publish(s: CardGameState, cards: tuple[int, ...] | list[int]) -> None:
+    m = all_mask(s)
+    k = s.known
+    for c in cards:
+        k[c] = m
+
+
+def to_discard(s: CardGameState, cards: tuple[int, ...] | list[int]) -> None:
+    if cards:
+        s.discard = s.discard + tuple(cards)
+        publish(s, cards)
+
+
+def gain(s: CardGameState, p: int, n: int) -> int:
+    """Seat p takes up to n Time Points from the supply; returns how many were missing."""
+    got = min(n, s.supply)
+    s.supply -= got
+    s.tp[p] += got
+    return n - got
+
+
+def pay(s: CardGameState, p: int, n: int) -> None:
+    assert s.tp[p] >= n
+    s.tp[p] -= n
+    s.supply += n
+
+
+def steal(s: CardGameState, taker: int, victim: int, n: int) -> None:
+    got = min(n, s.tp[victim])
+    s.tp[victim] -= got
+    s.tp[taker] += got
+
+
+def reshuffle(s: CardGameState) -> None:
+    """An exhausted deck is rebuilt from the discard pile (C-6.3). The deck is kept as an
+    unordered pile and every draw takes a random card of it, so no order is stored (and
+    none can leak into a view or a sampled state)."""
+    s.deck = tuple(sorted(s.discard))
+    s.discard = ()
+
+
+def draw(s: CardGameState, p: int, n: int) -> int:
+    """Seat p draws n cards; the End of the Game card is set aside once uncovered (C-6.2).
+
+    The deck is an unordered pile and a draw takes a uniformly random card of it. `end_depth`
+    counts the cards under the End card: nobody knows which cards those are, so drawing at
+    random from the whole pile until only that many are left is the same as drawing the top
+    card of a shuffled deck with the End card inside it.
+    """
+    drawn = 0
+    bit = 1 << p
+    k = s.known
+    r = Rng(s.rng)
+    for _ in range(n):
+        if not s.deck:
+            if not s.discard:
+                break
+            reshuffle(s)
+        deck = s.deck
+        i = r.below(len(deck))
+        c = deck[i]
+        s.deck = deck = deck[:i] + deck[i + 1 :]
+        if k[c] & ~bit:
+            # The deck held cards others knew of (a reshuffled discard pile): they no
+            # longer know which one went, so they lose track of all of them.
+            for x in deck:
+                k[x] &= bit
+        k[c] = bit
+        hand_add(s, p, c)
+        drawn += 1
+        if s.end_depth >= 0 and len(deck) == s.end_depth:
+            s.end_depth = -1
+            s.end_now = True
+    s.rng = r.state
+    return drawn
+
+
+def cards_to_buy(s: CardGameState) -> int:
+    return len(s.deck) + len(s.discard)
+
+
+def tardis_in_play(s: CardGameState, p: int) -> int:
+    n = 0
+    for L, o in enumerate(s.loc_owner):
+        if o == p and s.loc_tardis[L]:
+            n += 1
+    return n
+
+
+def daleks_in_play(s: CardGameState, p: int) -> int:
+    return s.loc_att.count(p)
+
+
+def place_tardis(s: CardGameState, L: int) -> bool:
+    """The location's owner puts a TARDIS counter on it, if one is left (C-5.3)."""
+    o = s.loc_owner[L]
+    if s.loc_tardis[L] or tardis_in_play(s, o) >= s.cs.constants.counters:
+        return False
+    s.loc_tardis[L] = True
+    return True
+
+
+def reserve_capacity(s: CardGameState, p: int) -> int:
+    cs = s.cs
+    cap = cs.constants.reserve_limit
+    for c in s.upres[p]:
+        if "reserve-slot" in cs.effects[c]:
+            cap += int(cs.param(c, "slots", 1))
+    return cap
+
+
+def reserve_used(s: CardGameState, p: int) -> int:
+    cs = s.cs
+    n = len(s.reserve[p])
+    for c in s.upres[p]:
+        if "ironsides" in cs.effects[c]:
+            n += 1
+    return n
+
+
+def end_attack(s: CardGameState, L: int) -> None:
+    s.loc_en[L] = ()
+    s.loc_up[L] = 0
+    s.loc_att[L] = -1
+
+
+def discard_attack(s: CardGameState, L: int) -> None:
+    to_discard(s, s.loc_en[L])
+    end_attack(s, L)
+
+
+def min_hand(s: CardGameState) -> int:
+    """Cards that must stay in hand after an action (C-3.2); none in the End Game."""
+    return 0 if s.endgame else s.game.pass_count

@@ -1,0 +1,255 @@
+"""The Card Game position: every zone, the pending decision, and who knows which card.
+
+A state is never changed once built. `apply_unchecked` copies it (outer lists only: every
+inner collection is a tuple, so a copy shares them safely) and lets the rule modules mutate
+the copy.
+
+Knowledge: `known[card]` is a bit mask of the seats that know exactly where that card is.
+Public cards have every bit set. A seat always knows its own hand, reserve, face-down
+Defenders and the face-down Enemies of its attacks; it also knows where a card is after it
+passed the card or saw it go somewhere, until the holder moves a card out of sight (then
+every card of that hand is uncertain again, so the view never tells which card moved).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import Action, GameOver, IllegalAction, InvalidAction, State, View
+
+if TYPE_CHECKING:
+    from timelord.games.card_game.cards import CardSet
+    from timelord.games.card_game.game import CardGame
+
+# Phases: what the seat in `to_move` must decide now.
+MAIN = "main"
+DEFEND = "declare-defenders"
+ATTACK = "declare-enemies"
+TAKE = "take-time"
+CLEVER = "mr-clever"
+JACK = "jack-tardis"
+REGEN = "regenerate"
+IRON = "ironsides"
+VALIANT = "valiant"
+MATCH = "match"
+OVER = "over"
+PHASES = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN, IRON, VALIANT, MATCH, OVER)
+
+_FIELDS = (
+    "hands", "reserve", "upres", "newres", "passed", "tp", "supply",
+    "loc_card", "loc_owner", "loc_def", "loc_en", "loc_up", "loc_att", "loc_tardis",
+    "deck", "end_depth", "end_now", "discard", "aside", "known",
+    "active", "first", "turn", "steps", "endgame", "phase", "p_loc", "p_cards", "p_n",
+    "rng", "ended",
+)  # fmt: skip
+# Fields holding a list of tuples (JSON: list of lists).
+_NESTED = ("hands", "reserve", "upres", "passed", "loc_def", "loc_en")
+
+
+class CardGameState(State):
+    __slots__ = ("_legal", "_legal_set", "_lo", "cs", "game", *_FIELDS)
+
+    game: CardGame
+    cs: CardSet
+    hands: list[tuple[int, ...]]
+    reserve: list[tuple[int, ...]]
+    upres: list[tuple[int, ...]]
+    newres: tuple[int, ...]
+    passed: list[tuple[tuple[int, ...], ...]]
+    tp: list[int]
+    supply: int
+    loc_card: list[int]
+    loc_owner: list[int]
+    loc_def: list[tuple[int, ...]]
+    loc_en: list[tuple[int, ...]]
+    loc_up: list[int]
+    loc_att: list[int]
+    loc_tardis: list[bool]
+    deck: tuple[int, ...]
+    end_depth: int
+    end_now: bool
+    discard: tuple[int, ...]
+    aside: tuple[int, ...]
+    known: list[int]
+    active: int
+    first: int
+    turn: int
+    steps: int
+    endgame: bool
+    phase: str
+    p_loc: int
+    p_cards: tuple[int, ...]
+    p_n: int
+    rng: int
+    ended: str
+
+    def __init__(self, game: CardGame) -> None:
+        self.game = game
+        self.cs = game.cards
+        self._legal: list[Action] | None = None
+        self._legal_set: frozenset[int] | None = None
+        self._lo = True  # this state owns its location lists (see `own_locations`)
+
+    # ------------------------------------------------------------------ copying, JSON
+    def copy(self) -> CardGameState:
+        s = CardGameState.__new__(CardGameState)
+        s.game = self.game
+        s.cs = self.cs
+        s._legal = None
+        s._legal_set = None
+        s.hands = self.hands[:]
+        s.reserve = self.reserve[:]
+        s.upres = self.upres[:]
+        s.newres = self.newres
+        s.passed = self.passed[:]
+        s.tp = self.tp[:]
+        s.supply = self.supply
+        # Location lists are shared until a rule changes them (`own_locations`).
+        s._lo = False
+        s.loc_card = self.loc_card
+        s.loc_owner = self.loc_owner
+        s.loc_def = self.loc_def
+        s.loc_en = self.loc_en
+        s.loc_up = self.loc_up
+        s.loc_att = self.loc_att
+        s.loc_tardis = self.loc_tardis
+        s.deck = self.deck
+        s.end_depth = self.end_depth
+        s.end_now = self.end_now
+        s.discard = self.discard
+        s.aside = self.aside
+        s.known = self.known[:]
+        s.active = self.active
+        s.first = self.first
+        s.turn = self.turn
+        s.steps = self.steps
+        s.endgame = self.endgame
+        s.phase = self.phase
+        s.p_loc = self.p_loc
+        s.p_cards = self.p_cards
+        s.p_n = self.p_n
+        s.rng = self.rng
+        s.ended = self.ended
+        return s
+
+    def own_locations(self) -> None:
+        """Copy the shared location lists before a rule changes them."""
+        if not self._lo:
+            self._lo = True
+            self.loc_card = self.loc_card[:]
+            self.loc_owner = self.loc_owner[:]
+            self.loc_def = self.loc_def[:]
+            self.loc_en = self.loc_en[:]
+            self.loc_up = self.loc_up[:]
+            self.loc_att = self.loc_att[:]
+            self.loc_tardis = self.loc_tardis[:]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in _FIELDS:
+            v = getattr(self, name)
+            if name == "passed":
+                v = [[list(p) for p in seat] for seat in v]
+            elif name in _NESTED:
+                v = [list(x) for x in v]
+            elif isinstance(v, (tuple, list)):
+                v = list(v)
+            out[name] = v
+        return out
+
+    @classmethod
+    def from_json(cls, game: CardGame, data: dict[str, Any]) -> CardGameState:
+        s = cls(game)
+        for name in _FIELDS:
+            v = data[name]
+            if name == "passed":
+                v = [tuple(tuple(p) for p in seat) for seat in v]
+            elif name in _NESTED:
+                v = [tuple(x) for x in v]
+            elif name in ("newres", "deck", "discard", "aside", "p_cards"):
+                v = tuple(v)
+            elif isinstance(v, list):
+                v = list(v)
+            setattr(s, name, v)
+        return s
+
+    # ------------------------------------------------------------------ protocol
+    @property
+    def to_move(self) -> int | None:
+        ph = self.phase
+        if ph == OVER:
+            return None
+        if ph in (IRON, VALIANT):
+            return self.loc_owner[self.p_loc]
+        if ph == MATCH:
+            return self.loc_att[self.p_loc]
+        return self.active
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def pass_count(self) -> int:
+        return self.game.pass_count
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _legal_actions(self)
+        return list(legal)
+
+    def apply(self, action: Action) -> State:
+        """The checked path. Listed actions are shared objects, so the check is by identity
+        first; an equal action built elsewhere (JSON, a test) is checked by value."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _legal_actions(self)
+        ids = self._legal_set
+        if ids is None:
+            ids = self._legal_set = frozenset(map(id, legal))
+        if id(action) not in ids and action not in legal:
+            if not isinstance(action, Action):
+                raise InvalidAction(f"not an action: {action!r}")
+            if self.phase == OVER:
+                raise GameOver("the game is over; no more moves", "C-6")
+            raise self.why_illegal(action)
+        return self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: Action) -> CardGameState:
+        s = self.copy()
+        _apply_action(s, action)
+        return s
+
+    def why_illegal(self, action: Action) -> IllegalAction:
+        return _explain(self, action)
+
+    def scores(self) -> list[float]:
+        return [float(v) for v in _victory_points(self)]
+
+    def winners(self) -> list[int]:
+        if self.phase != OVER:
+            return []
+        sc = self.scores()
+        best = max(sc)
+        return [i for i, v in enumerate(sc) if v == best]
+
+    def view(self, seat: int | None) -> View:
+        from timelord.games.card_game.view import make_view
+
+        return make_view(self, seat)
+
+    def describe(self, action: Action, seat: int | None) -> str:
+        from timelord.games.card_game.render import describe
+
+        return describe(self, action, seat)
+
+    def __repr__(self) -> str:
+        return f"<CardGameState turn={self.turn} active={self.active} phase={self.phase}>"
+
+
+# The rule modules import this one; bind them once it is complete.
+from timelord.games.card_game.rules.apply import apply_action as _apply_action  # noqa: E402
+from timelord.games.card_game.rules.endgame import victory_points as _victory_points  # noqa: E402
+from timelord.games.card_game.rules.legal import explain as _explain  # noqa: E402
+from timelord.games.card_game.rules.legal import legal_actions as _legal_actions  # noqa: E402
