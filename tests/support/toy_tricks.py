@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from timelord.agents.base import Agent
+from timelord.agents.heuristic import leveled
 from timelord.agents.hooks import Hooks, register_hooks
 from timelord.core import Action, ConfigError, Game, IllegalAction, Rng, State, View, register
 
@@ -152,9 +153,9 @@ class TricksState(State):
         return list(self._legal)
 
     def why_illegal(self, action: Action) -> IllegalAction:
-        if isinstance(action, PlayCard) and self.to_move is not None:
-            if action.card in self.hands[self.to_move]:
-                return IllegalAction("you must follow the led suit", "T-2")
+        seat = self.to_move
+        if isinstance(action, PlayCard) and seat is not None and action.card in self.hands[seat]:
+            return IllegalAction("you must follow the led suit", "T-2")
         return IllegalAction("you do not hold that card", "T-1")
 
     def apply_unchecked(self, action: Action) -> TricksState:
@@ -247,5 +248,5 @@ def _rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
 register("toy-tricks", f"{__name__}:TricksGame", TricksGame.description)
 register_hooks(
     "toy-tricks",
-    Hooks(heuristic=lambda game, level: TricksHeuristic(game), rollout=_rollout),
+    Hooks(heuristic=lambda game, level: leveled(TricksHeuristic(game), level), rollout=_rollout),
 )
