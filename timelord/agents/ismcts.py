@@ -52,9 +52,13 @@ class Settings:
     rollout: str = "heuristic"
     cutoff: int | None = 30
     c: float = 0.7
+    #: progressive-bias weight towards the rollout policy's choice at each node (0: none)
+    prior: float = 0.0
 
     def describe(self) -> str:
         parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={self.cutoff}"]
+        if self.prior:
+            parts.append(f"prior={self.prior:g}")
         if self.time is not None:
             parts.append(f"time={self.time:g}")
         return "/".join(parts)
@@ -97,19 +101,22 @@ def _set(settings: Settings, key: str, value: str) -> Settings:
             return replace(settings, c=float(value))
         if key == "rollout":
             return replace(settings, rollout=value)
+        if key == "prior":
+            return replace(settings, prior=float(value))
     except ValueError as exc:
         raise ConfigError(f"ismcts: bad value for {key}: {value!r}") from exc
-    raise ConfigError(f"ismcts: unknown setting {key!r} (sims, time, cutoff, c, rollout)")
+    raise ConfigError(f"ismcts: unknown setting {key!r} (sims, time, cutoff, c, rollout, prior)")
 
 
 class Node:
-    __slots__ = ("avail", "children", "reward", "visits")
+    __slots__ = ("avail", "children", "hint", "reward", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, Node] = {}
         self.visits = 0
         self.avail = 1
         self.reward = 0.0  # summed reward of the seat that moved into this node
+        self.hint: Action | None = None  # the policy's choice here (with a prior)
 
 
 def outcome(state: State, evaluate: Evaluation | None) -> list[float]:
@@ -166,6 +173,7 @@ class IsmctsAgent(Agent):
         policy, evaluate = self.policy, self.hooks.evaluate
         cutoff = settings.cutoff
         c = settings.c
+        prior = settings.prior if policy is not _random_policy else 0.0
         log, sqrt = math.log, math.sqrt
         deadline = None if settings.time is None else time.perf_counter() + settings.time
         root = Node()
@@ -183,9 +191,15 @@ class IsmctsAgent(Agent):
                 assert seat is not None
                 legal = state.legal_actions()
                 children = node.children
+                if prior and not children:
+                    node.hint = policy(state, legal, rng)
+                hint = node.hint
                 untried = [a for a in legal if a not in children]
                 if untried:
-                    action = untried[rng.below(len(untried))]
+                    if hint is not None and hint in untried:
+                        action = hint
+                    else:
+                        action = untried[rng.below(len(untried))]
                     child = children[action] = Node()
                     for a in legal:
                         if a is not action and a in children:
@@ -198,6 +212,8 @@ class IsmctsAgent(Agent):
                 for a in legal:
                     ch = children[a]
                     value = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if a is hint or (hint is not None and a == hint):
+                        value += prior / (ch.visits + 1)
                     if value > best_value:
                         best_value, chosen = value, a
                     ch.avail += 1
