@@ -1,0 +1,81 @@
+"""Doctor Who Episodes: the rummy-style fan card game, as a `Game`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from timelord.core import Action, ConfigError, Game, Rng, View
+from timelord.games.episodes import rules as R
+from timelord.games.episodes.actions import ACTION_TYPES
+from timelord.games.episodes.cards import Deck, custom_deck, standard_deck
+from timelord.games.episodes.state import EpisodesState
+from timelord.games.episodes.view import sample_state
+
+
+def _int_option(name: str, value: object, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise ConfigError(f"episodes: {name} must be an integer {lo}..{hi}, not {value!r}")
+    return value
+
+
+class EpisodesGame(Game):
+    """Options: `players` 2-6 (default 3); `target` VP that wins (default 50);
+    `max_rounds` after which the game ends on points (default 100, ruling E-R3);
+    `deck` None for the 90-card deck of `data/cards.toml`, or a list of [suit, fp, copies]."""
+
+    id: ClassVar[str] = "episodes"
+    description: ClassVar[str] = "Episodes, the rummy-style card game (2-6 players)"
+    action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+
+    def __init__(
+        self,
+        players: int = 3,
+        target: int = 50,
+        max_rounds: int = 100,
+        deck: list[list[Any]] | None = None,
+    ) -> None:
+        self.players = _int_option("players", players, 2, 6)
+        self.target = _int_option("target", target, 1, 10_000)
+        self.max_rounds = _int_option("max_rounds", max_rounds, 1, 10_000)
+        if deck is None:
+            self.deck: Deck = standard_deck()
+        elif isinstance(deck, list | tuple):
+            self.deck = custom_deck(list(deck))
+        else:
+            raise ConfigError(f"episodes: deck must be a list of [suit, fp, copies], not {deck!r}")
+        self.options: dict[str, Any] = {
+            "players": self.players,
+            "target": self.target,
+            "max_rounds": self.max_rounds,
+            "deck": None if deck is None else [list(row) for row in deck],
+        }
+
+    @property
+    def max_actions(self) -> int:
+        # A turn starts with at most 7 + 2 cards; a Companion makes it 10. Decisions per turn:
+        # ability, target or keep, episode, and at most 3 hand-limit discards (E-R12).
+        return self.max_rounds * self.players * 6
+
+    def new_game(self, seed: int) -> EpisodesState:
+        st = EpisodesState.blank(self)
+        st.deck = self.deck.cards()  # unsettled: every draw takes a random card (E-3.4)
+        st.rng = Rng(seed).next64()
+        for _ in range(R.DEAL):  # E-2.1, one card at a time around the table
+            for s in range(self.players):
+                st._draw(s, 1)
+        st.turn = -1
+        st._next_turn()  # seat 0 draws and starts (E-2.2, E-3.1)
+        st._settle()
+        return st
+
+    def state_from_json(self, data: Mapping[str, Any]) -> EpisodesState:
+        return EpisodesState.from_json(self, data)
+
+    def sample_state(self, view: View, rng: Rng) -> EpisodesState:
+        return sample_state(self, view, rng)
+
+    def render_view(self, view: View) -> str:
+        from timelord.games.episodes.render import render_view
+
+        return render_view(self, view)

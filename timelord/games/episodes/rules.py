@@ -1,0 +1,73 @@
+"""Pure rule helpers of Episodes: episode combinations and the legal moves of each phase."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from timelord.games.episodes.cards import DEFENDERS, FOE, PLOT, SPECIAL, THREAT
+
+HAND_LIMIT = 7  # E-6.1
+DEAL = 7  # E-2.1
+DRAW = 2  # E-3.1
+EPISODE_DRAW = 4  # E-5.4
+PEEK = 7  # E-4.2
+COMPANION_DRAW = 2  # E-4.3
+GADGET_DRAW = 3  # E-4.6
+TARGETED = (FOE, PLOT, SPECIAL)  # E-4.8
+
+#: Phase names as views and JSON show them.
+ACTION, TARGET, KEEP, EPISODE, DISCARD, OVER = range(6)
+PHASES = ("action", "target", "keep", "episode", "discard", "over")
+
+
+def fps_by_suit(hand: list[int]) -> list[list[int]]:
+    """Distinct FP values held in each suit, ascending (hand is sorted by code)."""
+    out: list[list[int]] = [[], [], [], [], [], []]
+    last = -1
+    for c in hand:
+        if c != last:
+            out[c >> 4].append(c & 15)
+            last = c
+    return out
+
+
+def episodes(hand: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct valid episode in `hand` as six FPs in suit order (E-5.1, E-5.2).
+
+    Equal cards are interchangeable, so each combination of (suit, FP) values is listed once.
+    """
+    by = fps_by_suit(hand)
+    if not all(by):
+        return []
+    out = []
+    for combo in product(*by):
+        if combo[0] + combo[1] + combo[2] > combo[3] + combo[4] + combo[5]:
+            out.append(combo)
+    return out
+
+
+def defence(fps: tuple[int, ...]) -> int:
+    return sum(fps[i] for i in DEFENDERS)
+
+
+def threat(fps: tuple[int, ...]) -> int:
+    return sum(fps[i] for i in THREAT)
+
+
+def discard_choices(hand: list[int], floor: int) -> list[int]:
+    """Codes that may be discarded next in the end phase (E-6.2).
+
+    The excess is taken in non-decreasing code order; a code is offered only when enough cards
+    at or above it remain to finish, so every set of excess cards is reachable exactly once.
+    """
+    need = len(hand) - HAND_LIMIT
+    last_start = len(hand) - need
+    out = []
+    prev = -1
+    for i, c in enumerate(hand):
+        if i > last_start:
+            break
+        if c != prev and c >= floor:
+            out.append(c)
+        prev = c
+    return out

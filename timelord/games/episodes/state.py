@@ -1,0 +1,631 @@
+"""The position of an Episodes game and the rules that move it on.
+
+Cards are codes (see `cards.py`); hands are sorted lists of codes. The deck is a list whose
+*end* is the top; only its top `fixed` cards have a settled order (cards a Doctor looked at,
+or a test's stacked deck). The rest is kept sorted and a draw from it takes a card uniformly at
+random, which is the same in distribution as drawing the top card of a shuffled deck (E-3.4).
+So a reshuffle only hands the pile over, and `sample_state` never has to shuffle a deck.
+
+States are never changed once built: `apply_unchecked` clones, mutates the clone and returns
+it. Inner lists are shared between states and replaced, never mutated in place, so a clone
+only copies the outer containers.
+
+What each seat knows beyond its own hand (E-8) is stored with the state:
+`known[s][o]` is a sorted list of cards seat `s` knows to be in seat `o`'s hand (always a
+sub-multiset of that hand); `top[s]` is how many cards from the top of the deck seat `s` has
+seen (a Doctor peek); during a Gadget choice `limbo_known[s]` holds the drawn cards `s` knows.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import Action, CorruptRecord, IllegalAction, Rng, State, View
+from timelord.games.episodes import rules as R
+from timelord.games.episodes.actions import (
+    ChooseOpponent,
+    DiscardCard,
+    KeepCard,
+    PlayEpisode,
+    SkipAbility,
+    SkipEpisode,
+    UseAbility,
+)
+from timelord.games.episodes.cards import (
+    COMPANION,
+    DOCTOR,
+    FOE,
+    GADGET,
+    LABEL,
+    PLOT,
+    SPECIAL,
+    SUIT_INDEX,
+    SUITS,
+)
+
+if TYPE_CHECKING:
+    from timelord.games.episodes.game import EpisodesGame
+
+# Shared action objects: legal lists reuse them instead of building new ones each time.
+_SKIP_ABILITY = SkipAbility()
+_SKIP_EPISODE = SkipEpisode()
+_CODES = [s * 16 + fp for s in range(6) for fp in range(1, 16)]
+_USE = {c: UseAbility(SUITS[c >> 4], c & 15) for c in _CODES}
+_KEEP = {c: KeepCard(SUITS[c >> 4], c & 15) for c in _CODES}
+_DISCARD = {c: DiscardCard(SUITS[c >> 4], c & 15) for c in _CODES}
+_CHOOSE = tuple(ChooseOpponent(s) for s in range(6))
+_EPISODES: dict[tuple[int, ...], PlayEpisode] = {}
+
+
+def _episode_action(fps: tuple[int, ...]) -> PlayEpisode:
+    a = _EPISODES.get(fps)
+    if a is None:
+        a = _EPISODES[fps] = PlayEpisode(fps)
+    return a
+
+
+def _card_code(suit: str, fp: int) -> int:
+    """Code of a (suit, fp) named by an action; -1 if no such card can exist."""
+    s = SUIT_INDEX.get(suit)
+    if s is None or not isinstance(fp, int) or not 1 <= fp <= 15:
+        return -1
+    return s * 16 + fp
+
+
+def _without(cards: list[int], c: int) -> list[int]:
+    out = cards[:]
+    out.remove(c)
+    return out
+
+
+class EpisodesState(State):
+    __slots__ = (
+        "_legal",
+        "deck",
+        "discard",
+        "ended",
+        "fixed",
+        "floor",
+        "game",
+        "hands",
+        "known",
+        "limbo",
+        "limbo_known",
+        "pending",
+        "phase",
+        "reshuffles",
+        "rng",
+        "top",
+        "turn",
+        "vp",
+    )
+
+    game: EpisodesGame
+    hands: list[list[int]]
+    deck: list[int]
+    fixed: int
+    discard: list[int]
+    vp: list[int]
+    turn: int
+    phase: int
+    pending: int
+    limbo: list[int]
+    known: list[list[list[int]]]
+    top: list[int]
+    limbo_known: list[list[int]]
+    floor: int
+    rng: int
+    reshuffles: int
+    ended: str
+    _legal: list[Action] | None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def blank(cls, game: EpisodesGame) -> EpisodesState:
+        """An empty table for `game` (all zones empty); callers fill it in."""
+        n = game.players
+        st = cls.__new__(cls)
+        st.game = game
+        st.hands = [[] for _ in range(n)]
+        st.deck = []
+        st.fixed = 0
+        st.discard = []
+        st.vp = [0] * n
+        st.turn = 0
+        st.phase = R.ACTION
+        st.pending = -1
+        st.limbo = []
+        st.known = [[[] for _ in range(n)] for _ in range(n)]
+        st.top = [0] * n
+        st.limbo_known = [[] for _ in range(n)]
+        st.floor = 0
+        st.rng = 0
+        st.reshuffles = 0
+        st.ended = ""
+        st._legal = None
+        return st
+
+    def _clone(self) -> EpisodesState:
+        st = EpisodesState.__new__(EpisodesState)
+        st.game = self.game
+        st.hands = self.hands[:]
+        st.deck = self.deck[:]
+        st.fixed = self.fixed
+        st.discard = self.discard[:]
+        st.vp = self.vp[:]
+        st.turn = self.turn
+        st.phase = self.phase
+        st.pending = self.pending
+        st.limbo = self.limbo
+        st.known = [row[:] for row in self.known]
+        st.top = self.top[:]
+        st.limbo_known = self.limbo_known[:]
+        st.floor = self.floor
+        st.rng = self.rng
+        st.reshuffles = self.reshuffles
+        st.ended = self.ended
+        st._legal = None
+        return st
+
+    # ------------------------------------------------------------------ protocol
+
+    @property
+    def to_move(self) -> int | None:
+        if self.phase == R.OVER:
+            return None
+        return self.turn % self.game.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == R.OVER
+
+    @property
+    def seat(self) -> int:
+        """Seat whose turn it is (also after the game ended)."""
+        return self.turn % self.game.players
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[:]
+
+    def scores(self) -> list[float]:
+        return [float(v) for v in self.vp]
+
+    def winners(self) -> list[int]:
+        if self.phase != R.OVER:
+            return []
+        best = max(self.vp)
+        return [s for s, v in enumerate(self.vp) if v == best]
+
+    def apply_unchecked(self, action: Action) -> State:
+        st = self._clone()
+        st._do(action)
+        st._settle()
+        return st
+
+    def apply(self, action: Action) -> State:
+        # State.apply's contract, checked against the cached list without copying it.
+        if self.phase != R.OVER and isinstance(action, Action):
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal()
+            if action in legal:
+                return self.apply_unchecked(action)
+        return super().apply(action)
+
+    # ------------------------------------------------------------------ legal moves
+
+    def _compute_legal(self) -> list[Action]:
+        ph = self.phase
+        if ph == R.OVER:
+            return []
+        seat = self.turn % self.game.players
+        hand = self.hands[seat]
+        if ph == R.ACTION:
+            targets = self._has_target(seat)
+            out: list[Action] = []
+            prev = -1
+            for c in hand:
+                if c != prev and (targets or (c >> 4) < 3):
+                    out.append(_USE[c])
+                prev = c
+            out.append(_SKIP_ABILITY)
+            return out
+        if ph == R.TARGET:
+            hands = self.hands
+            return [_CHOOSE[o] for o in range(self.game.players) if o != seat and hands[o]]
+        if ph == R.KEEP:
+            return [_KEEP[c] for c in sorted(set(self.limbo))]
+        if ph == R.EPISODE:
+            out = [_episode_action(fps) for fps in R.episodes(hand)]
+            out.append(_SKIP_EPISODE)
+            return out
+        assert ph == R.DISCARD
+        return [_DISCARD[c] for c in R.discard_choices(hand, self.floor)]
+
+    def _has_target(self, seat: int) -> bool:
+        return any(h for o, h in enumerate(self.hands) if o != seat)
+
+    def why_illegal(self, action: Action) -> IllegalAction:
+        if self.phase == R.OVER:
+            return IllegalAction("the game is over", "E-7.1")
+        seat = self.seat
+        hand = self.hands[seat]
+        phase = R.PHASES[self.phase]
+        if isinstance(action, UseAbility | SkipAbility):
+            if self.phase != R.ACTION:
+                return IllegalAction(
+                    f"abilities are used in the action phase, not {phase}", "E-4.1"
+                )
+            assert isinstance(action, UseAbility)
+            c = _card_code(action.suit, action.fp)
+            if c < 0 or c not in hand:
+                return IllegalAction(f"you hold no {action.suit} {action.fp}", "E-4.1")
+            return IllegalAction(
+                f"no opponent holds a card, so a {action.suit} ability has no target", "E-4.8"
+            )
+        if isinstance(action, ChooseOpponent):
+            if self.phase != R.TARGET:
+                return IllegalAction("no ability is waiting for a target", "E-4.8")
+            if action.seat == seat:
+                return IllegalAction("the target must be an opponent, not yourself", "E-4.8")
+            if not 0 <= action.seat < self.game.players:
+                return IllegalAction(f"there is no seat {action.seat}", "E-4.8")
+            return IllegalAction(f"seat {action.seat} holds no cards to target", "E-4.8")
+        if isinstance(action, KeepCard):
+            if self.phase != R.KEEP:
+                return IllegalAction("no Gadget draw is waiting for a choice", "E-4.6")
+            return IllegalAction(
+                f"{action.suit} {action.fp} is not among the cards the Gadget drew", "E-4.6"
+            )
+        if isinstance(action, PlayEpisode | SkipEpisode):
+            if self.phase != R.EPISODE:
+                return IllegalAction(
+                    f"episodes are played in the episode phase, not {phase}", "E-5.1"
+                )
+            assert isinstance(action, PlayEpisode)
+            if len(action.fps) != 6:
+                return IllegalAction("an episode is one card of each of the six suits", "E-5.1")
+            for s, fp in enumerate(action.fps):
+                c = _card_code(SUITS[s], fp)
+                if c < 0 or c not in hand:
+                    return IllegalAction(f"you hold no {SUITS[s]} {fp}", "E-5.1")
+            d, t = R.defence(action.fps), R.threat(action.fps)
+            return IllegalAction(f"the Defenders' {d} FP must exceed the Threat's {t} FP", "E-5.2")
+        if isinstance(action, DiscardCard):
+            if self.phase != R.DISCARD:
+                return IllegalAction(
+                    f"cards are discarded to the hand limit only in the end phase over "
+                    f"{R.HAND_LIMIT} cards (now: {phase})",
+                    "E-6.1",
+                )
+            c = _card_code(action.suit, action.fp)
+            if c < 0 or c not in hand:
+                return IllegalAction(f"you hold no {action.suit} {action.fp}", "E-6.1")
+            return IllegalAction(
+                f"excess cards are discarded in ascending (suit, FP) order; after "
+                f"{LABEL[self.floor]} the next must come later in that order and leave "
+                f"enough cards to finish",
+                "E-6.2",
+            )
+        return IllegalAction(f"{action} is not a move of this game", "")
+
+    # ------------------------------------------------------------------ moving on
+
+    def _do(self, action: Action) -> None:
+        kind = type(action)
+        seat = self.turn % self.game.players
+        if kind is UseAbility:
+            assert isinstance(action, UseAbility)
+            self._use_ability(seat, SUIT_INDEX[action.suit] * 16 + action.fp)
+        elif kind is SkipAbility:
+            self.phase = R.EPISODE
+        elif kind is ChooseOpponent:
+            assert isinstance(action, ChooseOpponent)
+            self._hit(seat, action.seat)
+        elif kind is KeepCard:
+            assert isinstance(action, KeepCard)
+            self._keep(seat, SUIT_INDEX[action.suit] * 16 + action.fp)
+        elif kind is PlayEpisode:
+            assert isinstance(action, PlayEpisode)
+            self._episode(seat, action.fps)
+        elif kind is SkipEpisode:
+            self._end_phase()
+        else:
+            assert isinstance(action, DiscardCard)
+            c = SUIT_INDEX[action.suit] * 16 + action.fp
+            self._discard_from_hand(seat, c)
+            self.floor = c
+            self._end_phase()
+
+    def _settle(self) -> None:
+        """Resolve steps that need no choice until a real decision (two or more options)."""
+        while True:
+            ph = self.phase
+            if ph == R.OVER:
+                self._legal = []
+                return
+            legal = self._compute_legal()
+            if len(legal) == 1:
+                if ph == R.ACTION:
+                    self.phase = R.EPISODE
+                elif ph == R.EPISODE:
+                    self._end_phase()
+                else:
+                    self._do(legal[0])  # a forced target, keep or discard (E-R13)
+                continue
+            self._legal = legal
+            return
+
+    def _use_ability(self, seat: int, c: int) -> None:
+        self._discard_from_hand(seat, c)  # E-4.9: the card goes face up first
+        suit = c >> 4
+        if suit == DOCTOR:
+            seen = min(R.PEEK, len(self.deck))
+            self._fix(seen)
+            self.top[seat] = seen
+            self.phase = R.EPISODE
+        elif suit == COMPANION:
+            self._draw(seat, R.COMPANION_DRAW)
+            self.phase = R.EPISODE
+        elif suit == GADGET:
+            self._draw(seat, R.GADGET_DRAW, to_limbo=True)
+            self.phase = R.KEEP if self.limbo else R.EPISODE
+        else:
+            self.pending = suit
+            self.phase = R.TARGET
+
+    def _hit(self, seat: int, victim: int) -> None:
+        suit = self.pending
+        self.pending = -1
+        self.phase = R.EPISODE
+        hand = self.hands[victim]
+        known = self.known
+        if suit == PLOT:
+            known[seat][victim] = hand[:]
+            return
+        state = Rng(self.rng)
+        c = hand[state.below(len(hand))]
+        self.rng = state.state
+        if suit == SPECIAL:
+            self._discard_from_hand(victim, c)
+            return
+        assert suit == FOE
+        self.hands[victim] = _without(hand, c)
+        mine = self.hands[seat][:]
+        insort(mine, c)
+        self.hands[seat] = mine
+        for s in range(self.game.players):
+            if s == seat:
+                if c in known[s][victim]:
+                    known[s][victim] = _without(known[s][victim], c)
+            elif s == victim:
+                k = known[s][seat][:]
+                insort(k, c)
+                known[s][seat] = k
+            elif known[s][victim]:
+                known[s][victim] = []  # E-8.4: the card taken unseen may be a known one
+
+    def _keep(self, seat: int, c: int) -> None:
+        rest = _without(self.limbo, c)  # sorted, so the pile order is canonical
+        mine = self.hands[seat][:]
+        insort(mine, c)
+        self.hands[seat] = mine
+        self.discard.extend(rest)
+        known = self.known
+        for s in range(self.game.players):
+            lk = self.limbo_known[s]
+            if not lk:
+                continue
+            lk = lk[:]
+            for d in rest:
+                if d in lk:
+                    lk.remove(d)
+            if lk:  # what is left of a fully seen draw is the kept card (E-8.7)
+                k = known[s][seat][:]
+                insort(k, lk[0])
+                known[s][seat] = k
+        self.limbo = []
+        self.limbo_known = [[] for _ in range(self.game.players)]
+        self.phase = R.EPISODE
+
+    def _episode(self, seat: int, fps: tuple[int, ...]) -> None:
+        for s, fp in enumerate(fps):
+            self._discard_from_hand(seat, s * 16 + fp)
+        self.vp[seat] += R.threat(fps)
+        if self.vp[seat] >= self.game.target:
+            self.phase = R.OVER  # E-7.1, E-R5: at once, no draw, no end phase
+            self.ended = "target"
+            return
+        self._draw(seat, R.EPISODE_DRAW)
+        self._end_phase()
+
+    def _end_phase(self) -> None:
+        seat = self.turn % self.game.players
+        if len(self.hands[seat]) > R.HAND_LIMIT:
+            if self.phase != R.DISCARD:
+                self.phase = R.DISCARD
+                self.floor = 0
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        n = self.game.players
+        self.turn += 1
+        self.floor = 0
+        if self.turn >= self.game.max_rounds * n:
+            self.phase = R.OVER  # E-7.2
+            self.ended = "rounds"
+            return
+        self._draw(self.turn % n, R.DRAW)
+        self.phase = R.ACTION
+
+    # ------------------------------------------------------------------ card movements
+
+    def _discard_from_hand(self, seat: int, c: int) -> None:
+        """Move one `c` from `seat`'s hand face up onto the discard pile (E-8.2)."""
+        self.hands[seat] = _without(self.hands[seat], c)
+        self.discard.append(c)
+        known = self.known
+        for s in range(self.game.players):
+            k = known[s][seat]
+            if k and c in k:
+                known[s][seat] = _without(k, c)
+
+    def _draw(self, seat: int, count: int, to_limbo: bool = False) -> None:
+        """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw)."""
+        deck = self.deck
+        drawn: list[int] = []
+        rng: Rng | None = None
+        for _ in range(count):
+            if not deck:
+                if not self.discard:
+                    break  # E-3.3
+                deck = self.deck = sorted(self.discard)  # E-3.2: unordered, see E-3.4
+                self.discard = []
+                self.fixed = 0
+                self.reshuffles += 1
+            if self.fixed:
+                drawn.append(deck.pop())
+                self.fixed -= 1
+            else:
+                if rng is None:
+                    rng = Rng(self.rng)
+                drawn.append(deck.pop(rng.below(len(deck))))
+        if rng is not None:
+            self.rng = rng.state
+        if not drawn:
+            if to_limbo:
+                self.limbo = []
+            return
+        top = self.top
+        if any(top):
+            n = len(drawn)
+            for s, seen in enumerate(top):
+                if not seen:
+                    continue
+                m = min(seen, n)
+                top[s] = seen - m
+                if s == seat:
+                    continue
+                if to_limbo:
+                    self.limbo_known[s] = sorted(drawn[:m])
+                else:
+                    k = self.known[s][seat] + drawn[:m]
+                    k.sort()
+                    self.known[s][seat] = k
+        if to_limbo:
+            drawn.sort()
+            self.limbo = drawn
+        else:
+            mine = self.hands[seat] + drawn
+            mine.sort()
+            self.hands[seat] = mine
+
+    def _fix(self, count: int) -> None:
+        """Settle the order of the top `count` cards: each new one is a random unfixed card,
+        placed just below those already fixed (E-3.4)."""
+        deck = self.deck
+        if self.fixed >= count:
+            return
+        rng = Rng(self.rng)
+        while self.fixed < count:
+            free = len(deck) - self.fixed
+            c = deck.pop(rng.below(free))
+            deck.insert(free - 1, c)
+            self.fixed += 1
+        self.rng = rng.state
+
+    # ------------------------------------------------------------------ JSON and views
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "phase": R.PHASES[self.phase],
+            "pending": SUITS[self.pending] if self.pending >= 0 else None,
+            "vp": self.vp[:],
+            "hands": [h[:] for h in self.hands],
+            "deck": self.deck[:],
+            "fixed": self.fixed,
+            "discard": self.discard[:],
+            "limbo": self.limbo[:],
+            "known": [[k[:] for k in row] for row in self.known],
+            "top": self.top[:],
+            "limbo_known": [k[:] for k in self.limbo_known],
+            "floor": self.floor,
+            "reshuffles": self.reshuffles,
+            "ended": self.ended,
+            "rng": self.rng,
+        }
+
+    @classmethod
+    def from_json(cls, game: EpisodesGame, data: Any) -> EpisodesState:
+        from timelord.games.episodes.view import check_state
+
+        try:
+            st = cls.blank(game)
+            n = game.players
+            st.turn = _int(data["turn"])
+            st.phase = R.PHASES.index(data["phase"])
+            pending = data["pending"]
+            st.pending = -1 if pending is None else SUITS.index(pending)
+            st.vp = [_int(v) for v in data["vp"]]
+            st.hands = [_cards(h) for h in data["hands"]]
+            st.deck = _cards(data["deck"], keep_order=True)
+            st.fixed = _int(data["fixed"])
+            st.discard = _cards(data["discard"], keep_order=True)
+            st.limbo = _cards(data["limbo"], keep_order=True)
+            st.known = [[_cards(k) for k in row] for row in data["known"]]
+            st.top = [_int(v) for v in data["top"]]
+            st.limbo_known = [_cards(k, keep_order=True) for k in data["limbo_known"]]
+            st.floor = _int(data["floor"])
+            st.reshuffles = _int(data["reshuffles"])
+            st.ended = str(data["ended"])
+            st.rng = _int(data["rng"])
+            if len(st.vp) != n or len(st.hands) != n or len(st.top) != n:
+                raise CorruptRecord("per-seat lists do not match the player count")
+            if len(st.known) != n or any(len(row) != n for row in st.known):
+                raise CorruptRecord("knowledge table does not match the player count")
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise CorruptRecord(f"not an Episodes state: {exc!r}") from exc
+        check_state(st)
+        st._settle_cache()
+        return st
+
+    def _settle_cache(self) -> None:
+        self._legal = self._compute_legal()
+
+    def view(self, seat: int | None) -> View:
+        from timelord.games.episodes.view import build_view
+
+        return build_view(self, seat)
+
+    def describe(self, action: Action, seat: int | None) -> str:
+        from timelord.games.episodes.view import describe
+
+        return describe(self, action, seat)
+
+    def __repr__(self) -> str:
+        return f"<EpisodesState turn={self.turn} phase={R.PHASES[self.phase]} vp={self.vp}>"
+
+
+def _int(v: Any) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise TypeError(f"expected an integer, got {v!r}")
+    return v
+
+
+def _cards(v: Any, keep_order: bool = False) -> list[int]:
+    if not isinstance(v, list):
+        raise TypeError(f"expected a list of cards, got {v!r}")
+    out = [_int(c) for c in v]
+    for c in out:
+        if not (0 <= c >> 4 < 6 and 1 <= c & 15 <= 15):
+            raise ValueError(f"{c} is not a card code")
+    if not keep_order and out != sorted(out):
+        raise ValueError("hands and knowledge lists must be sorted")
+    return out

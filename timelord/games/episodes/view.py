@@ -1,0 +1,281 @@
+"""What each seat sees (E-8), rebuilding a full state from a view, and per-seat move text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from timelord.core import Action, CorruptRecord, Rng, View
+from timelord.games.episodes import rules as R
+from timelord.games.episodes.actions import (
+    ChooseOpponent,
+    DiscardCard,
+    KeepCard,
+    PlayEpisode,
+    SkipAbility,
+    SkipEpisode,
+    UseAbility,
+)
+from timelord.games.episodes.cards import ABILITY_TEXT, CODE_OF, FOE, LABEL, PLOT, SUIT_INDEX, SUITS
+
+if TYPE_CHECKING:
+    from timelord.games.episodes.game import EpisodesGame
+    from timelord.games.episodes.state import EpisodesState
+
+
+def _labels(cards: list[int]) -> list[str]:
+    return [LABEL[c] for c in cards]
+
+
+def _codes(labels: list[str]) -> list[int]:
+    return [CODE_OF[x] for x in labels]
+
+
+def build_view(st: EpisodesState, seat: int | None) -> View:
+    """All that `seat` knows; None gives what a spectator sees (public information only)."""
+    n = st.game.players
+    active = st.turn % n
+    keeping = st.phase == R.KEEP
+    known_by: list[list[str]] = [[] for _ in range(n)]
+    seen_by: list[list[str]] = [[] for _ in range(n)]
+    if seat is None:
+        hand: list[str] = []
+        known: list[list[str]] = [[] for _ in range(n)]
+        top: list[str] = []
+        drawn: list[str] = []
+    else:
+        hand = _labels(st.hands[seat])
+        known = [_labels(k) if o != seat else [] for o, k in enumerate(st.known[seat])]
+        # What the others know of this hand follows from events this seat saw (E-8.10).
+        known_by = [_labels(st.known[o][seat]) if o != seat else [] for o in range(n)]
+        if keeping and seat == active:
+            seen_by = [_labels(k) for k in st.limbo_known]
+        seen = st.top[seat]
+        top = _labels(st.deck[-1 : -seen - 1 : -1]) if seen else []
+        if not keeping:
+            drawn = []
+        elif seat == active:
+            drawn = _labels(st.limbo)
+        else:
+            drawn = _labels(st.limbo_known[seat])
+    view: View = {
+        "seat": seat,
+        "players": n,
+        "target": st.game.target,
+        "max_rounds": st.game.max_rounds,
+        "turn": st.turn,
+        "round": st.turn // n + 1,
+        "active": active,
+        "to_move": st.to_move,
+        "phase": R.PHASES[st.phase],
+        "pending": SUITS[st.pending] if st.pending >= 0 else None,
+        "vp": st.vp[:],
+        "hand_sizes": [len(h) for h in st.hands],
+        "deck_size": len(st.deck),
+        "discard": _labels(st.discard),
+        "reshuffles": st.reshuffles,
+        "hand": hand,
+        "known_hands": known,
+        "deck_top": top,
+        "peeked": st.top[:],
+        "known_by": known_by,
+        "drawn": drawn,
+        "drawn_seen_by": seen_by,
+        "drawn_count": len(st.limbo),
+        "discard_floor": LABEL[st.floor] if st.floor else None,
+        "ended": st.ended or None,
+        "winners": st.winners(),
+    }
+    return view
+
+
+def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
+    """A full state whose view for `view['seat']` is `view` (E-8.9).
+
+    The cards the seat cannot place are dealt uniformly among the places it cannot see into:
+    the unknown part of each opponent's hand and of a Gadget draw get a uniform random
+    selection of them, the rest form the unsettled deck below the cards the seat peeked
+    (drawn from at random later, E-3.4, so no shuffle is needed). Other seats' knowledge is
+    left empty; the sampled state's generator is fresh, so hidden future draws vary too.
+    """
+    from timelord.games.episodes.state import EpisodesState
+
+    seat = view["seat"]
+    if not isinstance(seat, int):
+        raise CorruptRecord("sample_state needs a seat's view, not a spectator's")
+    n = game.players
+    st = EpisodesState.blank(game)
+    st.turn = view["turn"]
+    st.phase = R.PHASES.index(view["phase"])
+    pending = view["pending"]
+    st.pending = -1 if pending is None else SUIT_INDEX[pending]
+    st.vp = list(view["vp"])
+    floor = view["discard_floor"]
+    st.floor = 0 if floor is None else CODE_OF[floor]
+    st.reshuffles = view["reshuffles"]
+    st.ended = view["ended"] or ""
+    counts = list(game.deck.counts)
+    hand = _codes(view["hand"])
+    discard = _codes(view["discard"])
+    known = [_codes(k) for k in view["known_hands"]]
+    top = _codes(view["deck_top"])
+    drawn = _codes(view["drawn"])
+    for group in (hand, discard, top, drawn, *known):
+        for c in group:
+            counts[c] -= 1
+    unknown: list[int] = []
+    for c in game.deck.present:
+        k = counts[c]
+        if k:
+            unknown.extend([c] * k)
+    sizes = view["hand_sizes"]
+    active = st.turn % n
+    needs = [0 if o == seat else sizes[o] - len(known[o]) for o in range(n)]
+    keeping = st.phase == R.KEEP and seat != active
+    limbo_need = view["drawn_count"] - len(drawn) if keeping else 0
+    # Partial Fisher-Yates: a uniform random choice, in random order, for the hidden slots.
+    free = len(unknown)
+    below = rng.below
+    for i in range(sum(needs) + limbo_need):
+        j = i + below(free - i)
+        unknown[i], unknown[j] = unknown[j], unknown[i]
+    at = 0
+    for o in range(n):
+        if o == seat:
+            st.hands[o] = hand
+            continue
+        h = known[o] + unknown[at : at + needs[o]]
+        at += needs[o]
+        h.sort()
+        st.hands[o] = h
+    if st.phase == R.KEEP:
+        if seat == active:
+            st.limbo = drawn
+        else:
+            st.limbo = sorted(drawn + unknown[at : at + limbo_need])
+            at += limbo_need
+            st.limbo_known[seat] = drawn
+    rest = unknown[at:]
+    assert len(rest) + len(top) == view["deck_size"], "view and deck composition disagree"
+    # Cards another seat peeked below the ones this seat saw: settled, but unknown here.
+    peeked = view["peeked"]
+    extra = max(peeked) - len(top)
+    for i in range(extra):
+        j = i + below(len(rest) - i)
+        rest[i], rest[j] = rest[j], rest[i]
+    settled = rest[:extra] if extra > 0 else []
+    rest = rest[extra:] if extra > 0 else rest
+    rest.sort()
+    top.reverse()
+    st.deck = rest + settled + top
+    st.fixed = len(settled) + len(top)
+    st.top = list(peeked)
+    for o, cards in enumerate(view["known_by"]):
+        if cards:
+            st.known[o][seat] = _codes(cards)
+    if st.phase == R.KEEP and seat == active:
+        st.limbo_known = [_codes(k) for k in view["drawn_seen_by"]]
+    st.discard = discard
+    st.known[seat] = known
+    st.rng = rng.next64()
+    st._settle_cache()
+    return st
+
+
+def check_state(st: EpisodesState) -> None:
+    """`CorruptRecord` unless the cards add up to the deck and the knowledge fits the hands."""
+    counts = [0] * len(st.game.deck.counts)
+    for group in (st.deck, st.discard, st.limbo, *st.hands):
+        for c in group:
+            counts[c] += 1
+    if tuple(counts) != st.game.deck.counts:
+        raise CorruptRecord("the cards in the state do not make up the game's deck")
+    for s, row in enumerate(st.known):
+        for o, k in enumerate(row):
+            rest = st.hands[o][:]
+            for c in k:
+                if c not in rest:
+                    raise CorruptRecord(f"seat {s} knows a card seat {o} does not hold")
+                rest.remove(c)
+    if not 0 <= st.fixed <= len(st.deck) or any(not 0 <= t <= st.fixed for t in st.top):
+        raise CorruptRecord("a seat has seen more of the deck than is settled")
+    loose = st.deck[: len(st.deck) - st.fixed]
+    if loose != sorted(loose):
+        raise CorruptRecord("the unsettled part of the deck must be sorted")
+    for k in st.limbo_known:
+        rest = st.limbo[:]
+        for c in k:
+            if c not in rest:
+                raise CorruptRecord("a seat knows a Gadget-drawn card that was not drawn")
+            rest.remove(c)
+    if (st.phase == R.KEEP) != bool(st.limbo):
+        raise CorruptRecord("Gadget draw present outside the keep phase (or missing in it)")
+    if (st.phase == R.TARGET) != (st.pending in R.TARGETED):
+        raise CorruptRecord("a pending target choice needs a Foe, Plot or Special ability")
+    n = st.game.players
+    if st.turn < 0 or st.turn > st.game.max_rounds * n or any(v < 0 for v in st.vp):
+        raise CorruptRecord("turn or VP out of range")
+    if (st.phase == R.OVER) != bool(st.ended) or st.ended not in ("", "target", "rounds"):
+        raise CorruptRecord("a finished game must say how it ended, and only then")
+    if st.floor and not (0 <= st.floor >> 4 < 6 and 1 <= st.floor & 15 <= 15):
+        raise CorruptRecord("bad discard floor")
+    if st.phase == R.DISCARD and len(st.hands[st.turn % n]) <= R.HAND_LIMIT:
+        raise CorruptRecord("discard phase without excess cards")
+
+
+def describe(st: EpisodesState, action: Action, seat: int | None) -> str:
+    """One line for `seat` about `action` by the player to move, hiding what it may not see."""
+    game = st.game
+    actor = st.turn % game.players
+    who = "You" if seat == actor else game.seat_name(actor)
+
+    def v(verb: str) -> str:
+        return verb if who == "You" else verb + "s"
+
+    if isinstance(action, UseAbility):
+        s = SUIT_INDEX[action.suit]
+        text = f"{who} {v('discard')} {action.suit} {action.fp} to {ABILITY_TEXT[s]}"
+        targets = [o for o, h in enumerate(st.hands) if o != actor and h]
+        if s in R.TARGETED and len(targets) == 1:  # the engine picks the only target (E-8.8)
+            return f"{text}: {_hit_text(st, s, targets[0], seat, who, v)}"
+        return text
+    if isinstance(action, SkipAbility):
+        return f"{who} {v('use')} no ability"
+    if isinstance(action, ChooseOpponent):
+        return _hit_text(st, st.pending, action.seat, seat, who, v)
+    if isinstance(action, KeepCard):
+        rest = st.limbo[:]
+        rest.remove(SUIT_INDEX[action.suit] * 16 + action.fp)
+        gone = ", ".join(_labels(rest)) or "nothing"
+        if seat == actor:
+            return f"You keep {action.suit} {action.fp} and discard {gone}"
+        return f"{who} keeps one drawn card and discards {gone}"
+    if isinstance(action, PlayEpisode):
+        return (
+            f"{who} {v('play')} an episode "
+            f"({', '.join(f'{s} {f}' for s, f in zip(SUITS, action.fps, strict=False))}) "
+            f"for {R.threat(action.fps)} VP"
+        )
+    if isinstance(action, SkipEpisode):
+        return f"{who} {v('play')} no episode"
+    if isinstance(action, DiscardCard):
+        return f"{who} {v('discard')} {action.suit} {action.fp} (hand limit)"
+    return f"{who}: {action}"
+
+
+def _hit_text(
+    st: EpisodesState, suit: int, target: int, seat: int | None, who: str, v: Callable[[str], str]
+) -> str:
+    """What a Foe, Plot or Special ability on `target` does, as `seat` may see it."""
+    actor = st.turn % st.game.players
+    victim = st.game.seat_name(target) if seat != target else "you"
+    if suit == PLOT:
+        return f"{who} {v('look')} at {victim}'s hand"
+    hand = st.hands[target]
+    # The same draw the rules make next: the generator is not used in between.
+    card = LABEL[hand[Rng(st.rng).below(len(hand))]] if hand else "nothing"
+    if suit == FOE:
+        if seat in (actor, target):
+            return f"{who} {v('steal')} {card} from {victim}"
+        return f"{who} steals a random card from {victim}"
+    return f"{who} {v('make')} {victim} discard a random card: {card}"

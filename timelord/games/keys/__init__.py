@@ -1,0 +1,6 @@
+"""Doctor Who: Keys to the TARDIS."""
+
+from timelord.games.keys.game import KeysGame
+from timelord.games.keys.rules import KeysState
+
+__all__ = ["KeysGame", "KeysState"]

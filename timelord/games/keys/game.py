@@ -1,0 +1,117 @@
+"""Keys to the TARDIS (Outset Media): race your Doctor across a 7x7 maze of TARDIS doors.
+
+>>> import timelord
+>>> game = timelord.load("keys", players=2)
+>>> state = game.new_game(seed=1)
+>>> state.to_move, len(state.view(0)["hand"])
+(0, 4)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from timelord.core import ConfigError, Game, Rng, State, View
+from timelord.games.keys.actions import ACTION_TYPES
+from timelord.games.keys.board import (
+    CELLS,
+    CONTROL_KIND,
+    DOOR_TILES,
+    EDGE_IDS,
+    EXTRA_TURN,
+    SEAT_EDGES,
+    Content,
+    standard_content,
+)
+from timelord.games.keys.rules import DEAL, KeysState, Tables
+
+DEFAULT_ROUND_LIMIT = 100
+ACTIONS_PER_TURN = 3  # play a card, move, use a TARDIS Key bonus
+
+
+def _int_option(name: str, value: Any, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise ConfigError(f"keys: {name} must be an integer from {lo} to {hi}, not {value!r}")
+    return value
+
+
+class KeysGame(Game):
+    """Keys to the TARDIS for 2-4 players; `round_limit` ends a stalled game (K-7.2)."""
+
+    id = "keys"
+    description = "Keys to the TARDIS, a race across door tiles (2-4 players)"
+    action_types = ACTION_TYPES
+
+    def __init__(self, players: int = 2, round_limit: int = DEFAULT_ROUND_LIMIT) -> None:
+        self.players = _int_option("players", players, 2, 4)
+        self.round_limit = _int_option("round_limit", round_limit, 1, 100_000)
+        self.options = {"players": self.players, "round_limit": self.round_limit}
+        self.content: Content = standard_content()
+        self.tables = Tables(self.content, self.players)
+        self._extra_tiles = sum(1 for _, back in self.content.tiles if back == EXTRA_TURN)
+
+    @property
+    def max_actions(self) -> int:
+        # Every seat has one normal turn a round, plus at most one extra turn per Extra Turn
+        # tile (each works once per player, K-5.7); a turn is at most three actions.
+        turns = self.players * (self.round_limit + self._extra_tiles)
+        return ACTIONS_PER_TURN * turns
+
+    def seat_name(self, seat: int) -> str:
+        edges = SEAT_EDGES.get(self.players)
+        if edges is None or not 0 <= seat < len(edges):
+            return f"Seat {seat}"
+        return f"Seat {seat} ({EDGE_IDS[edges[seat]]})"
+
+    def new_game(self, seed: int) -> KeysState:
+        rng = Rng(seed)
+        tiles = list(self.content.tiles)
+        rng.shuffle(tiles)
+        back = [CONTROL_KIND] * CELLS
+        colour = [-1] * CELLS
+        for t, (c, k) in zip(DOOR_TILES, tiles, strict=True):
+            back[t], colour[t] = k, c
+        deck = list(self.content.deck)
+        rng.shuffle(deck)
+        hands: list[list[int]] = [[] for _ in range(self.players)]
+        for _ in range(DEAL):
+            for hand in hands:
+                if deck:
+                    hand.append(deck.pop())
+        s = KeysState.blank(self)
+        s.set_board(tuple(back), tuple(colour))
+        s.open_mask = s.seen_mask = s.barrier_mask = s.cookie_mask = s.corner_mask = 0
+        s.tunnels = ()
+        s.pos = (-1,) * self.players
+        s.hands = tuple(tuple(sorted(h)) for h in hands)
+        s.deck = tuple(deck)
+        s.discard = ()
+        s.stuck = (0,) * self.players
+        s.used = (0,) * self.players
+        s.seat = 0  # ruling K-R2: seat 0 watched Doctor Who most recently
+        s.extra = False
+        s.round = 0
+        s.winner = -1
+        s.rng = rng.state
+        if not s.start_turn():
+            s._end_turn()
+        return s
+
+    def state_from_json(self, data: Any) -> State:
+        from timelord.games.keys.view import state_from_json
+
+        return state_from_json(self, data)
+
+    def sample_state(self, view: View, rng: Rng) -> State:
+        from timelord.games.keys.view import sample_state
+
+        return sample_state(self, view, rng)
+
+    def render_view(self, view: View, ansi: bool = False) -> str:
+        """The grid as text; plain by default, `ansi=True` adds terminal colours."""
+        from timelord.games.keys.render import render_view
+
+        return render_view(self, view, ansi)
+
+
+__all__ = ["KeysGame", "KeysState"]

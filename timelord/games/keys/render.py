@@ -1,0 +1,112 @@
+"""Plain-text picture of a Keys to the TARDIS view, readable in any terminal.
+
+Each tile is five characters: colour letter, door (# closed, . open), what is behind it
+(? unseen, o Open Door, D Dalek, K TARDIS Key, X Extra Turn, T Teleport), an overlay
+(* Time Barrier, c Jam Cookie, + both) and the seat number of a pawn standing there. The
+Control tile shows as (CC). Time Tunnels are drawn as \\ or / between the rows they join.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import View
+from timelord.games.keys.board import CONTROL, SIZE, tile_name
+
+if TYPE_CHECKING:
+    from timelord.games.keys.game import KeysGame
+
+_BACK_LETTERS = {
+    "open": "o",
+    "dalek": "D",
+    "tardis-key": "K",
+    "extra-turn": "X",
+    "teleport": "T",
+    None: "?",
+}
+LEGEND = (
+    "legend: B/R/G/Y colour, # closed . open, ? unseen o open D Dalek K TARDIS Key "
+    "X Extra Turn T Teleport, * barrier c cookie, digit = pawn, \\ / time tunnel"
+)
+
+
+def _cell(view: View, t: int, letters: dict[str, str], pawn_at: dict[int, int]) -> str:
+    pawn = str(pawn_at[t]) if t in pawn_at else " "
+    if t == CONTROL:
+        return "(CC)" + pawn
+    colour = letters.get(view["colours"][t], "?")
+    if len(colour) > 1:  # ANSI-wrapped letter: keep the pawn bold too
+        pawn = f"\x1b[1m{pawn}\x1b[0m" if pawn != " " else pawn
+    door = "." if t in view["open"] else "#"
+    back = _BACK_LETTERS.get(view["backs"][t], "?")
+    barrier, cookie = t in view["barriers"], t in view["cookies"]
+    overlay = "+" if barrier and cookie else "*" if barrier else "c" if cookie else " "
+    return f"{colour}{door}{back}{overlay}{pawn}"
+
+
+def render_view(game: KeysGame, view: View, ansi: bool = False) -> str:
+    """The grid, a legend and each seat's situation; `ansi` colours the door letters."""
+    content = game.content
+    letters = dict(zip(content.colour_ids, content.colour_letters, strict=True))
+    if ansi:
+        for cid, code in zip(content.colour_ids, content.colour_ansi, strict=True):
+            letters[cid] = f"\x1b[{code}m{letters[cid]}\x1b[0m"
+    pawn_at = {p: s for s, p in enumerate(view["pawns"]) if p is not None}
+    slash: dict[tuple[int, int], str] = {}
+    for a, b in view["tunnels"]:
+        ra, ca = divmod(min(a, b), SIZE)
+        cb = max(a, b) % SIZE
+        slash[(ra, min(ca, cb))] = "\\" if cb > ca else "/"
+    lines: list[str] = []
+    files = "   " + " ".join(f"  {f}  " for f in "abcdefg")
+    lines.append(files)
+    for r in range(SIZE):
+        cells = [_cell(view, r * SIZE + c, letters, pawn_at) for c in range(SIZE)]
+        lines.append(f"{SIZE - r}  " + "|".join(cells) + f"  {SIZE - r}")
+        if r < SIZE - 1:
+            spacer = "   " + "".join(
+                "-----" + (slash.get((r, c), "+") if c < SIZE - 1 else "") for c in range(SIZE)
+            )
+            lines.append(spacer)
+    lines.append(files)
+    lines.append(LEGEND)
+    lines.extend(_status(game, view))
+    return "\n".join(lines)
+
+
+def _status(game: KeysGame, view: View) -> list[str]:
+    names = dict(zip(game.content.card_ids, game.content.card_names, strict=True))
+    out: list[str] = []
+    phase = view["phase"]
+    if phase == "over":
+        winner = view["winner"]
+        if winner is None:
+            out.append(f"Game over after {view['round']} rounds: no winner (round limit).")
+        else:
+            out.append(f"Game over: {game.seat_name(winner)} escaped the TARDIS.")
+    else:
+        what = {"play": "to play a card", "move": "to move", "bonus": "to use a TARDIS Key"}
+        extra = " (extra turn)" if view["extra_turn"] else ""
+        out.append(
+            f"Round {view['round'] + 1} of {view['round_limit']}: "
+            f"{game.seat_name(view['to_move'])} {what[phase]}{extra}."
+        )
+    for seat, edge in enumerate(view["edges"]):
+        pos = view["pawns"][seat]
+        where = f"on {tile_name(pos)}" if pos is not None else f"off the board ({edge} edge)"
+        notes = [f"{view['hand_sizes'][seat]} cards"]
+        if view["pandorica"][seat]:
+            notes.append(f"in the Pandorica for {view['pandorica'][seat]} more turn(s)")
+        if view["bonus_used"][seat]:
+            notes.append("used " + ", ".join(tile_name(t) for t in view["bonus_used"][seat]))
+        out.append(f"  {game.seat_name(seat)}: {where}; " + "; ".join(notes))
+    pile = view["discard"]
+    top = names.get(pile[-1], pile[-1]) if pile else "empty"
+    out.append(f"Draw pile: {view['deck_size']} cards. Discard pile: {len(pile)} (top: {top}).")
+    if view["seat"] is not None:
+        hand: list[Any] = [names.get(c, c) for c in view["hand"]]
+        out.append(f"Your hand: {', '.join(hand) if hand else '(empty)'}")
+    return out
+
+
+__all__ = ["LEGEND", "render_view"]

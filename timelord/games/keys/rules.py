@@ -1,0 +1,888 @@
+"""The rules engine of Keys to the TARDIS: `KeysState`, its legal moves and their effects.
+
+Clause ids (K-...) refer to timelord/games/keys/RULES.md; rulings (K-R...) to docs/rulings.md.
+
+Speed notes: a state holds only immutable values (ints, bitmasks, tuples), so a successor
+shares everything it does not change; actions come from tables built once per game, so
+listing 200 legal moves allocates no action objects; the checked `apply` asks `_refusal`,
+an O(1) test that mirrors `_generate` clause by clause (a test keeps the two equal).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import Action, GameOver, IllegalAction, InvalidAction, Rng, State, View
+from timelord.games.keys.actions import (
+    AssaultPawn,
+    CloseDoor,
+    DiscardCard,
+    ForgoBonus,
+    MovePawn,
+    OpenDoor,
+    PlaceBarrier,
+    PlaceCookie,
+    PlacePandorica,
+    PlaceTunnel,
+    RemoveBarrier,
+    StayPut,
+    StepOff,
+)
+from timelord.games.keys.board import (
+    BACK_NAMES,
+    BARRIER,
+    BONUS_CARD,
+    CELLS,
+    CONTROL,
+    CONTROL_BIT,
+    COOKIE,
+    CYBERMAN,
+    DALEK,
+    DOOR_TILES,
+    EDGE_IDS,
+    EDGE_MASKS,
+    EDGE_TILES,
+    EXTRA_TURN,
+    KEY,
+    OPPOSITE,
+    ORTHOGONAL,
+    PANDORICA,
+    SEAT_EDGES,
+    SONIC,
+    TARDIS_KEY,
+    TELEPORT,
+    TUNNEL,
+    TUNNEL_SLOTS,
+    Content,
+    diagonal_corner,
+    tile_name,
+)
+
+if TYPE_CHECKING:
+    from timelord.games.keys.game import KeysGame
+
+PLAY, MOVE, BONUS, OVER = range(4)
+PHASE_IDS = ("play", "move", "bonus", "over")
+HAND_LIMIT = 4  # draw up to this many (K-3.1)
+DEAL = 3  # cards dealt to each player (K-2.3)
+PANDORICA_TURNS = 2  # K-6.5
+
+
+def bits(mask: int) -> list[int]:
+    """The set bits of `mask`, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Tables:
+    """Every action a game can offer, built once, indexed by card, tile and seat."""
+
+    def __init__(self, content: Content, players: int) -> None:
+        n = len(content.card_ids)
+        self.bonus = n  # index of the TARDIS Key bonus in open_/close
+        names = (*content.card_ids, BONUS_CARD)
+        self.card_index = {name: i for i, name in enumerate(content.card_ids)}
+        self.discard = tuple(DiscardCard(c) for c in content.card_ids)
+        self.open_ = tuple(tuple(OpenDoor(t, c) for t in range(CELLS)) for c in names)
+        self.close = tuple(tuple(CloseDoor(t, c) for t in range(CELLS)) for c in names)
+        self.remove = tuple(RemoveBarrier(t) for t in range(CELLS))
+        self.barrier = tuple(PlaceBarrier(t) for t in range(CELLS))
+        self.cookie = tuple(PlaceCookie(t) for t in range(CELLS))
+        self.pandorica = tuple(PlacePandorica(s) for s in range(players))
+        self.assault = tuple(tuple(AssaultPawn(s, t) for t in range(CELLS)) for s in range(players))
+        self.tunnel = tuple(PlaceTunnel(a, b) for _, a, b in TUNNEL_SLOTS)
+        self.tunnel_by_corner = tuple(
+            (corner, self.tunnel[i]) for i, (corner, _, _) in enumerate(TUNNEL_SLOTS)
+        )
+        self.barrier_doors = tuple(self.barrier[t] for t in DOOR_TILES)
+        self.move = tuple(MovePawn(t) for t in range(CELLS))
+        self.step_off = StepOff()
+        self.stay = StayPut()
+        self.forgo = ForgoBonus()
+        self.effects = content.card_effects
+        self.key_colour = content.card_colours
+        self.barrier_card = content.card_of(BARRIER)
+        self.pandorica_card = content.card_of(PANDORICA)
+        self.cookie_card = content.card_of(COOKIE)
+        self.tunnel_card = content.card_of(TUNNEL)
+        self.sonic_card = content.card_of(SONIC)
+        self.cyberman_card = content.card_of(CYBERMAN)
+
+
+@lru_cache(maxsize=256)
+def _colour_tiles(colour: tuple[int, ...], colours: int) -> tuple[tuple[int, ...], ...]:
+    """The door tiles of each colour; cached because search re-samples the same layout."""
+    return tuple(tuple(t for t in DOOR_TILES if colour[t] == c) for c in range(colours))
+
+
+def _replace(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:i], value, *values[i + 1 :])
+
+
+def _remove_one(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _insert_sorted(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = 0
+    while i < len(hand) and hand[i] <= card:
+        i += 1
+    return (*hand[:i], card, *hand[i:])
+
+
+class KeysState(State):
+    """One position of Keys to the TARDIS. Immutable: `apply` returns a new state."""
+
+    __slots__ = (
+        "_legal",
+        "_occ",
+        "back",
+        "barrier_mask",
+        "colour",
+        "colour_tiles",
+        "cookie_mask",
+        "corner_mask",
+        "dalek_mask",
+        "deck",
+        "discard",
+        "extra",
+        "game",
+        "hands",
+        "open_mask",
+        "phase",
+        "pos",
+        "rng",
+        "round",
+        "seat",
+        "seen_mask",
+        "stuck",
+        "tables",
+        "tunnels",
+        "used",
+        "winner",
+    )
+
+    game: KeysGame
+    tables: Tables
+    #: back kind of each tile (CONTROL_KIND at the centre); hidden while a door is unseen
+    back: tuple[int, ...]
+    #: colour index of each tile (-1 at the centre); public
+    colour: tuple[int, ...]
+    colour_tiles: tuple[tuple[int, ...], ...]
+    dalek_mask: int
+    open_mask: int  # doors now face up (never the Control tile)
+    seen_mask: int  # doors whose back everyone has seen (K-5.8)
+    barrier_mask: int
+    cookie_mask: int
+    corner_mask: int  # corners holding a Time Tunnel
+    tunnels: tuple[tuple[int, int], ...]
+    pos: tuple[int, ...]  # tile of each pawn, -1 off the board
+    hands: tuple[tuple[int, ...], ...]  # sorted card indices
+    deck: tuple[int, ...]  # the draw pile, top card last
+    discard: tuple[int, ...]  # oldest first
+    stuck: tuple[int, ...]  # turns each pawn still spends in the Pandorica
+    used: tuple[int, ...]  # per seat: bonus tiles (TARDIS Key, Extra Turn) already used
+    phase: int
+    seat: int
+    extra: bool  # the current turn earned an Extra Turn
+    round: int  # completed rounds
+    winner: int  # -1: none
+    rng: int
+    _legal: list[Action] | None
+    _occ: int  # occupied tiles as a mask, -1 until computed
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def blank(cls, game: KeysGame) -> KeysState:
+        s = object.__new__(cls)
+        s.game = game
+        s.tables = game.tables
+        s._legal = None
+        s._occ = -1
+        return s
+
+    def set_board(self, back: tuple[int, ...], colour: tuple[int, ...]) -> None:
+        """Install a tile layout (used when building a state, never after)."""
+        self.back = back
+        self.colour = colour
+        self.colour_tiles = _colour_tiles(colour, len(self.game.content.colour_ids))
+        self.dalek_mask = sum(1 << t for t in DOOR_TILES if back[t] == DALEK)
+
+    def _copy(self) -> KeysState:
+        s = object.__new__(KeysState)
+        s.game = self.game
+        s.tables = self.tables
+        s.back = self.back
+        s.colour = self.colour
+        s.colour_tiles = self.colour_tiles
+        s.dalek_mask = self.dalek_mask
+        s.open_mask = self.open_mask
+        s.seen_mask = self.seen_mask
+        s.barrier_mask = self.barrier_mask
+        s.cookie_mask = self.cookie_mask
+        s.corner_mask = self.corner_mask
+        s.tunnels = self.tunnels
+        s.pos = self.pos
+        s.hands = self.hands
+        s.deck = self.deck
+        s.discard = self.discard
+        s.stuck = self.stuck
+        s.used = self.used
+        s.phase = self.phase
+        s.seat = self.seat
+        s.extra = self.extra
+        s.round = self.round
+        s.winner = self.winner
+        s.rng = self.rng
+        s._legal = None
+        s._occ = self._occ
+        return s
+
+    # -- protocol ----------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.phase == OVER else self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[float]:
+        return [1.0 if s == self.winner else 0.0 for s in range(self.game.players)]
+
+    def winners(self) -> list[int]:
+        return [self.winner] if self.phase == OVER and self.winner >= 0 else []
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(legal)
+
+    def apply(self, action: Action) -> State:
+        # Same contract as State.apply; `_refusal` replaces the O(n) list search (module doc).
+        if not isinstance(action, Action):
+            raise InvalidAction(f"not an action: {action!r}")
+        if self.phase == OVER:
+            raise GameOver("the game is over; no more moves", "K-7.1")
+        try:
+            refusal = self._refusal(action)
+        except TypeError as exc:  # a hand-built action with a field of the wrong kind
+            raise InvalidAction(f"{action!r}: {exc}") from exc
+        if refusal is not None:
+            raise refusal
+        return self.apply_unchecked(action)
+
+    def why_illegal(self, action: Action) -> IllegalAction:
+        if self.phase == OVER:
+            return GameOver("the game is over; no more moves", "K-7.1")
+        refusal = self._refusal(action)
+        if refusal is None:  # pragma: no cover - callers ask only about refused actions
+            return IllegalAction(f"{action} is allowed now", "")
+        return refusal
+
+    def view(self, seat: int | None) -> View:
+        from timelord.games.keys.view import build_view
+
+        return build_view(self, seat)
+
+    def to_json(self) -> dict[str, Any]:
+        from timelord.games.keys.view import state_to_json
+
+        return state_to_json(self)
+
+    def describe(self, action: Action, seat: int | None) -> str:
+        from timelord.games.keys.view import describe
+
+        return describe(self, action, seat)
+
+    # -- derived facts -----------------------------------------------------------------
+
+    def home_edge(self, seat: int) -> int:
+        return SEAT_EDGES[self.game.players][seat]
+
+    def goal_mask(self, seat: int) -> int:
+        return EDGE_MASKS[OPPOSITE[SEAT_EDGES[self.game.players][seat]]]
+
+    def occupied_mask(self) -> int:
+        m = self._occ
+        if m < 0:
+            m = 0
+            for p in self.pos:
+                if p >= 0:
+                    m |= 1 << p
+            self._occ = m
+        return m
+
+    def walkable_mask(self) -> int:
+        """Tiles a pawn may stand on after a move, ignoring other pawns (K-4.2)."""
+        return self.open_mask & ~self.barrier_mask & ~(self.dalek_mask & ~self.cookie_mask)
+
+    def neighbours(self, tile: int) -> list[int]:
+        """Tiles one step from `tile`: orthogonal, then along Time Tunnels (K-4.1)."""
+        out = list(ORTHOGONAL[tile])
+        for a, b in self.tunnels:
+            if a == tile:
+                out.append(b)
+            elif b == tile:
+                out.append(a)
+        return out
+
+    # -- legal moves -------------------------------------------------------------------
+
+    def _generate(self) -> list[Action]:
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_options()
+        if phase == MOVE:
+            moves = self._move_options()
+            moves.append(self.tables.stay)
+            return moves
+        if phase == BONUS:
+            out: list[Action] = []
+            self._toggles(self.tables.bonus, DOOR_TILES, out)
+            out.append(self.tables.forgo)
+            return out
+        return []
+
+    def _move_options(self) -> list[Action]:
+        seat = self.seat
+        out: list[Action] = []
+        if self.stuck[seat]:
+            return out
+        free = self.walkable_mask() & ~self.occupied_mask()
+        move = self.tables.move
+        p = self.pos[seat]
+        if p < 0:
+            for t in EDGE_TILES[self.home_edge(seat)]:
+                if free >> t & 1:
+                    out.append(move[t])
+            return out
+        for t in ORTHOGONAL[p]:
+            if free >> t & 1:
+                out.append(move[t])
+        for a, b in self.tunnels:
+            if a == p:
+                if free >> b & 1:
+                    out.append(move[b])
+            elif b == p and free >> a & 1:
+                out.append(move[a])
+        if EDGE_MASKS[self.home_edge(seat)] >> p & 1:
+            out.append(self.tables.step_off)
+        return out
+
+    def _toggles(self, card: int, tiles: tuple[int, ...], out: list[Action]) -> None:
+        """Open or close each door of `tiles` that card `card` may turn (K-6.1, K-6.2)."""
+        openm = self.open_mask
+        barrier = self.barrier_mask
+        openable = ~(openm | barrier)
+        closable = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
+        opens = self.tables.open_[card]
+        closes = self.tables.close[card]
+        out.extend([opens[t] for t in tiles if openable >> t & 1])
+        if closable:
+            out.extend([closes[t] for t in tiles if closable >> t & 1])
+
+    def _play_options(self) -> list[Action]:
+        tables = self.tables
+        effects = tables.effects
+        seat = self.seat
+        out: list[Action] = []
+        previous = -1
+        for card in self.hands[seat]:
+            if card == previous:
+                continue
+            previous = card
+            out.append(tables.discard[card])
+            effect = effects[card]
+            if effect == KEY:
+                self._toggles(card, self.colour_tiles[tables.key_colour[card]], out)
+            elif effect == SONIC:
+                self._toggles(card, DOOR_TILES, out)
+                remove = tables.remove
+                out.extend(remove[t] for t in bits(self.barrier_mask))
+            elif effect == BARRIER:
+                barrier = self.barrier_mask
+                if barrier:
+                    place = tables.barrier
+                    out.extend([place[t] for t in DOOR_TILES if not barrier >> t & 1])
+                else:
+                    out.extend(tables.barrier_doors)
+            elif effect == COOKIE:
+                mask = self.seen_mask & self.dalek_mask & ~self.cookie_mask & ~self.barrier_mask
+                cookie = tables.cookie
+                out.extend(cookie[t] for t in bits(mask))
+            elif effect == PANDORICA:
+                for other, p in enumerate(self.pos):
+                    if other != seat and p >= 0 and not self.stuck[other]:
+                        out.append(tables.pandorica[other])
+            elif effect == CYBERMAN:
+                free = self.walkable_mask() & ~self.occupied_mask()
+                for other, p in enumerate(self.pos):
+                    if other != seat and p >= 0 and not self.stuck[other]:
+                        push = tables.assault[other]
+                        out.extend(push[t] for t in self.neighbours(p) if free >> t & 1)
+            elif effect == TUNNEL:
+                corners = self.corner_mask
+                if corners:
+                    out.extend([a for c, a in tables.tunnel_by_corner if not corners >> c & 1])
+                else:
+                    out.extend(tables.tunnel)
+        return out
+
+    # -- why a move is refused ---------------------------------------------------------
+
+    def _refusal(self, action: Action) -> IllegalAction | None:
+        """None if `action` is legal now, else the error naming the clause that forbids it."""
+        cls = type(action)
+        if cls not in _EFFECTS:
+            return IllegalAction(f"{action} is not a Keys to the TARDIS move", "K-3")
+        phase = self.phase
+        if phase == PLAY:
+            check = _PLAY_CHECKS.get(cls)
+            if check is None:
+                if cls is ForgoBonus:
+                    return IllegalAction("there is no TARDIS Key bonus to forgo", "K-5.6")
+                return IllegalAction("play one card before you move", "K-3.2")
+            return check(self, action)
+        if phase == MOVE:
+            if cls is MovePawn:
+                return self._move_refusal(action.tile)  # type: ignore[attr-defined]
+            if cls is StepOff:
+                return self._step_off_refusal()
+            if cls is StayPut:
+                return None
+            return IllegalAction(
+                "you have played your card this turn; now move or stay put", "K-3.3"
+            )
+        if phase == BONUS:
+            if cls is ForgoBonus:
+                return None
+            if cls is OpenDoor or cls is CloseDoor:
+                if action.card != BONUS_CARD:  # type: ignore[attr-defined]
+                    return IllegalAction(
+                        f"use the TARDIS Key bonus (card {BONUS_CARD!r}) or forgo it", "K-5.6"
+                    )
+                return self._door_refusal(action.tile, cls is OpenDoor)  # type: ignore[attr-defined]
+            return IllegalAction(
+                "take the TARDIS Key bonus (open or close any door) or forgo it", "K-5.6"
+            )
+        return GameOver("the game is over; no more moves", "K-7.1")
+
+    def _card_refusal(self, card_id: str, effects: tuple[int, ...]) -> IllegalAction | int:
+        """The card index if the player holds `card_id` and it has one of `effects`."""
+        index = self.tables.card_index.get(card_id)
+        if index is None:
+            if card_id == BONUS_CARD:
+                return IllegalAction(
+                    "the TARDIS Key bonus comes only from moving onto a TARDIS Key tile", "K-5.6"
+                )
+            return IllegalAction(f"there is no card {card_id!r} in this game", "K-1.2")
+        if self.tables.effects[index] not in effects:
+            return IllegalAction(f"a {card_id} card cannot do that", "K-6")
+        if index not in self.hands[self.seat]:
+            return IllegalAction(f"you hold no {card_id} card", "K-3.2")
+        return index
+
+    def _holds(self, effect: int) -> IllegalAction | None:
+        card = self.game.content.card_of(effect)
+        if card not in self.hands[self.seat]:
+            name = self.game.content.card_ids[card]
+            return IllegalAction(f"you hold no {name} card", "K-3.2")
+        return None
+
+    def _door_refusal(self, tile: Any, opening: bool) -> IllegalAction | None:
+        """Whether a door may be opened (or closed), whatever the card (K-6.1 to K-6.4)."""
+        if not isinstance(tile, int) or not 0 <= tile < CELLS:
+            return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
+        if tile == CONTROL:
+            return IllegalAction("the TARDIS Control tile is not a door", "K-5.4")
+        if self.barrier_mask >> tile & 1:
+            return IllegalAction(
+                f"{tile_name(tile)} is under a Time Barrier and cannot be opened or closed",
+                "K-6.3",
+            )
+        is_open = self.open_mask >> tile & 1
+        if opening:
+            if is_open:
+                return IllegalAction(f"{tile_name(tile)} is already open", "K-6.1")
+            return None
+        if not is_open:
+            return IllegalAction(f"{tile_name(tile)} is already closed", "K-6.1")
+        if self.cookie_mask >> tile & 1:
+            return IllegalAction(f"{tile_name(tile)} is held open by a Jam Cookie", "K-6.4")
+        if self.occupied_mask() >> tile & 1:
+            return IllegalAction(f"a pawn stands on {tile_name(tile)}: it cannot close", "K-6.1")
+        return None
+
+    def _toggle_refusal(self, action: Any) -> IllegalAction | None:
+        card = self._card_refusal(action.card, (KEY, SONIC))
+        if isinstance(card, IllegalAction):
+            return card
+        refusal = self._door_refusal(action.tile, type(action) is OpenDoor)
+        if refusal is not None:
+            return refusal
+        colour = self.tables.key_colour[card]
+        if colour >= 0 and self.colour[action.tile] != colour:
+            ids = self.game.content.colour_ids
+            return IllegalAction(
+                f"a {ids[colour]} Key turns only {ids[colour]} doors; "
+                f"{tile_name(action.tile)} is {ids[self.colour[action.tile]]}",
+                "K-6.1",
+            )
+        return None
+
+    def _discard_refusal(self, action: Any) -> IllegalAction | None:
+        card = self._card_refusal(action.card, tuple(range(TUNNEL + 1)))
+        return card if isinstance(card, IllegalAction) else None
+
+    def _remove_refusal(self, action: Any) -> IllegalAction | None:
+        refusal = self._holds(SONIC)
+        if refusal is not None:
+            return refusal
+        tile = action.tile
+        if not 0 <= tile < CELLS or not self.barrier_mask >> tile & 1:
+            return IllegalAction(f"there is no Time Barrier on {tile_name(tile)}", "K-6.2")
+        return None
+
+    def _barrier_refusal(self, action: Any) -> IllegalAction | None:
+        refusal = self._holds(BARRIER)
+        if refusal is not None:
+            return refusal
+        tile = action.tile
+        if not 0 <= tile < CELLS:
+            return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
+        if tile == CONTROL:
+            return IllegalAction("a Time Barrier cannot go on the TARDIS Control tile", "K-6.3")
+        if self.barrier_mask >> tile & 1:
+            return IllegalAction(
+                f"{tile_name(tile)} already has a Time Barrier; they do not stack", "K-6.3"
+            )
+        return None
+
+    def _cookie_refusal(self, action: Any) -> IllegalAction | None:
+        refusal = self._holds(COOKIE)
+        if refusal is not None:
+            return refusal
+        tile = action.tile
+        if not 0 <= tile < CELLS:
+            return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
+        name = tile_name(tile)
+        if not self.seen_mask >> tile & 1 or not self.dalek_mask >> tile & 1:
+            return IllegalAction(f"{name} is not a Dalek door anyone has seen", "K-6.4")
+        if self.cookie_mask >> tile & 1:
+            return IllegalAction(f"{name} already has a Jam Cookie", "K-6.4")
+        if self.barrier_mask >> tile & 1:
+            return IllegalAction(f"{name} is under a Time Barrier", "K-6.4")
+        return None
+
+    def _target_refusal(self, target: int, rule: str) -> IllegalAction | None:
+        """Whether `target` is an opponent's pawn that a card may act on (K-6.5, K-6.6)."""
+        if not 0 <= target < self.game.players or target == self.seat:
+            return IllegalAction(f"seat {target} is not an opponent", rule)
+        if self.pos[target] < 0:
+            return IllegalAction(f"seat {target}'s pawn is not on the board", rule)
+        if self.stuck[target]:
+            return IllegalAction(f"seat {target}'s pawn is in the Pandorica", "K-6.5")
+        return None
+
+    def _pandorica_refusal(self, action: Any) -> IllegalAction | None:
+        return self._holds(PANDORICA) or self._target_refusal(action.seat, "K-6.5")
+
+    def _assault_refusal(self, action: Any) -> IllegalAction | None:
+        refusal = self._holds(CYBERMAN) or self._target_refusal(action.seat, "K-6.6")
+        if refusal is not None:
+            return refusal
+        tile = action.tile
+        if tile not in self.neighbours(self.pos[action.seat]):
+            return IllegalAction(
+                f"{tile_name(tile)} is not one step from seat {action.seat}'s pawn", "K-6.6"
+            )
+        return self._entry_refusal(tile)
+
+    def _tunnel_refusal(self, action: Any) -> IllegalAction | None:
+        refusal = self._holds(TUNNEL)
+        if refusal is not None:
+            return refusal
+        a, b = action.tile, action.other
+        if not (0 <= a < CELLS and 0 <= b < CELLS) or a >= b:
+            return IllegalAction("name the two tiles of a tunnel lower index first", "K-6.7")
+        corner = diagonal_corner(a, b)
+        if corner is None:
+            return IllegalAction(
+                f"{tile_name(a)} and {tile_name(b)} are not diagonally adjacent", "K-6.7"
+            )
+        if CONTROL in (a, b):
+            return IllegalAction("a Time Tunnel cannot touch the TARDIS Control tile", "K-6.7")
+        if self.corner_mask >> corner & 1:
+            return IllegalAction("a Time Tunnel already crosses that corner", "K-6.7")
+        return None
+
+    def _entry_refusal(self, tile: int) -> IllegalAction | None:
+        """Why a pawn may not end a step on `tile` (K-4.2), or None."""
+        if not 0 <= tile < CELLS:
+            return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
+        bit = 1 << tile
+        if self.walkable_mask() & ~self.occupied_mask() & bit:
+            return None
+        name = tile_name(tile)
+        if tile == CONTROL:
+            return IllegalAction("the TARDIS Control tile is entered only by Teleport", "K-5.4")
+        if not self.open_mask & bit:
+            return IllegalAction(f"{name} is a closed door", "K-5.1")
+        if self.barrier_mask & bit:
+            return IllegalAction(f"{name} is blocked by a Time Barrier", "K-6.3")
+        if self.dalek_mask & bit and not self.cookie_mask & bit:
+            return IllegalAction(f"{name} is a Dalek door without a Jam Cookie", "K-5.3")
+        return IllegalAction(f"another pawn stands on {name}", "K-4.5")
+
+    def _move_refusal(self, tile: int) -> IllegalAction | None:
+        seat = self.seat
+        if self.stuck[seat]:
+            return IllegalAction("your pawn is in the Pandorica and cannot move", "K-6.5")
+        p = self.pos[seat]
+        if p < 0:
+            if tile not in EDGE_TILES[self.home_edge(seat)]:
+                edge = EDGE_IDS[self.home_edge(seat)]
+                return IllegalAction(
+                    f"enter the TARDIS through a door on your own ({edge}) edge", "K-4.3"
+                )
+        elif tile not in self.neighbours(p):
+            return IllegalAction(
+                f"{tile_name(tile)} is not one step (or one Time Tunnel) away", "K-4.1"
+            )
+        return self._entry_refusal(tile)
+
+    def _step_off_refusal(self) -> IllegalAction | None:
+        seat = self.seat
+        if self.stuck[seat]:
+            return IllegalAction("your pawn is in the Pandorica and cannot move", "K-6.5")
+        p = self.pos[seat]
+        if p < 0:
+            return IllegalAction("your pawn is already off the board", "K-4.4")
+        if not EDGE_MASKS[self.home_edge(seat)] >> p & 1:
+            return IllegalAction("you can step off only from a tile on your own edge", "K-4.4")
+        return None
+
+    # -- effects -----------------------------------------------------------------------
+
+    def apply_unchecked(self, action: Action) -> KeysState:
+        s = self._copy()
+        _EFFECTS[type(action)](s, action)
+        return s
+
+    def _play(self, card: int, to_discard: bool = True) -> None:
+        seat = self.seat
+        self.hands = _replace(self.hands, seat, _remove_one(self.hands[seat], card))
+        if to_discard:
+            self.discard = (*self.discard, card)
+
+    def _after_play(self) -> None:
+        moves = self._move_options()
+        if moves:
+            self.phase = MOVE
+            moves.append(self.tables.stay)
+            self._legal = moves
+        else:
+            self._end_turn()
+
+    def _toggle(self, tile: int, opening: bool) -> None:
+        bit = 1 << tile
+        if opening:
+            self.open_mask |= bit
+            self.seen_mask |= bit
+        else:
+            self.open_mask &= ~bit
+
+    def _arrive(self, seat: int, tile: int) -> None:
+        """Put a pawn on `tile`; a Teleport sends it on to Control if that is free (K-5.5)."""
+        if self.back[tile] == TELEPORT and not self.occupied_mask() & CONTROL_BIT:
+            tile = CONTROL
+        self.pos = _replace(self.pos, seat, tile)
+        self._occ = -1
+
+    def _end_turn(self) -> None:
+        """Finish the current turn and start the next one that has a decision in it."""
+        while True:
+            seat = self.seat
+            left = self.stuck[seat]
+            if left:
+                self.stuck = _replace(self.stuck, seat, left - 1)
+                if left == 1:
+                    self.discard = (*self.discard, self.tables.pandorica_card)
+            if self.extra:
+                self.extra = False
+            else:
+                seat = (seat + 1) % self.game.players
+                self.seat = seat
+                if seat == 0:
+                    self.round += 1
+                    if self.round >= self.game.round_limit:
+                        self.phase = OVER  # K-7.2: no winner
+                        self._legal = []
+                        return
+            if self.start_turn():
+                return
+
+    def start_turn(self) -> bool:
+        """Draw (K-3.1) and enter the play step; False if the turn has nothing to decide."""
+        seat = self.seat
+        hand = self.hands[seat]
+        if len(hand) < HAND_LIMIT:
+            if not self.deck and self.discard:
+                rng = Rng(self.rng)
+                pile = list(self.discard)
+                rng.shuffle(pile)
+                self.deck = tuple(pile)
+                self.discard = ()
+                self.rng = rng.state
+            if self.deck:
+                self.hands = _replace(self.hands, seat, _insert_sorted(hand, self.deck[-1]))
+                self.deck = self.deck[:-1]
+        self.phase = PLAY
+        if self.hands[seat]:
+            return True
+        moves = self._move_options()  # nothing to play (ruling K-R9): straight to moving
+        if not moves:
+            return False
+        self.phase = MOVE
+        moves.append(self.tables.stay)
+        self._legal = moves
+        return True
+
+
+def _apply_discard(s: KeysState, a: Any) -> None:
+    s._play(s.tables.card_index[a.card])
+    s._after_play()
+
+
+def _apply_toggle(s: KeysState, a: Any) -> None:
+    opening = type(a) is OpenDoor
+    if s.phase == BONUS:
+        s._toggle(a.tile, opening)
+        s._end_turn()
+        return
+    s._play(s.tables.card_index[a.card])
+    s._toggle(a.tile, opening)
+    s._after_play()
+
+
+def _apply_remove(s: KeysState, a: Any) -> None:
+    s._play(s.tables.sonic_card)
+    s.barrier_mask &= ~(1 << a.tile)
+    s.discard = (*s.discard, s.tables.barrier_card)
+    s._after_play()
+
+
+def _apply_barrier(s: KeysState, a: Any) -> None:
+    s._play(s.tables.barrier_card, to_discard=False)
+    s.barrier_mask |= 1 << a.tile
+    s._after_play()
+
+
+def _apply_cookie(s: KeysState, a: Any) -> None:
+    s._play(s.tables.cookie_card, to_discard=False)
+    s.cookie_mask |= 1 << a.tile
+    s.open_mask |= 1 << a.tile  # the cookie opens a Dalek door closed again (K-6.4)
+    s._after_play()
+
+
+def _apply_pandorica(s: KeysState, a: Any) -> None:
+    s._play(s.tables.pandorica_card, to_discard=False)
+    s.stuck = _replace(s.stuck, a.seat, PANDORICA_TURNS)
+    s._after_play()
+
+
+def _apply_assault(s: KeysState, a: Any) -> None:
+    s._play(s.tables.cyberman_card)
+    s._arrive(a.seat, a.tile)
+    s._after_play()
+
+
+def _apply_tunnel(s: KeysState, a: Any) -> None:
+    s._play(s.tables.tunnel_card, to_discard=False)
+    s.tunnels = (*s.tunnels, (a.tile, a.other))
+    corner = diagonal_corner(a.tile, a.other)
+    assert corner is not None
+    s.corner_mask |= 1 << corner
+    s._after_play()
+
+
+def _apply_move(s: KeysState, a: Any) -> None:
+    seat = s.seat
+    tile = a.tile
+    s._arrive(seat, tile)
+    kind = s.back[tile]
+    if kind != TELEPORT and s.goal_mask(seat) >> tile & 1:
+        s.phase = OVER  # K-7.1
+        s.winner = seat
+        s._legal = []
+        return
+    if kind in (TARDIS_KEY, EXTRA_TURN):
+        used = s.used[seat]
+        if not used >> tile & 1:
+            s.used = _replace(s.used, seat, used | 1 << tile)
+            if kind == EXTRA_TURN:
+                s.extra = True
+            else:
+                bonus: list[Action] = []
+                s._toggles(s.tables.bonus, DOOR_TILES, bonus)
+                if bonus:
+                    s.phase = BONUS
+                    bonus.append(s.tables.forgo)
+                    s._legal = bonus
+                    return
+    s._end_turn()
+
+
+def _apply_step_off(s: KeysState, a: Any) -> None:
+    s.pos = _replace(s.pos, s.seat, -1)
+    s._occ = -1
+    s._end_turn()
+
+
+def _apply_stay(s: KeysState, a: Any) -> None:
+    s._end_turn()
+
+
+def _apply_forgo(s: KeysState, a: Any) -> None:
+    s._end_turn()
+
+
+_EFFECTS: dict[type[Action], Any] = {
+    DiscardCard: _apply_discard,
+    OpenDoor: _apply_toggle,
+    CloseDoor: _apply_toggle,
+    RemoveBarrier: _apply_remove,
+    PlaceBarrier: _apply_barrier,
+    PlaceCookie: _apply_cookie,
+    PlacePandorica: _apply_pandorica,
+    AssaultPawn: _apply_assault,
+    PlaceTunnel: _apply_tunnel,
+    MovePawn: _apply_move,
+    StepOff: _apply_step_off,
+    StayPut: _apply_stay,
+    ForgoBonus: _apply_forgo,
+}
+
+_PLAY_CHECKS: dict[type[Action], Any] = {
+    DiscardCard: KeysState._discard_refusal,
+    OpenDoor: KeysState._toggle_refusal,
+    CloseDoor: KeysState._toggle_refusal,
+    RemoveBarrier: KeysState._remove_refusal,
+    PlaceBarrier: KeysState._barrier_refusal,
+    PlaceCookie: KeysState._cookie_refusal,
+    PlacePandorica: KeysState._pandorica_refusal,
+    AssaultPawn: KeysState._assault_refusal,
+    PlaceTunnel: KeysState._tunnel_refusal,
+}
+
+__all__ = ["BACK_NAMES", "PHASE_IDS", "KeysState", "Tables", "bits"]

@@ -1,0 +1,406 @@
+"""What leaves the engine: JSON forms of a state, seat views, sampling from a view, log lines.
+
+Secrets (K-7.3): each hand is known only to its holder; the order of the draw pile to nobody;
+the back of a door that has never been opened to nobody. Everything else is on the table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import Action, CorruptRecord, Rng, View
+from timelord.games.keys.actions import (
+    AssaultPawn,
+    CloseDoor,
+    DiscardCard,
+    ForgoBonus,
+    MovePawn,
+    OpenDoor,
+    PlaceBarrier,
+    PlaceCookie,
+    PlacePandorica,
+    PlaceTunnel,
+    RemoveBarrier,
+    StayPut,
+    StepOff,
+)
+from timelord.games.keys.board import (
+    BACK_IDS,
+    BACK_INDEX,
+    BACK_NAMES,
+    BONUS_CARD,
+    CELLS,
+    CONTROL,
+    CONTROL_KIND,
+    EDGE_IDS,
+    SEAT_EDGES,
+    TELEPORT,
+    Content,
+    diagonal_corner,
+    tile_name,
+)
+from timelord.games.keys.rules import PHASE_IDS, KeysState, bits
+
+if TYPE_CHECKING:
+    from timelord.games.keys.game import KeysGame
+
+
+def _mask(tiles: list[int]) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    return m
+
+
+def _public(s: KeysState) -> dict[str, Any]:
+    content = s.game.content
+    cards = content.card_ids
+    seen = s.seen_mask
+    n = s.game.players
+    return {
+        "players": n,
+        "edges": [EDGE_IDS[e] for e in SEAT_EDGES[n]],
+        "round": s.round,
+        "round_limit": s.game.round_limit,
+        "phase": PHASE_IDS[s.phase],
+        "to_move": s.to_move,
+        "extra_turn": s.extra,
+        "winner": s.winner if s.winner >= 0 else None,
+        "colours": [content.colour_ids[c] if c >= 0 else None for c in s.colour],
+        "backs": [
+            BACK_IDS[k] if (seen >> t & 1 or k == CONTROL_KIND) else None
+            for t, k in enumerate(s.back)
+        ],
+        "open": bits(s.open_mask),
+        "barriers": bits(s.barrier_mask),
+        "cookies": bits(s.cookie_mask),
+        "tunnels": [[a, b] for a, b in s.tunnels],
+        "pawns": [p if p >= 0 else None for p in s.pos],
+        "pandorica": list(s.stuck),
+        "bonus_used": [bits(u) for u in s.used],
+        "hand_sizes": [len(h) for h in s.hands],
+        "deck_size": len(s.deck),
+        "discard": [cards[c] for c in s.discard],
+    }
+
+
+def build_view(s: KeysState, seat: int | None) -> View:
+    """All that `seat` knows (None: a spectator): the public table plus its own hand."""
+    view: dict[str, Any] = {"seat": seat}
+    view.update(_public(s))
+    if seat is not None:
+        cards = s.game.content.card_ids
+        view["hand"] = [cards[c] for c in s.hands[seat]]
+    return view
+
+
+def state_to_json(s: KeysState) -> dict[str, Any]:
+    """The whole state, secrets included, as canonical JSON."""
+    content = s.game.content
+    cards = content.card_ids
+    data = _public(s)
+    data["backs"] = [BACK_IDS[k] for k in s.back]
+    data["seen"] = bits(s.seen_mask)
+    data["seat"] = s.seat
+    data["hands"] = [[cards[c] for c in h] for h in s.hands]
+    data["deck"] = [cards[c] for c in s.deck]
+    data["rng"] = s.rng
+    for derived in ("players", "edges", "round_limit", "to_move", "hand_sizes", "deck_size"):
+        del data[derived]
+    return data
+
+
+# -- reading states back ---------------------------------------------------------------
+
+
+def _tiles(data: dict[str, Any], key: str) -> list[int]:
+    value = data[key]
+    if not isinstance(value, list) or not all(
+        isinstance(t, int) and not isinstance(t, bool) and 0 <= t < CELLS for t in value
+    ):
+        raise CorruptRecord(f"keys state: {key!r} must be a list of tiles 0..48")
+    return value
+
+
+def _cards(game: KeysGame, value: Any, what: str) -> tuple[int, ...]:
+    index = game.tables.card_index
+    if not isinstance(value, list) or not all(isinstance(c, str) and c in index for c in value):
+        raise CorruptRecord(f"keys state: {what} must be a list of card ids")
+    return tuple(index[c] for c in value)
+
+
+def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
+    """Read the public parts shared by a state's JSON and a view into `s`."""
+    game = s.game
+    n = game.players
+    content = game.content
+    colour_index = {c: i for i, c in enumerate(content.colour_ids)}
+    colours = data["colours"]
+    if not isinstance(colours, list) or len(colours) != CELLS:
+        raise CorruptRecord("keys state: 'colours' must list 49 tiles")
+    colour = []
+    for t, c in enumerate(colours):
+        if t == CONTROL:
+            if c is not None or backs[t] != CONTROL_KIND:
+                raise CorruptRecord("keys state: the centre tile must be the TARDIS Control")
+            colour.append(-1)
+        elif c not in colour_index or backs[t] == CONTROL_KIND:
+            raise CorruptRecord(f"keys state: tile {tile_name(t)} has a bad colour or back")
+        else:
+            colour.append(colour_index[c])
+    s.set_board(tuple(backs), tuple(colour))
+    s.open_mask = _mask(_tiles(data, "open"))
+    s.barrier_mask = _mask(_tiles(data, "barriers"))
+    s.cookie_mask = _mask(_tiles(data, "cookies"))
+    if (s.open_mask | s.barrier_mask) >> CONTROL & 1:
+        raise CorruptRecord("keys state: the Control tile is not a door")
+    tunnels = []
+    corners = 0
+    for pair in data["tunnels"]:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise CorruptRecord("keys state: a tunnel is a pair of tiles")
+        a, b = pair
+        corner = diagonal_corner(a, b) if isinstance(a, int) and isinstance(b, int) else None
+        if corner is None or a >= b or CONTROL in (a, b) or corners >> corner & 1:
+            raise CorruptRecord(f"keys state: bad tunnel {pair!r}")
+        corners |= 1 << corner
+        tunnels.append((a, b))
+    s.tunnels = tuple(tunnels)
+    s.corner_mask = corners
+    pawns = data["pawns"]
+    if not isinstance(pawns, list) or len(pawns) != n:
+        raise CorruptRecord("keys state: 'pawns' must list one tile (or null) per seat")
+    pos = []
+    for p in pawns:
+        if p is None:
+            pos.append(-1)
+        elif isinstance(p, int) and 0 <= p < CELLS and p not in pos:
+            pos.append(p)
+        else:
+            raise CorruptRecord(f"keys state: bad pawn position {p!r}")
+    s.pos = tuple(pos)
+    stuck = data["pandorica"]
+    used = data["bonus_used"]
+    if not (isinstance(stuck, list) and len(stuck) == n and isinstance(used, list)):
+        raise CorruptRecord("keys state: 'pandorica' and 'bonus_used' need one entry per seat")
+    if len(used) != n or not all(isinstance(x, int) and 0 <= x <= 2 for x in stuck):
+        raise CorruptRecord("keys state: bad 'pandorica' or 'bonus_used'")
+    s.stuck = tuple(stuck)
+    s.used = tuple(_mask(_tiles({"u": u}, "u")) for u in used)
+    s.discard = _cards(game, data["discard"], "'discard'")
+    phase = data["phase"]
+    if phase not in PHASE_IDS:
+        raise CorruptRecord(f"keys state: unknown phase {phase!r}")
+    s.phase = PHASE_IDS.index(phase)
+    s.extra = bool(data["extra_turn"])
+    s.round = data["round"]
+    winner = data["winner"]
+    s.winner = -1 if winner is None else winner
+    if not isinstance(s.round, int) or not (winner is None or 0 <= winner < n):
+        raise CorruptRecord("keys state: bad 'round' or 'winner'")
+
+
+def _backs(value: Any, allow_unknown: bool) -> list[int | None]:
+    if not isinstance(value, list) or len(value) != CELLS:
+        raise CorruptRecord("keys state: 'backs' must list 49 tiles")
+    out: list[int | None] = []
+    for b in value:
+        if b is None and allow_unknown:
+            out.append(None)
+        elif b in BACK_INDEX:
+            out.append(BACK_INDEX[b])
+        else:
+            raise CorruptRecord(f"keys state: unknown tile back {b!r}")
+    return out
+
+
+def state_from_json(game: KeysGame, data: Any) -> KeysState:
+    """Read back `state_to_json`; `CorruptRecord` if it is not a valid state."""
+    if not isinstance(data, dict):
+        raise CorruptRecord("a keys state must be a JSON object")
+    try:
+        s = KeysState.blank(game)
+        backs = [b for b in _backs(data["backs"], False) if b is not None]
+        _fill_common(s, data, backs)
+        s.seen_mask = _mask(_tiles(data, "seen")) | s.open_mask
+        hands = data["hands"]
+        if not isinstance(hands, list) or len(hands) != game.players:
+            raise CorruptRecord("keys state: 'hands' must hold one hand per seat")
+        s.hands = tuple(tuple(sorted(_cards(game, h, "a hand"))) for h in hands)
+        s.deck = _cards(game, data["deck"], "'deck'")
+        seat, rng = data["seat"], data["rng"]
+        if not (isinstance(seat, int) and 0 <= seat < game.players and isinstance(rng, int)):
+            raise CorruptRecord("keys state: bad 'seat' or 'rng'")
+        s.seat = seat
+        s.rng = rng
+    except CorruptRecord:
+        raise
+    except KeyError as exc:
+        raise CorruptRecord(f"keys state lacks {exc.args[0]!r}") from exc
+    except (TypeError, ValueError) as exc:
+        raise CorruptRecord(f"keys state: {exc}") from exc
+    return s
+
+
+@cache
+def _colour_mix(content: Content) -> tuple[Counter[int], ...]:
+    """How many of each back the box has in each colour."""
+    mix: tuple[Counter[int], ...] = tuple(Counter() for _ in content.colour_ids)
+    for c, k in content.tiles:
+        mix[c][k] += 1
+    return mix
+
+
+def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
+    """A state matching `view`: unseen door backs and unseen cards dealt at random.
+
+    Unseen backs are re-dealt within each colour (the colour of a closed door is public, and
+    the box holds the same backs in every colour); unseen cards (other hands, the draw pile)
+    come from the deck less the seat's hand, the discard pile and the cards on the board.
+    """
+    content = game.content
+    seat = view["seat"]
+    s = KeysState.blank(game)
+    known = _backs(view["backs"], True)
+    colour_index = {c: i for i, c in enumerate(content.colour_ids)}
+    colours = view["colours"]
+    # Deal each colour's unseen backs among its unseen tiles.
+    pools = [Counter(mix) for mix in _colour_mix(content)]
+    hidden: dict[int, list[int]] = {}
+    for t, k in enumerate(known):
+        if t == CONTROL:
+            continue
+        c = colour_index[colours[t]]
+        if k is None:
+            hidden.setdefault(c, []).append(t)
+        else:
+            pools[c][k] -= 1
+    backs: list[int | None] = list(known)
+    for c, tiles in hidden.items():
+        left = sorted(pools[c].elements())
+        if len(left) != len(tiles):
+            raise CorruptRecord("view: unseen backs do not fit the box's tiles of that colour")
+        rng.shuffle(left)
+        for t, dealt in zip(tiles, left, strict=True):
+            backs[t] = dealt
+    _fill_common(s, view, [b if b is not None else CONTROL_KIND for b in backs])
+    s.seen_mask = _mask([t for t, k in enumerate(known) if k is not None and t != CONTROL])
+    # Deal the unseen cards.
+    tables = game.tables
+    unseen = Counter(content.deck)
+    unseen.subtract(s.discard)
+    own: tuple[int, ...] = ()
+    if seat is not None:
+        own = tuple(sorted(_cards(game, view["hand"], "'hand'")))
+        unseen.subtract(own)
+    unseen[tables.barrier_card] -= bin(s.barrier_mask).count("1")
+    unseen[tables.cookie_card] -= bin(s.cookie_mask).count("1")
+    unseen[tables.tunnel_card] -= len(s.tunnels)
+    unseen[tables.pandorica_card] -= sum(1 for x in s.stuck if x)
+    if any(v < 0 for v in unseen.values()):
+        raise CorruptRecord("view: more cards are in sight than the deck holds")
+    pool = sorted(unseen.elements())
+    rng.shuffle(pool)
+    hands: list[tuple[int, ...]] = []
+    for other, size in enumerate(view["hand_sizes"]):
+        if other == seat:
+            hands.append(own)
+        else:
+            hands.append(tuple(sorted(pool[:size])))
+            del pool[:size]
+    if len(pool) != view["deck_size"]:
+        raise CorruptRecord("view: hands and draw pile do not add up to the deck")
+    s.hands = tuple(hands)
+    s.deck = tuple(pool)
+    to_move = view["to_move"]
+    s.seat = to_move if to_move is not None else 0
+    s.rng = rng.next64()
+    return s
+
+
+# -- log lines -------------------------------------------------------------------------
+
+
+def _verb(you: bool, verb: str) -> str:
+    if you:
+        return verb
+    if verb.endswith(("sh", "go")):
+        return verb + "es"
+    return verb + "s"
+
+
+def _teleports(s: KeysState, tile: int) -> bool:
+    """Whether arriving on `tile` teleports; asked only of face-up tiles, so nothing leaks."""
+    if not 0 <= tile < CELLS or not s.open_mask >> tile & 1:
+        return False
+    return s.back[tile] == TELEPORT and CONTROL not in s.pos
+
+
+def describe(s: KeysState, action: Action, seat: int | None) -> str:
+    """One line telling `seat` what the seat to move does (nothing in it is secret)."""
+    game = s.game
+    content = game.content
+    mover = s.seat
+    you = seat == mover
+    who = "You" if you else game.seat_name(mover)
+
+    def v(verb: str) -> str:
+        return _verb(you, verb)
+
+    def door(t: int) -> str:
+        c = s.colour[t]
+        return f"{tile_name(t)} ({content.colour_ids[c]} door)" if c >= 0 else tile_name(t)
+
+    def card(card_id: str) -> str:
+        if card_id == BONUS_CARD:
+            return "the TARDIS Key bonus"
+        i = game.tables.card_index.get(card_id)
+        return content.card_names[i] if i is not None else card_id
+
+    kind = type(action)
+    a: Any = action
+    if kind is DiscardCard:
+        return f"{who} {v('discard')} {card(a.card)}"
+    if kind is OpenDoor:  # opening shows the back to everyone (K-5.8)
+        legal = 0 <= a.tile < CELLS and not (s.open_mask | s.barrier_mask) >> a.tile & 1
+        behind = BACK_NAMES[s.back[a.tile]] if legal and a.tile != CONTROL else "?"
+        return f"{who} {v('open')} {door(a.tile)} with {card(a.card)}: it is a {behind}"
+    if kind is CloseDoor:
+        return f"{who} {v('close')} {door(a.tile)} with {card(a.card)}"
+    if kind is RemoveBarrier:
+        return f"{who} {v('remove')} the Time Barrier on {tile_name(a.tile)} with a Sonic"
+    if kind is PlaceBarrier:
+        return f"{who} {v('place')} a Time Barrier on {door(a.tile)}"
+    if kind is PlaceCookie:
+        return f"{who} {v('place')} a Jam Cookie on the Dalek door {tile_name(a.tile)}"
+    if kind is PlacePandorica:
+        return f"{who} {v('trap')} {game.seat_name(a.seat)} in the Pandorica"
+    if kind is AssaultPawn:
+        note = ""
+        if _teleports(s, a.tile):
+            note = ", who is teleported to TARDIS Control"
+        return (
+            f"{who} {v('send')} Cybermen to push {game.seat_name(a.seat)} "
+            f"to {tile_name(a.tile)}{note}"
+        )
+    if kind is PlaceTunnel:
+        return f"{who} {v('lay')} a Time Tunnel {tile_name(a.tile)}-{tile_name(a.other)}"
+    if kind is MovePawn:
+        entering = s.pos[mover] < 0
+        text = f"{who} {v('enter')} at" if entering else f"{who} {v('move')} to"
+        text += f" {tile_name(a.tile)}"
+        if _teleports(s, a.tile):
+            text += " and teleport to TARDIS Control" if you else " and teleports to Control"
+        return text
+    if kind is StepOff:
+        return f"{who} {v('step')} off the board"
+    if kind is StayPut:
+        return f"{who} {v('stay')} put"
+    if kind is ForgoBonus:
+        return f"{who} {v('forgo')} the TARDIS Key bonus"
+    return f"{who}: {action}"
+
+
+__all__ = ["build_view", "describe", "sample_state", "state_from_json", "state_to_json"]
