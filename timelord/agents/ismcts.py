@@ -15,6 +15,11 @@ What is built:
 - Rollouts after expansion follow a pluggable policy (uniform random, or the game's heuristic
   policy from its hooks) for at most `cutoff` actions; a rollout cut short is valued by the
   game's evaluation hook, else by normalised scores.
+- Prior: with `prior` > 0 and a game rollout policy, the policy's choice at a node (computed
+  on the first determinisation that reaches it) is expanded first and gets a progressive
+  bias `prior / (visits + 1)` in UCB, so a small budget falls back on the heuristic's move
+  instead of a coin toss among many near-equal options, and the search overrides it only
+  where the statistics disagree.
 - Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
   budget makes decisions depend on machine speed, so the named levels use simulations only and
   stay reproducible for a seed.
