@@ -29,7 +29,7 @@ from timelord.sim.stats import Tally, summarise
 
 PLAYERS = 4
 #: the strongest agent of each game (default: ismcts at its hard level)
-STRONGEST: dict[str, str] = {}
+STRONGEST: dict[str, str] = {"clue": "heuristic:hard"}
 HEURISTIC_GAMES = 400
 SEARCH_GAMES = 200
 SEED = 2026

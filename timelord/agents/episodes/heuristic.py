@@ -178,4 +178,12 @@ def _make(game: Game, level: str | None) -> Agent:
     return leveled(EpisodesHeuristic(game), level)
 
 
-HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate)
+#: search budgets chosen so a 200-game match against three heuristics fits an hour on two
+#: cores; the prior keeps the heuristic's move unless the statistics clearly disagree
+LEVELS = {
+    "easy": {"sims": 50, "cutoff": 10, "rollout": "heuristic", "prior": 1.0},
+    "medium": {"sims": 100, "cutoff": 10, "rollout": "heuristic", "prior": 1.0},
+    "hard": {"sims": 200, "cutoff": 10, "rollout": "heuristic", "prior": 1.0},
+}
+
+HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)

@@ -58,18 +58,25 @@ def tile_costs(state: State) -> list[int]:
     return costs
 
 
-def _neighbours(state: State, t: int) -> list[int]:
-    out = list(ORTHOGONAL[t])
-    for a, b in state.tunnels:  # type: ignore[attr-defined]
-        if a == t:
-            out.append(b)
-        elif b == t:
-            out.append(a)
-    return out
+_TABLES: dict[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]] = {}
+
+
+def _neighbour_table(state: State) -> tuple[tuple[int, ...], ...]:
+    """Each tile's neighbours, orthogonal and along the Time Tunnels (cached per tunnel set)."""
+    tunnels = state.tunnels  # type: ignore[attr-defined]
+    table = _TABLES.get(tunnels)
+    if table is None:
+        rows = [list(ORTHOGONAL[t]) for t in range(CELLS)]
+        for a, b in tunnels:
+            rows[a].append(b)
+            rows[b].append(a)
+        table = _TABLES[tunnels] = tuple(tuple(r) for r in rows)
+    return table
 
 
 def goal_field(state: State, seat: int, costs: list[int]) -> list[int]:
     """Cost from each tile to the seat's goal edge: the summed costs of the tiles entered."""
+    table = _neighbour_table(state)
     field = [INF] * CELLS
     goal = state.goal_mask(seat)  # type: ignore[attr-defined]
     heap = []
@@ -82,7 +89,7 @@ def goal_field(state: State, seat: int, costs: list[int]) -> list[int]:
         if d > field[t]:
             continue
         step = d + costs[t]  # reaching t from a neighbour means entering t
-        for u in _neighbours(state, t):
+        for u in table[t]:
             if step < field[u]:
                 field[u] = step
                 heapq.heappush(heap, (step, u))
@@ -90,15 +97,35 @@ def goal_field(state: State, seat: int, costs: list[int]) -> list[int]:
 
 
 def distance(state: State, seat: int, costs: list[int]) -> float:
-    """Cost for `seat`'s pawn to reach its goal edge from where it is."""
-    field = goal_field(state, seat, costs)
+    """Cost for `seat`'s pawn to reach its goal edge from where it is (search from the pawn,
+    stopping at the first goal tile settled)."""
+    table = _neighbour_table(state)
+    goal = state.goal_mask(seat)  # type: ignore[attr-defined]
     pos = state.pos[seat]  # type: ignore[attr-defined]
+    best = [INF] * CELLS
     if pos >= 0:
-        d = float(field[pos])
+        best[pos] = 0
+        heap = [(0, pos)]
     else:
-        home = EDGE_TILES[state.home_edge(seat)]  # type: ignore[attr-defined]
-        d = float(min(costs[t] + field[t] for t in home))
-    return d + 1.5 * state.stuck[seat]  # type: ignore[attr-defined]
+        heap = []
+        for t in EDGE_TILES[state.home_edge(seat)]:  # type: ignore[attr-defined]
+            best[t] = costs[t]
+            heap.append((costs[t], t))
+        heapq.heapify(heap)
+    found = INF
+    while heap:
+        d, t = heapq.heappop(heap)
+        if d > best[t]:
+            continue
+        if goal >> t & 1:
+            found = d
+            break
+        for u in table[t]:
+            nd = d + costs[u]
+            if nd < best[u]:
+                best[u] = nd
+                heapq.heappush(heap, (nd, u))
+    return found + 1.5 * state.stuck[seat]  # type: ignore[attr-defined]
 
 
 def evaluate(state: State) -> list[float]:
@@ -150,4 +177,12 @@ def _make(game: Game, level: str | None) -> Agent:
     return LookaheadAgent(game, level, HOOKS, deals={"easy": 1, "medium": 1, "hard": 3})
 
 
-HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate)
+#: short playouts valued by the path evaluation: sample_state and the evaluation dominate the
+#: cost of an iteration, so budgets stay small (see docs/strength.md for the match times)
+LEVELS = {
+    "easy": {"sims": 50, "cutoff": 2, "rollout": "heuristic"},
+    "medium": {"sims": 100, "cutoff": 2, "rollout": "heuristic"},
+    "hard": {"sims": 200, "cutoff": 2, "rollout": "heuristic"},
+}
+
+HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)
