@@ -14,7 +14,7 @@ from timelord.core import GAMES, ConfigError, Game, Rng, State, load, register
 register("toy", "tests.core.toy_game:ToyGame", "toy high-card game")
 
 #: cheap versions of every kind of agent, so the fairness test stays fast on every game
-SPECS = ["random", "heuristic", "heuristic:easy", "ismcts:sims=25/cutoff=10"]
+SPECS = ["random", "heuristic", "heuristic:easy", "heuristic:hard", "ismcts:sims=25/cutoff=10"]
 
 
 def _mid_game(game: Game, seed: int) -> State:
