@@ -15,6 +15,7 @@ class Progress:
         self.done = 0
         self.start = time.perf_counter()
         self._drawn = 0.0
+        self._draw(0.0)
 
     def advance(self, count: int) -> None:
         self.done += count
@@ -32,6 +33,6 @@ class Progress:
             f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.label}"
             f"  {rate:.1f}/s  {elapsed:.0f}s elapsed, ~{left:.0f}s left "
         )
-        if self.done >= self.total:
+        if self.done >= self.total > 0:
             self.out.write("\n")
         self.out.flush()
