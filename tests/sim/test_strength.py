@@ -39,6 +39,9 @@ def test_strength_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert strength.main([*args, "--no-play"]) == 0
     assert [f.stat().st_mtime_ns for f in files] == stamps
     assert doc.read_text() == text
+    # tabulating with other sizes still finds the saved matches, with their real counts
+    assert strength.main([*args[:-4], "--search-games", "99", "--no-play"]) == 0
+    assert doc.read_text() == text
 
 
 def test_unknown_game_is_refused(tmp_path: Path) -> None:

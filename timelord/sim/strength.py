@@ -95,6 +95,9 @@ def strongest(game: str) -> str:
 def build_rows(
     games: list[str], folder: Path, runner: Runner, play: bool, sizes: tuple[int, int], seed: int
 ) -> list[Row]:
+    """Play (if `play`) and tabulate each game's two matches. Without `play`, the largest
+    saved match of each kind is used, whatever its size, so games measured with fewer games
+    (to fit the time) still appear, with their real count."""
     rows = []
     for game in games:
         best = strongest(game)
@@ -103,14 +106,26 @@ def build_rows(
             ("strongest vs heuristic", [best] + ["heuristic"] * (PLAYERS - 1), sizes[1]),
         ]
         for kind, seats, count in plans:
+            if not play:
+                count = _largest_saved(folder, game, seats, seed)
+                if count == 0:
+                    continue
             path = match_path(folder, game, seats, count, seed)
-            if not play and not path.exists():
-                continue
             records, seconds = play_match(game, seats, count, seed, folder, runner)
             if seconds is None and path.with_suffix(".time").exists():
                 seconds = json.loads(path.with_suffix(".time").read_text())["seconds"]
             rows.append(_row(game, kind, records, seats[0], seconds))
     return rows
+
+
+def _largest_saved(folder: Path, game: str, seats: list[str], seed: int) -> int:
+    stem = match_path(folder, game, seats, 0, seed).name.replace("-n0-", "-n*-")
+    counts = []
+    for path in folder.glob(stem):
+        middle = path.name[len(stem.split("*")[0]) :].split("-")[0]
+        if middle.isdigit() and len(list(read_results(path))) == int(middle):
+            counts.append(int(middle))
+    return max(counts, default=0)
 
 
 def level_notes(games: list[str]) -> list[str]:
