@@ -150,3 +150,17 @@ def test_heuristic_hook_is_used() -> None:
     game = load("toy-tricks")
     assert isinstance(make_agent("heuristic", game), toy.TricksHeuristic)
     assert timelord.GAMES is GAMES
+
+
+def test_flat_search_grows_only_the_root() -> None:
+    game = load("toy-tricks", players=3)
+    state = game.new_game(2)
+    seat = state.to_move
+    assert seat is not None
+    agent = make_agent("ismcts:sims=40/depth=1/prior=1", game)
+    assert isinstance(agent, IsmctsAgent)
+    assert agent.settings.depth == 1 and agent.settings.prior == 1.0
+    root = agent.search(state.view(seat), Rng(0))
+    assert root.visits == 40
+    assert root.children and all(not child.children for child in root.children.values())
+    assert sum(child.visits for child in root.children.values()) == 40

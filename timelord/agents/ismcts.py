@@ -20,6 +20,8 @@ What is built:
   bias `prior / (visits + 1)` in UCB, so a small budget falls back on the heuristic's move
   instead of a coin toss among many near-equal options, and the search overrides it only
   where the statistics disagree.
+- `depth` caps how deep the tree grows; `depth=1` is flat Monte Carlo: UCB over the root's
+  moves, every later move played by the rollout policy (policy improvement by rollouts).
 - Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
   budget makes decisions depend on machine speed, so the named levels use simulations only and
   stay reproducible for a seed.
@@ -59,11 +61,15 @@ class Settings:
     c: float = 0.7
     #: progressive-bias weight towards the rollout policy's choice at each node (0: none)
     prior: float = 0.0
+    #: deepest tree level grown (None: no limit; 1: flat Monte Carlo over the root's moves)
+    depth: int | None = None
 
     def describe(self) -> str:
         parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={self.cutoff}"]
         if self.prior:
             parts.append(f"prior={self.prior:g}")
+        if self.depth is not None:
+            parts.append(f"depth={self.depth}")
         if self.time is not None:
             parts.append(f"time={self.time:g}")
         return "/".join(parts)
@@ -108,9 +114,13 @@ def _set(settings: Settings, key: str, value: str) -> Settings:
             return replace(settings, rollout=value)
         if key == "prior":
             return replace(settings, prior=float(value))
+        if key == "depth":
+            return replace(settings, depth=None if value == "none" else int(value))
     except ValueError as exc:
         raise ConfigError(f"ismcts: bad value for {key}: {value!r}") from exc
-    raise ConfigError(f"ismcts: unknown setting {key!r} (sims, time, cutoff, c, rollout, prior)")
+    raise ConfigError(
+        f"ismcts: unknown setting {key!r} (sims, time, cutoff, c, rollout, prior, depth)"
+    )
 
 
 class Node:
@@ -179,6 +189,7 @@ class IsmctsAgent(Agent):
         cutoff = settings.cutoff
         c = settings.c
         prior = settings.prior if policy is not _random_policy else 0.0
+        depth = settings.depth if settings.depth is not None else 1 << 30
         log, sqrt = math.log, math.sqrt
         deadline = None if settings.time is None else time.perf_counter() + settings.time
         root = Node()
@@ -191,7 +202,7 @@ class IsmctsAgent(Agent):
             node = root
             path: list[tuple[Node, int]] = []
             # selection and expansion
-            while not state.is_over:
+            while not state.is_over and len(path) < depth:
                 seat = state.to_move
                 assert seat is not None
                 legal = state.legal_actions()
