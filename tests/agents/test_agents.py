@@ -81,7 +81,7 @@ def test_spec_names_and_levels() -> None:
     assert parse_settings("hard/time=0.5", Hooks()).time == 0.5
     assert parse_settings("easy", Hooks(levels={"easy": {"sims": 7}})).sims == 7
     assert isinstance(make_agent("heuristic:easy", game), NoisyAgent)
-    for bad in ["nobody", "ismcts:huge", "ismcts:sims=x", "ismcts:depth=3", "ismcts:sims=0"]:
+    for bad in ["nobody", "ismcts:huge", "ismcts:sims=x", "ismcts:width=3", "ismcts:sims=0"]:
         with pytest.raises(ConfigError):
             make_agent(bad, game)
 
