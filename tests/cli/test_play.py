@@ -85,3 +85,14 @@ def test_replay_of_a_corrupt_file_is_a_clear_error(
     path.write_text("{nope")
     assert main(["replay", str(path)]) == 2
     assert "cannot read record" in capsys.readouterr().err
+
+
+def test_clue_shows_the_notebook_and_odds_can_be_turned_off(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _script(monkeypatch, ["n", "q"])
+    assert main(["play", "clue", "--seats", "human,random,random", "--seed", "2"]) == 1
+    out = capsys.readouterr().out
+    first, _, after = out.partition("Notebook odds off.")
+    assert "Notebook" in first and "Deducer's odds" in first and "Jenny 25%" in first
+    assert "Notebook" in after and "Deducer's odds" not in after

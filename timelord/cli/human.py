@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from timelord.agents.base import Agent
+from timelord.cli.panels import panel_for
 from timelord.core import Action, Game, Rng, View
 
 
@@ -21,19 +22,23 @@ class HumanAgent(Agent):
     def __init__(
         self,
         game: Game,
-        read: Callable[[str], str] = input,
+        read: Callable[[str], str] | None = None,
         out: TextIO | None = None,
     ) -> None:
         super().__init__(game)
-        self._read = read
+        # looked up at each call, not bound at import, so a replaced input() is honoured
+        self._read = read or (lambda prompt: input(prompt))
         self._out = out
+        self._panel = panel_for(game)
+        #: whether panels show deduced odds (Clue's notebook); 'n' at the prompt toggles it
+        self.show_odds = True
 
     def _say(self, text: str) -> None:
         print(text, file=self._out, flush=True)
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         self._say("")
-        self._say(self.game.render_view(view))
+        self._show_table(view)
         self._show_menu(legal)
         while True:
             try:
@@ -44,14 +49,27 @@ class HumanAgent(Agent):
                 raise QuitGame
             if answer in {"?", "h", "help"}:
                 self._say("Type the number of a move. 'v' shows the table again, 'q' quits.")
+                if self._panel is not None:
+                    self._say("'n' turns the notebook's odds from the deducer off or on.")
                 continue
             if answer.lower() in {"v", "view"}:
-                self._say(self.game.render_view(view))
+                self._show_table(view)
+                self._show_menu(legal)
+                continue
+            if answer.lower() == "n" and self._panel is not None:
+                self.show_odds = not self.show_odds
+                self._say(f"Notebook odds {'on' if self.show_odds else 'off'}.")
+                self._show_table(view)
                 self._show_menu(legal)
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
             self._say(f"'{answer}' is not a move: type a number from 1 to {len(legal)}.")
+
+    def _show_table(self, view: View) -> None:
+        self._say(self.game.render_view(view))
+        if self._panel is not None:
+            self._say(self._panel(self.game, view, self.show_odds))
 
     def _show_menu(self, legal: Sequence[Action]) -> None:
         self._say("Your moves:")

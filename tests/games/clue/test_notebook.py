@@ -1,0 +1,121 @@
+"""The notebook: every fact `knowledge_fields` draws from a view is true of the real deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import timelord
+from timelord.core import Rng
+from timelord.games.clue.notebook import certain, knowledge_fields, knowledge_from_view
+from timelord.games.clue.state import ClueState
+
+
+def _states(players: int, seeds: range, **options: Any) -> list[ClueState]:
+    game = timelord.load("clue", players=players, **options)
+    out = []
+    for seed in seeds:
+        state, rng = game.new_game(seed), Rng(seed + 99)
+        while not state.is_over:
+            out.append(state)
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.below(len(legal))])
+        out.append(state)
+    return out
+
+
+def _check(state: ClueState, seat: int, pin: bool = True) -> dict[str, Any]:
+    data = state.to_json()
+    hands = [set(h) for h in data["hands"]]
+    env = set(data["envelope"])
+    f = knowledge_fields(state.view(seat), pin_envelope=pin)
+    assert f["seat"] == seat and f["players"] == state.players
+    assert f["own_hand"] == hands[seat]
+    assert list(f["hand_sizes"]) == [len(h) for h in hands]
+    assert f["public"] <= set(data["leftovers"]) | set(data["side"])
+    aside = 21 - 3 - sum(f["hand_sizes"]) - len(f["public"])
+    assert aside == len(data["side"]) - len(f["public"] & set(data["side"]))
+    for card, holder in f["known"].items():
+        assert card in hands[holder] and holder != seat
+    for ev in f["events"]:
+        if ev[0] == "none":
+            assert not hands[ev[1]] & set(ev[2])
+        elif ev[0] == "one":
+            assert hands[ev[1]] & set(ev[2])
+        else:
+            assert set(ev[1]) != env
+    return f
+
+
+@pytest.mark.parametrize(("players", "options"), [(4, {}), (6, {}), (3, {"intrigue": False})])
+def test_every_fact_in_the_notebook_is_true(players: int, options: dict[str, Any]) -> None:
+    kinds: set[str] = set()
+    for state in _states(players, range(4), **options)[::3]:
+        for seat in range(players):
+            f = _check(state, seat)
+            kinds.update(ev[0] for ev in f["events"])
+    assert {"none", "one", "not-envelope"} <= kinds
+
+
+def test_two_player_side_cards_seen_count_as_public() -> None:
+    seen = False
+    for state in _states(2, range(6), variant="two-player"):
+        for seat in range(2):
+            f = _check(state, seat)
+            seen = seen or bool(f["public"])
+    assert seen
+
+
+def test_a_seen_envelope_is_pinned_by_wrong_triples() -> None:
+    state = next(s for s in _states(4, range(10)) if any(s.to_json()["saw_envelope"]))
+    seat = state.to_json()["saw_envelope"].index(True)
+    plain = _check(state, seat, pin=False)
+    f = knowledge_fields(state.view(seat), pin_envelope=True)
+    env = tuple(state.to_json()["envelope"])
+    wrong = {ev[1] for ev in f["events"] if ev[0] == "not-envelope"}
+    unpinned = {ev[1] for ev in plain["events"] if ev[0] == "not-envelope"}
+    assert env not in wrong and unpinned < wrong
+    assert certain(state.view(seat))[env[0]] == "envelope"
+
+
+def test_certain_facts_name_the_seat_that_holds_a_card() -> None:
+    state = _states(4, range(1))[-1]
+    facts = certain(state.view(0))
+    hands = state.to_json()["hands"]
+    for card, text in facts.items():
+        if text.startswith("seat "):
+            assert card in hands[int(text[5:])]
+        elif text == "hand":
+            assert card in hands[0]
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(4, {}), (2, {"variant": "two-player"}), (3, {"intrigue": False})]
+)
+def test_the_deducer_never_claims_a_false_certainty(players: int, options: dict[str, Any]) -> None:
+    deduction = pytest.importorskip("timelord.games.clue.deduction")
+    for state in _states(players, range(2), **options)[::5]:
+        data = state.to_json()
+        for seat in range(players):
+            result = deduction.deduce(knowledge_from_view(state.view(seat)))
+            for card in range(21):
+                if result.envelope[card] >= 1 - 1e-12:
+                    assert card in data["envelope"]
+                for p in range(players):
+                    if result.holder[card][p] >= 1 - 1e-12:
+                        assert card in data["hands"][p]
+
+
+def test_envelope_odds_are_probabilities_or_none() -> None:
+    from timelord.games.clue.notebook import envelope_odds
+
+    view = timelord.load("clue").new_game(3).view(1)
+    odds = envelope_odds(view)
+    if odds is None:
+        pytest.importorskip("timelord.games.clue.deduction")
+        return
+    for cat in view["categories"]:
+        assert abs(sum(odds[c] for c in cat) - 1) < 1e-9
+    for c in view["hand"]:
+        assert odds[c] == 0

@@ -1,0 +1,169 @@
+"""C-6 intrigue cards: draws, Pocketwatches, kept and play-immediately action cards."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from timelord.core import Rng
+from timelord.games.clue.actions import (
+    Move,
+    NameCard,
+    Pass,
+    PlayCard,
+    RollDice,
+    ShowCard,
+    Target,
+)
+from timelord.games.clue.board import TARDIS, standard_board
+
+G = 2
+
+
+def _question_square() -> tuple[int, int]:
+    board = standard_board()
+    dist = board.distances(TARDIS)
+    q = min(board.intrigue, key=lambda n: dist[n])
+    return q, dist[q]
+
+
+def _land(h: SimpleNamespace, pile: list[str], **fields: object) -> object:
+    q, d = _question_square()
+    state = h.build(phase="move", steps=d, roll=[0, d], pile=pile, **fields)
+    return state.apply(Move(q))
+
+
+def test_c6_2_the_first_seven_pocketwatches_do_nothing(h: SimpleNamespace) -> None:
+    state = _land(h, ["timey-wimey", "pocketwatch"], watches=6)
+    view = state.view(2)
+    assert view["watches"] == 7 and view["out"][0] == "" and view["pile_size"] == 1
+
+
+def test_c6_3_the_eighth_pocketwatch_puts_the_drawer_out(h: SimpleNamespace) -> None:
+    state = _land(h, ["timey-wimey", "pocketwatch"], watches=7, kept=[["sonic-scan"], [], [], []])
+    view = state.view(2)
+    assert view["out"][0] == "pocketwatch"
+    assert view["revealed"] == {"0": [1, 2, 3, 4]}
+    assert "sonic-scan" in view["discards"]
+    assert view["pile_size"] == 2  # shuffled back in
+    assert state.to_move == 1
+
+
+def test_c6_3_the_eighth_pocketwatch_comes_back_even_alone(h: SimpleNamespace) -> None:
+    state = _land(h, ["pocketwatch"], watches=8)
+    assert state.view(1)["out"][0] == "pocketwatch" and state.to_json()["pile"] == ["pocketwatch"]
+
+
+def test_c6_1_moved_player_may_decline_the_draw(h: SimpleNamespace) -> None:
+    state = h.build(
+        options={"powers": False},
+        phase="name",
+        purpose="rumour",
+        naming_location=G,
+        movers=[G, 9, 9, 9, 9, 9],
+        pile=["pocketwatch"],
+    )
+    state = h.play(state, NameCard(h.STRAX), NameCard(h.SONIC), Pass())
+    assert state.to_json()["pile"] == ["pocketwatch"] and state.to_move == 2
+
+
+def test_c6_1_empty_pile_draws_nothing(h: SimpleNamespace) -> None:
+    state = _land(h, [])
+    assert state.to_move == 1 and state.view(0)["kept"] == []
+
+
+def test_c6_4_jammie_dodger_adds_six_after_rolling(h: SimpleNamespace) -> None:
+    state = h.build(kept=[["jammie-dodger"], [], [], []]).apply(RollDice())
+    steps = state.view(0)["steps"]
+    assert PlayCard("jammie-dodger") in state.legal_actions()
+    state = state.apply(PlayCard("jammie-dodger"))
+    assert state.view(0)["steps"] == steps + 6 and state.view(1)["discards"] == ["jammie-dodger"]
+
+
+def test_c6_4_vortex_jump_moves_into_any_location_then_a_rumour(h: SimpleNamespace) -> None:
+    state = h.build(kept=[["vortex-jump"], [], [], []]).apply(PlayCard("vortex-jump"))
+    assert state.legal_actions() == [Move(r) for r in range(9)]
+    state = state.apply(Move(7))
+    assert state.view(0)["phase"] == "name" and state.to_json()["movers"][0] == 7
+
+
+def test_c6_4_perception_filter_names_any_location(h: SimpleNamespace) -> None:
+    state = h.build(kept=[["perception-filter"], [], [], []], options={"powers": False})
+    state = h.play(state, PlayCard("perception-filter"), NameCard(h.RIVER), NameCard(h.SONIC))
+    state = state.apply(NameCard(h.LONDON))
+    data = state.to_json()
+    assert data["movers"][0] == TARDIS and data["movers"][h.RIVER] == h.room(h.LONDON)
+    assert state.view(0)["log"][1] == ["rumour", 0, h.RIVER, h.SONIC, h.LONDON]
+
+
+def test_c6_4_timey_wimey_gives_another_turn(h: SimpleNamespace) -> None:
+    state = h.build(kept=[["timey-wimey"], [], [], []], pile=[])
+    state = state.apply(PlayCard("timey-wimey"))
+    assert state.view(1)["extra_turns"] == [1, 0, 0, 0]
+    state = state.apply(RollDice())
+    board = standard_board()
+    plain = [a for a in state.legal_actions() if a.to >= 10 and a.to not in board.intrigue]
+    state = state.apply(plain[0])
+    assert state.to_move == 0 and state.view(0)["phase"] == "start"
+    assert state.view(0)["extra_turns"] == [0, 0, 0, 0]
+
+
+def test_c6_4_sonic_scan_sees_a_random_card(h: SimpleNamespace) -> None:
+    state = h.build(kept=[["sonic-scan"], [], [], []]).apply(PlayCard("sonic-scan"))
+    assert state.legal_actions() == [Target(1), Target(2), Target(3)]
+    state = state.apply(Target(2))
+    event = state.view(0)["log"][-1]
+    assert event[:3] == ["scan", 0, 2] and event[3] in (10, 11, 13, 14)
+    assert state.view(2)["log"][-1] == event and state.view(1)["log"][-1][3] is None
+    assert state.view(0)["phase"] == "start"
+
+
+def test_c6_4_psychic_paper_sees_the_shown_card(h: SimpleNamespace) -> None:
+    state = h.build(
+        options={"powers": False},
+        phase="name",
+        purpose="rumour",
+        naming_location=G,
+        movers=[G, 9, 9, 9, 9, 9],
+        kept=[[], [], [], ["psychic-paper"]],
+    )
+    state = h.play(state, NameCard(h.AMY), NameCard(h.MOMENT), ShowCard(h.MOMENT))
+    assert state.to_move == 3
+    assert state.legal_actions() == [PlayCard("psychic-paper"), Pass()]
+    state = state.apply(PlayCard("psychic-paper"))
+    assert state.view(3)["log"][-1] == ["peek", 3, 2, h.MOMENT]
+    assert state.view(1)["log"][-1] == ["peek", 3, 2, None]
+
+
+def test_c6_5_emergency_materialisation_ends_the_move_in_the_tardis(h: SimpleNamespace) -> None:
+    seed = next(s for s in range(500) if Rng(s).randint(1, 6) == 1)
+    state = h.build(rng=seed, movers=[G, 9, 9, 9, 9, 9], pile=["emergency-materialisation"])
+    state = state.apply(RollDice())
+    assert state.to_json()["movers"][0] == TARDIS and state.view(0)["phase"] == "centre"
+
+
+def test_c6_5_time_slip_moves_to_the_nearest_secret_passage(h: SimpleNamespace) -> None:
+    state = _land(h, ["time-slip"])
+    nearest = standard_board().nearest_secret(_question_square()[0])
+    if len(nearest) > 1:
+        state = state.apply(Move(nearest[0]))
+    assert state.to_json()["movers"][0] == nearest[0]
+    assert state.view(0)["phase"] == "name"
+
+
+def test_c6_5_cloister_bell_sends_the_others_to_the_tardis(h: SimpleNamespace) -> None:
+    state = _land(h, ["cloister-bell"], movers=[TARDIS, 3, 4, 5, 6, 7])
+    movers = state.to_json()["movers"]
+    assert movers[1:4] == [TARDIS] * 3 and movers[4:] == [6, 7]
+    assert movers[0] == _question_square()[0]
+
+
+def test_c6_6_played_cards_are_discarded_for_good(h: SimpleNamespace) -> None:
+    pile = list(h.build().game.intrigue_deck)
+    pile.remove("vortex-jump")
+    state = h.build(kept=[["vortex-jump"], [], [], []], pile=pile)
+    state = state.apply(PlayCard("vortex-jump"))
+    assert state.view(3)["discards"] == ["vortex-jump"]
+    # Whoever rebuilds the hidden pile from a view leaves the discarded card out.
+    for seed in range(5):
+        sampled = state.game.sample_state(state.view(3), Rng(seed))
+        assert sorted(sampled.to_json()["pile"]) == sorted(pile)

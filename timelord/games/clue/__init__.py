@@ -1,0 +1,1 @@
+"""Clue: Doctor Who: rules engine, board and the deducer."""

@@ -1,0 +1,183 @@
+"""Why a move is refused (with the RULES.md clause) and one-line texts of moves per seat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from timelord.core import Action, GameOver, IllegalAction
+from timelord.games.clue.actions import (
+    Accuse,
+    DrawIntrigue,
+    EndTurn,
+    LookAtSideCard,
+    Move,
+    NameCard,
+    Pass,
+    PlayCard,
+    RollDice,
+    ShowCard,
+    StayPut,
+    Target,
+    UsePassage,
+    UsePower,
+)
+from timelord.games.clue.board import TARDIS
+from timelord.games.clue.state import (
+    ANSWER,
+    CENTRE,
+    MOVE,
+    NAME,
+    OFFER,
+    OVER,
+    PEEK,
+    PHASES,
+    SCAN,
+    SECOND,
+    SIDE,
+    SLIP,
+    START,
+    START_EFFECTS,
+    TELEPORT,
+)
+
+if TYPE_CHECKING:
+    from timelord.games.clue.state import ClueState
+
+_WAITING = {
+    START: ("start a turn: roll, take a passage, stay, accuse or play a card", "C-2"),
+    MOVE: ("move the number rolled", "C-3.2"),
+    TELEPORT: ("choose the location to move to", "C-6.4"),
+    SCAN: ("choose whose hand to scan", "C-6.4"),
+    SLIP: ("choose the nearest secret-passage location", "C-6.5"),
+    NAME: ("name the next card", "C-4.1"),
+    OFFER: ("decide whether to draw an intrigue card", "C-6.1"),
+    ANSWER: ("show a card that answers the rumour", "C-4.3"),
+    PEEK: ("decide whether to see the card just shown", "C-6.4"),
+    SECOND: ("decide whether to ask for a second answer", "C-7.1"),
+    SIDE: ("look at one side card not seen yet", "C-8.2"),
+    CENTRE: ("accuse or end the turn", "C-5.1"),
+}
+
+
+def why_illegal(state: ClueState, action: Action) -> IllegalAction:
+    g = state.game
+    ph = state.phase
+    if ph == OVER:
+        return GameOver("the game is over", "C-5.2")
+    seat = state.dec
+    wanted, rule = _WAITING[ph]
+    here = state.pos[state.chars[seat]]
+    kind = type(action)
+    if ph in (TELEPORT, SLIP) and isinstance(action, Move):
+        where = "any other location" if ph == TELEPORT else "a nearest secret-passage location"
+        return IllegalAction(f"{g.node_name(action.to)} is not {where}", rule)
+    if ph == START:
+        if kind is UsePassage:
+            if here >= TARDIS:
+                return IllegalAction("passages lead only from one location to another", "C-2.2")
+            return IllegalAction(
+                f"no secret passage or joining door leads from {g.node_name(here)} there",
+                "C-2.2",
+            )
+        if kind is StayPut:
+            return IllegalAction(
+                "only a player whose mover another player's rumour moved into a location "
+                "since their last turn may stay there and make a rumour",
+                "C-4.2",
+            )
+        if kind is Accuse:
+            return IllegalAction("accusations are made only from the TARDIS in the centre", "C-5.1")
+        if kind is Move:
+            return IllegalAction("roll the dice before moving", "C-3.1")
+    if isinstance(action, PlayCard):
+        card = action.card
+        if card not in g.effect:
+            return IllegalAction(f"there is no intrigue card {card!r}", "C-6.4")
+        if card not in state.kept[seat]:
+            return IllegalAction(f"you do not hold {g.intrigue_names[card]}", "C-6.4")
+        return IllegalAction(
+            f"{g.intrigue_names[card]} cannot be played now: {_timing(g.effect[card])}", "C-6.4"
+        )
+    if kind is UsePower:
+        if not g.powers:
+            return IllegalAction("character powers are not in this game", "C-8.1")
+        if state.used[seat]:
+            return IllegalAction("each character power is used once per game", "C-7.1")
+        return IllegalAction(
+            f"your power cannot be used now: {_timing(g.power_effect[state.chars[seat]])}", "C-7.1"
+        )
+    if ph == MOVE and isinstance(action, Move):
+        return IllegalAction(
+            f"{g.node_name(action.to)} cannot be reached with {state.steps} steps from "
+            f"{g.node_name(here)} (orthogonal steps through doors; exact count to a plain square)",
+            "C-3.2",
+        )
+    if ph == NAME and kind is NameCard:
+        cat = ("suspect", "weapon", "location")[len(state.naming)]
+        return IllegalAction(f"name a {cat} now", "C-4.1")
+    if ph == ANSWER and kind is ShowCard:
+        return IllegalAction("show one of your own cards that the rumour names", "C-4.4")
+    if ph == SIDE and kind is LookAtSideCard:
+        return IllegalAction("look at a side card you have not seen yet", "C-8.2")
+    if ph == SCAN and kind is Target:
+        return IllegalAction("scan another player who holds cards", "C-6.4")
+    return IllegalAction(f"{action} is not allowed now: {wanted}", rule)
+
+
+def _timing(effect: str) -> str:
+    if effect in START_EFFECTS:
+        return "it is played at the start of your turn, before rolling"
+    if effect == "plus-six":
+        return "it is played after rolling, before moving"
+    if effect == "peek":
+        return "it is played when another player's rumour is answered"
+    if effect == "second-answer":
+        return "it is used when your own rumour has been answered"
+    return "not now"
+
+
+def describe(state: ClueState, action: Action, seat: int | None) -> str:
+    g = state.game
+    who = state.dec
+    name = "You" if seat == who else g.seat_name(who)
+    kind = type(action)
+    if kind is RollDice:
+        return f"{name} rolled the dice"
+    if isinstance(action, UsePassage):
+        return f"{name} took the passage to {g.node_name(action.location)}"
+    if kind is StayPut:
+        return f"{name} stayed in {g.node_name(state.pos[state.chars[who]])} to make a rumour"
+    if isinstance(action, Move):
+        return f"{name} moved to {g.node_name(action.to)}"
+    if isinstance(action, NameCard):
+        what = "accused" if state.purpose == "accuse" else "named"
+        return f"{name} {what} {g.card_name(action.card)}"
+    if isinstance(action, ShowCard):
+        asker = state.rum[0]
+        if seat in (who, asker):
+            to = "you" if seat == asker else g.seat_name(asker)
+            return f"{name} showed {g.card_name(action.card)} to {to}"
+        return f"{name} showed a card to {g.seat_name(asker)}"
+    if isinstance(action, LookAtSideCard):
+        index = action.index
+        if seat == who:
+            return f"You looked at side card {index + 1}: {g.card_name(state.side[index])}"
+        return f"{name} looked at side card {index + 1}"
+    if kind is Accuse:
+        return f"{name} made an accusation"
+    if kind is EndTurn:
+        return f"{name} ended the turn"
+    if isinstance(action, PlayCard):
+        return f"{name} played {g.intrigue_names.get(action.card, action.card)}"
+    if kind is UsePower:
+        return f"{name} used {g.suspects[state.chars[who]]}'s power"
+    if isinstance(action, Target):
+        return f"{name} scanned {g.seat_name(action.seat)}'s hand"
+    if kind is DrawIntrigue:
+        return f"{name} drew an intrigue card"
+    if kind is Pass:
+        return f"{name} passed"
+    return f"{name}: {action}"
+
+
+__all__ = ["PHASES", "describe", "why_illegal"]

@@ -1,0 +1,193 @@
+"""Clue: Doctor Who as a `Game`: options, set-up, and the content read from `data/`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from timelord.core import ConfigError, Game, Rng, View
+from timelord.games.clue.actions import ACTION_TYPES
+from timelord.games.clue.board import TARDIS, Board, cards_data, standard_board
+from timelord.games.clue.state import START, WATCH, ClueState
+from timelord.games.clue.view import make_state, state_from_json
+
+__all__ = ["ClueGame", "ClueState"]
+
+VARIANTS = ("standard", "two-player")
+SIDE_CARDS = 4
+
+
+class ClueGame(Game):
+    """Clue: Doctor Who for 2-6 players.
+
+    Options: `players` (2-6, default 4); `variant` ("standard", or "two-player" for the
+    2-player/team rules with four face-down side cards); `intrigue` (the intrigue deck; default
+    on for "standard", always off for "two-player"; off gives original Clue); `powers` (the
+    character powers; default: same as `intrigue`); `max_rounds` (rounds before a game that
+    nobody has solved stops unsolved, ruling CL-10; default 60).
+    """
+
+    id = "clue"
+    description = "Clue: Doctor Who, the deduction game (2-6 players)"
+    action_types = ACTION_TYPES
+
+    def __init__(
+        self,
+        players: int = 4,
+        variant: str = "standard",
+        intrigue: bool | None = None,
+        powers: bool | None = None,
+        max_rounds: int = 60,
+    ) -> None:
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
+            raise ConfigError(f"clue: players must be 2 to 6, not {players!r}")
+        if variant not in VARIANTS:
+            raise ConfigError(f"clue: variant must be one of {VARIANTS}, not {variant!r}")
+        if variant == "two-player" and players != 2:
+            raise ConfigError("clue: the two-player variant is for exactly 2 players or teams")
+        if intrigue is None:
+            intrigue = variant == "standard"
+        if not isinstance(intrigue, bool):
+            raise ConfigError(f"clue: intrigue must be true or false, not {intrigue!r}")
+        if intrigue and variant == "two-player":
+            raise ConfigError("clue: the two-player variant never uses intrigue cards (C-8.2)")
+        if powers is None:
+            powers = intrigue
+        if not isinstance(powers, bool):
+            raise ConfigError(f"clue: powers must be true or false, not {powers!r}")
+        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
+            raise ConfigError(f"clue: max_rounds must be a positive integer, not {max_rounds!r}")
+        self.players = players
+        self.variant = variant
+        self.intrigue = intrigue
+        self.powers = powers
+        self.max_rounds = max_rounds
+        self.options = {
+            "players": players,
+            "variant": variant,
+            "intrigue": intrigue,
+            "powers": powers,
+            "max_rounds": max_rounds,
+        }
+        data = cards_data()
+        self.suspects = tuple(s["name"] for s in data["suspect"])
+        self.weapons = tuple(w["name"] for w in data["weapon"])
+        self.locations = tuple(loc["name"] for loc in data["location"])
+        self.card_names = self.suspects + self.weapons + self.locations
+        self.first_weapon = len(self.suspects)
+        self.first_location = self.first_weapon + len(self.weapons)
+        self.categories = (
+            tuple(range(self.first_weapon)),
+            tuple(range(self.first_weapon, self.first_location)),
+            tuple(range(self.first_location, len(self.card_names))),
+        )
+        effects = {p["effect"] for p in data["power"]}
+        self.power_effect = tuple(s["power"] for s in data["suspect"])
+        if not set(self.power_effect) <= effects:
+            raise ConfigError("clue data: a suspect names a power that is not listed")
+        self.effect: dict[str, str] = {}
+        self.keep: dict[str, bool] = {}
+        self.intrigue_names: dict[str, str] = {WATCH: "Pocketwatch"}
+        deck: list[str] = []
+        for card in data["intrigue"]:
+            self.effect[card["id"]] = card["effect"]
+            self.keep[card["id"]] = card["timing"] == "keep"
+            self.intrigue_names[card["id"]] = card["name"]
+            deck.extend([card["id"]] * card["copies"])
+        self.watches = int(data["pocketwatch"]["copies"])
+        deck.extend([WATCH] * self.watches)
+        self.intrigue_deck = tuple(deck)
+        self.board: Board = standard_board()
+        self.max_turns = max_rounds * players
+
+    @property
+    def max_actions(self) -> int:
+        # Per turn at most: roll, Jammie Dodger, move, Time Slip choice, 3 names, draw offer
+        # and its Time Slip choice, 2 shows, a peek window per other seat per show, the second
+        # answer, a side card, accusation + 3 names; plus every start-of-turn card or power
+        # play of the game (scan: play + target), at most (cards + players) * 2 in all.
+        per_turn = 20 + 2 * self.players
+        return self.max_turns * per_turn + 2 * (len(self.intrigue_deck) + self.players)
+
+    def seat_name(self, seat: int) -> str:
+        return f"Seat {seat}"
+
+    def new_game(self, seed: int) -> ClueState:
+        rng = Rng(seed)
+        envelope = tuple(cat[rng.below(len(cat))] for cat in self.categories)
+        rest = [c for c in range(len(self.card_names)) if c not in envelope]
+        rng.shuffle(rest)
+        side: tuple[int, ...] = ()
+        if self.variant == "two-player":
+            side, rest = tuple(rest[:SIDE_CARDS]), rest[SIDE_CARDS:]
+        each = len(rest) // self.players
+        hands = tuple(tuple(sorted(rest[p * each : (p + 1) * each])) for p in range(self.players))
+        left = tuple(sorted(rest[self.players * each :]))
+        chars = tuple(rng.sample(range(len(self.suspects)), self.players))
+        pile: list[str] = list(self.intrigue_deck) if self.intrigue else []
+        rng.shuffle(pile)
+        n = self.players
+        return make_state(
+            self,
+            {
+                "game": self,
+                "rng": rng.state,
+                "hands": hands,
+                "env": envelope,
+                "left": left,
+                "side": side,
+                "chars": chars,
+                "pos": (TARDIS,) * len(self.suspects),
+                "wpos": (TARDIS,) * len(self.weapons),
+                "cur": 0,
+                "phase": START,
+                "dec": 0,
+                "roll": (),
+                "steps": 0,
+                "moved": (False,) * n,
+                "out": ("",) * n,
+                "saw": (False,) * n,
+                "seen_side": ((),) * n,
+                "pile": tuple(pile),
+                "kept": ((),) * n,
+                "discards": (),
+                "watches": 0,
+                "used": (False,) * n,
+                "extra": (0,) * n,
+                "turn": 1,
+                "naming": (),
+                "purpose": "",
+                "nloc": -1,
+                "rum": (),
+                "ask": 0,
+                "shows": 0,
+                "peekq": (),
+                "second": False,
+                "ctx": 0,
+                "winner": -1,
+                "log": None,
+            },
+        )
+
+    def state_from_json(self, data: Mapping[str, Any]) -> ClueState:
+        return state_from_json(self, data)
+
+    def sample_state(self, view: View, rng: Rng) -> ClueState:
+        from timelord.games.clue.sample import sample_state
+
+        return sample_state(self, view, rng)
+
+    def render_view(self, view: View) -> str:
+        from timelord.games.clue.render import render_view
+
+        return render_view(self, view)
+
+    def card_name(self, card: int) -> str:
+        return self.card_names[card]
+
+    def node_name(self, node: int) -> str:
+        if node < len(self.locations):
+            return self.locations[node]
+        if node == TARDIS:
+            return "the TARDIS"
+        return self.board.square_name(node)

@@ -1,0 +1,710 @@
+"""The position of a Clue: Doctor Who game and the rules that move it on.
+
+Every field is immutable (ints, strs, tuples), so `apply_unchecked` copies the slots into a
+new object and replaces only what changes. The table's history is a cons list of event tuples
+(`("show", shower, asker, card)`, ...) so appending is O(1); `view` filters it per seat.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import Action, IllegalAction, Rng, State
+from timelord.games.clue.actions import (
+    Accuse,
+    DrawIntrigue,
+    EndTurn,
+    LookAtSideCard,
+    Move,
+    NameCard,
+    Pass,
+    PlayCard,
+    RollDice,
+    ShowCard,
+    StayPut,
+    Target,
+    UsePassage,
+    UsePower,
+)
+from timelord.games.clue.board import TARDIS
+
+if TYPE_CHECKING:
+    from timelord.games.clue.game import ClueGame
+
+# Phases: who decides what now.
+START, MOVE, TELEPORT, SCAN, SLIP, NAME, OFFER, ANSWER, PEEK, SECOND, SIDE, CENTRE, OVER = range(13)
+PHASES = (
+    "start",
+    "move",
+    "teleport",
+    "scan",
+    "slip",
+    "name",
+    "offer",
+    "answer",
+    "peek",
+    "second",
+    "side",
+    "centre",
+    "over",
+)
+# What happens after an intrigue draw or a Time Slip move.
+CTX_NONE, CTX_DIE, CTX_SQUARE, CTX_RUMOUR = range(4)
+CTX_NAMES = ("none", "die", "square", "rumour")
+# Effects a kept card or power may have at the start of a turn.
+START_EFFECTS = frozenset({"teleport", "remote-rumour", "extra-turn", "scan"})
+WATCH = "pocketwatch"
+
+ROLL, STAY, ACCUSE, END, POWER, DRAW, PASS = (
+    RollDice(),
+    StayPut(),
+    Accuse(),
+    EndTurn(),
+    UsePower(),
+    DrawIntrigue(),
+    Pass(),
+)
+_MOVES = [Move(n) for n in range(512)]
+_NAMES = [NameCard(c) for c in range(64)]
+_SHOWS = [ShowCard(c) for c in range(64)]
+_PASSAGES = [UsePassage(n) for n in range(16)]
+
+Log = Any  # None, or (event tuple, older Log): a cons list
+
+_SLOTS = (
+    "game",
+    "rng",
+    "hands",
+    "env",
+    "left",
+    "side",
+    "chars",
+    "pos",
+    "wpos",
+    "cur",
+    "phase",
+    "dec",
+    "roll",
+    "steps",
+    "moved",
+    "out",
+    "saw",
+    "seen_side",
+    "pile",
+    "kept",
+    "discards",
+    "watches",
+    "used",
+    "extra",
+    "turn",
+    "naming",
+    "purpose",
+    "nloc",
+    "rum",
+    "ask",
+    "shows",
+    "peekq",
+    "second",
+    "ctx",
+    "winner",
+    "log",
+)
+
+
+_new = object.__new__
+
+
+def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return (*t[:i], v, *t[i + 1 :])
+
+
+class ClueState(State):
+    """One position. Build the first with `ClueGame.new_game`; never mutate one."""
+
+    __slots__ = (*_SLOTS, "_legal")
+
+    game: ClueGame
+    rng: int
+    hands: tuple[tuple[int, ...], ...]
+    env: tuple[int, ...]
+    left: tuple[int, ...]
+    side: tuple[int, ...]
+    chars: tuple[int, ...]
+    pos: tuple[int, ...]
+    wpos: tuple[int, ...]
+    cur: int
+    phase: int
+    dec: int
+    roll: tuple[int, ...]
+    steps: int
+    moved: tuple[bool, ...]
+    out: tuple[str, ...]
+    saw: tuple[bool, ...]
+    seen_side: tuple[tuple[int, ...], ...]
+    pile: tuple[str, ...]
+    kept: tuple[tuple[str, ...], ...]
+    discards: tuple[str, ...]
+    watches: int
+    used: tuple[bool, ...]
+    extra: tuple[int, ...]
+    turn: int
+    naming: tuple[int, ...]
+    purpose: str
+    nloc: int
+    rum: tuple[int, ...]
+    ask: int
+    shows: int
+    peekq: tuple[int, ...]
+    second: bool
+    ctx: int
+    winner: int
+    log: Log
+    _legal: list[Action] | None
+
+    def _copy(self) -> ClueState:
+        # Spelled out: a loop over getattr/setattr costs three times as much on the hot path.
+        new = _new(ClueState)
+        new.game = self.game
+        new.rng = self.rng
+        new.hands = self.hands
+        new.env = self.env
+        new.left = self.left
+        new.side = self.side
+        new.chars = self.chars
+        new.pos = self.pos
+        new.wpos = self.wpos
+        new.cur = self.cur
+        new.phase = self.phase
+        new.dec = self.dec
+        new.roll = self.roll
+        new.steps = self.steps
+        new.moved = self.moved
+        new.out = self.out
+        new.saw = self.saw
+        new.seen_side = self.seen_side
+        new.pile = self.pile
+        new.kept = self.kept
+        new.discards = self.discards
+        new.watches = self.watches
+        new.used = self.used
+        new.extra = self.extra
+        new.turn = self.turn
+        new.naming = self.naming
+        new.purpose = self.purpose
+        new.nloc = self.nloc
+        new.rum = self.rum
+        new.ask = self.ask
+        new.shows = self.shows
+        new.peekq = self.peekq
+        new.second = self.second
+        new.ctx = self.ctx
+        new.winner = self.winner
+        new.log = self.log
+        new._legal = None
+        return new
+
+    # ----- protocol -------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.phase == OVER else self.dec
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[float]:
+        return [1.0 if p == self.winner else 0.0 for p in range(self.game.players)]
+
+    def winners(self) -> list[int]:
+        return [self.winner] if self.phase == OVER and self.winner >= 0 else []
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        g = self.game
+        ph = self.phase
+        if ph == OVER:
+            return []
+        seat = self.dec
+        if ph == START:
+            here = self.pos[self.chars[seat]]
+            out: list[Action] = [ROLL]
+            if here < TARDIS:
+                out.extend(_PASSAGES[r] for r in g.board.passages[here])
+                if self.moved[seat]:
+                    out.append(STAY)
+            elif here == TARDIS:
+                out.append(ACCUSE)
+            for kind in sorted(set(self.kept[seat])):
+                if g.effect[kind] in START_EFFECTS:
+                    out.append(PlayCard(kind))
+            if self._can_power(seat) and g.power_effect[self.chars[seat]] in START_EFFECTS:
+                out.append(POWER)
+            return out
+        if ph == MOVE:
+            here = self.pos[self.chars[seat]]
+            key = (here, self.steps, g.intrigue)
+            moves = g.board.actions.get(key)
+            if moves is None:
+                dests = g.board.destinations(here, self.steps, g.intrigue)
+                moves = g.board.actions[key] = tuple(_MOVES[n] for n in dests)
+            out = list(moves)
+            for kind in sorted(set(self.kept[seat])):
+                if g.effect[kind] == "plus-six":
+                    out.append(PlayCard(kind))
+            return out
+        if ph == NAME:
+            cat = g.categories[len(self.naming)]
+            return [_NAMES[c] for c in cat]
+        if ph == ANSWER:
+            hand = self.hands[seat]
+            return [_SHOWS[c] for c in self.rum[1:] if c in hand]
+        if ph == CENTRE:
+            return [ACCUSE, END]
+        if ph == OFFER:
+            return [DRAW, PASS]
+        if ph == PEEK:
+            out = [PlayCard(k) for k in sorted(set(self.kept[seat])) if g.effect[k] == "peek"]
+            if self._can_power(seat) and g.power_effect[self.chars[seat]] == "peek":
+                out.append(POWER)
+            out.append(PASS)
+            return out
+        if ph == SECOND:
+            return [POWER, PASS]
+        if ph == SIDE:
+            seen = self.seen_side[seat]
+            return [LookAtSideCard(i) for i in range(len(self.side)) if i not in seen]
+        if ph == TELEPORT:
+            here = self.pos[self.chars[seat]]
+            return [_MOVES[r] for r in range(g.board.rooms) if r != here]
+        if ph == SLIP:
+            return [_MOVES[r] for r in g.board.nearest_secret(self.pos[self.chars[seat]])]
+        if ph == SCAN:
+            return [Target(q) for q in range(g.players) if q != seat and self.hands[q]]
+        raise AssertionError(f"unknown phase {ph}")
+
+    def _can_power(self, seat: int) -> bool:
+        return self.game.powers and not self.used[seat] and not self.out[seat]
+
+    # ----- applying moves -------------------------------------------------------------------
+
+    def apply_unchecked(self, action: Action) -> ClueState:
+        s = self._copy()
+        s._step(action)
+        return s
+
+    def _step(self, a: Action) -> None:
+        ph = self.phase
+        seat = self.dec
+        g = self.game
+        if ph == START:
+            if a is ROLL or type(a) is RollDice:
+                self._roll()
+            elif type(a) is UsePassage:
+                self._place(seat, a.location)
+                self._begin_naming("rumour", a.location)
+            elif type(a) is StayPut:
+                self._begin_naming("rumour", self.pos[self.chars[seat]])
+            elif type(a) is Accuse:
+                self._begin_naming("accuse", -1)
+            elif type(a) is PlayCard:
+                self._discard_kept(seat, a.card)
+                self._log(("play", seat, a.card))
+                self._start_effect(seat, g.effect[a.card])
+            elif type(a) is UsePower:
+                self._use_power(seat)
+                self._start_effect(seat, g.power_effect[self.chars[seat]])
+            else:
+                raise AssertionError(a)
+        elif ph == MOVE:
+            if type(a) is PlayCard:
+                self._discard_kept(seat, a.card)
+                self._log(("play", seat, a.card))
+                self.steps += 6
+            else:
+                assert type(a) is Move
+                self._arrive(seat, a.to)
+        elif ph == NAME:
+            assert type(a) is NameCard
+            self.naming = (*self.naming, a.card)
+            self._after_name()
+        elif ph == ANSWER:
+            assert type(a) is ShowCard
+            self._show(seat, a.card)
+        elif ph == CENTRE:
+            if type(a) is Accuse:
+                self._begin_naming("accuse", -1)
+            else:
+                self._end_turn()
+        elif ph == OFFER:
+            if type(a) is DrawIntrigue:
+                self._draw(seat, CTX_RUMOUR)
+            else:
+                self._answers()
+        elif ph == PEEK:
+            if type(a) is PlayCard:
+                self._discard_kept(seat, a.card)
+                self._log(("play", seat, a.card))
+                self._peek(seat)
+            elif type(a) is UsePower:
+                self._use_power(seat)
+                self._peek(seat)
+            self._next_peek()
+        elif ph == SECOND:
+            if type(a) is UsePower:
+                self._use_power(seat)
+                self.second = True
+                self._answers()
+            else:
+                self._end_rumour()
+        elif ph == SIDE:
+            assert type(a) is LookAtSideCard
+            self.seen_side = _set(
+                self.seen_side, seat, tuple(sorted((*self.seen_side[seat], a.index)))
+            )
+            self._log(("side", seat, a.index, self.side[a.index]))
+            self._end_rumour()
+        elif ph == TELEPORT:
+            assert type(a) is Move
+            self._place(seat, a.to)
+            self._begin_naming("rumour", a.to)
+        elif ph == SLIP:
+            assert type(a) is Move
+            self._slip_to(seat, a.to)
+        elif ph == SCAN:
+            assert type(a) is Target
+            rng = Rng(self.rng)
+            hand = self.hands[a.seat]
+            card = hand[rng.below(len(hand))]
+            self.rng = rng.state
+            self._log(("scan", seat, a.seat, card))
+            self._set_phase(START, seat)
+        else:
+            raise AssertionError(f"no moves in phase {PHASES[ph]}")
+
+    def _log(self, event: tuple[Any, ...]) -> None:
+        self.log = (event, self.log)
+
+    def _set_phase(self, phase: int, seat: int) -> None:
+        self.phase = phase
+        self.dec = seat
+
+    def _place(self, seat: int, node: int) -> None:
+        """The seat's own mover goes to `node` by its own doing."""
+        self.pos = _set(self.pos, self.chars[seat], node)
+        if self.moved[seat]:
+            self.moved = _set(self.moved, seat, False)
+
+    def _discard_kept(self, seat: int, kind: str) -> None:
+        kept = list(self.kept[seat])
+        kept.remove(kind)
+        self.kept = _set(self.kept, seat, tuple(kept))
+        self.discards = (*self.discards, kind)
+
+    def _use_power(self, seat: int) -> None:
+        self.used = _set(self.used, seat, True)
+        self._log(("power", seat, self.game.power_effect[self.chars[seat]]))
+
+    def _start_effect(self, seat: int, effect: str) -> None:
+        if effect == "teleport":
+            self._set_phase(TELEPORT, seat)
+        elif effect == "remote-rumour":
+            self._begin_naming("rumour", -1)
+        elif effect == "extra-turn":
+            self.extra = _set(self.extra, seat, self.extra[seat] + 1)
+        elif effect == "scan":
+            self._set_phase(SCAN, seat)
+        else:
+            raise AssertionError(effect)
+
+    def _roll(self) -> None:
+        g = self.game
+        rng = Rng(self.rng)
+        a = rng.randint(1, 6)
+        b = rng.randint(1, 6)
+        self.rng = rng.state
+        # The "?" replaces the 1 on the first die (ruling CL-3); it never counts as steps.
+        face = 0 if a == 1 else a
+        self.roll = (face, b)
+        self.steps = face + b
+        self._set_phase(MOVE, self.cur)
+        if face == 0 and g.intrigue:
+            self._draw(self.cur, CTX_DIE)
+
+    def _arrive(self, seat: int, node: int) -> None:
+        self._place(seat, node)
+        g = self.game
+        if node < TARDIS:
+            self._begin_naming("rumour", node)
+        elif node == TARDIS:
+            self._set_phase(CENTRE, seat)
+        elif g.intrigue and node in g.board.intrigue:
+            self._draw(seat, CTX_SQUARE)
+        else:
+            self._end_turn()
+
+    def _begin_naming(self, purpose: str, location: int) -> None:
+        self.purpose = purpose
+        self.nloc = location
+        self.naming = ()
+        self._set_phase(NAME, self.cur)
+
+    def _after_name(self) -> None:
+        g = self.game
+        need = 3 if (self.purpose == "accuse" or self.nloc < 0) else 2
+        if len(self.naming) < need:
+            return
+        seat = self.cur
+        if self.purpose == "accuse":
+            s, w, loc = self.naming
+            right = (s, w, loc) == self.env
+            self._log(("accuse", seat, s, w, loc, right))
+            self.naming = ()
+            if right:
+                self.winner = seat
+                self._game_over()
+                return
+            self.saw = _set(self.saw, seat, True)
+            self._eliminate(seat, "accused")
+            self._end_turn()
+            return
+        s, w = self.naming[0], self.naming[1]
+        room = self.naming[2] - g.first_location if self.nloc < 0 else self.nloc
+        loc = g.first_location + room
+        self.naming = ()
+        self.rum = (seat, s, w, loc)
+        self.shows = 0
+        self.second = False
+        self._log(("rumour", seat, s, w, loc))
+        self.wpos = _set(self.wpos, w - g.first_weapon, room)
+        self.ask = (seat + 1) % g.players
+        mover_was = self.pos[s]
+        self.pos = _set(self.pos, s, room)
+        owner = self.chars.index(s) if s in self.chars else -1
+        if owner >= 0 and owner != seat and mover_was != room:
+            self.moved = _set(self.moved, owner, True)
+            if g.intrigue and not self.out[owner] and self.pile:
+                self._set_phase(OFFER, owner)
+                return
+        self._answers()
+
+    def _answers(self) -> None:
+        """Ask the players in turn from the asker's left; stop at the first who can answer."""
+        g = self.game
+        asker = self.rum[0]
+        triple = self.rum[1:]
+        p = self.ask
+        while p != asker:
+            hand = self.hands[p]
+            if triple[0] in hand or triple[1] in hand or triple[2] in hand:
+                self.ask = p
+                self._set_phase(ANSWER, p)
+                return
+            self._log(("pass", p))
+            p = (p + 1) % g.players
+        self.ask = asker
+        if self.shows == 0 and len(self.seen_side[asker]) < len(self.side):
+            self._set_phase(SIDE, asker)
+            return
+        self._end_rumour()
+
+    def _show(self, shower: int, card: int) -> None:
+        g = self.game
+        asker = self.rum[0]
+        self._log(("show", shower, asker, card))
+        self.shows += 1
+        self.ask = (shower + 1) % g.players
+        queue = []
+        p = (asker + 1) % g.players
+        while p != asker:
+            if p != shower and not self.out[p] and self._may_peek(p):
+                queue.append(p)
+            p = (p + 1) % g.players
+        self.peekq = tuple(queue)
+        self._next_peek()
+
+    def _may_peek(self, seat: int) -> bool:
+        """Offered to anyone holding kept cards (their number is public) or a peek power."""
+        if self.kept[seat]:
+            return True
+        return self._can_power(seat) and self.game.power_effect[self.chars[seat]] == "peek"
+
+    def _peek(self, seat: int) -> None:
+        last = self.log
+        while last is not None and last[0][0] != "show":
+            last = last[1]
+        assert last is not None
+        _, shower, _, card = last[0]
+        self._log(("peek", seat, shower, card))
+
+    def _next_peek(self) -> None:
+        if self.peekq:
+            seat = self.peekq[0]
+            self.peekq = self.peekq[1:]
+            self._set_phase(PEEK, seat)
+            return
+        asker = self.rum[0]
+        if (
+            self.shows == 1
+            and not self.second
+            and self._can_power(asker)
+            and self.game.power_effect[self.chars[asker]] == "second-answer"
+        ):
+            self._set_phase(SECOND, asker)
+            return
+        self._end_rumour()
+
+    def _end_rumour(self) -> None:
+        self.rum = ()
+        self.shows = 0
+        self.second = False
+        self.peekq = ()
+        self._end_turn()
+
+    def _draw(self, seat: int, ctx: int) -> None:
+        g = self.game
+        if not self.pile:
+            self._after_draw(seat, ctx)
+            return
+        kind = self.pile[-1]
+        self.pile = self.pile[:-1]
+        if kind == WATCH:
+            self.watches += 1
+            self._log(("draw", seat, WATCH))
+            if self.watches >= g.watches:
+                rng = Rng(self.rng)
+                at = rng.below(len(self.pile) + 1)
+                self.rng = rng.state
+                self.pile = (*self.pile[:at], WATCH, *self.pile[at:])
+                self._eliminate(seat, WATCH)
+            self._after_draw(seat, ctx)
+            return
+        effect = g.effect[kind]
+        if g.keep[kind]:
+            self._log(("draw", seat, ""))
+            self.kept = _set(self.kept, seat, tuple(sorted((*self.kept[seat], kind))))
+            self._after_draw(seat, ctx)
+            return
+        self._log(("draw", seat, kind))
+        self.discards = (*self.discards, kind)
+        if effect == "to-centre":
+            self._place(seat, TARDIS)
+            if ctx == CTX_RUMOUR:
+                self._answers()
+            else:
+                self._set_phase(CENTRE, seat)
+        elif effect == "to-passage":
+            options = g.board.nearest_secret(self.pos[self.chars[seat]])
+            self.ctx = ctx
+            if len(options) == 1:
+                self._slip_to(seat, options[0])
+            else:
+                self._set_phase(SLIP, seat)
+        elif effect == "all-to-centre":
+            pos = list(self.pos)
+            moved = list(self.moved)
+            for q in range(g.players):
+                if q != seat:
+                    pos[self.chars[q]] = TARDIS
+                    moved[q] = False
+            self.pos, self.moved = tuple(pos), tuple(moved)
+            self._after_draw(seat, ctx)
+        else:
+            raise AssertionError(effect)
+
+    def _after_draw(self, seat: int, ctx: int) -> None:
+        if ctx == CTX_RUMOUR:
+            self._answers()
+        elif self.out[seat]:
+            self._end_turn()
+        elif ctx == CTX_DIE:
+            self._set_phase(MOVE, seat)
+        else:
+            self._end_turn()
+
+    def _slip_to(self, seat: int, room: int) -> None:
+        ctx = self.ctx
+        self.ctx = CTX_NONE
+        self._place(seat, room)
+        if ctx == CTX_RUMOUR:
+            self._answers()
+        else:
+            self._begin_naming("rumour", room)
+
+    def _eliminate(self, seat: int, reason: str) -> None:
+        self.out = _set(self.out, seat, reason)
+        self._log(("out", seat, reason))
+        if reason == WATCH and self.kept[seat]:
+            self.discards = (*self.discards, *self.kept[seat])
+            self.kept = _set(self.kept, seat, ())
+
+    def _end_turn(self) -> None:
+        g = self.game
+        if self.phase == OVER:
+            return
+        cur = self.cur
+        if self.moved[cur]:
+            self.moved = _set(self.moved, cur, False)
+        if all(self.out):
+            self._game_over()
+            return
+        if self.turn >= g.max_turns:
+            self._game_over()
+            return
+        if not self.out[cur] and self.extra[cur] > 0:
+            self.extra = _set(self.extra, cur, self.extra[cur] - 1)
+            nxt = cur
+        else:
+            nxt = (cur + 1) % g.players
+            while self.out[nxt]:
+                nxt = (nxt + 1) % g.players
+        self.turn += 1
+        self.cur = nxt
+        self.roll = ()
+        self.steps = 0
+        self._set_phase(START, nxt)
+
+    def _game_over(self) -> None:
+        self.phase = OVER
+        self.dec = -1
+        self.naming = ()
+        self.rum = ()
+        self.peekq = ()
+
+    # ----- errors and text ------------------------------------------------------------------
+
+    def why_illegal(self, action: Action) -> IllegalAction:
+        from timelord.games.clue.explain import why_illegal
+
+        return why_illegal(self, action)
+
+    def describe(self, action: Action, seat: int | None) -> str:
+        from timelord.games.clue.explain import describe
+
+        return describe(self, action, seat)
+
+    # ----- views and JSON -------------------------------------------------------------------
+
+    def events(self) -> list[tuple[Any, ...]]:
+        """The table's history, oldest first, with every secret in it."""
+        out = []
+        node = self.log
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from timelord.games.clue.view import build_view
+
+        return build_view(self, seat)
+
+    def to_json(self) -> dict[str, Any]:
+        from timelord.games.clue.view import state_to_json
+
+        return state_to_json(self)

@@ -1,0 +1,223 @@
+"""What each seat sees (`build_view`) and the state's JSON form.
+
+A view holds everything its seat knows by perfect recall: its hand, the face-up cards, every
+rumour with who could not answer and who showed, the cards shown to it (or seen with Psychic
+Paper, a scan, a side card), and the envelope once it has looked inside. Hidden cards appear
+as `null` in the history.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import CorruptRecord
+from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
+
+if TYPE_CHECKING:
+    from timelord.games.clue.game import ClueGame
+
+
+def _event_for(event: tuple[Any, ...], seat: int | None) -> list[Any]:
+    kind = event[0]
+    if kind == "show":
+        _, shower, asker, card = event
+        return ["show", shower, asker, card if seat in (shower, asker) else None]
+    if kind == "peek":
+        _, peeker, shower, card = event
+        return ["peek", peeker, shower, card if seat in (peeker, shower) else None]
+    if kind == "side":
+        _, asker, index, card = event
+        return ["side", asker, index, card if seat == asker else None]
+    if kind == "scan":
+        _, scanner, target, card = event
+        return ["scan", scanner, target, card if seat in (scanner, target) else None]
+    return list(event)
+
+
+def build_view(state: ClueState, seat: int | None) -> dict[str, Any]:
+    g = state.game
+    over = state.phase == PHASES.index("over")
+    revealed = {str(p): list(state.hands[p]) for p in range(g.players) if state.out[p] == WATCH}
+    sees_envelope = over or (seat is not None and state.saw[seat])
+    view: dict[str, Any] = {
+        "seat": seat,
+        "players": g.players,
+        "variant": g.variant,
+        "intrigue": g.intrigue,
+        "powers": g.powers,
+        "categories": [list(c) for c in g.categories],
+        "characters": list(state.chars),
+        "turn": state.turn,
+        "current": state.cur,
+        "phase": PHASES[state.phase],
+        "to_move": state.to_move,
+        "roll": list(state.roll),
+        "steps": state.steps,
+        "movers": list(state.pos),
+        "weapons": list(state.wpos),
+        "moved": list(state.moved),
+        "out": list(state.out),
+        "hand": list(state.hands[seat]) if seat is not None else [],
+        "hand_sizes": [len(h) for h in state.hands],
+        "leftovers": list(state.left),
+        "revealed": revealed,
+        "envelope": list(state.env) if sees_envelope else None,
+        "side_count": len(state.side),
+        "side_seen": (
+            {str(i): state.side[i] for i in state.seen_side[seat]} if seat is not None else {}
+        ),
+        "pile_size": len(state.pile),
+        "watches": state.watches,
+        "discards": list(state.discards),
+        "kept": list(state.kept[seat]) if seat is not None else [],
+        "kept_counts": [len(k) for k in state.kept],
+        "powers_used": list(state.used),
+        "extra_turns": list(state.extra),
+        "naming": list(state.naming),
+        "purpose": state.purpose,
+        "naming_location": state.nloc,
+        "rumour": list(state.rum),
+        "ask": state.ask,
+        "shows": state.shows,
+        "peek_queue": list(state.peekq),
+        "second": state.second,
+        "ctx": CTX_NAMES[state.ctx],
+        "winner": state.winner if state.winner >= 0 else None,
+        "log": [_event_for(e, seat) for e in state.events()],
+    }
+    return view
+
+
+def state_to_json(state: ClueState) -> dict[str, Any]:
+    return {
+        "rng": state.rng,
+        "hands": [list(h) for h in state.hands],
+        "envelope": list(state.env),
+        "leftovers": list(state.left),
+        "side": list(state.side),
+        "characters": list(state.chars),
+        "movers": list(state.pos),
+        "weapons": list(state.wpos),
+        "current": state.cur,
+        "phase": PHASES[state.phase],
+        "decider": state.dec,
+        "roll": list(state.roll),
+        "steps": state.steps,
+        "moved": list(state.moved),
+        "out": list(state.out),
+        "saw_envelope": list(state.saw),
+        "side_seen": [list(s) for s in state.seen_side],
+        "pile": list(state.pile),
+        "kept": [list(k) for k in state.kept],
+        "discards": list(state.discards),
+        "watches": state.watches,
+        "powers_used": list(state.used),
+        "extra_turns": list(state.extra),
+        "turn": state.turn,
+        "naming": list(state.naming),
+        "purpose": state.purpose,
+        "naming_location": state.nloc,
+        "rumour": list(state.rum),
+        "ask": state.ask,
+        "shows": state.shows,
+        "peek_queue": list(state.peekq),
+        "second": state.second,
+        "ctx": CTX_NAMES[state.ctx],
+        "winner": state.winner,
+        "log": [list(e) for e in state.events()],
+    }
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise CorruptRecord(f"expected a list of integers, got {value!r}")
+    return tuple(value)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CorruptRecord(f"expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _bools(value: Any) -> tuple[bool, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, bool) for v in value):
+        raise CorruptRecord(f"expected a list of true/false, got {value!r}")
+    return tuple(value)
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CorruptRecord(f"expected an integer, got {value!r}")
+    return value
+
+
+def make_state(game: ClueGame, fields: dict[str, Any]) -> ClueState:
+    """A state from already-checked field values (names as in `ClueState`)."""
+    s = object.__new__(ClueState)
+    for name, value in fields.items():
+        object.__setattr__(s, name, value)
+    s._legal = None
+    return s
+
+
+def _log_from(items: list[Any]) -> Any:
+    log: Any = None
+    for item in items:
+        if not isinstance(item, list) or not item or not isinstance(item[0], str):
+            raise CorruptRecord(f"bad history entry {item!r}")
+        log = (tuple(item), log)
+    return log
+
+
+def state_from_json(game: ClueGame, data: Any) -> ClueState:
+    try:
+        n = game.players
+        fields: dict[str, Any] = {
+            "game": game,
+            "rng": _int(data["rng"]),
+            "hands": tuple(_ints(h) for h in data["hands"]),
+            "env": _ints(data["envelope"]),
+            "left": _ints(data["leftovers"]),
+            "side": _ints(data["side"]),
+            "chars": _ints(data["characters"]),
+            "pos": _ints(data["movers"]),
+            "wpos": _ints(data["weapons"]),
+            "cur": _int(data["current"]),
+            "phase": PHASES.index(data["phase"]),
+            "dec": _int(data["decider"]),
+            "roll": _ints(data["roll"]),
+            "steps": _int(data["steps"]),
+            "moved": _bools(data["moved"]),
+            "out": _strs(data["out"]),
+            "saw": _bools(data["saw_envelope"]),
+            "seen_side": tuple(_ints(s) for s in data["side_seen"]),
+            "pile": _strs(data["pile"]),
+            "kept": tuple(_strs(k) for k in data["kept"]),
+            "discards": _strs(data["discards"]),
+            "watches": _int(data["watches"]),
+            "used": _bools(data["powers_used"]),
+            "extra": _ints(data["extra_turns"]),
+            "turn": _int(data["turn"]),
+            "naming": _ints(data["naming"]),
+            "purpose": str(data["purpose"]),
+            "nloc": _int(data["naming_location"]),
+            "rum": _ints(data["rumour"]),
+            "ask": _int(data["ask"]),
+            "shows": _int(data["shows"]),
+            "peekq": _ints(data["peek_queue"]),
+            "second": bool(data["second"]),
+            "ctx": CTX_NAMES.index(data["ctx"]),
+            "winner": _int(data["winner"]),
+            "log": _log_from(data["log"]),
+        }
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, CorruptRecord):
+            raise
+        raise CorruptRecord(f"not a Clue state: {exc}") from exc
+    for name in ("hands", "moved", "out", "saw", "seen_side", "kept", "used", "extra", "chars"):
+        if len(fields[name]) != n:
+            raise CorruptRecord(f"state field {name} does not have one entry per player")
+    return make_state(game, fields)
