@@ -1,0 +1,145 @@
+"""Matches: seeds, seat rotation, identical results on every backend, records, the CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import tests.support.toy_tricks  # noqa: F401  (registers toy-tricks and its heuristic)
+from timelord.cli import simulate
+from timelord.cli.main import main
+from timelord.cli.play import play_game as play_in_terminal
+from timelord.core import Record, load, replay
+from timelord.sim.match import (
+    MatchSpec,
+    Runner,
+    arrangement,
+    batches,
+    game_seed,
+    places,
+    read_results,
+    run_batch,
+    write_results,
+)
+
+SEATS = ("ismcts:sims=8/cutoff=4", "heuristic", "random")
+
+
+def _spec(games: int = 9, seed: int = 5) -> MatchSpec:
+    return MatchSpec.build("toy-tricks", {"players": 3}, SEATS, games, seed)
+
+
+def test_game_seeds_are_stable_and_distinct() -> None:
+    seeds = [game_seed(5, i) for i in range(200)]
+    assert len(set(seeds)) == 200
+    assert seeds == [game_seed(5, i) for i in range(200)]
+    assert game_seed(6, 0) != seeds[0]
+    assert all(0 <= s < 1 << 63 for s in seeds)
+
+
+def test_rotation_puts_every_spec_in_every_seat() -> None:
+    specs = ("a", "b", "c")
+    rows = [arrangement(specs, i, True) for i in range(3)]
+    assert rows[0] == ["a", "b", "c"]
+    for seat in range(3):
+        assert sorted(row[seat] for row in rows) == ["a", "b", "c"]
+    assert arrangement(specs, 1, False) == ["a", "b", "c"]
+
+
+def test_batches_cover_each_game_once() -> None:
+    assert batches(7, 3) == [(0, 1, 2), (3, 4, 5), (6,)]
+    assert Runner(workers=2).batch_size(1000) == 125
+    assert Runner(workers=2, batch=9).batch_size(1000) == 9
+
+
+def test_places_rank_winners_first_and_share_ties() -> None:
+    assert places([3.0, 5.0, 5.0, 1.0], [1, 2]) == [3, 1, 1, 4]
+    # a winner by the rules ranks first even with fewer points (e.g. an accusation game)
+    assert places([0.0, 2.0], [0]) == [1, 2]
+
+
+def test_records_replay_and_match_the_terminal_game() -> None:
+    spec = _spec(games=3)
+    game = load("toy-tricks", players=3)
+    for data in run_batch(spec, (0, 1, 2)):
+        record = Record.from_json(data)
+        final = replay(record)
+        assert final.scores() == data["result"]["scores"]
+        assert final.winners() == data["result"]["winners"]
+        assert data["result"]["length"] == len(record.actions) == len(data["result"]["movers"])
+        # the same seats and seed in `timelord play` give the very same game
+        from timelord.agents import make_agent
+
+        again = Record(game.id, game.options, record.seed, seats=record.seats)
+        agents = [make_agent(s, game) for s in record.seats]
+        play_in_terminal(game, agents, record.seed, again, io.StringIO())
+        assert again.actions == record.actions
+
+
+def test_serial_processes_and_batches_agree() -> None:
+    spec = _spec()
+    serial = Runner(workers=1).run(spec, lambda out: None)
+    seen: list[int] = []
+    pooled = Runner(workers=2, batch=2).run(spec, lambda out: seen.append(len(out)))
+    assert pooled == serial
+    assert sum(seen) == 9 and len(seen) == 5
+    assert [r["result"]["index"] for r in serial] == list(range(9))
+
+
+def test_dask_local_cluster_agrees() -> None:
+    pytest.importorskip("dask.distributed")
+    spec = _spec()
+    serial = Runner(workers=1).run(spec, lambda out: None)
+    on_dask = Runner(workers=2, dask="local", batch=4).run(spec, lambda out: None)
+    assert on_dask == serial
+
+
+def test_results_file_round_trips(tmp_path: Path) -> None:
+    records = run_batch(_spec(), (0, 1))
+    path = tmp_path / "r.jsonl"
+    with path.open("w") as f:
+        write_results(records, f)
+    assert list(read_results(path)) == records
+    assert len(path.read_text().splitlines()) == 2
+
+
+def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "out.jsonl"
+    code = main(
+        [
+            "simulate",
+            "toy-tricks",
+            "--games",
+            "6",
+            "--seats",
+            "heuristic,random,random",
+            "--seed",
+            "2",
+            "--serial",
+            "--results",
+            str(results),
+            "--record",
+            str(tmp_path / "records"),
+        ]
+    )
+    assert code == 0
+    out, err = capsys.readouterr()
+    assert "heuristic" in out and "95% interval" in out and "mean game length" in out
+    assert "6/6 games" in err
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [r["result"]["index"] for r in lines] == list(range(6))
+    assert lines[1]["seats"] == ["random", "heuristic", "random"]
+    saved = sorted((tmp_path / "records").iterdir())
+    assert len(saved) == 6
+    assert Record.load(saved[0]).actions == lines[0]["actions"]
+
+
+def test_simulate_refuses_a_seat_count_mismatch(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = __import__("argparse").ArgumentParser()
+    simulate.add_arguments(parser)
+    args = parser.parse_args(["toy-tricks", "--seats", "random,random", "-o", "players=3"])
+    assert simulate.run(args) == 2
+    assert "2 seat specs" in capsys.readouterr().err

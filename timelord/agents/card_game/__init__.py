@@ -1,0 +1,1 @@
+"""Bot pieces for Doctor Who: The Card Game: evaluation, rollout policy, heuristic."""

@@ -1,0 +1,86 @@
+"""Doctor Who: The Card Game for bots: value by points, play by kind of move.
+
+- `evaluate` (search cut-off and the heuristic's yardstick): each seat's Victory Points as the
+  game would score them now (`state.scores()`) plus a fifth of its Time Points (what buys
+  cards and pays for Ironsides), turned into shares by exp(value / 4).
+- `rollout` (search playouts, fast): chooses a kind of move first, weighted the way a newcomer
+  leans (play a Location, attack, defend, Support cards; end the turn or shuffle cards around
+  rarely), then one move of that kind at random.
+- The heuristic agent is the generic one-ply lookahead (`LookaheadAgent`) valued by
+  `evaluate` with `rollout` playing the others' replies: each move is tried on sampled deals
+  and the one leaving the seat best placed by points is kept; a newcomer's "grab points,
+  protect them, hit the leader".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from timelord.agents.base import Agent
+from timelord.agents.heuristic import LookaheadAgent
+from timelord.agents.hooks import Hooks
+from timelord.core import Action, Game, Rng, State
+
+TEMPERATURE = 4.0
+TIME_WEIGHT = 0.2
+
+#: how strongly the rollout leans to each kind of move (kinds not named weigh 1)
+WEIGHTS = {
+    "PlayLocation": 8.0,
+    "PlayEnemy": 5.0,
+    "TakeOver": 5.0,
+    "PlayValiant": 5.0,
+    "UseIronsides": 5.0,
+    "PlaceTardis": 5.0,
+    "PlayDefender": 4.0,
+    "PlaySupport": 3.0,
+    "EndTurn": 1.0,
+    "Finish": 1.0,
+    "PlaceReserve": 0.5,
+    "PickUp": 0.5,
+    "BuyCards": 0.5,
+    "DiscardForTime": 0.3,
+}
+
+
+def evaluate(state: State) -> list[float]:
+    tp = state.tp  # type: ignore[attr-defined]
+    values = [
+        (vp + TIME_WEIGHT * t) / TEMPERATURE for vp, t in zip(state.scores(), tp, strict=True)
+    ]
+    top = max(values)
+    weights = [math.exp(v - top) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    if len(legal) == 1:
+        return legal[0]
+    kinds: dict[str, list[Action]] = {}
+    for a in legal:
+        kinds.setdefault(type(a).__name__, []).append(a)
+    names = list(kinds)
+    weights = [WEIGHTS.get(n, 1.0) for n in names]
+    x = rng.random() * sum(weights)
+    for name, w in zip(names, weights, strict=True):
+        x -= w
+        if x < 0:
+            group = kinds[name]
+            return group[rng.below(len(group))]
+    group = kinds[names[-1]]
+    return group[rng.below(len(group))]
+
+
+def _make(game: Game, level: str | None) -> Agent:
+    return LookaheadAgent(game, level, HOOKS, deals={"easy": 1, "medium": 2, "hard": 4})
+
+
+LEVELS = {
+    "easy": {"sims": 50, "cutoff": 10, "rollout": "heuristic"},
+    "medium": {"sims": 100, "cutoff": 10, "rollout": "heuristic"},
+    "hard": {"sims": 200, "cutoff": 10, "rollout": "heuristic"},
+}
+
+HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)

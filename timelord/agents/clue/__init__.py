@@ -1,0 +1,1 @@
+"""Bot pieces for Clue: the deducer-driven detective."""

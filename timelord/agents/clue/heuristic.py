@@ -1,0 +1,244 @@
+"""The Clue detective: plays from the deducer's exact probabilities, never accuses on a guess.
+
+Every decision starts from `deduce(knowledge_from_view(view))`, the probabilities of where each
+card lies given only what the seat knows.
+- Accusation: only when the deducer is certain of all three envelope cards (its certainties
+  come from counting consistent deals, so they are never wrong), unless the agent was built
+  to gamble (level "gamble" or "...+gamble"): then also when the most likely triple has at
+  least `GAMBLE_AT` probability. Naming the accusation takes the most likely card per category.
+- Goal: the TARDIS when it is certain; otherwise the location whose card is most uncertain
+  (envelope probability nearest one half; on a tie the one least asked about).
+- Movement: a passage, staying put, or the move that brings the mover closest (board steps)
+  to the goal; entering the goal itself first.
+- Rumours (for information): per category the card whose envelope probability is nearest one
+  half (on a tie the one this seat has named least); in a settled category the envelope
+  card itself (so answers speak of the other cards); then the least known holder.
+- Answering: show a card the asker has already seen from this seat, else one already shown to
+  anybody, else the least valuable card, so as to give away as little as possible.
+- Intrigue: draw when offered unless six Pocketwatches are out (the eighth puts a drawer out);
+  play peeking cards and powers (more information), pass on the others.
+Levels: `hard` is the detective above, the strongest Clue agent. `medium` (the plain
+`heuristic`) is a newcomer with a paper notebook: the same play, but it only crosses off cards
+it has seen (its hand, face-up cards, cards shown to it) and treats the rest of each category
+as equally likely, so it accuses only when one card per category is left uncrossed and learns
+nothing from silences or from cards shown to others. `easy` is `medium` making one movement
+or rumour choice in three at random (never an accusation).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from timelord.agents.base import Agent
+from timelord.agents.hooks import Hooks
+from timelord.core import Action, ConfigError, Game, Rng, View
+
+GAMBLE_AT = 0.5
+EASY_NOISE = 1 / 3
+TARDIS = 9
+
+
+class ClueDetective(Agent):
+    """See the module docstring."""
+
+    def __init__(self, game: Game, level: str | None) -> None:
+        super().__init__(game)
+        text = level or "medium"
+        parts = text.replace("+", " ").split()
+        self.gamble = "gamble" in parts
+        named = [p for p in parts if p != "gamble"] or ["medium"]
+        if len(named) != 1 or named[0] not in ("easy", "medium", "hard"):
+            raise ConfigError(
+                f"clue heuristic: unknown level {text!r} (easy, medium, hard, gamble)"
+            )
+        self.noise = EASY_NOISE if named[0] == "easy" else 0.0
+        self.exact = named[0] == "hard"
+        self._notebook = importlib.import_module("timelord.games.clue.notebook")
+        self._deduction = importlib.import_module("timelord.games.clue.deduction")
+
+    def deduce(self, view: View) -> Any:
+        if not self.exact:
+            return _CrossedOff(view, self._notebook.certain(view), self.game)
+        return self._deduction.deduce(self._notebook.knowledge_from_view(view))
+
+    def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        kinds = {type(a).__name__ for a in legal}
+        phase = view["phase"]
+        d = self.deduce(view)
+        accuse = self._accusation(d)
+        if phase == "name":
+            return self._name(view, legal, d, rng)
+        if "Accuse" in kinds and accuse is not None:
+            return next(a for a in legal if type(a).__name__ == "Accuse")
+        if phase == "centre":
+            return next(a for a in legal if type(a).__name__ == "EndTurn")
+        if phase == "answer":
+            return self._answer(view, legal)
+        if phase == "offer":
+            draw = view["watches"] < 6
+            return next(
+                a for a in legal if type(a).__name__ == ("DrawIntrigue" if draw else "Pass")
+            )
+        if phase in ("peek", "second"):
+            return legal[0]  # a peek card or power before Pass: more to learn
+        if self.noise and rng.random() < self.noise:
+            return legal[rng.below(len(legal))]
+        if phase in ("start", "move", "teleport", "slip"):
+            return self._move(view, legal, d, accuse is not None)
+        return legal[0]
+
+    # -- accusation --------------------------------------------------------------------
+
+    def _accusation(self, d: Any) -> tuple[int, ...] | None:
+        sure = d.certain_envelope()
+        if sure is not None:
+            return tuple(sure)
+        if not self.gamble:
+            return None
+        best = tuple(max(cat, key=lambda c: d.envelope[c]) for cat in d.categories)
+        chance = 1.0
+        for c in best:
+            chance *= d.envelope[c]
+        return best if chance >= GAMBLE_AT else None
+
+    # -- naming ------------------------------------------------------------------------
+
+    def _name(self, view: View, legal: Sequence[Action], d: Any, rng: Rng) -> Action:
+        cards = [a.card for a in legal]  # type: ignore[attr-defined]
+        if view["purpose"] == "accuse":
+            target = self._accusation(d)
+            if target is None:  # an accusation begun by a gamble that no longer holds
+                target = tuple(max(cat, key=lambda c: d.envelope[c]) for cat in d.categories)
+            for a, c in zip(legal, cards, strict=True):
+                if c in target:
+                    return a
+            return max(zip(legal, cards, strict=True), key=lambda ac: d.envelope[ac[1]])[0]
+        if self.noise and rng.random() < self.noise:
+            return legal[rng.below(len(legal))]
+
+        named = _named(view)
+
+        def information(c: int) -> tuple[float, int, float, float, int]:
+            # first the card whose envelope question is most open (the one asked about least
+            # often on a tie); among settled ones the envelope card itself (nobody can show
+            # it, so the answers speak of the others); then the least known holder
+            p = d.envelope[c]
+            unknown = 1.0 - max([*d.holder[c], d.aside.get(c, 0.0)])
+            return (p * (1.0 - p), -named.get(c, 0), p, unknown, -c)
+
+        return max(zip(legal, cards, strict=True), key=lambda ac: information(ac[1]))[0]
+
+    # -- answering ---------------------------------------------------------------------
+
+    def _answer(self, view: View, legal: Sequence[Action]) -> Action:
+        seat = view["seat"]
+        asker = view["rumour"][0] if view["rumour"] else None
+        shown_to: dict[int, set[int]] = {}
+        for event in view["log"]:
+            if event[0] == "show" and event[1] == seat and event[3] is not None:
+                shown_to.setdefault(event[3], set()).add(event[2])
+
+        def cost(a: Action) -> tuple[int, int]:
+            card = a.card  # type: ignore[attr-defined]
+            seen_by = shown_to.get(card, set())
+            return (0 if asker in seen_by else 1 if seen_by else 2, card)
+
+        return min(legal, key=cost)
+
+    # -- movement ----------------------------------------------------------------------
+
+    def _move(self, view: View, legal: Sequence[Action], d: Any, ready: bool) -> Action:
+        game: Any = self.game
+        board = game.board
+        goal = TARDIS if ready else self._goal_location(d, game, _named(view))
+        here = view["movers"][view["characters"][view["seat"]]]
+        names = {type(a).__name__ for a in legal}
+        if "StayPut" in names and here == goal:
+            return next(a for a in legal if type(a).__name__ == "StayPut")
+        away = board.distances(goal)
+        best: Action | None = None
+        best_key = (1 << 30, 0)
+        for a in legal:
+            kind = type(a).__name__
+            if kind == "Move":
+                node = a.to  # type: ignore[attr-defined]
+            elif kind == "UsePassage":
+                node = a.location  # type: ignore[attr-defined]
+            else:
+                continue
+            dist = 0 if node == goal else away.get(node, 1 << 20)
+            key = (dist, node)
+            if key < best_key:
+                best, best_key = a, key
+        if best is not None and (names & {"Move"} or best_key[0] < away.get(here, 1 << 20)):
+            return best
+        roll = next((a for a in legal if type(a).__name__ == "RollDice"), None)
+        return roll if roll is not None else (best or legal[0])
+
+    def _goal_location(self, d: Any, game: Any, named: dict[int, int]) -> int:
+        locations = game.categories[2]
+
+        def doubt(card: int) -> float:
+            p = d.envelope[card]
+            return p * (1.0 - p)
+
+        card = max(locations, key=lambda c: (doubt(c), -named.get(c, 0), -c))
+        return int(card - game.first_location)
+
+
+def _named(view: View) -> dict[int, int]:
+    """How often this seat has named each card in its rumours."""
+    seat = view["seat"]
+    named: dict[int, int] = {}
+    for event in view["log"]:
+        if event[0] == "rumour" and event[1] == seat:
+            for c in event[2:]:
+                named[c] = named.get(c, 0) + 1
+    return named
+
+
+class _CrossedOff:
+    """A newcomer's notebook in the deducer's shape: cards seen anywhere are crossed off, and
+    each category's envelope card is equally likely among the rest (no inference from who
+    could not answer or from cards shown to others)."""
+
+    def __init__(self, view: View, facts: dict[int, str], game: Any) -> None:
+        self.categories = tuple(tuple(c) for c in view["categories"])
+        players = view["players"]
+        seat = view["seat"]
+        self.envelope: dict[int, float] = {}
+        self.holder: dict[int, tuple[float, ...]] = {}
+        self.aside: dict[int, float] = {}
+        for cat in self.categories:
+            open_cards = [c for c in cat if facts.get(c, "envelope") == "envelope"]
+            for c in cat:
+                fact = facts.get(c)
+                row = [0.0] * players
+                if fact == "hand":
+                    row[seat] = 1.0
+                elif fact is not None and fact.startswith("seat "):
+                    row[int(fact[5:])] = 1.0
+                elif fact == "public":
+                    self.aside[c] = 1.0
+                self.holder[c] = tuple(row)
+                self.envelope[c] = 1.0 / len(open_cards) if c in open_cards else 0.0
+
+    def certain_envelope(self) -> tuple[int, ...] | None:
+        out = []
+        for cat in self.categories:
+            sure = [c for c in cat if self.envelope[c] == 1.0]
+            if not sure:
+                return None
+            out.append(sure[0])
+        return tuple(out)
+
+
+def _make(game: Game, level: str | None) -> Agent:
+    return ClueDetective(game, level)
+
+
+HOOKS = Hooks(heuristic=_make)

@@ -1,0 +1,1 @@
+"""Bot pieces for Episodes: the heuristic agent, rollout policy and evaluation."""

@@ -1,0 +1,73 @@
+"""What a game may add to the generic bots: a heuristic agent, a rollout policy, an evaluation.
+
+A game gets them by shipping `timelord/agents/<game package>/heuristic.py` with a module-level
+`HOOKS = Hooks(...)`, found by the game's package name; tests and plug-ins may instead call
+`register_hooks(game_id, hooks)`. Every field is optional: a game without hooks gets the
+generic one-ply heuristic, random rollouts and a score-based evaluation.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import Action, Game, Rng, State
+
+if TYPE_CHECKING:
+    from timelord.agents.base import Agent
+
+#: (state, its legal actions, rng) -> one of the actions; used inside search on sampled states.
+Policy = Callable[[State, Sequence[Action], Rng], Action]
+#: state -> one value in [0, 1] per seat (1 = surely wins); used where search cuts a rollout.
+Evaluation = Callable[[State], list[float]]
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """Game-specific pieces for the bots; see the module docstring."""
+
+    #: (game, level or None) -> the game's heuristic agent
+    heuristic: Callable[[Game, str | None], Agent] | None = None
+    rollout: Policy | None = None
+    evaluate: Evaluation | None = None
+    #: action -> the card (or other thing) it plays, None if none; groups the report's
+    #: "what the winners played" table (default: the action's text)
+    label: Callable[[Action], str | None] | None = None
+    #: ismcts level name -> settings overriding the generic ones (see `ismcts.LEVELS`)
+    levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+_REGISTERED: dict[str, Hooks] = {}
+_FOUND: dict[str, Hooks] = {}
+
+
+def register_hooks(game_id: str, hooks: Hooks) -> None:
+    """Use `hooks` for `game_id` (overrides what the game's package ships)."""
+    _REGISTERED[game_id] = hooks
+
+
+def hooks_for(game: Game) -> Hooks:
+    """The hooks of `game`: registered ones, else its package's, else empty."""
+    if game.id in _REGISTERED:
+        return _REGISTERED[game.id]
+    if game.id not in _FOUND:
+        _FOUND[game.id] = _discover(game)
+    return _FOUND[game.id]
+
+
+def _discover(game: Game) -> Hooks:
+    parts = type(game).__module__.split(".")
+    if len(parts) < 3 or parts[:2] != ["timelord", "games"]:
+        return Hooks()
+    name = f"timelord.agents.{parts[2]}.heuristic"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and name.startswith(exc.name):
+            return Hooks()
+        raise
+    hooks = getattr(module, "HOOKS", None)
+    assert isinstance(hooks, Hooks), f"{name}.HOOKS must be a Hooks"
+    return hooks

@@ -1,0 +1,261 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS, Cowling et al. 2012).
+
+What is built:
+- One tree per decision, rooted at the acting seat's information set. Every iteration deals a
+  fresh determinisation with `game.sample_state(view, rng)` (the only way the agent gets a
+  state) and walks the tree with that state, so hidden cards and future chance (the sampled
+  state's own generator) differ from one iteration to the next.
+- Nodes are keyed by action along the path, for every seat, the opponents included
+  ("single observer": opponents' choices share nodes whatever they could see). Only children
+  legal in the current determinisation compete; selection is UCB1 with availability counts
+  (a child's exploration term uses how often it was available, not the parent's visits).
+- Multiplayer: each node keeps the reward of the seat that moved into it; backpropagation
+  takes a per-seat reward vector. At the end of a game the vector is the seat's win share
+  (1/k for k tied winners) blended with its normalised score, so near misses still count.
+- Rollouts after expansion follow a pluggable policy (uniform random, or the game's heuristic
+  policy from its hooks) for at most `cutoff` actions; a rollout cut short is valued by the
+  game's evaluation hook, else by normalised scores.
+- Prior: with `prior` > 0 and a game rollout policy, the policy's choice at a node (computed
+  on the first determinisation that reaches it) is expanded first and gets a progressive
+  bias `prior / (visits + 1)` in UCB, so a small budget falls back on the heuristic's move
+  instead of a coin toss among many near-equal options, and the search overrides it only
+  where the statistics disagree.
+- `depth` caps how deep the tree grows; `depth=1` is flat Monte Carlo: UCB over the root's
+  moves, every later move played by the rollout policy (policy improvement by rollouts).
+- Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
+  budget makes decisions depend on machine speed, so the named levels use simulations only and
+  stay reproducible for a seed.
+
+The chosen move is the root child with the most visits (ties: higher mean, then legal order).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from timelord.agents.base import Agent
+from timelord.agents.hooks import Evaluation, Hooks, Policy, hooks_for
+from timelord.core import Action, ConfigError, Game, Rng, State, View
+
+#: generic level settings; a game's hooks may override them per level
+LEVELS: dict[str, dict[str, Any]] = {
+    "easy": {"sims": 100, "rollout": "random", "cutoff": 30},
+    "medium": {"sims": 400, "rollout": "heuristic", "cutoff": 30},
+    "hard": {"sims": 1500, "rollout": "heuristic", "cutoff": 30},
+}
+
+#: weight of the normalised score in a finished game's reward (the rest is the win share)
+SCORE_WEIGHT = 0.2
+
+
+@dataclass(frozen=True)
+class Settings:
+    sims: int = 400
+    time: float | None = None
+    rollout: str = "heuristic"
+    cutoff: int | None = 30
+    c: float = 0.7
+    #: progressive-bias weight towards the rollout policy's choice at each node (0: none)
+    prior: float = 0.0
+    #: deepest tree level grown (None: no limit; 1: flat Monte Carlo over the root's moves)
+    depth: int | None = None
+
+    def describe(self) -> str:
+        parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={self.cutoff}"]
+        if self.prior:
+            parts.append(f"prior={self.prior:g}")
+        if self.depth is not None:
+            parts.append(f"depth={self.depth}")
+        if self.time is not None:
+            parts.append(f"time={self.time:g}")
+        return "/".join(parts)
+
+
+def parse_settings(level: str | None, hooks: Hooks) -> Settings:
+    """Read a level text: "hard", "800" (simulations), "hard/time=2", "sims=500/cutoff=none"."""
+    settings = Settings(**_level(hooks, "medium"))
+    for i, part in enumerate((level or "medium").split("/")):
+        key, sep, value = part.partition("=")
+        if not sep:
+            if part.isdigit():
+                settings = replace(settings, sims=int(part))
+            elif i == 0 and part in LEVELS:
+                settings = Settings(**_level(hooks, part))
+            else:
+                raise ConfigError(f"ismcts: unknown level {part!r}; use {', '.join(LEVELS)}")
+            continue
+        settings = _set(settings, key, value)
+    if settings.rollout not in ("random", "heuristic"):
+        raise ConfigError("ismcts: rollout must be random or heuristic")
+    if settings.sims < 1:
+        raise ConfigError("ismcts: sims must be at least 1")
+    return settings
+
+
+def _level(hooks: Hooks, name: str) -> dict[str, Any]:
+    return {**LEVELS[name], **hooks.levels.get(name, {})}
+
+
+def _set(settings: Settings, key: str, value: str) -> Settings:
+    try:
+        if key == "sims":
+            return replace(settings, sims=int(value))
+        if key == "time":
+            return replace(settings, time=float(value))
+        if key == "cutoff":
+            return replace(settings, cutoff=None if value == "none" else int(value))
+        if key == "c":
+            return replace(settings, c=float(value))
+        if key == "rollout":
+            return replace(settings, rollout=value)
+        if key == "prior":
+            return replace(settings, prior=float(value))
+        if key == "depth":
+            return replace(settings, depth=None if value == "none" else int(value))
+    except ValueError as exc:
+        raise ConfigError(f"ismcts: bad value for {key}: {value!r}") from exc
+    raise ConfigError(
+        f"ismcts: unknown setting {key!r} (sims, time, cutoff, c, rollout, prior, depth)"
+    )
+
+
+class Node:
+    __slots__ = ("avail", "children", "hint", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0  # summed reward of the seat that moved into this node
+        self.hint: Action | None = None  # the policy's choice here (with a prior)
+
+
+def outcome(state: State, evaluate: Evaluation | None) -> list[float]:
+    """Per-seat reward in [0, 1] of a finished or cut-off state."""
+    scores = state.scores()
+    lo, hi = min(scores), max(scores)
+    spread = hi - lo
+    norm = [(s - lo) / spread if spread else 0.5 for s in scores]
+    if not state.is_over:
+        return evaluate(state) if evaluate is not None else norm
+    winners = state.winners()
+    share = 1.0 / len(winners) if winners else 0.0
+    won = set(winners)
+    keep = 1.0 - SCORE_WEIGHT
+    return [keep * (share if i in won else 0.0) + SCORE_WEIGHT * n for i, n in enumerate(norm)]
+
+
+def _random_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    return legal[rng.below(len(legal))]
+
+
+class IsmctsAgent(Agent):
+    """SO-ISMCTS over the acting seat's information set; see the module docstring."""
+
+    def __init__(self, game: Game, settings: Settings, hooks: Hooks | None = None) -> None:
+        super().__init__(game)
+        self.settings = settings
+        self.hooks = hooks if hooks is not None else hooks_for(game)
+        self.name = f"ismcts:{settings.describe()}"
+        policy: Policy | None = self.hooks.rollout if settings.rollout == "heuristic" else None
+        self.policy: Policy = policy or _random_policy
+        self.last_sims = 0
+
+    def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        if len(legal) == 1:
+            self.last_sims = 0
+            return legal[0]
+        root = self.search(view, rng)
+        best = legal[0]
+        key = (-1, -1.0)
+        for action in legal:
+            child = root.children.get(action)
+            if child is None:
+                continue
+            mine = (child.visits, child.reward / child.visits)
+            if mine > key:
+                best, key = action, mine
+        return best
+
+    def search(self, view: View, rng: Rng) -> Node:
+        """Run the budget from `view`; the root node with its statistics."""
+        settings = self.settings
+        sample = self.game.sample_state
+        policy, evaluate = self.policy, self.hooks.evaluate
+        cutoff = settings.cutoff
+        c = settings.c
+        prior = settings.prior if policy is not _random_policy else 0.0
+        depth = settings.depth if settings.depth is not None else 1 << 30
+        log, sqrt = math.log, math.sqrt
+        deadline = None if settings.time is None else time.perf_counter() + settings.time
+        root = Node()
+        sims = 0
+        while sims < settings.sims:
+            if deadline is not None and sims % 8 == 0 and time.perf_counter() > deadline:
+                break
+            sims += 1
+            state = sample(view, rng)
+            node = root
+            path: list[tuple[Node, int]] = []
+            # selection and expansion
+            while not state.is_over and len(path) < depth:
+                seat = state.to_move
+                assert seat is not None
+                legal = state.legal_actions()
+                children = node.children
+                if prior and not children:
+                    node.hint = policy(state, legal, rng)
+                hint = node.hint
+                untried = [a for a in legal if a not in children]
+                if untried:
+                    if hint is not None and hint in untried:
+                        action = hint
+                    else:
+                        action = untried[rng.below(len(untried))]
+                    child = children[action] = Node()
+                    for a in legal:
+                        if a is not action and a in children:
+                            children[a].avail += 1
+                    path.append((child, seat))
+                    state = state.apply_unchecked(action)
+                    break
+                best_value = -1.0
+                chosen = legal[0]
+                for a in legal:
+                    ch = children[a]
+                    value = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if a is hint or (hint is not None and a == hint):
+                        value += prior / (ch.visits + 1)
+                    if value > best_value:
+                        best_value, chosen = value, a
+                    ch.avail += 1
+                node = children[chosen]
+                path.append((node, seat))
+                state = state.apply_unchecked(chosen)
+            # rollout
+            steps = 0
+            while not state.is_over and (cutoff is None or steps < cutoff):
+                legal = state.legal_actions()
+                state = state.apply_unchecked(policy(state, legal, rng))
+                steps += 1
+            reward = outcome(state, evaluate)
+            root.visits += 1
+            for node, seat in path:
+                node.visits += 1
+                node.reward += reward[seat]
+        self.last_sims = sims
+        return root
+
+
+def make_ismcts(game: Game, level: str | None) -> IsmctsAgent:
+    hooks = hooks_for(game)
+    return IsmctsAgent(game, parse_settings(level, hooks), hooks)
+
+
+def root_stats(root: Node) -> Mapping[Action, tuple[int, float]]:
+    """Visits and mean reward of each root child (for tests and debugging)."""
+    return {a: (n.visits, n.reward / n.visits) for a, n in root.children.items() if n.visits}

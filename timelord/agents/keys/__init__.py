@@ -1,0 +1,1 @@
+"""Bot pieces for Keys to the TARDIS: distance-to-goal evaluation, rollout policy, heuristic."""

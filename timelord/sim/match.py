@@ -1,0 +1,232 @@
+"""Matches: many seeded games between bots, seats rotated, run serially, on processes or Dask.
+
+Reproducibility: game `i` of a match with seed `S` is dealt with `game_seed(S, i)`, its seat
+arrangement is the spec list rotated by `i` (so every spec sits in every seat equally often
+when the number of games is a multiple of the player count), and each seat's agent draws from
+a generator derived from the game seed exactly as `timelord play` derives it. Agents are built
+afresh for every game. So a game's result depends only on (S, i), and the results of a match
+are the same whichever backend runs it and however it is cut into batches.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from timelord.agents import make_agent
+from timelord.core import GAMES, Game, Record, Rng, State, load, register
+
+#: the constant `timelord play` uses to derive the seats' generators from a game seed
+SEAT_SEED_MIX = 0xA6E475
+_MASK63 = (1 << 63) - 1
+
+
+def game_seed(match_seed: int, index: int) -> int:
+    """The seed of game `index` of a match seeded `match_seed` (non-negative, 63 bits)."""
+    mixer = Rng(match_seed)
+    mixer.state = (mixer.state + index * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    return mixer.next64() & _MASK63
+
+
+def seat_rngs(seed: int, players: int) -> list[Rng]:
+    master = Rng(seed ^ SEAT_SEED_MIX)
+    return [master.spawn() for _ in range(players)]
+
+
+def arrangement(specs: tuple[str, ...], index: int, rotate: bool) -> list[str]:
+    """The spec at each seat in game `index`: the list rotated right by `index`."""
+    n = len(specs)
+    r = index % n if rotate else 0
+    return [specs[(s - r) % n] for s in range(n)]
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything that decides a match's results (plus where to import its game from)."""
+
+    game: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    games: int
+    seed: int
+    rotate: bool = True
+    #: 'module:Class' of the game, so workers can register games added at run time (tests)
+    target: str = ""
+
+    @classmethod
+    def build(
+        cls,
+        game_id: str,
+        options: dict[str, Any],
+        seats: Iterable[str],
+        games: int,
+        seed: int,
+        rotate: bool = True,
+    ) -> MatchSpec:
+        game = load(game_id, **options)
+        specs = tuple(seats)
+        if len(specs) != game.players:
+            raise ValueError(f"{game.players} players but {len(specs)} seat specs")
+        for spec in set(specs):
+            make_agent(spec, game)  # fail early on a bad spec
+        target = f"{type(game).__module__}:{type(game).__qualname__}"
+        return cls(game.id, dict(game.options), specs, games, seed, rotate, target)
+
+    def load_game(self) -> Game:
+        if self.game not in GAMES and self.target:
+            register(self.game, self.target, self.game)
+        return load(self.game, **self.options)
+
+
+def play_game(game: Game, specs: list[str], seed: int, index: int) -> dict[str, Any]:
+    """Play one game to the end; its record as JSON with the result filled in."""
+    agents = [make_agent(spec, game) for spec in specs]
+    rngs = seat_rngs(seed, game.players)
+    state: State = game.new_game(seed)
+    record = Record(game.id, game.options, seed, seats=list(specs))
+    movers: list[int] = []
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        legal = state.legal_actions()
+        action = agents[seat].act(state.view(seat), legal, rngs[seat])
+        record.actions.append(action.to_json())
+        movers.append(seat)
+        state = state.apply(action)
+    scores = state.scores()
+    winners = state.winners()
+    record.result = {
+        "index": index,
+        "scores": scores,
+        "winners": winners,
+        "places": places(scores, winners),
+        "length": len(movers),
+        "movers": movers,
+    }
+    return record.to_json()
+
+
+def places(scores: list[float], winners: list[int]) -> list[int]:
+    """Finishing place of each seat (1 = first): winners first, then by score; ties share."""
+    won = set(winners)
+    keys = [(i in won, s) for i, s in enumerate(scores)]
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+
+def run_batch(spec: MatchSpec, indices: tuple[int, ...]) -> list[dict[str, Any]]:
+    """Play the games `indices` of a match; the unit of work shipped to processes and Dask."""
+    game = spec.load_game()
+    return [
+        play_game(game, arrangement(spec.seats, i, spec.rotate), game_seed(spec.seed, i), i)
+        for i in indices
+    ]
+
+
+def batches(games: int, size: int) -> list[tuple[int, ...]]:
+    return [tuple(range(lo, min(lo + size, games))) for lo in range(0, games, size)]
+
+
+@dataclass
+class Runner:
+    """Where batches run: `serial`, `processes` (local cores) or a Dask scheduler address.
+
+    `dask` is "local" for a LocalCluster on 127.0.0.1 with `workers` processes, or an address
+    like "tcp://host:8786".
+    """
+
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    dask: str | None = None
+    batch: int | None = None
+
+    def batch_size(self, games: int) -> int:
+        if self.batch:
+            return self.batch
+        # about four batches per worker: few enough that task overhead stays small, enough
+        # that the slowest batch does not leave the other workers idle for long
+        return max(1, min(200, -(-games // (4 * max(1, self.workers)))))
+
+    def run(
+        self, spec: MatchSpec, on_batch: Callable[[list[dict[str, Any]]], None]
+    ) -> list[dict[str, Any]]:
+        """Play the whole match; `on_batch` sees each finished batch; results in game order."""
+        work = batches(spec.games, self.batch_size(spec.games))
+        if self.dask:
+            done = self._run_dask(spec, work, on_batch)
+        elif self.workers > 1 and len(work) > 1:
+            done = self._run_processes(spec, work, on_batch)
+        else:
+            done = []
+            for indices in work:
+                out = run_batch(spec, indices)
+                on_batch(out)
+                done.extend(out)
+        return sorted(done, key=lambda r: r["result"]["index"])
+
+    def _run_processes(
+        self,
+        spec: MatchSpec,
+        work: list[tuple[int, ...]],
+        on_batch: Callable[[list[dict[str, Any]]], None],
+    ) -> list[dict[str, Any]]:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        done: list[dict[str, Any]] = []
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            futures = [pool.submit(run_batch, spec, indices) for indices in work]
+            for future in as_completed(futures):
+                out = future.result()
+                on_batch(out)
+                done.extend(out)
+        return done
+
+    def _run_dask(
+        self,
+        spec: MatchSpec,
+        work: list[tuple[int, ...]],
+        on_batch: Callable[[list[dict[str, Any]]], None],
+    ) -> list[dict[str, Any]]:
+        from dask.distributed import Client, LocalCluster, as_completed
+
+        done: list[dict[str, Any]] = []
+        cluster = None
+        if self.dask == "local":
+            cluster = LocalCluster(
+                n_workers=self.workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
+            client = Client(cluster)
+        else:
+            client = Client(self.dask)
+        try:
+            futures = [client.submit(run_batch, spec, indices, pure=False) for indices in work]
+            for future in as_completed(futures):
+                out = future.result()
+                on_batch(out)
+                done.extend(out)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        return done
+
+
+def write_results(records: Iterable[dict[str, Any]], out: TextIO) -> None:
+    """JSON lines: one game record (with its result) per line."""
+    for record in records:
+        out.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)
