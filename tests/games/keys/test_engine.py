@@ -154,3 +154,19 @@ def test_describe_never_reveals_a_closed_back(make) -> None:
     assert "teleport" not in state.describe(MovePawn(tile_index("c2")), 1).lower()
     assert "dalek" not in state.describe(OpenDoor(tile_index("c3"), "sonic"), 1).lower()
     assert "Teleport" in state.describe(OpenDoor(tile_index("c2"), "sonic"), 1)
+
+
+def test_describe_hides_the_back_of_a_refused_opening(make) -> None:
+    """K-7.3 / K-5.8: only an opening that happens names the back; a refused one (wrong key
+    colour, a card not held, the wrong step) says nothing of it."""
+    from timelord.games.keys.actions import OpenDoor
+
+    state = make(tiles={"c3": ("red", "dalek")}, hands=[["key-blue"] * 4, []])
+    for action in (OpenDoor(tile_index("c3"), "key-blue"), OpenDoor(tile_index("c3"), "sonic")):
+        assert state._refusal(action) is not None
+        for seat in (None, 0, 1):
+            assert "dalek" not in state.describe(action, seat).lower()
+    red = make(tiles={"c3": ("red", "dalek")}, hands=[["key-red"] * 4, []])
+    assert red.describe(OpenDoor(tile_index("c3"), "key-red"), 1).endswith("a Dalek Door")
+    moving = make(tiles={"c3": ("red", "dalek")}, hands=[["key-red"] * 4, []], phase="move")
+    assert "dalek" not in moving.describe(OpenDoor(tile_index("c3"), "key-red"), 1).lower()

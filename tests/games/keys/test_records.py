@@ -94,3 +94,46 @@ def test_why_illegal_names_the_clause(make) -> None:
     state = make()
     err = state.why_illegal(MovePawn(3))
     assert isinstance(err, IllegalAction) and err.rule == "K-3.2"
+
+
+def test_malformed_and_foreign_actions_are_invalid(make) -> None:
+    """A bool or str where a tile or seat is due, or another game's action, is InvalidAction
+    (dataclass equality would otherwise take MovePawn(True) for MovePawn(1))."""
+    from dataclasses import dataclass
+
+    from timelord.core import Action
+    from timelord.games.keys.actions import (
+        AssaultPawn,
+        DiscardCard,
+        OpenDoor,
+        PlaceBarrier,
+        PlacePandorica,
+        PlaceTunnel,
+    )
+
+    @dataclass(frozen=True, slots=True)
+    class Fly(Action):
+        tile: int
+
+    state = make(
+        open_=["b1"], pawns=["a1", None], hands=[["barrier", "sonic", "tunnel", "cyberman"], []]
+    )
+    assert PlaceBarrier(1) in state.legal_actions()
+    bad = [
+        PlaceBarrier(True),
+        OpenDoor(True, "sonic"),
+        OpenDoor(3, 5),  # type: ignore[arg-type]
+        DiscardCard(3),  # type: ignore[arg-type]
+        PlaceTunnel(False, 8),
+        PlacePandorica(True),
+        AssaultPawn(True, 2),
+        Fly(3),
+    ]
+    for action in bad:
+        with pytest.raises(InvalidAction):
+            state.apply(action)
+        assert state.why_illegal(action).reason
+    moving = make(open_=["a7", "b7"], pawns=[None, "a7"], phase="move", seat=1)
+    with pytest.raises(InvalidAction):
+        moving.apply(MovePawn(True))
+    assert moving.apply(MovePawn(1)).view(None)["pawns"][1] == 1  # b7, an int

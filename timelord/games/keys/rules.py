@@ -10,6 +10,7 @@ an O(1) test that mirrors `_generate` clause by clause (a test keeps the two equ
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -269,19 +270,20 @@ class KeysState(State):
 
     def apply(self, action: Action) -> State:
         # Same contract as State.apply; `_refusal` replaces the O(n) list search (module doc).
-        if not isinstance(action, Action):
-            raise InvalidAction(f"not an action: {action!r}")
+        malformed = _malformed(action)
+        if malformed is not None:
+            raise InvalidAction(malformed)
         if self.phase == OVER:
             raise GameOver("the game is over; no more moves", "K-7.1")
-        try:
-            refusal = self._refusal(action)
-        except TypeError as exc:  # a hand-built action with a field of the wrong kind
-            raise InvalidAction(f"{action!r}: {exc}") from exc
+        refusal = self._refusal(action)
         if refusal is not None:
             raise refusal
         return self.apply_unchecked(action)
 
     def why_illegal(self, action: Action) -> IllegalAction:
+        malformed = _malformed(action)
+        if malformed is not None:
+            return IllegalAction(malformed, "K-3")
         if self.phase == OVER:
             return GameOver("the game is over; no more moves", "K-7.1")
         refusal = self._refusal(action)
@@ -857,6 +859,27 @@ def _apply_forgo(s: KeysState, a: Any) -> None:
     s._end_turn()
 
 
+def _field_types(cls: type[Action]) -> tuple[tuple[str, type], ...]:
+    kinds = {"int": int, "str": str}
+    return tuple((f.name, kinds[str(f.type)]) for f in dataclasses.fields(cls))
+
+
+def _malformed(action: Any) -> str | None:
+    """Why `action` is no well-formed Keys move (foreign type, a bool or str where a tile or
+    seat number is due, ...), or None. Dataclass equality would take MovePawn(True) for
+    MovePawn(1), so the types are checked exactly."""
+    fields = _FIELDS.get(type(action))
+    if fields is None:
+        if isinstance(action, Action):
+            return f"{action} is not a Keys to the TARDIS move"
+        return f"not an action: {action!r}"
+    for name, kind in fields:
+        value = getattr(action, name)
+        if type(value) is not kind:
+            return f"{type(action).__name__}.{name} must be {kind.__name__}, not {value!r}"
+    return None
+
+
 _EFFECTS: dict[type[Action], Any] = {
     DiscardCard: _apply_discard,
     OpenDoor: _apply_toggle,
@@ -872,6 +895,8 @@ _EFFECTS: dict[type[Action], Any] = {
     StayPut: _apply_stay,
     ForgoBonus: _apply_forgo,
 }
+
+_FIELDS = {cls: _field_types(cls) for cls in _EFFECTS}
 
 _PLAY_CHECKS: dict[type[Action], Any] = {
     DiscardCard: KeysState._discard_refusal,

@@ -41,7 +41,7 @@ from timelord.games.keys.board import (
     diagonal_corner,
     tile_name,
 )
-from timelord.games.keys.rules import PHASE_IDS, KeysState, bits
+from timelord.games.keys.rules import PHASE_IDS, KeysState, _malformed, bits
 
 if TYPE_CHECKING:
     from timelord.games.keys.game import KeysGame
@@ -338,6 +338,10 @@ def _teleports(s: KeysState, tile: int) -> bool:
     return s.back[tile] == TELEPORT and CONTROL not in s.pos
 
 
+def _allowed(s: KeysState, action: Action) -> bool:
+    return not s.is_over and _malformed(action) is None and s._refusal(action) is None
+
+
 def describe(s: KeysState, action: Action, seat: int | None) -> str:
     """One line telling `seat` what the seat to move does (nothing in it is secret)."""
     game = s.game
@@ -363,9 +367,10 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
     a: Any = action
     if kind is DiscardCard:
         return f"{who} {v('discard')} {card(a.card)}"
-    if kind is OpenDoor:  # opening shows the back to everyone (K-5.8)
-        legal = 0 <= a.tile < CELLS and not (s.open_mask | s.barrier_mask) >> a.tile & 1
-        behind = BACK_NAMES[s.back[a.tile]] if legal and a.tile != CONTROL else "?"
+    if kind is OpenDoor:
+        # Opening shows the back to everyone (K-5.8), but only an opening that will happen:
+        # a refused one (wrong colour, card not held, wrong step) must not name it.
+        behind = BACK_NAMES[s.back[a.tile]] if _allowed(s, action) else "?"
         return f"{who} {v('open')} {door(a.tile)} with {card(a.card)}: it is a {behind}"
     if kind is CloseDoor:
         return f"{who} {v('close')} {door(a.tile)} with {card(a.card)}"
