@@ -67,27 +67,60 @@ def test_foreign_and_ill_typed_actions(make) -> None:
         state.apply("open c3")  # type: ignore[arg-type]
 
 
-def test_corrupt_states_are_refused(make) -> None:
-    state = make()
-    good = state.to_json()
-    game = state.game
+def _mid_game(players: int, seed: int, steps: int) -> dict:
+    game = timelord.load("keys", players=players)
+    rng = Rng(seed)
+    state = game.new_game(seed)
+    for _ in range(steps):
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.below(len(legal))])
+    assert not state.is_over
+    return state.to_json()
+
+
+def test_corrupt_states_are_refused() -> None:
+    good = _mid_game(2, 4, 60)
+    game = timelord.load("keys", players=2)
     assert game.state_from_json(json.loads(json.dumps(good))).to_json() == good
+    shut = next(t for t in range(49) if t != 24 and t not in good["open"])
+    keyless = next(t for t, b in enumerate(good["backs"]) if b == "open")
     for key, value in [
         ("backs", ["open"] * 49),  # no Control in the centre
         ("pawns", [3, 3]),  # two pawns on one tile
+        ("pawns", [True, None]),  # a bool is no tile
+        ("pawns", [shut, None]),  # nobody stands on a closed door
         ("phase", "dance"),
         ("tunnels", [[0, 2]]),  # not diagonal
+        ("tunnels", 7),
         ("open", [24]),  # Control is no door
+        ("open", [3, 3]),  # not canonical
+        ("cookies", [keyless]),  # a cookie only on an open Dalek
         ("seat", 5),
+        ("seat", True),
+        ("rng", -1),
+        ("rng", 1 << 64),
+        ("round", -1),
+        ("round", 101),
+        ("winner", 0),  # the game is not over
+        ("extra_turn", "yes"),
+        ("pandorica", [3, 0]),
+        ("pandorica", [0, True]),
+        ("bonus_used", [[keyless], []]),  # no bonus on an Open Door
+        ("discard", good["discard"] + ["sonic"]),  # one card too many
+        ("hands", [good["hands"][0] + good["hands"][1], []]),  # a hand of 7
+        ("phase", "bonus"),  # no pawn on a TARDIS Key tile
     ]:
-        bad = dict(good)
+        bad = json.loads(json.dumps(good))
         bad[key] = value
         with pytest.raises(CorruptRecord):
             game.state_from_json(bad)
-    bad = dict(good)
-    del bad["deck"]
+    for missing in good:
+        bad = dict(good)
+        del bad[missing]
+        with pytest.raises(CorruptRecord):
+            game.state_from_json(bad)
     with pytest.raises(CorruptRecord):
-        game.state_from_json(bad)
+        game.state_from_json([good])
 
 
 def test_why_illegal_names_the_clause(make) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Action, CorruptRecord, Rng, View
@@ -33,15 +34,28 @@ from timelord.games.keys.board import (
     BONUS_CARD,
     CELLS,
     CONTROL,
+    CONTROL_BIT,
     CONTROL_KIND,
+    DOOR_TILES,
     EDGE_IDS,
+    EXTRA_TURN,
     SEAT_EDGES,
+    TARDIS_KEY,
     TELEPORT,
     Content,
     diagonal_corner,
     tile_name,
 )
-from timelord.games.keys.rules import PHASE_IDS, KeysState, _malformed, bits
+from timelord.games.keys.rules import (
+    BONUS,
+    HAND_LIMIT,
+    OVER,
+    PANDORICA_TURNS,
+    PHASE_IDS,
+    KeysState,
+    _malformed,
+    bits,
+)
 
 if TYPE_CHECKING:
     from timelord.games.keys.game import KeysGame
@@ -116,11 +130,20 @@ def state_to_json(s: KeysState) -> dict[str, Any]:
 
 
 def _tiles(data: dict[str, Any], key: str) -> list[int]:
+    """A canonical tile list: ints 0..48, ascending, each once (as `bits` writes them)."""
     value = data[key]
-    if not isinstance(value, list) or not all(
-        isinstance(t, int) and not isinstance(t, bool) and 0 <= t < CELLS for t in value
+    if (
+        not isinstance(value, list)
+        or not all(type(t) is int and 0 <= t < CELLS for t in value)
+        or any(a >= b for a, b in pairwise(value))
     ):
-        raise CorruptRecord(f"keys state: {key!r} must be a list of tiles 0..48")
+        raise CorruptRecord(f"keys state: {key!r} must list tiles 0..48 in order, each once")
+    return value
+
+
+def _int(value: Any, lo: int, hi: int, what: str) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise CorruptRecord(f"keys state: {what} must be an integer from {lo} to {hi}")
     return value
 
 
@@ -156,13 +179,18 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
     s.cookie_mask = _mask(_tiles(data, "cookies"))
     if (s.open_mask | s.barrier_mask) >> CONTROL & 1:
         raise CorruptRecord("keys state: the Control tile is not a door")
+    if s.cookie_mask & ~(s.dalek_mask & s.open_mask):
+        raise CorruptRecord("keys state: a Jam Cookie lies only on an open Dalek door")
     tunnels = []
     corners = 0
-    for pair in data["tunnels"]:
+    pairs = data["tunnels"]
+    if not isinstance(pairs, list):
+        raise CorruptRecord("keys state: 'tunnels' must be a list")
+    for pair in pairs:
         if not isinstance(pair, list) or len(pair) != 2:
             raise CorruptRecord("keys state: a tunnel is a pair of tiles")
         a, b = pair
-        corner = diagonal_corner(a, b) if isinstance(a, int) and isinstance(b, int) else None
+        corner = diagonal_corner(a, b) if type(a) is int and type(b) is int else None
         if corner is None or a >= b or CONTROL in (a, b) or corners >> corner & 1:
             raise CorruptRecord(f"keys state: bad tunnel {pair!r}")
         corners |= 1 << corner
@@ -173,10 +201,12 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
     if not isinstance(pawns, list) or len(pawns) != n:
         raise CorruptRecord("keys state: 'pawns' must list one tile (or null) per seat")
     pos = []
+    # A pawn stands on a face-up door or on Control (K-4.2, K-5.4), one per tile (K-4.5).
+    standable = s.open_mask | CONTROL_BIT
     for p in pawns:
         if p is None:
             pos.append(-1)
-        elif isinstance(p, int) and 0 <= p < CELLS and p not in pos:
+        elif type(p) is int and 0 <= p < CELLS and p not in pos and standable >> p & 1:
             pos.append(p)
         else:
             raise CorruptRecord(f"keys state: bad pawn position {p!r}")
@@ -185,21 +215,30 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
     used = data["bonus_used"]
     if not (isinstance(stuck, list) and len(stuck) == n and isinstance(used, list)):
         raise CorruptRecord("keys state: 'pandorica' and 'bonus_used' need one entry per seat")
-    if len(used) != n or not all(isinstance(x, int) and 0 <= x <= 2 for x in stuck):
-        raise CorruptRecord("keys state: bad 'pandorica' or 'bonus_used'")
+    if len(used) != n:
+        raise CorruptRecord("keys state: 'bonus_used' needs one entry per seat")
+    for seat, left in enumerate(stuck):
+        if _int(left, 0, PANDORICA_TURNS, "a Pandorica count") and pos[seat] < 0:
+            raise CorruptRecord("keys state: a Pandorica holds only a pawn on the board")
     s.stuck = tuple(stuck)
-    s.used = tuple(_mask(_tiles({"u": u}, "u")) for u in used)
+    s.used = tuple(_mask(_tiles({"bonus_used": u}, "bonus_used")) for u in used)
+    bonus_tiles = sum(1 << t for t in DOOR_TILES if backs[t] in (TARDIS_KEY, EXTRA_TURN))
+    if any(u & ~bonus_tiles for u in s.used):
+        raise CorruptRecord("keys state: 'bonus_used' names a tile that gives no bonus")
     s.discard = _cards(game, data["discard"], "'discard'")
     phase = data["phase"]
     if phase not in PHASE_IDS:
         raise CorruptRecord(f"keys state: unknown phase {phase!r}")
     s.phase = PHASE_IDS.index(phase)
-    s.extra = bool(data["extra_turn"])
-    s.round = data["round"]
+    extra = data["extra_turn"]
+    if not isinstance(extra, bool):
+        raise CorruptRecord("keys state: 'extra_turn' must be true or false")
+    s.extra = extra
+    s.round = _int(data["round"], 0, game.round_limit, "'round'")
     winner = data["winner"]
-    s.winner = -1 if winner is None else winner
-    if not isinstance(s.round, int) or not (winner is None or 0 <= winner < n):
-        raise CorruptRecord("keys state: bad 'round' or 'winner'")
+    s.winner = -1 if winner is None else _int(winner, 0, n - 1, "'winner'")
+    if winner is not None and s.phase != OVER:
+        raise CorruptRecord("keys state: a winner is named but the game is not over")
 
 
 def _backs(value: Any, allow_unknown: bool) -> list[int | None]:
@@ -216,8 +255,25 @@ def _backs(value: Any, allow_unknown: bool) -> list[int | None]:
     return out
 
 
-def state_from_json(game: KeysGame, data: Any) -> KeysState:
-    """Read back `state_to_json`; `CorruptRecord` if it is not a valid state."""
+def board_cards(s: KeysState) -> Counter[int]:
+    """The cards lying on the board: barriers, cookies, tunnels, Pandoricas in use."""
+    tables = s.tables
+    return Counter(
+        {
+            tables.barrier_card: s.barrier_mask.bit_count(),
+            tables.cookie_card: s.cookie_mask.bit_count(),
+            tables.tunnel_card: len(s.tunnels),
+            tables.pandorica_card: sum(1 for x in s.stuck if x),
+        }
+    )
+
+
+def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysState:
+    """Read back `state_to_json`; `CorruptRecord` if it is not a valid state.
+
+    `whole_deck=False` skips the check that every card of the box is in exactly one place,
+    for scenario tests that build small decks of their own.
+    """
     if not isinstance(data, dict):
         raise CorruptRecord("a keys state must be a JSON object")
     try:
@@ -230,11 +286,19 @@ def state_from_json(game: KeysGame, data: Any) -> KeysState:
             raise CorruptRecord("keys state: 'hands' must hold one hand per seat")
         s.hands = tuple(tuple(sorted(_cards(game, h, "a hand"))) for h in hands)
         s.deck = _cards(game, data["deck"], "'deck'")
-        seat, rng = data["seat"], data["rng"]
-        if not (isinstance(seat, int) and 0 <= seat < game.players and isinstance(rng, int)):
-            raise CorruptRecord("keys state: bad 'seat' or 'rng'")
-        s.seat = seat
-        s.rng = rng
+        s.seat = _int(data["seat"], 0, game.players - 1, "'seat'")
+        s.rng = _int(data["rng"], 0, (1 << 64) - 1, "'rng'")
+        if any(len(h) > HAND_LIMIT for h in s.hands):
+            raise CorruptRecord(f"keys state: a hand holds at most {HAND_LIMIT} cards")
+        if whole_deck:
+            where = Counter(s.deck) + Counter(s.discard) + board_cards(s)
+            for hand in s.hands:
+                where.update(hand)
+            if where != Counter(game.content.deck):
+                raise CorruptRecord("keys state: the cards do not add up to the box's deck")
+        here = s.pos[s.seat]
+        if s.phase == BONUS and (here < 0 or s.back[here] != TARDIS_KEY):
+            raise CorruptRecord("keys state: a TARDIS Key bonus needs the pawn on such a tile")
     except CorruptRecord:
         raise
     except KeyError as exc:
@@ -288,17 +352,13 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     _fill_common(s, view, [b if b is not None else CONTROL_KIND for b in backs])
     s.seen_mask = _mask([t for t, k in enumerate(known) if k is not None and t != CONTROL])
     # Deal the unseen cards.
-    tables = game.tables
     unseen = Counter(content.deck)
     unseen.subtract(s.discard)
     own: tuple[int, ...] = ()
     if seat is not None:
         own = tuple(sorted(_cards(game, view["hand"], "'hand'")))
         unseen.subtract(own)
-    unseen[tables.barrier_card] -= bin(s.barrier_mask).count("1")
-    unseen[tables.cookie_card] -= bin(s.cookie_mask).count("1")
-    unseen[tables.tunnel_card] -= len(s.tunnels)
-    unseen[tables.pandorica_card] -= sum(1 for x in s.stuck if x)
+    unseen.subtract(board_cards(s))
     if any(v < 0 for v in unseen.values()):
         raise CorruptRecord("view: more cards are in sight than the deck holds")
     pool = sorted(unseen.elements())
