@@ -705,8 +705,11 @@ class KeysState(State):
             self.open_mask &= ~bit
 
     def _arrive(self, seat: int, tile: int) -> None:
-        """Put a pawn on `tile`; a Teleport sends it on to Control if that is free (K-5.5)."""
-        if self.back[tile] == TELEPORT and not self.occupied_mask() & CONTROL_BIT:
+        """Put a pawn on `tile`; a Teleport sends it on to Control unless another pawn holds
+        Control (K-5.5): a pawn stepping (or pushed) off Control onto a Teleport goes back."""
+        if self.back[tile] == TELEPORT and (
+            not self.occupied_mask() & CONTROL_BIT or self.pos[seat] == CONTROL
+        ):
             tile = CONTROL
         self.pos = _replace(self.pos, seat, tile)
         self._occ = -1
@@ -769,6 +772,8 @@ def _apply_discard(s: KeysState, a: Any) -> None:
 def _apply_toggle(s: KeysState, a: Any) -> None:
     opening = type(a) is OpenDoor
     if s.phase == BONUS:
+        seat = s.seat  # taking the bonus uses this TARDIS Key tile up for the seat (K-R8)
+        s.used = _replace(s.used, seat, s.used[seat] | 1 << s.pos[seat])
         s._toggle(a.tile, opening)
         s._end_turn()
         return
@@ -831,10 +836,11 @@ def _apply_move(s: KeysState, a: Any) -> None:
     if kind in (TARDIS_KEY, EXTRA_TURN):
         used = s.used[seat]
         if not used >> tile & 1:
-            s.used = _replace(s.used, seat, used | 1 << tile)
             if kind == EXTRA_TURN:
+                s.used = _replace(s.used, seat, used | 1 << tile)
                 s.extra = True
             else:
+                # Used up only when taken (K-R8): forgone or lapsed, it waits for a return.
                 bonus: list[Action] = []
                 s._toggles(s.tables.bonus, DOOR_TILES, bonus)
                 if bonus:

@@ -391,11 +391,12 @@ def _verb(you: bool, verb: str) -> str:
     return verb + "s"
 
 
-def _teleports(s: KeysState, tile: int) -> bool:
-    """Whether arriving on `tile` teleports; asked only of face-up tiles, so nothing leaks."""
-    if not 0 <= tile < CELLS or not s.open_mask >> tile & 1:
+def _teleports(s: KeysState, tile: int, seat: int) -> bool:
+    """Whether `seat`'s pawn arriving on `tile` teleports (K-5.5); asked only of face-up
+    tiles, so nothing leaks."""
+    if not 0 <= tile < CELLS or not s.open_mask >> tile & 1 or not 0 <= seat < len(s.pos):
         return False
-    return s.back[tile] == TELEPORT and CONTROL not in s.pos
+    return s.back[tile] == TELEPORT and (CONTROL not in s.pos or s.pos[seat] == CONTROL)
 
 
 def _allowed(s: KeysState, action: Action) -> bool:
@@ -444,7 +445,7 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         return f"{who} {v('trap')} {game.seat_name(a.seat)} in the Pandorica"
     if kind is AssaultPawn:
         note = ""
-        if _teleports(s, a.tile):
+        if _teleports(s, a.tile, a.seat):
             note = ", who is teleported to TARDIS Control"
         return (
             f"{who} {v('send')} Cybermen to push {game.seat_name(a.seat)} "
@@ -456,7 +457,7 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         entering = s.pos[mover] < 0
         text = f"{who} {v('enter')} at" if entering else f"{who} {v('move')} to"
         text += f" {tile_name(a.tile)}"
-        if _teleports(s, a.tile):
+        if _teleports(s, a.tile, mover):
             text += " and teleport to TARDIS Control" if you else " and teleports to Control"
         return text
     if kind is StepOff:
