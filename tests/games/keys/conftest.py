@@ -62,6 +62,8 @@ def build(
         "hands": [list(h) for h in (hands or [["key-blue"] * 3] * players)],
         "deck": list(deck if deck is not None else ["key-red"] * 20),
         "discard": list(discard),
+        "reshuffled": [],
+        "drawn": [[] for _ in range(players)],
         "pandorica": list(pandorica or [0] * players),
         "bonus_used": [sorted(T(n) for n in u) for u in (used or [[]] * players)],
         "phase": phase,

@@ -152,11 +152,13 @@ class KeysState(State):
         "dalek_mask",
         "deck",
         "discard",
+        "drawn",
         "extra",
         "game",
         "hands",
         "open_mask",
         "phase",
+        "pool",
         "pos",
         "rng",
         "round",
@@ -187,6 +189,11 @@ class KeysState(State):
     hands: tuple[tuple[int, ...], ...]  # sorted card indices
     deck: tuple[int, ...]  # the draw pile, top card last
     discard: tuple[int, ...]  # oldest first
+    #: the discards shuffled into the draw pile at the latest reshuffle (sorted; () before
+    #: any): public, and the draw pile holds only cards from it (K-3.1, ruling K-R17)
+    pool: tuple[int, ...]
+    #: per seat, sorted: cards drawn since the latest reshuffle (each seat knows its own)
+    drawn: tuple[tuple[int, ...], ...]
     stuck: tuple[int, ...]  # turns each pawn still spends in the Pandorica
     used: tuple[int, ...]  # per seat: bonus tiles (TARDIS Key, Extra Turn) already used
     phase: int
@@ -234,6 +241,8 @@ class KeysState(State):
         s.hands = self.hands
         s.deck = self.deck
         s.discard = self.discard
+        s.pool = self.pool
+        s.drawn = self.drawn
         s.stuck = self.stuck
         s.used = self.used
         s.phase = self.phase
@@ -745,13 +754,19 @@ class KeysState(State):
             if not self.deck and self.discard:
                 rng = Rng(self.rng)
                 pile = list(self.discard)
+                self.pool = tuple(sorted(pile))
+                self.drawn = ((),) * len(self.hands)
                 rng.shuffle(pile)
                 self.deck = tuple(pile)
                 self.discard = ()
                 self.rng = rng.state
             if self.deck:
-                self.hands = _replace(self.hands, seat, _insert_sorted(hand, self.deck[-1]))
+                card = self.deck[-1]
+                self.hands = _replace(self.hands, seat, _insert_sorted(hand, card))
                 self.deck = self.deck[:-1]
+                if self.pool:
+                    drawn = self.drawn
+                    self.drawn = _replace(drawn, seat, _insert_sorted(drawn[seat], card))
         self.phase = PLAY
         if self.hands[seat]:
             return True

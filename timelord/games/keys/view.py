@@ -36,7 +36,6 @@ from timelord.games.keys.board import (
     CONTROL,
     CONTROL_BIT,
     CONTROL_KIND,
-    DOOR_TILES,
     EDGE_IDS,
     EXTRA_TURN,
     SEAT_EDGES,
@@ -97,6 +96,7 @@ def _public(s: KeysState) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in s.hands],
         "deck_size": len(s.deck),
         "discard": [cards[c] for c in s.discard],
+        "reshuffled": [cards[c] for c in s.pool],
     }
 
 
@@ -107,6 +107,7 @@ def build_view(s: KeysState, seat: int | None) -> View:
     if seat is not None:
         cards = s.game.content.card_ids
         view["hand"] = [cards[c] for c in s.hands[seat]]
+        view["drawn_since_reshuffle"] = [cards[c] for c in s.drawn[seat]]
     return view
 
 
@@ -120,6 +121,7 @@ def state_to_json(s: KeysState) -> dict[str, Any]:
     data["seat"] = s.seat
     data["hands"] = [[cards[c] for c in h] for h in s.hands]
     data["deck"] = [cards[c] for c in s.deck]
+    data["drawn"] = [[cards[c] for c in d] for d in s.drawn]
     data["rng"] = s.rng
     for derived in ("players", "edges", "round_limit", "to_move", "hand_sizes", "deck_size"):
         del data[derived]
@@ -149,9 +151,12 @@ def _int(value: Any, lo: int, hi: int, what: str) -> int:
 
 def _cards(game: KeysGame, value: Any, what: str) -> tuple[int, ...]:
     index = game.tables.card_index
-    if not isinstance(value, list) or not all(isinstance(c, str) and c in index for c in value):
-        raise CorruptRecord(f"keys state: {what} must be a list of card ids")
-    return tuple(index[c] for c in value)
+    if isinstance(value, list):
+        try:  # every key of `index` is a str, so a hit is a card id
+            return tuple([index[c] for c in value])
+        except (KeyError, TypeError):
+            pass
+    raise CorruptRecord(f"keys state: {what} must be a list of card ids")
 
 
 def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
@@ -222,10 +227,14 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
             raise CorruptRecord("keys state: a Pandorica holds only a pawn on the board")
     s.stuck = tuple(stuck)
     s.used = tuple(_mask(_tiles({"bonus_used": u}, "bonus_used")) for u in used)
-    bonus_tiles = sum(1 << t for t in DOOR_TILES if backs[t] in (TARDIS_KEY, EXTRA_TURN))
-    if any(u & ~bonus_tiles for u in s.used):
+    if any(s.used) and any(
+        s.back[t] not in (TARDIS_KEY, EXTRA_TURN) for u in s.used for t in bits(u)
+    ):
         raise CorruptRecord("keys state: 'bonus_used' names a tile that gives no bonus")
     s.discard = _cards(game, data["discard"], "'discard'")
+    s.pool = _cards(game, data["reshuffled"], "'reshuffled'")
+    if list(s.pool) != sorted(s.pool):
+        raise CorruptRecord("keys state: 'reshuffled' must be sorted")
     phase = data["phase"]
     if phase not in PHASE_IDS:
         raise CorruptRecord(f"keys state: unknown phase {phase!r}")
@@ -286,6 +295,18 @@ def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysS
             raise CorruptRecord("keys state: 'hands' must hold one hand per seat")
         s.hands = tuple(tuple(sorted(_cards(game, h, "a hand"))) for h in hands)
         s.deck = _cards(game, data["deck"], "'deck'")
+        drawn = data["drawn"]
+        if not isinstance(drawn, list) or len(drawn) != game.players:
+            raise CorruptRecord("keys state: 'drawn' must hold one list per seat")
+        s.drawn = tuple(_cards(game, d, "'drawn'") for d in drawn)
+        if any(list(d) != sorted(d) for d in s.drawn):
+            raise CorruptRecord("keys state: each 'drawn' list must be sorted")
+        since = Counter(s.deck)
+        for d in s.drawn:
+            since.update(d)
+        # After a reshuffle the pile and every draw since come from the reshuffled cards.
+        if (since != Counter(s.pool)) if s.pool else any(s.drawn):
+            raise CorruptRecord("keys state: 'drawn' and 'deck' do not match 'reshuffled'")
         s.seat = _int(data["seat"], 0, game.players - 1, "'seat'")
         s.rng = _int(data["rng"], 0, (1 << 64) - 1, "'rng'")
         if any(len(h) > HAND_LIMIT for h in s.hands):
@@ -317,12 +338,44 @@ def _colour_mix(content: Content) -> tuple[Counter[int], ...]:
     return mix
 
 
+def _sample_drawn(
+    s: KeysState, seat: int | None, own: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Draws since the reshuffle for a sampled state: the seat's own as it knows them; the
+    reshuffled cards neither in the pile nor drawn by the seat go to the other hands that
+    hold them, and those since played again to the other seats in turn (any split fits the
+    view: only each seat's own list is ever shown)."""
+    n = len(s.hands)
+    if not s.pool:
+        return ((),) * n
+    taken = Counter(s.pool)
+    taken.subtract(s.deck)
+    taken.subtract(own)
+    out: list[list[int]] = []
+    for other in range(n):
+        if other == seat:
+            out.append(list(own))
+            continue
+        mine = []
+        for c in s.hands[other]:
+            if taken[c] > 0:
+                taken[c] -= 1
+                mine.append(c)
+        out.append(mine)
+    others = [o for o in range(n) if o != seat]
+    for i, c in enumerate(sorted(taken.elements())):
+        out[others[i % len(others)]].append(c)
+    return tuple(tuple(sorted(d)) for d in out)
+
+
 def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     """A state matching `view`: unseen door backs and unseen cards dealt at random.
 
     Unseen backs are re-dealt within each colour (the colour of a closed door is public, and
     the box holds the same backs in every colour); unseen cards (other hands, the draw pile)
     come from the deck less the seat's hand, the discard pile and the cards on the board.
+    After a reshuffle the draw pile is dealt only from the reshuffled cards the seat has not
+    drawn back itself, and the other unseen cards go to other hands (ruling K-R17).
     """
     content = game.content
     seat = view["seat"]
@@ -355,25 +408,44 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     unseen = Counter(content.deck)
     unseen.subtract(s.discard)
     own: tuple[int, ...] = ()
+    own_drawn: tuple[int, ...] = ()
     if seat is not None:
         own = tuple(sorted(_cards(game, view["hand"], "'hand'")))
+        own_drawn = tuple(sorted(_cards(game, view["drawn_since_reshuffle"], "'drawn'")))
         unseen.subtract(own)
     unseen.subtract(board_cards(s))
     if any(v < 0 for v in unseen.values()):
         raise CorruptRecord("view: more cards are in sight than the deck holds")
+    size = view["deck_size"]
+    deck: list[int] = []
+    if s.pool:
+        # K-R17: the pile holds only reshuffled cards this seat did not draw back since; the
+        # rest of the unseen cards are in other hands.
+        remaining = Counter(s.pool)
+        remaining.subtract(own_drawn)
+        fits = [c for c, n in sorted(remaining.items()) for _ in range(min(n, unseen[c]))]
+        if len(fits) < size:
+            raise CorruptRecord("view: the draw pile cannot come from the reshuffled cards")
+        rng.shuffle(fits)
+        deck = fits[:size]
+        unseen.subtract(deck)
     pool = sorted(unseen.elements())
     rng.shuffle(pool)
+    if not s.pool:
+        deck = pool[:size]
+        del pool[:size]
     hands: list[tuple[int, ...]] = []
-    for other, size in enumerate(view["hand_sizes"]):
+    for other, n in enumerate(view["hand_sizes"]):
         if other == seat:
             hands.append(own)
         else:
-            hands.append(tuple(sorted(pool[:size])))
-            del pool[:size]
-    if len(pool) != view["deck_size"]:
+            hands.append(tuple(sorted(pool[:n])))
+            del pool[:n]
+    if pool or len(deck) != size:
         raise CorruptRecord("view: hands and draw pile do not add up to the deck")
     s.hands = tuple(hands)
-    s.deck = tuple(pool)
+    s.deck = tuple(deck)
+    s.drawn = _sample_drawn(s, seat, own_drawn)
     to_move = view["to_move"]
     s.seat = to_move if to_move is not None else 0
     s.rng = rng.next64()
