@@ -4,6 +4,8 @@ import hashlib
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import timelord
 from timelord.core import CorruptRecord, IllegalAction, InvalidAction, Record, Rng, replay
@@ -172,3 +174,35 @@ def test_malformed_and_foreign_actions_are_invalid(make) -> None:
     with pytest.raises(InvalidAction):
         moving.apply(MovePawn(True))
     assert moving.apply(MovePawn(1)).view(None)["pawns"][1] == 1  # b7, an int
+
+
+JUNK = [None, True, -1, 0, 3, 24, 49, 1 << 70, 1.5, "x", "sonic", [], [3], [[0, 8]], {}, [None]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_corrupt_json_never_crashes(data: st.DataObject) -> None:
+    """Any mangled state JSON raises CorruptRecord, or reads back as a state that works:
+    never a KeyError, IndexError or TypeError from deep inside."""
+    good = _mid_game(3, 9, 90)
+    game = timelord.load("keys", players=3)
+    bad = json.loads(json.dumps(good))
+    for _ in range(data.draw(st.integers(1, 3))):
+        key = data.draw(st.sampled_from(sorted(bad)))
+        how = data.draw(st.integers(0, 2))
+        if how == 0:
+            del bad[key]
+        elif how == 1 or not isinstance(bad[key], list) or not bad[key]:
+            bad[key] = data.draw(st.sampled_from(JUNK))
+        else:
+            i = data.draw(st.integers(0, len(bad[key]) - 1))
+            bad[key][i] = data.draw(st.sampled_from(JUNK))
+    try:
+        state = game.state_from_json(bad)
+    except CorruptRecord:
+        return
+    assert game.state_from_json(state.to_json()).to_json() == state.to_json()
+    for seat in (None, 0, 1, 2):
+        game.render_view(state.view(seat))
+    for action in state.legal_actions()[:8]:
+        state.apply(action)
