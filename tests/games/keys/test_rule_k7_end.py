@@ -40,12 +40,18 @@ def test_k7_1_cookied_dalek_on_far_edge_wins(make) -> None:
 
 
 def test_k7_1_what_does_not_win(make) -> None:
-    """K-7.1 negative: a Teleport on the far edge, the home edge, or any other tile."""
+    """K-7.1 negative / K-R4: a Teleport on the far edge (even one that cannot teleport), the
+    home edge, or any other tile."""
     tele = make(
         tiles={"c7": ("red", "teleport")}, open_=["c6", "c7"], pawns=["c6", None], phase="move"
     )
     after = tele.apply(MovePawn(T("c7")))
     assert not after.is_over and after.view(None)["pawns"][0] == T("d4")
+    blocked = make(
+        tiles={"c7": ("red", "teleport")}, open_=["c6", "c7"], pawns=["c6", "d4"], phase="move"
+    )
+    stays = blocked.apply(MovePawn(T("c7")))  # Control taken: the pawn stays on c7 (K-R6)
+    assert not stays.is_over and stays.view(None)["pawns"][0] == T("c7")
     home = make(open_=["c1", "c2"], pawns=["c2", None], phase="move")
     assert not home.apply(MovePawn(T("c1"))).is_over
     north = make(open_=["c6", "c5"], pawns=["c6", None], phase="move")
