@@ -170,3 +170,23 @@ def test_describe_hides_the_back_of_a_refused_opening(make) -> None:
     assert red.describe(OpenDoor(tile_index("c3"), "key-red"), 1).endswith("a Dalek Door")
     moving = make(tiles={"c3": ("red", "dalek")}, hands=[["key-red"] * 4, []], phase="move")
     assert "dalek" not in moving.describe(OpenDoor(tile_index("c3"), "key-red"), 1).lower()
+
+
+def test_describe_survives_junk_actions(make) -> None:
+    """describe never raises, whatever the fields; a malformed action is told as such."""
+    import dataclasses
+    import itertools
+
+    from timelord.games.keys.actions import ACTION_TYPES, MovePawn, PlaceBarrier
+
+    state = make(hands=[["sonic"] * 4, []], open_=["c1"], pawns=["c1", None])
+    junk = [-1, 0, 24, 49, 10**6, True, "x", None, "sonic", "tardis-key"]
+    for cls in ACTION_TYPES:
+        arity = len(dataclasses.fields(cls))
+        for values in itertools.product(junk, repeat=arity):
+            for seat in (None, 0, 1):
+                assert state.describe(cls(*values), seat)
+    assert state.describe(MovePawn(True), 1) == (
+        "Seat 0 (south) tries a move that is no Keys to the TARDIS move"
+    )
+    assert state.describe(PlaceBarrier(49), 0) == "You place a Time Barrier on #49"

@@ -460,6 +460,8 @@ def _verb(you: bool, verb: str) -> str:
         return verb
     if verb.endswith(("sh", "go")):
         return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
     return verb + "s"
 
 
@@ -487,7 +489,7 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         return _verb(you, verb)
 
     def door(t: int) -> str:
-        c = s.colour[t]
+        c = s.colour[t] if 0 <= t < CELLS else -1
         return f"{tile_name(t)} ({content.colour_ids[c]} door)" if c >= 0 else tile_name(t)
 
     def card(card_id: str) -> str:
@@ -496,6 +498,8 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         i = game.tables.card_index.get(card_id)
         return content.card_names[i] if i is not None else card_id
 
+    if _malformed(action) is not None:  # nothing to tell, and its fields may not even print
+        return f"{who} {v('try')} a move that is no Keys to the TARDIS move"
     kind = type(action)
     a: Any = action
     if kind is DiscardCard:
