@@ -113,6 +113,14 @@ class Tables:
         self.tunnel_card = content.card_of(TUNNEL)
         self.sonic_card = content.card_of(SONIC)
         self.cyberman_card = content.card_of(CYBERMAN)
+        # Legal actions are always these objects; knowing them by identity spares apply the
+        # field-type check (the tables live as long as the game, so no id is reused).
+        every: list[Action] = [*self.discard, *self.remove, *self.barrier, *self.cookie]
+        for row in (*self.open_, *self.close, *self.assault):
+            every.extend(row)
+        every.extend([*self.pandorica, *self.tunnel, *self.move])
+        every.extend([self.step_off, self.stay, self.forgo])
+        self.ids = frozenset(id(a) for a in every)
 
 
 @lru_cache(maxsize=256)
@@ -279,9 +287,10 @@ class KeysState(State):
 
     def apply(self, action: Action) -> State:
         # Same contract as State.apply; `_refusal` replaces the O(n) list search (module doc).
-        malformed = _malformed(action)
-        if malformed is not None:
-            raise InvalidAction(malformed)
+        if id(action) not in self.tables.ids:
+            malformed = _malformed(action)
+            if malformed is not None:
+                raise InvalidAction(malformed)
         if self.phase == OVER:
             raise GameOver("the game is over; no more moves", "K-7.1")
         refusal = self._refusal(action)
