@@ -1,7 +1,9 @@
 """What leaves the engine: JSON forms of a state, seat views, sampling from a view, log lines.
 
 Secrets (K-7.3): each hand is known only to its holder; the order of the draw pile to nobody;
-the back of a door that has never been opened to nobody. Everything else is on the table.
+the back of a door that has never been opened to nobody. Everything else is on the table,
+including the cards shuffled into the pile at the latest reshuffle; each seat also remembers
+its own draws since then (ruling K-R17).
 """
 
 from __future__ import annotations
