@@ -1,7 +1,8 @@
 """Scenario builder for Keys to the TARDIS tests: a state from a compact description.
 
 Tiles are named like chess squares (d4 is Control). Unless told otherwise every door is a
-blue Open Door, closed; seat 0 is to play; hands hold blue keys; the draw pile holds red keys.
+blue Open Door, closed (but open under a
+pawn); seat 0 is to play; hands hold blue keys; the draw pile holds red keys.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 
 from timelord.games.keys import KeysGame, KeysState
 from timelord.games.keys.board import CELLS, CONTROL, tile_index
+from timelord.games.keys.view import state_from_json
 
 
 def T(name: str) -> int:
@@ -50,7 +52,8 @@ def build(
     data: dict[str, Any] = {
         "backs": backs,
         "colours": colours,
-        "open": sorted(T(n) for n in open_),
+        # a pawn stands on a face-up door (or Control): its tile is opened for the test
+        "open": sorted({T(n) for n in open_} | {T(p) for p in pawns or () if p and p != "d4"}),
         "seen": sorted(T(n) for n in seen),
         "barriers": sorted(T(n) for n in barriers),
         "cookies": sorted(T(n) for n in cookies),
@@ -59,6 +62,8 @@ def build(
         "hands": [list(h) for h in (hands or [["key-blue"] * 3] * players)],
         "deck": list(deck if deck is not None else ["key-red"] * 20),
         "discard": list(discard),
+        "reshuffled": [],
+        "drawn": [[] for _ in range(players)],
         "pandorica": list(pandorica or [0] * players),
         "bonus_used": [sorted(T(n) for n in u) for u in (used or [[]] * players)],
         "phase": phase,
@@ -68,7 +73,7 @@ def build(
         "winner": None,
         "rng": 12345,
     }
-    state = game.state_from_json(data)
+    state = state_from_json(game, data, whole_deck=False)  # tests use small decks
     assert isinstance(state, KeysState)
     return state
 

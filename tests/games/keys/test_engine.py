@@ -41,6 +41,7 @@ def test_refusal_matches_legal_actions() -> None:
         universe = _universe(game)
         for state in _playout_states(players, players * 7, 260)[::3]:
             legal = set(state.legal_actions())
+            assert all(id(a) in state.tables.ids for a in state.legal_actions())
             for action in universe:
                 if state.is_over:
                     break
@@ -154,3 +155,39 @@ def test_describe_never_reveals_a_closed_back(make) -> None:
     assert "teleport" not in state.describe(MovePawn(tile_index("c2")), 1).lower()
     assert "dalek" not in state.describe(OpenDoor(tile_index("c3"), "sonic"), 1).lower()
     assert "Teleport" in state.describe(OpenDoor(tile_index("c2"), "sonic"), 1)
+
+
+def test_describe_hides_the_back_of_a_refused_opening(make) -> None:
+    """K-7.3 / K-5.8: only an opening that happens names the back; a refused one (wrong key
+    colour, a card not held, the wrong step) says nothing of it."""
+    from timelord.games.keys.actions import OpenDoor
+
+    state = make(tiles={"c3": ("red", "dalek")}, hands=[["key-blue"] * 4, []])
+    for action in (OpenDoor(tile_index("c3"), "key-blue"), OpenDoor(tile_index("c3"), "sonic")):
+        assert state._refusal(action) is not None
+        for seat in (None, 0, 1):
+            assert "dalek" not in state.describe(action, seat).lower()
+    red = make(tiles={"c3": ("red", "dalek")}, hands=[["key-red"] * 4, []])
+    assert red.describe(OpenDoor(tile_index("c3"), "key-red"), 1).endswith("a Dalek Door")
+    moving = make(tiles={"c3": ("red", "dalek")}, hands=[["key-red"] * 4, []], phase="move")
+    assert "dalek" not in moving.describe(OpenDoor(tile_index("c3"), "key-red"), 1).lower()
+
+
+def test_describe_survives_junk_actions(make) -> None:
+    """describe never raises, whatever the fields; a malformed action is told as such."""
+    import dataclasses
+    import itertools
+
+    from timelord.games.keys.actions import ACTION_TYPES, MovePawn, PlaceBarrier
+
+    state = make(hands=[["sonic"] * 4, []], open_=["c1"], pawns=["c1", None])
+    junk = [-1, 0, 24, 49, 10**6, True, "x", None, "sonic", "tardis-key"]
+    for cls in ACTION_TYPES:
+        arity = len(dataclasses.fields(cls))
+        for values in itertools.product(junk, repeat=arity):
+            for seat in (None, 0, 1):
+                assert state.describe(cls(*values), seat)
+    assert state.describe(MovePawn(True), 1) == (
+        "Seat 0 (south) tries a move that is no Keys to the TARDIS move"
+    )
+    assert state.describe(PlaceBarrier(49), 0) == "You place a Time Barrier on #49"

@@ -112,6 +112,20 @@ def test_k5_5_teleport_blocked_when_control_taken(make) -> None:
     assert after.view(None)["pawns"] == [T("c2"), T("d4")]
 
 
+def test_k5_5_teleport_from_control_goes_back(make) -> None:
+    """K-5.5 / K-R6: a pawn leaving Control onto a Teleport (or pushed there) is sent back,
+    since Control is then free; only another pawn on Control stops a Teleport."""
+    tiles = {"d5": ("red", "teleport")}
+    state = make(tiles=tiles, pawns=["d4", None], open_=["d5"], phase="move")
+    assert state.describe(MovePawn(T("d5")), 1).endswith("teleports to Control")
+    assert state.apply(MovePawn(T("d5"))).view(None)["pawns"][0] == T("d4")
+    pushed = make(tiles=tiles, pawns=["a1", "d4"], open_=["a1", "d5"], hands=[["cyberman"] * 4, []])
+    assert pushed.apply(AssaultPawn(1, T("d5"))).view(None)["pawns"][1] == T("d4")
+    other = make(tiles=tiles, pawns=["d6", "d4"], open_=["d5", "d6"], phase="move")
+    assert "teleport" not in other.describe(MovePawn(T("d5")), 1).lower()
+    assert other.apply(MovePawn(T("d5"))).view(None)["pawns"][0] == T("d5")
+
+
 def test_k5_6_tardis_key_bonus(make) -> None:
     """K-5.6: moving onto a TARDIS Key tile grants one open-or-close of any colour."""
     tiles = {"c2": ("green", "tardis-key"), "f6": ("yellow", "open")}
@@ -140,12 +154,18 @@ def test_k5_6_tardis_key_once_per_player(make) -> None:
     assert other.apply(MovePawn(T("c2"))).view(None)["phase"] == "bonus"
 
 
-def test_k5_6_forgo_uses_the_tile(make) -> None:
-    """K-5.6 / K-R8: forgoing the bonus still uses the tile up for that player."""
+def test_k5_6_forgo_keeps_the_tile(make) -> None:
+    """K-5.6 / K-R8: only a bonus taken uses the tile up; forgone, it waits for a return."""
     tiles = {"c2": ("green", "tardis-key")}
     state = make(tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], phase="move")
     after = state.apply(MovePawn(T("c2"))).apply(ForgoBonus())
-    assert after.to_move == 1 and after.view(None)["bonus_used"][0] == [T("c2")]
+    assert after.to_move == 1 and after.view(None)["bonus_used"][0] == []
+    back = make(
+        tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], phase="move", used=[[], []]
+    ).apply(MovePawn(T("c2")))
+    assert back.view(None)["phase"] == "bonus"
+    taken = back.apply(CloseDoor(T("c1"), "tardis-key"))
+    assert taken.view(None)["bonus_used"][0] == [T("c2")]
 
 
 def test_k5_6_bonus_not_from_a_card_or_a_push(make) -> None:
@@ -225,9 +245,9 @@ def test_k5_8_unopened_backs_unknown(make) -> None:
 
 
 def test_k5_6_bonus_lapses_when_no_door_can_turn(make) -> None:
-    """K-5.6 / K-R3 / K-R8: with every other door barred the bonus lapses, the tile is used."""
+    """K-5.6 / K-R3 / K-R8: with every other door barred the bonus lapses, unused."""
     tiles = {"c2": ("green", "tardis-key")}
     names = [f"{f}{r}" for f in "abcdefg" for r in "1234567" if f"{f}{r}" not in ("d4", "c2")]
     state = make(tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], barriers=names, phase="move")
     after = state.apply(MovePawn(T("c2")))
-    assert after.to_move == 1 and after.view(None)["bonus_used"][0] == [T("c2")]
+    assert after.to_move == 1 and after.view(None)["bonus_used"][0] == []

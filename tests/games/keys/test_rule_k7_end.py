@@ -1,6 +1,7 @@
 """K-7: winning, the round limit, and what each seat may see."""
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -39,12 +40,18 @@ def test_k7_1_cookied_dalek_on_far_edge_wins(make) -> None:
 
 
 def test_k7_1_what_does_not_win(make) -> None:
-    """K-7.1 negative: a Teleport on the far edge, the home edge, or any other tile."""
+    """K-7.1 negative / K-R4: a Teleport on the far edge (even one that cannot teleport), the
+    home edge, or any other tile."""
     tele = make(
         tiles={"c7": ("red", "teleport")}, open_=["c6", "c7"], pawns=["c6", None], phase="move"
     )
     after = tele.apply(MovePawn(T("c7")))
     assert not after.is_over and after.view(None)["pawns"][0] == T("d4")
+    blocked = make(
+        tiles={"c7": ("red", "teleport")}, open_=["c6", "c7"], pawns=["c6", "d4"], phase="move"
+    )
+    stays = blocked.apply(MovePawn(T("c7")))  # Control taken: the pawn stays on c7 (K-R6)
+    assert not stays.is_over and stays.view(None)["pawns"][0] == T("c7")
     home = make(open_=["c1", "c2"], pawns=["c2", None], phase="move")
     assert not home.apply(MovePawn(T("c1"))).is_over
     north = make(open_=["c6", "c5"], pawns=["c6", None], phase="move")
@@ -133,3 +140,62 @@ def test_k7_3_sample_state_redeals_only_secrets() -> None:
             assert data["colours"][t] == colour
     assert len({json.dumps(s.to_json()["backs"]) for s in samples}) > 1
     assert len({json.dumps(s.to_json()["hands"][0]) for s in samples}) > 1
+
+
+def _after_reshuffle(players: int, seed: int) -> tuple:
+    """A random game played until a few draws after the first reshuffle."""
+    game = timelord.load("keys", players=players)
+    rng = Rng(seed)
+    state = game.new_game(seed)
+    while not state.to_json()["reshuffled"] or state.view(None)["deck_size"] > 20:
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.below(len(legal))])
+        assert not state.is_over
+    return game, state
+
+
+def test_k7_3_views_carry_what_a_reshuffle_tells() -> None:
+    """K-7.3 / K-R17: the reshuffled cards are public; each seat also sees its own draws since."""
+    _, state = _after_reshuffle(2, 31)
+    data = state.to_json()
+    assert state.view(None)["reshuffled"] == data["reshuffled"]
+    for seat in range(2):
+        view = state.view(seat)
+        assert view["reshuffled"] == data["reshuffled"]
+        assert view["drawn_since_reshuffle"] == data["drawn"][seat]
+    assert "drawn_since_reshuffle" not in state.view(None)
+    since = Counter(data["deck"])
+    for drawn in data["drawn"]:
+        since.update(drawn)
+    assert since == Counter(data["reshuffled"])  # the pile and every draw since come from it
+
+
+def test_k7_3_sampled_pile_only_from_reshuffled_cards() -> None:
+    """K-R17 negative: a sample never puts in the draw pile a card that was not reshuffled
+    (or that the seat drew back itself); such unseen cards are in other hands."""
+    for players, seed in ((2, 3), (4, 0)):
+        game, state = _after_reshuffle(players, seed)
+        seat = state.to_move
+        view = state.view(seat)
+        allowed = Counter(view["reshuffled"])
+        allowed.subtract(view["drawn_since_reshuffle"])
+        unseen = Counter()
+        for other, hand in enumerate(state.to_json()["hands"]):
+            if other != seat:
+                unseen.update(hand)
+        unseen.update(state.to_json()["deck"])
+        forced = {c: n - max(allowed[c], 0) for c, n in unseen.items() if n > allowed[c]}
+        assert forced  # this game has cards that can only be in other hands
+        for i in range(30):
+            sample = game.sample_state(view, Rng(i))
+            assert sample.view(seat) == view
+            assert sample.legal_actions() == state.legal_actions()
+            data = sample.to_json()
+            pile = Counter(data["deck"])
+            assert all(pile[c] <= allowed[c] for c in pile)
+            held = Counter()
+            for other, hand in enumerate(data["hands"]):
+                if other != seat:
+                    held.update(hand)
+            assert all(held[c] >= n for c, n in forced.items())
+            assert game.state_from_json(data).to_json() == data

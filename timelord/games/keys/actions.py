@@ -68,7 +68,7 @@ class PlaceBarrier(Action):
 
 @dataclass(frozen=True, slots=True)
 class PlaceCookie(Action):
-    """Put a Jam Cookie on an open Dalek door, opening it for good (K-6.4)."""
+    """Put a Jam Cookie on a Dalek door whose back has been seen, opening it for good (K-6.4)."""
 
     tile: int
 

@@ -86,6 +86,8 @@ class KeysGame(Game):
         s.hands = tuple(tuple(sorted(h)) for h in hands)
         s.deck = tuple(deck)
         s.discard = ()
+        s.pool = ()
+        s.drawn = ((),) * self.players
         s.stuck = (0,) * self.players
         s.used = (0,) * self.players
         s.seat = 0  # ruling K-R2: seat 0 watched Doctor Who most recently

@@ -103,6 +103,8 @@ def _status(game: KeysGame, view: View) -> list[str]:
     pile = view["discard"]
     top = names.get(pile[-1], pile[-1]) if pile else "empty"
     out.append(f"Draw pile: {view['deck_size']} cards. Discard pile: {len(pile)} (top: {top}).")
+    if view["reshuffled"]:
+        out.append(f"The draw pile was last rebuilt from {len(view['reshuffled'])} discards.")
     if view["seat"] is not None:
         hand: list[Any] = [names.get(c, c) for c in view["hand"]]
         out.append(f"Your hand: {', '.join(hand) if hand else '(empty)'}")

@@ -10,6 +10,7 @@ an O(1) test that mirrors `_generate` clause by clause (a test keeps the two equ
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -112,6 +113,14 @@ class Tables:
         self.tunnel_card = content.card_of(TUNNEL)
         self.sonic_card = content.card_of(SONIC)
         self.cyberman_card = content.card_of(CYBERMAN)
+        # Legal actions are always these objects; knowing them by identity spares apply the
+        # field-type check (the tables live as long as the game, so no id is reused).
+        every: list[Action] = [*self.discard, *self.remove, *self.barrier, *self.cookie]
+        for row in (*self.open_, *self.close, *self.assault):
+            every.extend(row)
+        every.extend([*self.pandorica, *self.tunnel, *self.move])
+        every.extend([self.step_off, self.stay, self.forgo])
+        self.ids = frozenset(id(a) for a in every)
 
 
 @lru_cache(maxsize=256)
@@ -151,11 +160,13 @@ class KeysState(State):
         "dalek_mask",
         "deck",
         "discard",
+        "drawn",
         "extra",
         "game",
         "hands",
         "open_mask",
         "phase",
+        "pool",
         "pos",
         "rng",
         "round",
@@ -186,6 +197,11 @@ class KeysState(State):
     hands: tuple[tuple[int, ...], ...]  # sorted card indices
     deck: tuple[int, ...]  # the draw pile, top card last
     discard: tuple[int, ...]  # oldest first
+    #: the discards shuffled into the draw pile at the latest reshuffle (sorted; () before
+    #: any): public, and the draw pile holds only cards from it (K-3.1, ruling K-R17)
+    pool: tuple[int, ...]
+    #: per seat, sorted: cards drawn since the latest reshuffle (each seat knows its own)
+    drawn: tuple[tuple[int, ...], ...]
     stuck: tuple[int, ...]  # turns each pawn still spends in the Pandorica
     used: tuple[int, ...]  # per seat: bonus tiles (TARDIS Key, Extra Turn) already used
     phase: int
@@ -233,6 +249,8 @@ class KeysState(State):
         s.hands = self.hands
         s.deck = self.deck
         s.discard = self.discard
+        s.pool = self.pool
+        s.drawn = self.drawn
         s.stuck = self.stuck
         s.used = self.used
         s.phase = self.phase
@@ -269,19 +287,21 @@ class KeysState(State):
 
     def apply(self, action: Action) -> State:
         # Same contract as State.apply; `_refusal` replaces the O(n) list search (module doc).
-        if not isinstance(action, Action):
-            raise InvalidAction(f"not an action: {action!r}")
+        if id(action) not in self.tables.ids:
+            malformed = _malformed(action)
+            if malformed is not None:
+                raise InvalidAction(malformed)
         if self.phase == OVER:
             raise GameOver("the game is over; no more moves", "K-7.1")
-        try:
-            refusal = self._refusal(action)
-        except TypeError as exc:  # a hand-built action with a field of the wrong kind
-            raise InvalidAction(f"{action!r}: {exc}") from exc
+        refusal = self._refusal(action)
         if refusal is not None:
             raise refusal
         return self.apply_unchecked(action)
 
     def why_illegal(self, action: Action) -> IllegalAction:
+        malformed = _malformed(action)
+        if malformed is not None:
+            return IllegalAction(malformed, "K-3")
         if self.phase == OVER:
             return GameOver("the game is over; no more moves", "K-7.1")
         refusal = self._refusal(action)
@@ -703,8 +723,11 @@ class KeysState(State):
             self.open_mask &= ~bit
 
     def _arrive(self, seat: int, tile: int) -> None:
-        """Put a pawn on `tile`; a Teleport sends it on to Control if that is free (K-5.5)."""
-        if self.back[tile] == TELEPORT and not self.occupied_mask() & CONTROL_BIT:
+        """Put a pawn on `tile`; a Teleport sends it on to Control unless another pawn holds
+        Control (K-5.5): a pawn stepping (or pushed) off Control onto a Teleport goes back."""
+        if self.back[tile] == TELEPORT and (
+            not self.occupied_mask() & CONTROL_BIT or self.pos[seat] == CONTROL
+        ):
             tile = CONTROL
         self.pos = _replace(self.pos, seat, tile)
         self._occ = -1
@@ -740,13 +763,19 @@ class KeysState(State):
             if not self.deck and self.discard:
                 rng = Rng(self.rng)
                 pile = list(self.discard)
+                self.pool = tuple(sorted(pile))
+                self.drawn = ((),) * len(self.hands)
                 rng.shuffle(pile)
                 self.deck = tuple(pile)
                 self.discard = ()
                 self.rng = rng.state
             if self.deck:
-                self.hands = _replace(self.hands, seat, _insert_sorted(hand, self.deck[-1]))
+                card = self.deck[-1]
+                self.hands = _replace(self.hands, seat, _insert_sorted(hand, card))
                 self.deck = self.deck[:-1]
+                if self.pool:
+                    drawn = self.drawn
+                    self.drawn = _replace(drawn, seat, _insert_sorted(drawn[seat], card))
         self.phase = PLAY
         if self.hands[seat]:
             return True
@@ -767,6 +796,8 @@ def _apply_discard(s: KeysState, a: Any) -> None:
 def _apply_toggle(s: KeysState, a: Any) -> None:
     opening = type(a) is OpenDoor
     if s.phase == BONUS:
+        seat = s.seat  # taking the bonus uses this TARDIS Key tile up for the seat (K-R8)
+        s.used = _replace(s.used, seat, s.used[seat] | 1 << s.pos[seat])
         s._toggle(a.tile, opening)
         s._end_turn()
         return
@@ -829,10 +860,11 @@ def _apply_move(s: KeysState, a: Any) -> None:
     if kind in (TARDIS_KEY, EXTRA_TURN):
         used = s.used[seat]
         if not used >> tile & 1:
-            s.used = _replace(s.used, seat, used | 1 << tile)
             if kind == EXTRA_TURN:
+                s.used = _replace(s.used, seat, used | 1 << tile)
                 s.extra = True
             else:
+                # Used up only when taken (K-R8): forgone or lapsed, it waits for a return.
                 bonus: list[Action] = []
                 s._toggles(s.tables.bonus, DOOR_TILES, bonus)
                 if bonus:
@@ -857,6 +889,27 @@ def _apply_forgo(s: KeysState, a: Any) -> None:
     s._end_turn()
 
 
+def _field_types(cls: type[Action]) -> tuple[tuple[str, type], ...]:
+    kinds = {"int": int, "str": str}
+    return tuple((f.name, kinds[str(f.type)]) for f in dataclasses.fields(cls))
+
+
+def _malformed(action: Any) -> str | None:
+    """Why `action` is no well-formed Keys move (foreign type, a bool or str where a tile or
+    seat number is due, ...), or None. Dataclass equality would take MovePawn(True) for
+    MovePawn(1), so the types are checked exactly."""
+    fields = _FIELDS.get(type(action))
+    if fields is None:
+        if isinstance(action, Action):
+            return f"{action} is not a Keys to the TARDIS move"
+        return f"not an action: {action!r}"
+    for name, kind in fields:
+        value = getattr(action, name)
+        if type(value) is not kind:
+            return f"{type(action).__name__}.{name} must be {kind.__name__}, not {value!r}"
+    return None
+
+
 _EFFECTS: dict[type[Action], Any] = {
     DiscardCard: _apply_discard,
     OpenDoor: _apply_toggle,
@@ -872,6 +925,8 @@ _EFFECTS: dict[type[Action], Any] = {
     StayPut: _apply_stay,
     ForgoBonus: _apply_forgo,
 }
+
+_FIELDS = {cls: _field_types(cls) for cls in _EFFECTS}
 
 _PLAY_CHECKS: dict[type[Action], Any] = {
     DiscardCard: KeysState._discard_refusal,

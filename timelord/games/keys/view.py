@@ -1,13 +1,16 @@
 """What leaves the engine: JSON forms of a state, seat views, sampling from a view, log lines.
 
 Secrets (K-7.3): each hand is known only to its holder; the order of the draw pile to nobody;
-the back of a door that has never been opened to nobody. Everything else is on the table.
+the back of a door that has never been opened to nobody. Everything else is on the table,
+including the cards shuffled into the pile at the latest reshuffle; each seat also remembers
+its own draws since then (ruling K-R17).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Action, CorruptRecord, Rng, View
@@ -33,15 +36,27 @@ from timelord.games.keys.board import (
     BONUS_CARD,
     CELLS,
     CONTROL,
+    CONTROL_BIT,
     CONTROL_KIND,
     EDGE_IDS,
+    EXTRA_TURN,
     SEAT_EDGES,
+    TARDIS_KEY,
     TELEPORT,
     Content,
     diagonal_corner,
     tile_name,
 )
-from timelord.games.keys.rules import PHASE_IDS, KeysState, bits
+from timelord.games.keys.rules import (
+    BONUS,
+    HAND_LIMIT,
+    OVER,
+    PANDORICA_TURNS,
+    PHASE_IDS,
+    KeysState,
+    _malformed,
+    bits,
+)
 
 if TYPE_CHECKING:
     from timelord.games.keys.game import KeysGame
@@ -83,6 +98,7 @@ def _public(s: KeysState) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in s.hands],
         "deck_size": len(s.deck),
         "discard": [cards[c] for c in s.discard],
+        "reshuffled": [cards[c] for c in s.pool],
     }
 
 
@@ -93,6 +109,7 @@ def build_view(s: KeysState, seat: int | None) -> View:
     if seat is not None:
         cards = s.game.content.card_ids
         view["hand"] = [cards[c] for c in s.hands[seat]]
+        view["drawn_since_reshuffle"] = [cards[c] for c in s.drawn[seat]]
     return view
 
 
@@ -106,6 +123,7 @@ def state_to_json(s: KeysState) -> dict[str, Any]:
     data["seat"] = s.seat
     data["hands"] = [[cards[c] for c in h] for h in s.hands]
     data["deck"] = [cards[c] for c in s.deck]
+    data["drawn"] = [[cards[c] for c in d] for d in s.drawn]
     data["rng"] = s.rng
     for derived in ("players", "edges", "round_limit", "to_move", "hand_sizes", "deck_size"):
         del data[derived]
@@ -116,19 +134,31 @@ def state_to_json(s: KeysState) -> dict[str, Any]:
 
 
 def _tiles(data: dict[str, Any], key: str) -> list[int]:
+    """A canonical tile list: ints 0..48, ascending, each once (as `bits` writes them)."""
     value = data[key]
-    if not isinstance(value, list) or not all(
-        isinstance(t, int) and not isinstance(t, bool) and 0 <= t < CELLS for t in value
+    if (
+        not isinstance(value, list)
+        or not all(type(t) is int and 0 <= t < CELLS for t in value)
+        or any(a >= b for a, b in pairwise(value))
     ):
-        raise CorruptRecord(f"keys state: {key!r} must be a list of tiles 0..48")
+        raise CorruptRecord(f"keys state: {key!r} must list tiles 0..48 in order, each once")
+    return value
+
+
+def _int(value: Any, lo: int, hi: int, what: str) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise CorruptRecord(f"keys state: {what} must be an integer from {lo} to {hi}")
     return value
 
 
 def _cards(game: KeysGame, value: Any, what: str) -> tuple[int, ...]:
     index = game.tables.card_index
-    if not isinstance(value, list) or not all(isinstance(c, str) and c in index for c in value):
-        raise CorruptRecord(f"keys state: {what} must be a list of card ids")
-    return tuple(index[c] for c in value)
+    if isinstance(value, list):
+        try:  # every key of `index` is a str, so a hit is a card id
+            return tuple([index[c] for c in value])
+        except (KeyError, TypeError):
+            pass
+    raise CorruptRecord(f"keys state: {what} must be a list of card ids")
 
 
 def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
@@ -156,13 +186,18 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
     s.cookie_mask = _mask(_tiles(data, "cookies"))
     if (s.open_mask | s.barrier_mask) >> CONTROL & 1:
         raise CorruptRecord("keys state: the Control tile is not a door")
+    if s.cookie_mask & ~(s.dalek_mask & s.open_mask):
+        raise CorruptRecord("keys state: a Jam Cookie lies only on an open Dalek door")
     tunnels = []
     corners = 0
-    for pair in data["tunnels"]:
+    pairs = data["tunnels"]
+    if not isinstance(pairs, list):
+        raise CorruptRecord("keys state: 'tunnels' must be a list")
+    for pair in pairs:
         if not isinstance(pair, list) or len(pair) != 2:
             raise CorruptRecord("keys state: a tunnel is a pair of tiles")
         a, b = pair
-        corner = diagonal_corner(a, b) if isinstance(a, int) and isinstance(b, int) else None
+        corner = diagonal_corner(a, b) if type(a) is int and type(b) is int else None
         if corner is None or a >= b or CONTROL in (a, b) or corners >> corner & 1:
             raise CorruptRecord(f"keys state: bad tunnel {pair!r}")
         corners |= 1 << corner
@@ -173,10 +208,12 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
     if not isinstance(pawns, list) or len(pawns) != n:
         raise CorruptRecord("keys state: 'pawns' must list one tile (or null) per seat")
     pos = []
+    # A pawn stands on a face-up door or on Control (K-4.2, K-5.4), one per tile (K-4.5).
+    standable = s.open_mask | CONTROL_BIT
     for p in pawns:
         if p is None:
             pos.append(-1)
-        elif isinstance(p, int) and 0 <= p < CELLS and p not in pos:
+        elif type(p) is int and 0 <= p < CELLS and p not in pos and standable >> p & 1:
             pos.append(p)
         else:
             raise CorruptRecord(f"keys state: bad pawn position {p!r}")
@@ -185,21 +222,34 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
     used = data["bonus_used"]
     if not (isinstance(stuck, list) and len(stuck) == n and isinstance(used, list)):
         raise CorruptRecord("keys state: 'pandorica' and 'bonus_used' need one entry per seat")
-    if len(used) != n or not all(isinstance(x, int) and 0 <= x <= 2 for x in stuck):
-        raise CorruptRecord("keys state: bad 'pandorica' or 'bonus_used'")
+    if len(used) != n:
+        raise CorruptRecord("keys state: 'bonus_used' needs one entry per seat")
+    for seat, left in enumerate(stuck):
+        if _int(left, 0, PANDORICA_TURNS, "a Pandorica count") and pos[seat] < 0:
+            raise CorruptRecord("keys state: a Pandorica holds only a pawn on the board")
     s.stuck = tuple(stuck)
-    s.used = tuple(_mask(_tiles({"u": u}, "u")) for u in used)
+    s.used = tuple(_mask(_tiles({"bonus_used": u}, "bonus_used")) for u in used)
+    if any(s.used) and any(
+        s.back[t] not in (TARDIS_KEY, EXTRA_TURN) for u in s.used for t in bits(u)
+    ):
+        raise CorruptRecord("keys state: 'bonus_used' names a tile that gives no bonus")
     s.discard = _cards(game, data["discard"], "'discard'")
+    s.pool = _cards(game, data["reshuffled"], "'reshuffled'")
+    if list(s.pool) != sorted(s.pool):
+        raise CorruptRecord("keys state: 'reshuffled' must be sorted")
     phase = data["phase"]
     if phase not in PHASE_IDS:
         raise CorruptRecord(f"keys state: unknown phase {phase!r}")
     s.phase = PHASE_IDS.index(phase)
-    s.extra = bool(data["extra_turn"])
-    s.round = data["round"]
+    extra = data["extra_turn"]
+    if not isinstance(extra, bool):
+        raise CorruptRecord("keys state: 'extra_turn' must be true or false")
+    s.extra = extra
+    s.round = _int(data["round"], 0, game.round_limit, "'round'")
     winner = data["winner"]
-    s.winner = -1 if winner is None else winner
-    if not isinstance(s.round, int) or not (winner is None or 0 <= winner < n):
-        raise CorruptRecord("keys state: bad 'round' or 'winner'")
+    s.winner = -1 if winner is None else _int(winner, 0, n - 1, "'winner'")
+    if winner is not None and s.phase != OVER:
+        raise CorruptRecord("keys state: a winner is named but the game is not over")
 
 
 def _backs(value: Any, allow_unknown: bool) -> list[int | None]:
@@ -216,8 +266,25 @@ def _backs(value: Any, allow_unknown: bool) -> list[int | None]:
     return out
 
 
-def state_from_json(game: KeysGame, data: Any) -> KeysState:
-    """Read back `state_to_json`; `CorruptRecord` if it is not a valid state."""
+def board_cards(s: KeysState) -> Counter[int]:
+    """The cards lying on the board: barriers, cookies, tunnels, Pandoricas in use."""
+    tables = s.tables
+    return Counter(
+        {
+            tables.barrier_card: s.barrier_mask.bit_count(),
+            tables.cookie_card: s.cookie_mask.bit_count(),
+            tables.tunnel_card: len(s.tunnels),
+            tables.pandorica_card: sum(1 for x in s.stuck if x),
+        }
+    )
+
+
+def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysState:
+    """Read back `state_to_json`; `CorruptRecord` if it is not a valid state.
+
+    `whole_deck=False` skips the check that every card of the box is in exactly one place,
+    for scenario tests that build small decks of their own.
+    """
     if not isinstance(data, dict):
         raise CorruptRecord("a keys state must be a JSON object")
     try:
@@ -230,11 +297,31 @@ def state_from_json(game: KeysGame, data: Any) -> KeysState:
             raise CorruptRecord("keys state: 'hands' must hold one hand per seat")
         s.hands = tuple(tuple(sorted(_cards(game, h, "a hand"))) for h in hands)
         s.deck = _cards(game, data["deck"], "'deck'")
-        seat, rng = data["seat"], data["rng"]
-        if not (isinstance(seat, int) and 0 <= seat < game.players and isinstance(rng, int)):
-            raise CorruptRecord("keys state: bad 'seat' or 'rng'")
-        s.seat = seat
-        s.rng = rng
+        drawn = data["drawn"]
+        if not isinstance(drawn, list) or len(drawn) != game.players:
+            raise CorruptRecord("keys state: 'drawn' must hold one list per seat")
+        s.drawn = tuple(_cards(game, d, "'drawn'") for d in drawn)
+        if any(list(d) != sorted(d) for d in s.drawn):
+            raise CorruptRecord("keys state: each 'drawn' list must be sorted")
+        since = Counter(s.deck)
+        for d in s.drawn:
+            since.update(d)
+        # After a reshuffle the pile and every draw since come from the reshuffled cards.
+        if (since != Counter(s.pool)) if s.pool else any(s.drawn):
+            raise CorruptRecord("keys state: 'drawn' and 'deck' do not match 'reshuffled'")
+        s.seat = _int(data["seat"], 0, game.players - 1, "'seat'")
+        s.rng = _int(data["rng"], 0, (1 << 64) - 1, "'rng'")
+        if any(len(h) > HAND_LIMIT for h in s.hands):
+            raise CorruptRecord(f"keys state: a hand holds at most {HAND_LIMIT} cards")
+        if whole_deck:
+            where = Counter(s.deck) + Counter(s.discard) + board_cards(s)
+            for hand in s.hands:
+                where.update(hand)
+            if where != Counter(game.content.deck):
+                raise CorruptRecord("keys state: the cards do not add up to the box's deck")
+        here = s.pos[s.seat]
+        if s.phase == BONUS and (here < 0 or s.back[here] != TARDIS_KEY):
+            raise CorruptRecord("keys state: a TARDIS Key bonus needs the pawn on such a tile")
     except CorruptRecord:
         raise
     except KeyError as exc:
@@ -253,12 +340,44 @@ def _colour_mix(content: Content) -> tuple[Counter[int], ...]:
     return mix
 
 
+def _sample_drawn(
+    s: KeysState, seat: int | None, own: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Draws since the reshuffle for a sampled state: the seat's own as it knows them; the
+    reshuffled cards neither in the pile nor drawn by the seat go to the other hands that
+    hold them, and those since played again to the other seats in turn (any split fits the
+    view: only each seat's own list is ever shown)."""
+    n = len(s.hands)
+    if not s.pool:
+        return ((),) * n
+    taken = Counter(s.pool)
+    taken.subtract(s.deck)
+    taken.subtract(own)
+    out: list[list[int]] = []
+    for other in range(n):
+        if other == seat:
+            out.append(list(own))
+            continue
+        mine = []
+        for c in s.hands[other]:
+            if taken[c] > 0:
+                taken[c] -= 1
+                mine.append(c)
+        out.append(mine)
+    others = [o for o in range(n) if o != seat]
+    for i, c in enumerate(sorted(taken.elements())):
+        out[others[i % len(others)]].append(c)
+    return tuple(tuple(sorted(d)) for d in out)
+
+
 def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     """A state matching `view`: unseen door backs and unseen cards dealt at random.
 
     Unseen backs are re-dealt within each colour (the colour of a closed door is public, and
     the box holds the same backs in every colour); unseen cards (other hands, the draw pile)
     come from the deck less the seat's hand, the discard pile and the cards on the board.
+    After a reshuffle the draw pile is dealt only from the reshuffled cards the seat has not
+    drawn back itself, and the other unseen cards go to other hands (ruling K-R17).
     """
     content = game.content
     seat = view["seat"]
@@ -288,32 +407,47 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     _fill_common(s, view, [b if b is not None else CONTROL_KIND for b in backs])
     s.seen_mask = _mask([t for t, k in enumerate(known) if k is not None and t != CONTROL])
     # Deal the unseen cards.
-    tables = game.tables
     unseen = Counter(content.deck)
     unseen.subtract(s.discard)
     own: tuple[int, ...] = ()
+    own_drawn: tuple[int, ...] = ()
     if seat is not None:
         own = tuple(sorted(_cards(game, view["hand"], "'hand'")))
+        own_drawn = tuple(sorted(_cards(game, view["drawn_since_reshuffle"], "'drawn'")))
         unseen.subtract(own)
-    unseen[tables.barrier_card] -= bin(s.barrier_mask).count("1")
-    unseen[tables.cookie_card] -= bin(s.cookie_mask).count("1")
-    unseen[tables.tunnel_card] -= len(s.tunnels)
-    unseen[tables.pandorica_card] -= sum(1 for x in s.stuck if x)
+    unseen.subtract(board_cards(s))
     if any(v < 0 for v in unseen.values()):
         raise CorruptRecord("view: more cards are in sight than the deck holds")
+    size = view["deck_size"]
+    deck: list[int] = []
+    if s.pool:
+        # K-R17: the pile holds only reshuffled cards this seat did not draw back since; the
+        # rest of the unseen cards are in other hands.
+        remaining = Counter(s.pool)
+        remaining.subtract(own_drawn)
+        fits = [c for c, n in sorted(remaining.items()) for _ in range(min(n, unseen[c]))]
+        if len(fits) < size:
+            raise CorruptRecord("view: the draw pile cannot come from the reshuffled cards")
+        rng.shuffle(fits)
+        deck = fits[:size]
+        unseen.subtract(deck)
     pool = sorted(unseen.elements())
     rng.shuffle(pool)
+    if not s.pool:
+        deck = pool[:size]
+        del pool[:size]
     hands: list[tuple[int, ...]] = []
-    for other, size in enumerate(view["hand_sizes"]):
+    for other, n in enumerate(view["hand_sizes"]):
         if other == seat:
             hands.append(own)
         else:
-            hands.append(tuple(sorted(pool[:size])))
-            del pool[:size]
-    if len(pool) != view["deck_size"]:
+            hands.append(tuple(sorted(pool[:n])))
+            del pool[:n]
+    if pool or len(deck) != size:
         raise CorruptRecord("view: hands and draw pile do not add up to the deck")
     s.hands = tuple(hands)
-    s.deck = tuple(pool)
+    s.deck = tuple(deck)
+    s.drawn = _sample_drawn(s, seat, own_drawn)
     to_move = view["to_move"]
     s.seat = to_move if to_move is not None else 0
     s.rng = rng.next64()
@@ -328,14 +462,21 @@ def _verb(you: bool, verb: str) -> str:
         return verb
     if verb.endswith(("sh", "go")):
         return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
     return verb + "s"
 
 
-def _teleports(s: KeysState, tile: int) -> bool:
-    """Whether arriving on `tile` teleports; asked only of face-up tiles, so nothing leaks."""
-    if not 0 <= tile < CELLS or not s.open_mask >> tile & 1:
+def _teleports(s: KeysState, tile: int, seat: int) -> bool:
+    """Whether `seat`'s pawn arriving on `tile` teleports (K-5.5); asked only of face-up
+    tiles, so nothing leaks."""
+    if not 0 <= tile < CELLS or not s.open_mask >> tile & 1 or not 0 <= seat < len(s.pos):
         return False
-    return s.back[tile] == TELEPORT and CONTROL not in s.pos
+    return s.back[tile] == TELEPORT and (CONTROL not in s.pos or s.pos[seat] == CONTROL)
+
+
+def _allowed(s: KeysState, action: Action) -> bool:
+    return not s.is_over and _malformed(action) is None and s._refusal(action) is None
 
 
 def describe(s: KeysState, action: Action, seat: int | None) -> str:
@@ -350,7 +491,7 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         return _verb(you, verb)
 
     def door(t: int) -> str:
-        c = s.colour[t]
+        c = s.colour[t] if 0 <= t < CELLS else -1
         return f"{tile_name(t)} ({content.colour_ids[c]} door)" if c >= 0 else tile_name(t)
 
     def card(card_id: str) -> str:
@@ -359,13 +500,16 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         i = game.tables.card_index.get(card_id)
         return content.card_names[i] if i is not None else card_id
 
+    if _malformed(action) is not None:  # nothing to tell, and its fields may not even print
+        return f"{who} {v('try')} a move that is no Keys to the TARDIS move"
     kind = type(action)
     a: Any = action
     if kind is DiscardCard:
         return f"{who} {v('discard')} {card(a.card)}"
-    if kind is OpenDoor:  # opening shows the back to everyone (K-5.8)
-        legal = 0 <= a.tile < CELLS and not (s.open_mask | s.barrier_mask) >> a.tile & 1
-        behind = BACK_NAMES[s.back[a.tile]] if legal and a.tile != CONTROL else "?"
+    if kind is OpenDoor:
+        # Opening shows the back to everyone (K-5.8), but only an opening that will happen:
+        # a refused one (wrong colour, card not held, wrong step) must not name it.
+        behind = BACK_NAMES[s.back[a.tile]] if _allowed(s, action) else "?"
         return f"{who} {v('open')} {door(a.tile)} with {card(a.card)}: it is a {behind}"
     if kind is CloseDoor:
         return f"{who} {v('close')} {door(a.tile)} with {card(a.card)}"
@@ -379,7 +523,7 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         return f"{who} {v('trap')} {game.seat_name(a.seat)} in the Pandorica"
     if kind is AssaultPawn:
         note = ""
-        if _teleports(s, a.tile):
+        if _teleports(s, a.tile, a.seat):
             note = ", who is teleported to TARDIS Control"
         return (
             f"{who} {v('send')} Cybermen to push {game.seat_name(a.seat)} "
@@ -391,7 +535,7 @@ def describe(s: KeysState, action: Action, seat: int | None) -> str:
         entering = s.pos[mover] < 0
         text = f"{who} {v('enter')} at" if entering else f"{who} {v('move')} to"
         text += f" {tile_name(a.tile)}"
-        if _teleports(s, a.tile):
+        if _teleports(s, a.tile, mover):
             text += " and teleport to TARDIS Control" if you else " and teleports to Control"
         return text
     if kind is StepOff:
