@@ -135,6 +135,29 @@ def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     saved = sorted((tmp_path / "records").iterdir())
     assert len(saved) == 6
     assert Record.load(saved[0]).actions == lines[0]["actions"]
+    # a .jsonl path gets every record in one file instead
+    one = tmp_path / "records.jsonl"
+    assert (
+        main(
+            [
+                "simulate",
+                "toy-tricks",
+                "-n",
+                "3",
+                "--serial",
+                "-q",
+                "--seats",
+                "random,random,random",
+                "-r",
+                str(tmp_path / "b.jsonl"),
+                "--record",
+                str(one),
+            ]
+        )
+        == 0
+    )
+    rows = [Record.from_json(json.loads(line)) for line in one.read_text().splitlines()]
+    assert len(rows) == 3 and all(r.result is not None for r in rows)
 
 
 def test_simulate_refuses_a_seat_count_mismatch(capsys: pytest.CaptureFixture[str]) -> None:

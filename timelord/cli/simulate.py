@@ -40,7 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="results file, JSON lines (default: GAME-seedS.results.jsonl)",
     )
     parser.add_argument(
-        "--record", metavar="DIR", help="also save each game's record as DIR/game-NNNNN.json"
+        "--record",
+        metavar="FILE|DIR",
+        help="also save the game records: FILE.jsonl gets one record per line (each readable "
+        "by Record.from_json); any other path is a folder of game-NNNNN.json files",
     )
     parser.add_argument("--no-rotate", action="store_true", help="keep every spec in its seat")
     parser.add_argument("--workers", "-j", type=int, default=None, help="processes (all cores)")
@@ -50,6 +53,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--batch", type=int, default=None, help="games per task (automatic)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def save_records(records: list[dict[str, Any]], target: Path) -> None:
+    """Records to one JSON-lines file (a .jsonl path) or to a folder, one file per game."""
+    if target.suffix == ".jsonl":
+        with target.open("w") as f:
+            write_results((Record.from_json(r).to_json() for r in records), f)
+        return
+    target.mkdir(parents=True, exist_ok=True)
+    for data in records:
+        Record.from_json(data).save(target / f"game-{data['result']['index']:05d}.json")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,10 +91,7 @@ def run(args: argparse.Namespace) -> int:
     with path.open("w") as f:
         write_results(records, f)
     if args.record:
-        folder = Path(args.record)
-        folder.mkdir(parents=True, exist_ok=True)
-        for data in records:
-            Record.from_json(data).save(folder / f"game-{data['result']['index']:05d}.json")
+        save_records(records, Path(args.record))
     print(format_summary(summarise(records)))
     print(f"results: {path}")
     return 0

@@ -178,12 +178,13 @@ def _make(game: Game, level: str | None) -> Agent:
     return leveled(EpisodesHeuristic(game), level)
 
 
-#: search budgets chosen so a 200-game match against three heuristics fits an hour on two
-#: cores; the prior keeps the heuristic's move unless the statistics clearly disagree
+#: Flat Monte Carlo over the heuristic (depth 1: UCB over this turn's choices, every later
+#: move by the heuristic, cut off after 30 actions and valued by `evaluate`): a deeper tree
+#: with the same budget did no better than the heuristic itself (docs/strength.md). Budgets
+#: chosen so a 200-game match against three heuristics fits an hour on two cores.
 LEVELS = {
-    "easy": {"sims": 50, "cutoff": 10, "rollout": "heuristic", "prior": 1.0},
-    "medium": {"sims": 100, "cutoff": 10, "rollout": "heuristic", "prior": 1.0},
-    "hard": {"sims": 200, "cutoff": 10, "rollout": "heuristic", "prior": 1.0},
+    level: {"sims": sims, "depth": 1, "cutoff": 30, "rollout": "heuristic", "prior": 1.0, "c": 0.3}
+    for level, sims in (("easy", 50), ("medium", 100), ("hard", 200))
 }
 
 HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)
