@@ -25,7 +25,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Action, CorruptRecord, IllegalAction, Rng, State, View
+from timelord.core import Action, CorruptRecord, IllegalAction, InvalidAction, Rng, State, View
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.actions import (
     ChooseOpponent,
@@ -75,6 +75,22 @@ def _card_code(suit: str, fp: int) -> int:
     if s is None or not isinstance(fp, int) or not 1 <= fp <= 15:
         return -1
     return s * 16 + fp
+
+
+def well_formed(action: Action) -> bool:
+    """Whether an action of this game has fields of the declared types (actions built in
+    Python are not checked the way JSON-decoded ones are)."""
+    if isinstance(action, UseAbility | KeepCard | DiscardCard):
+        return isinstance(action.suit, str) and _is_int(action.fp)
+    if isinstance(action, ChooseOpponent):
+        return _is_int(action.seat)
+    if isinstance(action, PlayEpisode):
+        return isinstance(action.fps, tuple) and all(_is_int(f) for f in action.fps)
+    return True
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _without(cards: list[int], c: int) -> list[int]:
@@ -236,6 +252,8 @@ class EpisodesState(State):
                 legal = self._legal = self._compute_legal()
             if action in legal:
                 return self.apply_unchecked(action)
+        if not well_formed(action):
+            raise InvalidAction(f"malformed {type(action).__name__}: {action!r}")
         return super().apply(action)
 
     # ------------------------------------------------------------------ legal moves
@@ -274,6 +292,10 @@ class EpisodesState(State):
     def why_illegal(self, action: Action) -> IllegalAction:
         if self.phase == R.OVER:
             return IllegalAction("the game is over", "E-7.1")
+        if not well_formed(action):
+            return IllegalAction(f"malformed {type(action).__name__}: {action!r}", "")
+        if action in self.legal_actions():
+            return IllegalAction(f"{action} is allowed now", "")
         seat = self.seat
         hand = self.hands[seat]
         phase = R.PHASES[self.phase]
@@ -652,6 +674,9 @@ class EpisodesState(State):
     def describe(self, action: Action, seat: int | None) -> str:
         from timelord.games.episodes.view import describe
 
+        if self.phase == R.OVER or not well_formed(action) or action not in self.legal_actions():
+            # Say nothing a refused action could reveal (a random card, a Gadget draw).
+            return f"{self.game.seat_name(self.seat)} tried a move that is not allowed now"
         return describe(self, action, seat)
 
     def __repr__(self) -> str:
