@@ -16,9 +16,9 @@ from timelord.core import Record, Rng, replay
 
 GOLDEN = [
     # players, seed, actions, final VP, winners, hash of the final state
-    (2, 0, 228, [53, 23], [0], "f22bca11c3b0e88b"),
-    (3, 1, 221, [0, 0, 53], [2], "f066fe2a00aabaf2"),
-    (6, 2, 559, [0, 13, 28, 58, 37, 14], [3], "308e1e71bea2ad9a"),
+    (2, 0, 228, [53, 23], [0], "53e5ca964d91ab3d"),
+    (3, 1, 221, [0, 0, 53], [2], "4a3698abc4a6884e"),
+    (6, 2, 559, [0, 13, 28, 58, 37, 14], [3], "db7de59f406203f5"),
 ]
 
 

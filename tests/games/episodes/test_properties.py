@@ -64,7 +64,16 @@ def test_views_hold_no_foreign_secrets(players: int, seed: int, choices: list[in
             assert GAMES[players].sample_state(view, rng).view(seat) == view
         spectator = state.view(None)
         assert spectator["hand"] == [] and all(k == [] for k in spectator["known_hands"])
-        private = {"seat", "hand", "known_hands", "deck_top", "known_by", "drawn", "drawn_seen_by"}
+        private = {
+            "seat",
+            "hand",
+            "known_hands",
+            "deck_top",
+            "known_by",
+            "drawn",
+            "drawn_seen_by",
+            "deck_pool",
+        }
         public = {k: v for k, v in spectator.items() if k not in private}
         for seat in range(players):
             assert {k: v for k, v in state.view(seat).items() if k not in private} == public

@@ -14,6 +14,10 @@ What each seat knows beyond its own hand (E-8) is stored with the state:
 `known[s][o]` is a sorted list of cards seat `s` knows to be in seat `o`'s hand (always a
 sub-multiset of that hand); `top[s]` is how many cards from the top of the deck seat `s` has
 seen (a Doctor peek); during a Gadget choice `limbo_known[s]` holds the drawn cards `s` knows.
+After a reshuffle, `pool[s]` is what seat `s` knows the deck can still hold: the public pile
+that became the deck, less the cards `s` saw leave it since (its own draws, peeked cards drawn,
+Gadget discards); `pool[players]` is the same for a spectator. The deck is always inside every
+pool. Before the first reshuffle the pools are empty and mean nothing (E-8.11).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Action, CorruptRecord, IllegalAction, Rng, State, View
+from timelord.core import Action, CorruptRecord, IllegalAction, InvalidAction, Rng, State, View
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.actions import (
     ChooseOpponent,
@@ -73,9 +77,34 @@ def _card_code(suit: str, fp: int) -> int:
     return s * 16 + fp
 
 
+def well_formed(action: Action) -> bool:
+    """Whether an action of this game has fields of the declared types (actions built in
+    Python are not checked the way JSON-decoded ones are)."""
+    if isinstance(action, UseAbility | KeepCard | DiscardCard):
+        return isinstance(action.suit, str) and _is_int(action.fp)
+    if isinstance(action, ChooseOpponent):
+        return _is_int(action.seat)
+    if isinstance(action, PlayEpisode):
+        return isinstance(action.fps, tuple) and all(_is_int(f) for f in action.fps)
+    return True
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _without(cards: list[int], c: int) -> list[int]:
     out = cards[:]
     out.remove(c)
+    return out
+
+
+def _minus(cards: list[int], gone: list[int]) -> list[int]:
+    """`cards` less one copy of each of `gone` that it holds (multiset difference)."""
+    out = cards[:]
+    for c in gone:
+        if c in out:
+            out.remove(c)
     return out
 
 
@@ -92,8 +121,10 @@ class EpisodesState(State):
         "known",
         "limbo",
         "limbo_known",
+        "limbo_old",
         "pending",
         "phase",
+        "pool",
         "reshuffles",
         "rng",
         "top",
@@ -114,6 +145,8 @@ class EpisodesState(State):
     known: list[list[list[int]]]
     top: list[int]
     limbo_known: list[list[int]]
+    limbo_old: int
+    pool: list[list[int]]
     floor: int
     rng: int
     reshuffles: int
@@ -140,6 +173,8 @@ class EpisodesState(State):
         st.known = [[[] for _ in range(n)] for _ in range(n)]
         st.top = [0] * n
         st.limbo_known = [[] for _ in range(n)]
+        st.limbo_old = 0
+        st.pool = [[] for _ in range(n + 1)]
         st.floor = 0
         st.rng = 0
         st.reshuffles = 0
@@ -162,6 +197,8 @@ class EpisodesState(State):
         st.known = [row[:] for row in self.known]
         st.top = self.top[:]
         st.limbo_known = self.limbo_known[:]
+        st.limbo_old = self.limbo_old
+        st.pool = self.pool[:]
         st.floor = self.floor
         st.rng = self.rng
         st.reshuffles = self.reshuffles
@@ -215,6 +252,8 @@ class EpisodesState(State):
                 legal = self._legal = self._compute_legal()
             if action in legal:
                 return self.apply_unchecked(action)
+        if not well_formed(action):
+            raise InvalidAction(f"malformed {type(action).__name__}: {action!r}")
         return super().apply(action)
 
     # ------------------------------------------------------------------ legal moves
@@ -253,6 +292,10 @@ class EpisodesState(State):
     def why_illegal(self, action: Action) -> IllegalAction:
         if self.phase == R.OVER:
             return IllegalAction("the game is over", "E-7.1")
+        if not well_formed(action):
+            return IllegalAction(f"malformed {type(action).__name__}: {action!r}", "")
+        if action in self.legal_actions():
+            return IllegalAction(f"{action} is allowed now", "")
         seat = self.seat
         hand = self.hands[seat]
         phase = R.PHASES[self.phase]
@@ -417,7 +460,15 @@ class EpisodesState(State):
         self.hands[seat] = mine
         self.discard.extend(rest)
         known = self.known
-        for s in range(self.game.players):
+        n = self.game.players
+        if self.reshuffles and not self.limbo_old:
+            # The discarded cards are public and came from the deck (E-8.11). After a draw that
+            # reshuffled midway nobody else can tell which drawn cards were from the new deck.
+            for s in range(n + 1):
+                if s != seat:
+                    seen = self.limbo_known[s] if s < n else []
+                    self.pool[s] = _minus(self.pool[s], _minus(rest, seen))
+        for s in range(n):
             lk = self.limbo_known[s]
             if not lk:
                 continue
@@ -430,7 +481,8 @@ class EpisodesState(State):
                 insort(k, lk[0])
                 known[s][seat] = k
         self.limbo = []
-        self.limbo_known = [[] for _ in range(self.game.players)]
+        self.limbo_old = 0
+        self.limbo_known = [[] for _ in range(n)]
         self.phase = R.EPISODE
 
     def _episode(self, seat: int, fps: tuple[int, ...]) -> None:
@@ -481,14 +533,18 @@ class EpisodesState(State):
         deck = self.deck
         drawn: list[int] = []
         rng: Rng | None = None
+        cut = 0  # drawn[cut:] come from the deck made at the last reshuffle
         for _ in range(count):
             if not deck:
                 if not self.discard:
                     break  # E-3.3
                 deck = self.deck = sorted(self.discard)  # E-3.2: unordered, see E-3.4
+                # E-8.11: the pile was face up, so everyone knows what the new deck holds.
+                self.pool = [deck[:]] * (self.game.players + 1)
                 self.discard = []
                 self.fixed = 0
                 self.reshuffles += 1
+                cut = len(drawn)
             if self.fixed:
                 drawn.append(deck.pop())
                 self.fixed -= 1
@@ -498,10 +554,15 @@ class EpisodesState(State):
                 drawn.append(deck.pop(rng.below(len(deck))))
         if rng is not None:
             self.rng = rng.state
+        if to_limbo:
+            self.limbo_old = cut
         if not drawn:
             if to_limbo:
                 self.limbo = []
             return
+        pooled = self.reshuffles > 0 and cut < len(drawn)
+        if pooled:
+            self.pool[seat] = _minus(self.pool[seat], drawn[cut:])
         top = self.top
         if any(top):
             n = len(drawn)
@@ -512,6 +573,8 @@ class EpisodesState(State):
                 top[s] = seen - m
                 if s == seat:
                     continue
+                if pooled and m > cut:
+                    self.pool[s] = _minus(self.pool[s], drawn[cut:m])
                 if to_limbo:
                     self.limbo_known[s] = sorted(drawn[:m])
                 else:
@@ -556,6 +619,8 @@ class EpisodesState(State):
             "known": [[k[:] for k in row] for row in self.known],
             "top": self.top[:],
             "limbo_known": [k[:] for k in self.limbo_known],
+            "limbo_old": self.limbo_old,
+            "pool": [p[:] for p in self.pool],
             "floor": self.floor,
             "reshuffles": self.reshuffles,
             "ended": self.ended,
@@ -582,6 +647,8 @@ class EpisodesState(State):
             st.known = [[_cards(k) for k in row] for row in data["known"]]
             st.top = [_int(v) for v in data["top"]]
             st.limbo_known = [_cards(k, keep_order=True) for k in data["limbo_known"]]
+            st.limbo_old = _int(data["limbo_old"])
+            st.pool = [_cards(p) for p in data["pool"]]
             st.floor = _int(data["floor"])
             st.reshuffles = _int(data["reshuffles"])
             st.ended = str(data["ended"])
@@ -607,6 +674,9 @@ class EpisodesState(State):
     def describe(self, action: Action, seat: int | None) -> str:
         from timelord.games.episodes.view import describe
 
+        if self.phase == R.OVER or not well_formed(action) or action not in self.legal_actions():
+            # Say nothing a refused action could reveal (a random card, a Gadget draw).
+            return f"{self.game.seat_name(self.seat)} tried a move that is not allowed now"
         return describe(self, action, seat)
 
     def __repr__(self) -> str:

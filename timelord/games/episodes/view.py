@@ -82,6 +82,8 @@ def build_view(st: EpisodesState, seat: int | None) -> View:
         "drawn": drawn,
         "drawn_seen_by": seen_by,
         "drawn_count": len(st.limbo),
+        "drawn_old": st.limbo_old,
+        "deck_pool": _labels(st.pool[n if seat is None else seat]) if st.reshuffles else None,
         "discard_floor": LABEL[st.floor] if st.floor else None,
         "ended": st.ended or None,
         "winners": st.winners(),
@@ -95,8 +97,10 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     The cards the seat cannot place are dealt uniformly among the places it cannot see into:
     the unknown part of each opponent's hand and of a Gadget draw get a uniform random
     selection of them, the rest form the unsettled deck below the cards the seat peeked
-    (drawn from at random later, E-3.4, so no shuffle is needed). Other seats' knowledge is
-    left empty; the sampled state's generator is fresh, so hidden future draws vary too.
+    (drawn from at random later, E-3.4, so no shuffle is needed). After a reshuffle the deck,
+    and the part of a Gadget draw taken from it, are dealt only from the cards the seat knows
+    the new deck can hold (E-8.11). Other seats' knowledge is left empty; the sampled state's
+    generator is fresh, so hidden future draws vary too.
     """
     from timelord.games.episodes.state import EpisodesState
 
@@ -114,6 +118,7 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     st.floor = 0 if floor is None else CODE_OF[floor]
     st.reshuffles = view["reshuffles"]
     st.ended = view["ended"] or ""
+    st.limbo_old = view["drawn_old"]
     counts = list(game.deck.counts)
     hand = _codes(view["hand"])
     discard = _codes(view["discard"])
@@ -123,22 +128,60 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     for group in (hand, discard, top, drawn, *known):
         for c in group:
             counts[c] -= 1
-    unknown: list[int] = []
-    for c in game.deck.present:
-        k = counts[c]
-        if k:
-            unknown.extend([c] * k)
     sizes = view["hand_sizes"]
     active = st.turn % n
     needs = [0 if o == seat else sizes[o] - len(known[o]) for o in range(n)]
     keeping = st.phase == R.KEEP and seat != active
     limbo_need = view["drawn_count"] - len(drawn) if keeping else 0
-    # Partial Fisher-Yates: a uniform random choice, in random order, for the hidden slots.
-    free = len(unknown)
+    deck_need = view["deck_size"] - len(top)
     below = rng.below
-    for i in range(sum(needs) + limbo_need):
+    pool_labels = view["deck_pool"]
+    fresh = 0  # unseen Gadget-drawn cards that came from the reshuffled pile
+    if pool_labels is None:
+        from_pool: list[int] = []
+    else:
+        # E-8.11: only cards of the reshuffled pile that the seat has not seen leave the
+        # deck, and cannot place anywhere else, can be in the deck now.
+        pool = _codes(pool_labels)
+        st.pool = [pool] * (n + 1)
+        left = [0] * len(counts)
+        for c in pool:
+            left[c] += 1
+        for c in top:
+            left[c] -= 1
+        if keeping:
+            fresh = view["drawn_count"] - max(view["drawn_old"], len(drawn))
+        cands: list[int] = []
+        for c in game.deck.present:
+            k = min(counts[c], left[c])
+            if k > 0:
+                cands.extend([c] * k)
+        take = deck_need + fresh
+        if not 0 <= take <= len(cands):
+            raise CorruptRecord("the deck cannot be made of the reshuffled pile's cards")
+        for i in range(take):
+            j = i + below(len(cands) - i)
+            cands[i], cands[j] = cands[j], cands[i]
+        from_pool = cands[:take]
+        for c in from_pool:
+            counts[c] -= 1
+    unknown: list[int] = []
+    for c in game.deck.present:
+        k = counts[c]
+        if k:
+            unknown.extend([c] * k)
+    # Partial Fisher-Yates: a uniform random choice, in random order, for the hidden slots.
+    slots = sum(needs) + limbo_need - fresh
+    free = len(unknown)
+    for i in range(slots):
         j = i + below(free - i)
         unknown[i], unknown[j] = unknown[j], unknown[i]
+    if pool_labels is None:
+        rest = unknown[slots:]
+    else:
+        rest = from_pool[:deck_need]
+        if len(unknown) != slots:
+            raise CorruptRecord("view and deck composition disagree")
     at = 0
     for o in range(n):
         if o == seat:
@@ -152,11 +195,12 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
         if seat == active:
             st.limbo = drawn
         else:
-            st.limbo = sorted(drawn + unknown[at : at + limbo_need])
-            at += limbo_need
+            old = limbo_need - fresh
+            st.limbo = sorted(drawn + from_pool[deck_need:] + unknown[at : at + old])
+            at += old
             st.limbo_known[seat] = drawn
-    rest = unknown[at:]
-    assert len(rest) + len(top) == view["deck_size"], "view and deck composition disagree"
+    if len(rest) != deck_need:
+        raise CorruptRecord("view and deck composition disagree")
     # Cards another seat peeked below the ones this seat saw: settled, but unknown here.
     peeked = view["peeked"]
     extra = max(peeked) - len(top)
@@ -182,8 +226,21 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     return st
 
 
+def _within(small: list[int], big: list[int]) -> bool:
+    """Whether `small` is a sub-multiset of `big`."""
+    rest = big[:]
+    for c in small:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    return True
+
+
 def check_state(st: EpisodesState) -> None:
     """`CorruptRecord` unless the cards add up to the deck and the knowledge fits the hands."""
+    n = st.game.players
+    if len(st.limbo_known) != n or len(st.pool) != n + 1:
+        raise CorruptRecord("per-seat lists do not match the player count")
     counts = [0] * len(st.game.deck.counts)
     for group in (st.deck, st.discard, st.limbo, *st.hands):
         for c in group:
@@ -191,36 +248,49 @@ def check_state(st: EpisodesState) -> None:
     if tuple(counts) != st.game.deck.counts:
         raise CorruptRecord("the cards in the state do not make up the game's deck")
     for s, row in enumerate(st.known):
+        if row[s]:
+            raise CorruptRecord(f"seat {s} has a knowledge entry for its own hand")
         for o, k in enumerate(row):
-            rest = st.hands[o][:]
-            for c in k:
-                if c not in rest:
-                    raise CorruptRecord(f"seat {s} knows a card seat {o} does not hold")
-                rest.remove(c)
+            if not _within(k, st.hands[o]):
+                raise CorruptRecord(f"seat {s} knows a card seat {o} does not hold")
     if not 0 <= st.fixed <= len(st.deck) or any(not 0 <= t <= st.fixed for t in st.top):
         raise CorruptRecord("a seat has seen more of the deck than is settled")
     loose = st.deck[: len(st.deck) - st.fixed]
     if loose != sorted(loose):
         raise CorruptRecord("the unsettled part of the deck must be sorted")
     for k in st.limbo_known:
-        rest = st.limbo[:]
-        for c in k:
-            if c not in rest:
-                raise CorruptRecord("a seat knows a Gadget-drawn card that was not drawn")
-            rest.remove(c)
+        if not _within(k, st.limbo):
+            raise CorruptRecord("a seat knows a Gadget-drawn card that was not drawn")
+    active = st.turn % n
+    if st.limbo_known[active] or not 0 <= st.limbo_old <= len(st.limbo):
+        raise CorruptRecord("bad Gadget-draw bookkeeping")
     if (st.phase == R.KEEP) != bool(st.limbo):
         raise CorruptRecord("Gadget draw present outside the keep phase (or missing in it)")
-    if (st.phase == R.TARGET) != (st.pending in R.TARGETED):
+    if (st.phase == R.TARGET) != (st.pending in R.TARGETED) or (
+        st.phase != R.TARGET and st.pending != -1
+    ):
         raise CorruptRecord("a pending target choice needs a Foe, Plot or Special ability")
-    n = st.game.players
+    if st.reshuffles < 0 or not 0 <= st.rng < 1 << 64:
+        raise CorruptRecord("bad reshuffle count or generator state")
+    if st.reshuffles:
+        for pool in st.pool:
+            if not _within(st.deck, pool):
+                raise CorruptRecord("the deck holds a card its known origin does not allow")
+    elif any(st.pool):
+        raise CorruptRecord("deck origins are only known after a reshuffle")
     if st.turn < 0 or st.turn > st.game.max_rounds * n or any(v < 0 for v in st.vp):
         raise CorruptRecord("turn or VP out of range")
     if (st.phase == R.OVER) != bool(st.ended) or st.ended not in ("", "target", "rounds"):
         raise CorruptRecord("a finished game must say how it ended, and only then")
+    reached = [v >= st.game.target for v in st.vp]
+    if sum(reached) > 1 or (any(reached) != (st.ended == "target")):
+        raise CorruptRecord("the target ends the game at once, for one player (E-7.1)")
     if st.floor and not (0 <= st.floor >> 4 < 6 and 1 <= st.floor & 15 <= 15):
         raise CorruptRecord("bad discard floor")
-    if st.phase == R.DISCARD and len(st.hands[st.turn % n]) <= R.HAND_LIMIT:
+    if st.phase == R.DISCARD and len(st.hands[active]) <= R.HAND_LIMIT:
         raise CorruptRecord("discard phase without excess cards")
+    if st.phase != R.DISCARD and st.floor:
+        raise CorruptRecord("a discard floor outside the end phase")
 
 
 def describe(st: EpisodesState, action: Action, seat: int | None) -> str:
