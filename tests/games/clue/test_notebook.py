@@ -8,6 +8,7 @@ import pytest
 
 import timelord
 from timelord.core import Rng
+from timelord.games.clue import deduction
 from timelord.games.clue.notebook import certain, knowledge_fields, knowledge_from_view
 from timelord.games.clue.state import ClueState
 
@@ -94,7 +95,6 @@ def test_certain_facts_name_the_seat_that_holds_a_card() -> None:
     ("players", "options"), [(4, {}), (2, {"variant": "two-player"}), (3, {"intrigue": False})]
 )
 def test_the_deducer_never_claims_a_false_certainty(players: int, options: dict[str, Any]) -> None:
-    deduction = pytest.importorskip("timelord.games.clue.deduction")
     for state in _states(players, range(2), **options)[::5]:
         data = state.to_json()
         for seat in range(players):
@@ -112,10 +112,20 @@ def test_envelope_odds_are_probabilities_or_none() -> None:
 
     view = timelord.load("clue").new_game(3).view(1)
     odds = envelope_odds(view)
-    if odds is None:
-        pytest.importorskip("timelord.games.clue.deduction")
-        return
+    assert odds is not None
     for cat in view["categories"]:
         assert abs(sum(odds[c] for c in cat) - 1) < 1e-9
     for c in view["hand"]:
         assert odds[c] == 0
+
+
+def test_a_seat_that_saw_the_envelope_gets_exact_odds_from_the_view() -> None:
+    from timelord.games.clue.notebook import envelope_odds
+
+    state = next(s for s in _states(4, range(10)) if any(s.to_json()["saw_envelope"]))
+    seat = state.to_json()["saw_envelope"].index(True)
+    env = set(state.to_json()["envelope"])
+    odds = envelope_odds(state.view(seat))
+    assert odds is not None
+    assert {c for c, p in odds.items() if p == 1.0} == env
+    assert all(p == 0.0 for c, p in odds.items() if c not in env)

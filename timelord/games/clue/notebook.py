@@ -16,9 +16,10 @@ triple: exact, but hundreds of events, which makes the deducer slow.
 
 from __future__ import annotations
 
-import importlib
 from itertools import product
 from typing import Any
+
+from timelord.games.clue import deduction
 
 #: Event tuples of `knowledge_fields`: ("none", player, cards), ("one", player, cards),
 #: ("not-envelope", cards).
@@ -84,11 +85,10 @@ def knowledge_fields(view: dict[str, Any], pin_envelope: bool = False) -> dict[s
     }
 
 
-def knowledge_from_view(view: dict[str, Any], pin_envelope: bool = False) -> Any:
+def knowledge_from_view(view: dict[str, Any], pin_envelope: bool = False) -> deduction.Knowledge:
     """`deduction.Knowledge` for `view['seat']` (pass it to `deduction.deduce`)."""
-    deduction = importlib.import_module("timelord.games.clue.deduction")
     fields = knowledge_fields(view, pin_envelope)
-    events = []
+    events: list[deduction.Event] = []
     for ev in fields["events"]:
         if ev[0] == "none":
             events.append(deduction.NoneOf(ev[1], ev[2]))
@@ -122,14 +122,16 @@ def certain(view: dict[str, Any]) -> dict[int, str]:
 
 
 def envelope_odds(view: dict[str, Any]) -> dict[int, float] | None:
-    """The deducer's chance that each card is in the envelope, or None without a deducer.
+    """The deducer's chance that each card is in the envelope.
 
     For interfaces: pass the result to `render.render_notebook`; a player who turns the
-    deducer off simply gets None's plain notebook.
+    deducer off simply passes None for the plain notebook. A seat that has seen the envelope
+    (out after a wrong accusation, or the game is over) gets it straight from the view: 1 for
+    its three cards, 0 for the rest, without counting deals.
+    The return type keeps `| None` for callers written against the optional deducer.
     """
-    try:
-        deduction = importlib.import_module("timelord.games.clue.deduction")
-    except ImportError:
-        return None
+    envelope = view["envelope"]
+    if envelope is not None:
+        return {c: float(c in envelope) for cat in view["categories"] for c in cat}
     result = deduction.deduce(knowledge_from_view(view))
     return {c: float(result.envelope[c]) for cat in view["categories"] for c in cat}

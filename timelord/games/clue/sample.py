@@ -1,10 +1,13 @@
 """`sample_state`: a full state consistent with one seat's view, hidden cards dealt at random.
 
-The seat's knowledge is turned into fixed places (its hand, face-up cards, cards shown to it,
-revealed hands) and constraints from the history (who could not answer, who showed one of
-three cards, wrong accusations). A randomised depth-first search deals the unknown cards to
-the envelope, the other hands and the unseen side cards so that every constraint holds. The
-deal is a random consistent one, not weighted exactly like the deducer's counts.
+The seat's knowledge is read by `notebook.knowledge_from_view` (its hand, face-up cards,
+cards shown to it, revealed hands, who could not answer, who showed one of three cards, wrong
+accusations) and the hidden cards are drawn by the deducer's `DealSampler`: uniformly over
+every deal consistent with the view, the same measure the deducer counts (one sampler is
+cached per distinct knowledge, so a search sampling one view pays its set-up once). Only a
+seat that has seen the envelope (out, or the game is over) falls back to a randomised
+depth-first search (`_Deal`), consistent but not exactly uniform; such a seat no longer
+plays for the envelope. Kept intrigue cards and the pile are dealt from what nobody has seen.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Rng
+from timelord.games.clue.deduction import DealSampler
+from timelord.games.clue.notebook import knowledge_from_view
 from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
 from timelord.games.clue.view import make_state
 
@@ -155,6 +160,42 @@ def _product(choices: list[list[int]]) -> list[tuple[int, ...]]:
     return out
 
 
+#: One exact uniform sampler per seat's knowledge (search bots sample the same view many
+#: times); bounded so a long session does not grow it without end.
+_SAMPLERS: dict[tuple[Any, ...], DealSampler] = {}
+_SAMPLERS_MAX = 256
+
+
+def _uniform_deal(view: dict[str, Any], rng: Rng) -> dict[int, int]:
+    """A deal drawn uniformly from all deals consistent with `view` (the deducer's measure),
+    as card -> holder in this module's numbering (seat, `SIDE`, envelope slot)."""
+    k = knowledge_from_view(view)
+    key = (
+        k.categories,
+        k.seat,
+        k.hand_sizes,
+        k.own_hand,
+        k.public,
+        tuple(sorted(k.known.items())),
+        k.events,
+    )
+    sampler = _SAMPLERS.get(key)
+    if sampler is None:
+        if len(_SAMPLERS) >= _SAMPLERS_MAX:
+            _SAMPLERS.clear()
+        sampler = _SAMPLERS[key] = DealSampler(k)
+    deal = sampler.draw(rng)
+    where: dict[int, int] = {}
+    for p, hand in enumerate(deal.hands):
+        for c in hand:
+            where[c] = p
+    for c in deal.aside:
+        where[c] = SIDE
+    for i, c in enumerate(deal.envelope):
+        where[c] = envelope_slot(i)
+    return where
+
+
 def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
     seat = view["seat"]
     if not isinstance(seat, int):
@@ -223,9 +264,14 @@ def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
         for c in range(len(game.card_names))
         if c not in fixed and c not in public and c not in known_side_cards
     ]
-    deal = _Deal(game, fixed, capacity, none_of, one_of, not_env).run(unknown, rng)
-    where = dict(fixed)
-    where.update(deal)
+    if env_known:
+        # A seat that has seen the envelope: the deducer cannot take the envelope as a fact
+        # (see notebook.py), so the randomised search deals the few cards left.
+        deal = _Deal(game, fixed, capacity, none_of, one_of, not_env).run(unknown, rng)
+        where = dict(fixed)
+        where.update(deal)
+    else:
+        where = _uniform_deal(view, rng)
     hands: list[list[int]] = [[] for _ in range(n)]
     env = [0, 0, 0]
     aside = []
