@@ -1083,7 +1083,8 @@ class DealSampler:
     stored counts (exact, no rejection of the walk itself). A wrong accusation is honoured
     by drawing again (up to `_REJECTION_TRIES` times), then by choosing the envelope from
     exact per-triple counts, so the result is uniform either way. Raises
-    `InconsistentKnowledge` if no deal fits.
+    `InconsistentKnowledge` if no deal fits. With `envelope` (a seat that has seen it), the
+    deals are those consistent with `k` that put exactly those cards in the envelope.
     """
 
     __slots__ = (
@@ -1097,12 +1098,19 @@ class DealSampler:
         "_tables",
     )
 
-    def __init__(self, k: Knowledge) -> None:
+    def __init__(self, k: Knowledge, envelope: Sequence[int] | None = None) -> None:
         prob, nholders, cat_of = _build(k)
         self._k = k
         self._cat_of = cat_of
         self._nholders = nholders
         self._forbidden = set(_forbidden(k, cat_of))
+        if envelope is not None:
+            # A seat that has looked in the envelope: its cards are facts, so every deal
+            # counted puts them there (a wrong accusation never names the true triple).
+            if tuple(sorted(envelope)) in self._forbidden:
+                raise InconsistentKnowledge("a ruled-out triple cannot be the envelope")
+            prob = _with_envelope(prob, envelope, cat_of, k.players)
+            self._forbidden = set()
         self._base = prob.copy()
         prob.reduce()
         self._tables = _Tables()
