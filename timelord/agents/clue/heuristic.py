@@ -33,7 +33,8 @@ from typing import Any
 
 from timelord.agents.base import Agent
 from timelord.agents.hooks import Hooks
-from timelord.core import Action, ConfigError, Game, Rng, View
+from timelord.core import Action, ConfigError, Game, Rng, State, View
+from timelord.games.clue.actions import Accuse
 
 GAMBLE_AT = 0.5
 EASY_NOISE = 1 / 3
@@ -241,4 +242,58 @@ def _make(game: Game, level: str | None) -> Agent:
     return ClueDetective(game, level)
 
 
-HOOKS = Hooks(heuristic=_make)
+# -- search hooks (ismcts on sampled states) ------------------------------------------------
+
+#: The exponent turning each seat's share of the cards it has placed into a chance of
+#: solving first: a seat that knows more is much likelier to finish first.
+PROGRESS_POWER = 4
+#: Rollout length before the evaluation takes over (a Clue game is hundreds of actions, so a
+#: longer random rollout mostly adds noise, not an ending).
+SEARCH_CUTOFF = 8
+
+
+def rollout_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """Random play that never accuses: in a rollout an accusation would be a blind guess
+    (a seat put out at random); the evaluation values what each seat has learnt instead."""
+    action = legal[rng.below(len(legal))]
+    if type(action) is Accuse:
+        others = [a for a in legal if type(a) is not Accuse]
+        return others[rng.below(len(others))]
+    return action
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's chance to solve first, from how many hidden cards it has placed (its own
+    hand, and every card shown, peeked, scanned or looked at aside, or revealed by the eighth
+    Pocketwatch); a seat that is out has none. The shares sum to 1 over the seats still in."""
+    s: Any = state
+    n = s.game.players
+    seen: list[set[int]] = [set(h) for h in s.hands]
+    for p, why in enumerate(s.out):
+        if why == "pocketwatch":
+            for q in range(n):
+                seen[q].update(s.hands[p])
+    node = s.log
+    while node is not None:
+        ev = node[0]
+        kind = ev[0]
+        if kind == "show":
+            seen[ev[2]].add(ev[3])
+        elif kind == "peek" or kind == "scan" or kind == "side":
+            seen[ev[1]].add(ev[3])
+        node = node[1]
+    weights = [0.0 if s.out[p] else (1.0 + len(seen[p])) ** PROGRESS_POWER for p in range(n)]
+    whole = sum(weights)
+    return [w / whole for w in weights] if whole > 0.0 else weights
+
+
+HOOKS = Hooks(
+    heuristic=_make,
+    rollout=rollout_policy,
+    evaluate=evaluate,
+    levels={
+        "easy": {"cutoff": SEARCH_CUTOFF},
+        "medium": {"cutoff": SEARCH_CUTOFF},
+        "hard": {"cutoff": SEARCH_CUTOFF},
+    },
+)

@@ -79,6 +79,8 @@ class Board:
             self.passages[room] = tuple(sorted(to))
         self.secret = frozenset(secret)
         self._dest: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+        self._dist: dict[int, dict[int, int]] = {}
+        self._secret: dict[int, tuple[int, ...]] = {}
         #: Cache for the rules: (start, roll, intrigue) -> the Move actions to those nodes.
         self.actions: dict[tuple[int, int, bool], tuple[Any, ...]] = {}
 
@@ -96,7 +98,15 @@ class Board:
         return node < FIRST_SQUARE
 
     def distances(self, start: int) -> dict[int, int]:
-        """Steps from `start` to every square and room, never passing through a room."""
+        """Steps from `start` to every square and room, never passing through a room.
+
+        Cached per start (moves and bots ask often): treat the answer as read-only."""
+        got = self._dist.get(start)
+        if got is None:
+            got = self._dist[start] = self._bfs(start)
+        return got
+
+    def _bfs(self, start: int) -> dict[int, int]:
         dist: dict[int, int] = {start: 0}
         queue: deque[int] = deque()
         first = self.exits[start] if start < FIRST_SQUARE else self.adj[start]
@@ -140,6 +150,12 @@ class Board:
 
     def nearest_secret(self, start: int) -> tuple[int, ...]:
         """The locations with a secret passage nearest to `start` (other than itself)."""
+        got = self._secret.get(start)
+        if got is None:
+            got = self._secret[start] = self._nearest_secret(start)
+        return got
+
+    def _nearest_secret(self, start: int) -> tuple[int, ...]:
         dist = self.distances(start)
         best: list[int] = []
         best_d = 1 << 30

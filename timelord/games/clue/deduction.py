@@ -49,6 +49,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TypeVar
 
 from timelord.core.rng import Rng
 
@@ -65,6 +66,9 @@ __all__ = [
     "expected_information",
     "sample_deal",
 ]
+
+
+T = TypeVar("T")
 
 
 class InconsistentKnowledge(ValueError):
@@ -430,6 +434,25 @@ def _below(rng: Rng, n: int) -> int:
             return x
 
 
+_FACTORIALS = [math.factorial(i) for i in range(21)]
+
+
+def shuffle(rng: Rng, seq: list[T]) -> None:
+    """Shuffle `seq` in place, every order equally likely, from one draw of `rng` (below
+    n!, read as the mixed-radix digits Fisher-Yates would draw one by one) for up to 20
+    items; longer lists use `rng.shuffle`. Search samples many deals, so this matters."""
+    n = len(seq)
+    if n < 2:
+        return
+    if n > 20:
+        rng.shuffle(seq)
+        return
+    x = rng.below(_FACTORIALS[n])
+    for i in range(n - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        seq[i], seq[j] = seq[j], seq[i]
+
+
 def _draw(tb: _Tables, rng: Rng) -> dict[int, int]:
     """One completion of the counted problem, each with equal chance: holder per card."""
     out: dict[int, int] = {}
@@ -438,7 +461,7 @@ def _draw(tb: _Tables, rng: Rng) -> dict[int, int]:
     rest: dict[int, list[int]] = {}
     for cl in tb.classes:
         cards = list(cl.cards)
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         for h, m in cl.pre:
             for _ in range(m):
                 out[cards.pop()] = h
@@ -473,7 +496,7 @@ def _draw(tb: _Tables, rng: Rng) -> dict[int, int]:
             cands = [c for cl in tb.tail if e in cl.holders for c in rest[id(cl)] if c not in out]
             out[rng.choice(cands)] = e
     pool = [c for c in pool if c not in out]
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     for h in tb.hands:
         for _ in range((s >> tb.pos[h]) & dmask):
             out[pool.pop()] = h
@@ -1122,12 +1145,22 @@ class DealSampler:
 
     def draw(self, rng: Rng) -> Deal:
         """One consistent deal, each with equal chance."""
-        for _ in range(_REJECTION_TRIES if self._forbidden else 1):
+        return _deal_of(self.draw_holders(rng), self._k, self._cat_of)
+
+    def draw_holders(self, rng: Rng) -> dict[int, int]:
+        """`draw` as card -> holder for every card not face up: a player (0 to P - 1), P for
+        aside, P + 1 + i for the envelope slot of category i (the fast path for search)."""
+        if not self._forbidden:
             where = dict(self._prob.fixed)
             where.update(_draw(self._tables, rng))
-            deal = _deal_of(where, self._k, self._cat_of)
-            if tuple(sorted(deal.envelope)) not in self._forbidden:
-                return deal
+            return where
+        first = self._k.players + 1
+        for _ in range(_REJECTION_TRIES):
+            where = dict(self._prob.fixed)
+            where.update(_draw(self._tables, rng))
+            envelope = tuple(sorted(c for c, h in where.items() if h >= first))
+            if envelope not in self._forbidden:
+                return where
         # Rare: most of the weight is on ruled-out triples. Choose the triple exactly.
         if self._fallback is None:
             self._fallback = self._per_triple()
@@ -1135,7 +1168,7 @@ class DealSampler:
         sub, tables = subs[_pick(rng, weights)]
         where = dict(sub.fixed)
         where.update(_draw(tables, rng))
-        return _deal_of(where, self._k, self._cat_of)
+        return where
 
     def _per_triple(self) -> tuple[list[int], list[tuple[_Problem, _Tables]]]:
         k, P = self._k, self._k.players

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Rng
-from timelord.games.clue.deduction import DealSampler
+from timelord.games.clue.deduction import DealSampler, shuffle
 from timelord.games.clue.notebook import knowledge_from_view
 from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
 from timelord.games.clue.view import make_state
@@ -77,14 +77,16 @@ class _Template:
     """What `sample_state` needs from one view, prepared once; `draw` deals the rest."""
 
     __slots__ = (
-        "fields",
         "fingerprint",
         "game",
         "hidden_log",
-        "hidden_scan",
+        "kept",
         "kept_counts",
         "log_prefix",
+        "others_keep",
+        "own_kept",
         "pool",
+        "proto",
         "sampler",
         "seat",
         "side_count",
@@ -124,7 +126,6 @@ class _Template:
             prefix = (tuple(ev), prefix)
         self.log_prefix = prefix
         rest: list[tuple[Any, ...]] = []
-        hidden_scan = False
         for ev in log[first_hidden:]:
             kind = ev[0]
             if kind == "rumour":
@@ -146,11 +147,9 @@ class _Template:
                 rest.append((None, _SIDE, ev[1], ev[2]))
             elif kind == "scan" and ev[3] is None:
                 rest.append((None, _SCAN, ev[1], ev[2]))
-                hidden_scan = True
             else:
                 rest.append(tuple(ev))
         self.hidden_log = rest
-        self.hidden_scan = hidden_scan
 
         # Intrigue cards: the pile and the others' kept cards come from what nobody has seen.
         pool = list(game.intrigue_deck) if game.intrigue else []
@@ -165,6 +164,9 @@ class _Template:
             raise ValueError("the intrigue cards in this view do not add up")
         self.pool = pool
         self.kept_counts = [0 if p == seat else view["kept_counts"][p] for p in range(n)]
+        self.others_keep = any(self.kept_counts)
+        self.own_kept = tuple(view["kept"])
+        self.kept = tuple(self.own_kept if p == seat else () for p in range(n))
 
         seen_side: list[tuple[int, ...]] = [() for _ in range(n)]
         seen_side[seat] = tuple(sorted(self.side_known))
@@ -175,7 +177,7 @@ class _Template:
             elif ev[0] == "accuse" and not ev[5]:
                 saw[ev[1]] = True
         winner = view["winner"]
-        self.fields: dict[str, Any] = {
+        fields: dict[str, Any] = {
             "game": game,
             "left": tuple(view["leftovers"]),
             "chars": tuple(view["characters"]),
@@ -206,15 +208,28 @@ class _Template:
             "ctx": CTX_NAMES.index(view["ctx"]),
             "winner": -1 if winner is None else winner,
         }
+        # Every field that does not depend on the deal; `draw` copies it and fills the rest.
+        fields.update(rng=0, hands=(), env=(), side=(), pile=(), kept=(), log=None)
+        self.proto = make_state(game, fields)
 
     def draw(self, rng: Rng) -> ClueState:
         game = self.game
-        deal = self.sampler.draw(rng)
-        hands = [tuple(sorted(h)) for h in deal.hands]
+        n = game.players
+        hands: list[list[int]] = [[] for _ in range(n)]
+        aside: list[int] = []
+        env = [0] * len(game.categories)
+        for c, h in self.sampler.draw_holders(rng).items():
+            if h < n:
+                hands[h].append(c)
+            elif h == n:
+                aside.append(c)
+            else:
+                env[h - n - 1] = c
+        held = [tuple(sorted(h)) for h in hands]
         side: list[int] = []
         if self.side_count:
-            aside = sorted(deal.aside)
-            rng.shuffle(aside)
+            aside.sort()
+            shuffle(rng, aside)
             it = iter(aside)
             known = self.side_known
             side = [known[i] if i in known else next(it) for i in range(self.side_count)]
@@ -230,40 +245,41 @@ class _Template:
                 continue
             mark = ev[1]
             if mark == _SHOW:
-                held = deal.hands[ev[2]]
-                last_show = next(c for c in ev[4] if c in held)
+                hand = held[ev[2]]
+                last_show = next(c for c in ev[4] if c in hand)
                 log = (("show", ev[2], ev[3], last_show), log)
             elif mark == _PEEK:
                 log = (("peek", ev[2], ev[3], last_show), log)
             elif mark == _SIDE:
                 log = (("side", ev[2], ev[3], side[ev[3]]), log)
             else:
-                target = hands[ev[3]]
+                target = held[ev[3]]
                 log = (("scan", ev[2], ev[3], target[rng.below(len(target))]), log)
 
+        kept = self.kept
         pool = list(self.pool)
-        rng.shuffle(pool)
-        keep = game.keep
-        kept: list[tuple[str, ...]] = []
-        for p, count in enumerate(self.kept_counts):
-            if p == self.seat:
-                kept.append(tuple(self.view["kept"]))
-                continue
-            mine = []
-            for _ in range(count):
-                k = next(k for k in pool if k != WATCH and keep[k])
-                pool.remove(k)
-                mine.append(k)
-            kept.append(tuple(sorted(mine)))
-        fields = dict(self.fields)
-        fields["rng"] = rng.next64()
-        fields["hands"] = tuple(hands)
-        fields["env"] = deal.envelope
-        fields["side"] = tuple(side)
-        fields["pile"] = tuple(pool)
-        fields["kept"] = tuple(kept)
-        fields["log"] = log
-        return make_state(game, fields)
+        if pool:
+            shuffle(rng, pool)
+            if self.others_keep:
+                keep = game.keep
+                mine: list[list[str]] = [[] for _ in range(n)]
+                for p, count in enumerate(self.kept_counts):
+                    for _ in range(count):
+                        k = next(k for k in pool if k != WATCH and keep[k])
+                        pool.remove(k)
+                        mine[p].append(k)
+                kept = tuple(
+                    self.own_kept if p == self.seat else tuple(sorted(mine[p])) for p in range(n)
+                )
+        s = self.proto._copy()
+        s.rng = rng.next64()
+        s.hands = tuple(held)
+        s.env = tuple(env)
+        s.side = tuple(side)
+        s.pile = tuple(pool)
+        s.kept = kept
+        s.log = log
+        return s
 
 
 #: The last view prepared (search bots sample the same view object again and again).
