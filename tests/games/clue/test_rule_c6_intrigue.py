@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from timelord.core import Rng
+import pytest
+
+from timelord.core import IllegalAction, Rng
 from timelord.games.clue.actions import (
     Move,
     NameCard,
@@ -12,6 +14,7 @@ from timelord.games.clue.actions import (
     PlayCard,
     RollDice,
     ShowCard,
+    StayPut,
     Target,
 )
 from timelord.games.clue.board import TARDIS, standard_board
@@ -150,11 +153,60 @@ def test_c6_5_time_slip_moves_to_the_nearest_secret_passage(h: SimpleNamespace) 
     assert state.view(0)["phase"] == "name"
 
 
-def test_c6_5_cloister_bell_sends_the_others_to_the_tardis(h: SimpleNamespace) -> None:
-    state = _land(h, ["cloister-bell"], movers=[TARDIS, 3, 4, 5, 6, 7])
+# Board steps from the TARDIS (reconstructed board): Platform One 9, The Moon 8, The Library
+# and Victorian London 7, Gallifrey and Starship UK 6, Trenzalore 5, Skaro 4.
+P1, MOON, GAL, SKARO, TRENZ, LIB, UK, DEMONS, LONDON = range(9)
+
+
+def test_c6_5_closer_locations_are_one_rank_nearer_the_centre() -> None:
+    board = standard_board()
+    assert board.closer_locations(P1) == (MOON,)
+    assert board.closer_locations(MOON) == (LIB, LONDON)
+    assert board.closer_locations(TRENZ) == (SKARO,)
+    assert board.closer_locations(SKARO) == ()  # no location is nearer the centre
+    assert board.closer_locations(TARDIS) == ()
+
+
+def test_c6_5_cloister_bell_moves_every_other_player_one_location_closer(
+    h: SimpleNamespace,
+) -> None:
+    # Seat 0 lands on "?" and draws the Bell; seat 1 stands on The Moon (a tie: it chooses),
+    # seat 2 on Platform One (one choice: moved at once), seat 3 in Skaro (nothing closer).
+    state = _land(h, ["cloister-bell"], movers=[TARDIS, MOON, P1, SKARO, 6, 7])
+    assert state.to_move == 1 and state.view(1)["phase"] == "bell"
+    assert state.legal_actions() == [Move(LIB), Move(LONDON)]
+    assert state.view(1)["discards"] == ["cloister-bell"]
+    state = state.apply(Move(LONDON))
     movers = state.to_json()["movers"]
-    assert movers[1:4] == [TARDIS] * 3 and movers[4:] == [6, 7]
-    assert movers[0] == _question_square()[0]
+    assert movers[:6] == [_question_square()[0], LONDON, MOON, SKARO, 6, 7]
+    # No rumour now; the drawer's turn ends (it landed on "?"); seat 1 plays next and, moved
+    # by another player, may stay and make a rumour (C-2.3).
+    assert state.to_move == 1 and state.view(1)["phase"] == "start"
+    assert StayPut() in state.legal_actions()
+    assert state.view(2)["moved"] == [False, True, True, False]
+
+
+def test_c6_5_cloister_bell_refuses_a_location_not_one_closer(h: SimpleNamespace) -> None:
+    state = _land(h, ["cloister-bell"], movers=[TARDIS, MOON, TARDIS, TARDIS, 6, 7])
+    with pytest.raises(IllegalAction) as err:
+        state.apply(Move(SKARO))
+    assert err.value.rule == "C-6.5"
+    # The movers of players who are out are not moved; a mover in the TARDIS stays.
+    state = _land(
+        h, ["cloister-bell"], movers=[TARDIS, P1, TARDIS, P1, 6, 7], out=["", "", "", "accused"]
+    )
+    assert state.to_json()["movers"][:4] == [_question_square()[0], MOON, TARDIS, P1]
+
+
+def test_c6_5_cloister_bell_on_the_die_lets_the_drawer_move_after(h: SimpleNamespace) -> None:
+    state = h.build(pile=["cloister-bell"], movers=[TARDIS, P1, 2, 3, 6, 7], rng=5)
+    while True:  # find a roll with the "?" face
+        rolled = state.apply(RollDice())
+        if rolled.view(0)["roll"][0] == 0:
+            break
+        state = h.build(pile=["cloister-bell"], movers=[TARDIS, P1, 2, 3, 6, 7], rng=state.rng + 1)
+    assert rolled.to_move == 0 and rolled.view(0)["phase"] == "move"
+    assert rolled.to_json()["movers"][1] == MOON
 
 
 def test_c6_6_played_cards_are_discarded_for_good(h: SimpleNamespace) -> None:

@@ -81,6 +81,7 @@ class Board:
         self._dest: dict[tuple[int, int, bool], tuple[int, ...]] = {}
         self._dist: dict[int, dict[int, int]] = {}
         self._secret: dict[int, tuple[int, ...]] = {}
+        self._closer: dict[int, tuple[int, ...]] = {}
         #: Cache for the rules: (start, roll, intrigue) -> the Move actions to those nodes.
         self.actions: dict[tuple[int, int, bool], tuple[Any, ...]] = {}
 
@@ -168,6 +169,21 @@ class Board:
             elif d == best_d:
                 best.append(room)
         return tuple(best)
+
+    def closer_locations(self, start: int) -> tuple[int, ...]:
+        """Where the Cloister Bell sends a mover at `start` (ruling CL-11): the locations
+        nearest in rank that are closer (in board steps) to the TARDIS than `start`, i.e.
+        those at the greatest distance that is still smaller than its own; empty in the
+        TARDIS or when no location is closer."""
+        got = self._closer.get(start)
+        if got is None:
+            dist = self.distances(TARDIS)
+            mine = dist.get(start, 1 << 30)
+            nearer = [d for r in range(self.rooms) if (d := dist.get(r, 1 << 30)) < mine]
+            step = max(nearer, default=-1)
+            got = tuple(r for r in range(self.rooms) if dist.get(r) == step)
+            self._closer[start] = got
+        return got
 
     def square_name(self, node: int) -> str:
         r, c = self.cell[node - FIRST_SQUARE]

@@ -24,6 +24,7 @@ from timelord.games.clue.actions import (
 from timelord.games.clue.board import TARDIS
 from timelord.games.clue.state import (
     ANSWER,
+    BELL,
     CENTRE,
     MOVE,
     NAME,
@@ -56,6 +57,7 @@ _WAITING = {
     SECOND: ("decide whether to ask for a second answer", "C-7.1"),
     SIDE: ("look at one side card not seen yet", "C-8.2"),
     CENTRE: ("accuse or end the turn", "C-5.1"),
+    BELL: ("choose the location one closer to the centre (Cloister Bell)", "C-6.5"),
 }
 
 
@@ -68,8 +70,12 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
     wanted, rule = _WAITING[ph]
     here = state.pos[state.chars[seat]]
     kind = type(action)
-    if ph in (TELEPORT, SLIP) and isinstance(action, Move):
-        where = "any other location" if ph == TELEPORT else "a nearest secret-passage location"
+    if ph in (TELEPORT, SLIP, BELL) and isinstance(action, Move):
+        where = {
+            TELEPORT: "any other location",
+            SLIP: "a nearest secret-passage location",
+            BELL: "one of the locations one closer to the centre",
+        }[ph]
         return IllegalAction(f"{g.node_name(action.to)} is not {where}", rule)
     if ph == START:
         if kind is UsePassage:

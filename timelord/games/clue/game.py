@@ -162,6 +162,7 @@ class ClueGame(Game):
                 "ask": 0,
                 "shows": 0,
                 "peekq": (),
+                "bellq": (),
                 "second": False,
                 "ctx": 0,
                 "winner": -1,

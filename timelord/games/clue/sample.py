@@ -204,6 +204,7 @@ class _Template:
             "ask": view["ask"],
             "shows": view["shows"],
             "peekq": tuple(view["peek_queue"]),
+            "bellq": tuple(view["bell_queue"]),
             "second": view["second"],
             "ctx": CTX_NAMES.index(view["ctx"]),
             "winner": -1 if winner is None else winner,

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from timelord.games.clue.game import ClueGame
 
 # Phases: who decides what now.
-START, MOVE, TELEPORT, SCAN, SLIP, NAME, OFFER, ANSWER, PEEK, SECOND, SIDE, CENTRE, OVER = range(13)
+START, MOVE, TELEPORT, SCAN, SLIP, NAME, OFFER, ANSWER, PEEK, SECOND, SIDE, CENTRE, OVER, BELL = (
+    range(14)
+)
 PHASES = (
     "start",
     "move",
@@ -47,6 +49,7 @@ PHASES = (
     "side",
     "centre",
     "over",
+    "bell",
 )
 # What happens after an intrigue draw or a Time Slip move.
 CTX_NONE, CTX_DIE, CTX_SQUARE, CTX_RUMOUR = range(4)
@@ -104,6 +107,7 @@ _SLOTS = (
     "ask",
     "shows",
     "peekq",
+    "bellq",
     "second",
     "ctx",
     "winner",
@@ -155,6 +159,7 @@ class ClueState(State):
     ask: int
     shows: int
     peekq: tuple[int, ...]
+    bellq: tuple[int, ...]
     second: bool
     ctx: int
     winner: int
@@ -196,6 +201,7 @@ class ClueState(State):
         new.ask = self.ask
         new.shows = self.shows
         new.peekq = self.peekq
+        new.bellq = self.bellq
         new.second = self.second
         new.ctx = self.ctx
         new.winner = self.winner
@@ -285,6 +291,8 @@ class ClueState(State):
             return [_MOVES[r] for r in g.board.nearest_secret(self.pos[self.chars[seat]])]
         if ph == SCAN:
             return [Target(q) for q in range(g.players) if q != seat and self.hands[q]]
+        if ph == BELL:
+            return [_MOVES[r] for r in g.board.closer_locations(self.pos[self.chars[seat]])]
         raise AssertionError(f"unknown phase {ph}")
 
     def _can_power(self, seat: int) -> bool:
@@ -383,6 +391,10 @@ class ClueState(State):
             self.rng = rng.state
             self._log(("scan", seat, a.seat, card))
             self._set_phase(START, seat)
+        elif ph == BELL:
+            assert type(a) is Move
+            self._bell_move(seat, a.to)
+            self._next_bell()
         else:
             raise AssertionError(f"no moves in phase {PHASES[ph]}")
 
@@ -604,17 +616,37 @@ class ClueState(State):
                 self._slip_to(seat, options[0])
             else:
                 self._set_phase(SLIP, seat)
-        elif effect == "all-to-centre":
-            pos = list(self.pos)
-            moved = list(self.moved)
-            for q in range(g.players):
-                if q != seat:
-                    pos[self.chars[q]] = TARDIS
-                    moved[q] = False
-            self.pos, self.moved = tuple(pos), tuple(moved)
-            self._after_draw(seat, ctx)
+        elif effect == "closer-to-centre":
+            # Every other player still in, from the drawer's left, moves one location
+            # closer to the centre (ruling CL-11); then the drawer's turn goes on.
+            self.ctx = ctx
+            order = [(seat + i) % g.players for i in range(1, g.players)]
+            self.bellq = tuple(q for q in order if not self.out[q])
+            self._next_bell()
         else:
             raise AssertionError(effect)
+
+    def _next_bell(self) -> None:
+        """The next Cloister Bell move: a choice only where locations tie (C-6.5)."""
+        board = self.game.board
+        while self.bellq:
+            q = self.bellq[0]
+            self.bellq = self.bellq[1:]
+            options = board.closer_locations(self.pos[self.chars[q]])
+            if len(options) > 1:
+                self._set_phase(BELL, q)
+                return
+            if options:
+                self._bell_move(q, options[0])
+        ctx = self.ctx
+        self.ctx = CTX_NONE
+        self._after_draw(self.cur, ctx)
+
+    def _bell_move(self, seat: int, room: int) -> None:
+        """Another player's card moved this mover: it may stay and make a rumour (C-2.3)."""
+        self.pos = _set(self.pos, self.chars[seat], room)
+        self.moved = _set(self.moved, seat, True)
+        self._log(("bell", seat, room))
 
     def _after_draw(self, seat: int, ctx: int) -> None:
         if ctx == CTX_RUMOUR:
