@@ -1,0 +1,48 @@
+"""Clue's ismcts hooks: rollouts never accuse blindly, the evaluation favours the seat that has
+placed more cards and gives nothing to seats that are out, and the levels cut rollouts short."""
+
+from __future__ import annotations
+
+import timelord
+from timelord.agents.clue.heuristic import HOOKS, SEARCH_CUTOFF, evaluate, rollout_policy
+from timelord.agents.ismcts import parse_settings
+from timelord.core import Rng
+from timelord.games.clue.actions import Accuse, EndTurn
+
+
+def _state(**fields: object) -> object:
+    game = timelord.load("clue", players=4)
+    data = game.new_game(3).to_json()
+    data.update(fields)
+    return game.state_from_json(data)
+
+
+def test_rollouts_never_accuse() -> None:
+    rng = Rng(2)
+    centre = _state(phase="centre", movers=[9] * 6)
+    assert centre.legal_actions() == [Accuse(), EndTurn()]
+    for _ in range(200):
+        assert rollout_policy(centre, centre.legal_actions(), rng) == EndTurn()
+    start = _state(movers=[9] * 6)
+    assert Accuse() in start.legal_actions()
+    picked = {rollout_policy(start, start.legal_actions(), rng) for _ in range(200)}
+    assert picked == {a for a in start.legal_actions() if a != Accuse()}
+
+
+def test_evaluation_prefers_the_seat_that_has_seen_more_cards() -> None:
+    state = _state()
+    even = evaluate(state)
+    assert abs(sum(even) - 1.0) < 1e-9 and max(even) - min(even) < 1e-9
+    data = state.to_json()
+    shown = [c for c in data["hands"][2]][:2]
+    log = data["log"] + [["show", 2, 1, c] for c in shown]
+    values = evaluate(_state(log=log))
+    assert values[1] > values[0] and values[1] > values[2]
+    out = evaluate(_state(log=log, out=["", "accused", "", ""]))
+    assert out[1] == 0.0 and abs(sum(out) - 1.0) < 1e-9
+
+
+def test_levels_use_the_short_cutoff_with_the_evaluation() -> None:
+    for level in ("easy", "medium", "hard"):
+        assert parse_settings(level, HOOKS).cutoff == SEARCH_CUTOFF
+    assert HOOKS.evaluate is evaluate and HOOKS.rollout is rollout_policy
