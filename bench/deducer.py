@@ -7,6 +7,11 @@ one shows one). After every rumour, seat 0's knowledge grows by what seat 0 saw,
 `deduce` call is timed. Prints p50 / p95 / max per player count; the target is p95 <= 10 ms
 for 6 players.
 
+A second table times the first call a search pays per view: building the exact uniform
+`DealSampler` for that knowledge (what `sample_state` does once per view; every later
+sample of the same view only draws, timed in the last columns). The very first `deduce` of
+the process is reported on its own line (it includes nothing but a cold interpreter).
+
     python bench/deducer.py [--games N] [--rumours R] [--players 6] [--seed S]
 """
 
@@ -119,6 +124,26 @@ def measure(players: int, games: int, rumours: int, seed: int) -> tuple[list[flo
     return wall, cpu
 
 
+def measure_sampler(
+    players: int, games: int, rumours: int, seed: int
+) -> tuple[list[float], list[float]]:
+    """CPU seconds to build a `DealSampler` for each update's knowledge, and of one draw."""
+    rng = Rng(seed)
+    build: list[float] = []
+    draw: list[float] = []
+    for _ in range(games):
+        for k in play(rng, players, rumours):
+            deduction._CACHE.clear()
+            c0 = time.process_time()
+            sampler = deduction.DealSampler(k)
+            c1 = time.process_time()
+            sampler.draw(rng)
+            c2 = time.process_time()
+            build.append(c1 - c0)
+            draw.append(c2 - c1)
+    return build, draw
+
+
 def _stats(ts: list[float]) -> tuple[float, float, float]:
     s = sorted(ts)
     return statistics.median(s) * 1e3, s[min(len(s) - 1, int(0.95 * len(s)))] * 1e3, s[-1] * 1e3
@@ -132,6 +157,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     target = 10.0
+    cold = play(Rng(args.seed + 999), max(args.players), args.rumours)[-1]
+    c0 = time.process_time()
+    deduce(cold)
+    print(f"first deduce() of this process: {(time.process_time() - c0) * 1e3:.2f} ms cpu")
     print(f"deduce() per update, ms; target p95 <= {target:g} ms at 6 players")
     print("players  calls | wall p50   p95    max | cpu p50   p95    max | p95/target")
     for players in args.players:
@@ -143,6 +172,17 @@ def main(argv: list[str] | None = None) -> None:
             f" {c50:7.2f} {c95:6.2f} {cmax:6.2f} | {w95 / target:5.2f}"
         )
     print("(wall includes time lost to other processes; cpu is this process's own time)")
+    print()
+    print("first call per view (search): DealSampler set-up, then one draw; cpu ms")
+    print("players  calls | set-up p50   p95    max | draw p50   p95")
+    for players in args.players:
+        build, draw = measure_sampler(players, args.games, args.rumours, args.seed)
+        b50, b95, bmax = _stats(build)
+        d50, d95, _ = _stats(draw)
+        print(
+            f"{players:7d} {len(build):6d} | {b50:10.2f} {b95:6.2f} {bmax:6.2f} |"
+            f" {d50:8.3f} {d95:6.3f}"
+        )
 
 
 if __name__ == "__main__":
