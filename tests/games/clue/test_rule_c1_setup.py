@@ -91,3 +91,13 @@ def test_options_rebuild_the_same_game() -> None:
     again = timelord.load("clue", **game.options)
     assert again.options == game.options
     assert again.new_game(5).to_json() == game.new_game(5).to_json()
+
+
+def test_c8_2_two_player_variant_keeps_character_powers() -> None:
+    # RB: "Follow step 4 of set-up as usual" (choose a character and its power card), "but
+    # ignore step 5" (the intrigue cards). Ruling CL-12.
+    game = timelord.load("clue", players=2, variant="two-player")
+    assert game.options["powers"] is True and game.options["intrigue"] is False
+    assert timelord.load("clue", players=2, variant="two-player", powers=False).powers is False
+    with pytest.raises(ConfigError):
+        timelord.load("clue", players=2, variant="two-player", intrigue=True)

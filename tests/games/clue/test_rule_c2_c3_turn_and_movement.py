@@ -190,3 +190,61 @@ Tt##BB
     assert board.is_room(0) and not board.is_room(plain)
     with pytest.raises(ValueError):
         Board("AAx.\nTt..", ["A"], [])
+
+
+def test_c2_2_rulebook_example_trenzalore_to_london_then_next_turn_to_the_moon(
+    h: SimpleNamespace,
+) -> None:
+    # RB: "you move from Trenzalore to Victorian London and stop. On your next turn you can
+    # move through the Secret Passage to The Moon."
+    state = h.build(
+        players=2, options={"powers": False, "intrigue": False}, movers=[Z, 9, 9, 9, 9, 9]
+    )
+    state = h.play(state, UsePassage(V), NameCard(h.AMY), NameCard(h.VORTEX))
+    assert state.to_json()["movers"][0] == V  # the passage ended the move in London
+    assert state.view(0)["log"][0] == ["rumour", 0, h.AMY, h.VORTEX, h.LONDON]
+    while state.to_move != 0 or state.view(0)["phase"] != "start":
+        legal = state.legal_actions()  # seat 1 plays, never naming seat 0's mover
+        state = state.apply(next(a for a in legal if a != NameCard(h.AMY)))
+    assert state.to_json()["movers"][0] == V
+    assert UsePassage(M) in state.legal_actions()
+    assert UsePassage(S) not in state.legal_actions()
+
+
+def test_c3_2_a_mover_never_passes_through_the_tardis() -> None:
+    # RB: "You cannot pass through one location and into another or into the Center on a
+    # single turn". Where a square would be nearer by going into the TARDIS and out again,
+    # a roll long enough for that shortcut (but not for the way round) does not reach it.
+    board = standard_board()
+    through = board.distances(TARDIS)
+    found = 0
+    for room in range(board.rooms):
+        dist = board.distances(room)
+        for node, d in dist.items():
+            shortcut = dist[TARDIS] + through[node]
+            if node >= 10 and d > shortcut and shortcut <= 12:
+                found += 1
+                assert node not in board.destinations(room, shortcut, True)
+    assert found > 0
+
+
+def test_c3_3_without_intrigue_question_squares_are_plain(h: SimpleNamespace) -> None:
+    # RB: "If you're not using the Intrigue Cards, ignore the ? on the die and on the board".
+    board = standard_board()
+    dist = board.distances(TARDIS)
+    q = min(board.intrigue, key=lambda n: dist[n])
+    assert q in board.destinations(TARDIS, dist[q] + 1, True)
+    assert q not in board.destinations(TARDIS, dist[q] + 1, False)  # exact roll needed
+    state = h.build(options={"intrigue": False}, phase="move", steps=dist[q], roll=[0, dist[q]])
+    after = state.apply(Move(q))
+    assert after.to_move == 1 and after.view(0)["kept"] == []  # no draw: the turn ends
+
+
+def test_c2_5_several_action_cards_in_one_turn(h: SimpleNamespace) -> None:
+    # RB: "You can have and play as many Action Cards as you like in any turn."
+    state = h.build(kept=[["timey-wimey", "vortex-jump"], [], [], []])
+    state = state.apply(PlayCard("timey-wimey"))
+    assert PlayCard("vortex-jump") in state.legal_actions()
+    state = state.apply(PlayCard("vortex-jump"))
+    assert state.view(0)["phase"] == "teleport"
+    assert state.view(1)["discards"][-2:] == ["timey-wimey", "vortex-jump"]

@@ -40,6 +40,8 @@ def test_c5_3_a_wrong_accuser_is_out_and_alone_sees_the_envelope(h: SimpleNamesp
     assert state.view(0)["envelope"] == [h.AMY, h.LIPSTICK, h.PLATFORM]
     assert state.view(1)["envelope"] is None
     assert state.view(1)["log"][-2] == ["accuse", 0, h.AMY, h.LIPSTICK, h.MOON, False]
+    # RB: "Keep your cards hidden and keep answering other players' questions."
+    assert state.view(1)["revealed"] == {} and state.view(1)["hand_sizes"][0] == 4
 
 
 def test_c5_3_the_out_player_takes_no_more_turns(h: SimpleNamespace) -> None:

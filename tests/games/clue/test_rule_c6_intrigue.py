@@ -8,6 +8,7 @@ import pytest
 
 from timelord.core import IllegalAction, Rng
 from timelord.games.clue.actions import (
+    DrawIntrigue,
     Move,
     NameCard,
     Pass,
@@ -219,3 +220,47 @@ def test_c6_6_played_cards_are_discarded_for_good(h: SimpleNamespace) -> None:
     for seed in range(5):
         sampled = state.game.sample_state(state.view(3), Rng(seed))
         assert sorted(sampled.to_json()["pile"]) == sorted(pile)
+
+
+def test_c6_3_a_player_out_by_the_pocketwatch_can_still_be_named_but_draws_no_more(
+    h: SimpleNamespace,
+) -> None:
+    # RB: "You no longer play in the game or draw any Intrigue Cards. However, your mover can
+    # still be part of a Rumor."
+    state = h.build(
+        options={"powers": False},
+        phase="name",
+        purpose="rumour",
+        naming_location=G,
+        movers=[G, 9, 9, 9, 9, 9],
+        out=["", "pocketwatch", "", ""],
+        pile=["sonic-scan"],
+    )
+    state = h.play(state, NameCard(h.STRAX), NameCard(h.SONIC))
+    assert state.to_json()["movers"][h.STRAX] == G
+    assert state.view(0)["phase"] != "offer" and state.to_json()["pile"] == ["sonic-scan"]
+
+
+def test_c6_3_when_everyone_draws_the_eighth_pocketwatch_nobody_wins(h: SimpleNamespace) -> None:
+    # RB: "it is possible for all of the suspects to draw a Pocketwatch, and nobody wins."
+    state = _land(h, ["pocketwatch"], watches=8, out=["", "pocketwatch", "accused", "pocketwatch"])
+    assert state.is_over and state.winners() == []
+    assert state.view(1)["envelope"] == [h.AMY, h.LIPSTICK, h.PLATFORM]
+
+
+def test_c6_3_the_eighth_pocketwatch_drawn_in_a_rumour_still_answers(h: SimpleNamespace) -> None:
+    # Seat 1's mover is moved by seat 0's rumour; it draws the eighth Pocketwatch and is out,
+    # yet it still answers the rumour (CL-7) and its cards are face up.
+    state = h.build(
+        options={"powers": False},
+        phase="name",
+        purpose="rumour",
+        naming_location=G,
+        movers=[G, 9, 9, 9, 9, 9],
+        watches=7,
+        pile=["pocketwatch"],
+    )
+    assert h.CYBERGUN in state.to_json()["hands"][1]
+    state = h.play(state, NameCard(h.STRAX), NameCard(h.CYBERGUN), DrawIntrigue())
+    assert state.view(2)["out"][1] == "pocketwatch"
+    assert state.to_move == 1 and state.view(1)["phase"] == "answer"

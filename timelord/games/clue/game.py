@@ -52,7 +52,9 @@ class ClueGame(Game):
         if intrigue and variant == "two-player":
             raise ConfigError("clue: the two-player variant never uses intrigue cards (C-8.2)")
         if powers is None:
-            powers = intrigue
+            # Powers come with set-up step 4 (choosing a character), which the two-player
+            # rules keep "as usual"; original Clue (no intrigue) has none (ruling CL-12).
+            powers = intrigue or variant == "two-player"
         if not isinstance(powers, bool):
             raise ConfigError(f"clue: powers must be true or false, not {powers!r}")
         if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
