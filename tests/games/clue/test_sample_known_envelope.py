@@ -102,3 +102,31 @@ def test_one_draw_shuffle_gives_every_order_equally_often() -> None:
     long = list(range(25))  # past 20 items the generator's own shuffle is used
     shuffle(rng, long)
     assert sorted(long) == list(range(25))
+
+
+def test_prepared_views_do_not_change_what_is_sampled() -> None:
+    """The per-view preparation is only a cache: a fresh copy of the view, a warm cache and
+    a view changed by a later action give the same answers as preparing from scratch."""
+    import copy
+    import json
+
+    from timelord.games.clue import sample
+
+    game = timelord.load("clue", players=5)
+    state, rng = game.new_game(12), Rng(12)
+    for _ in range(60):
+        legal = [a for a in state.legal_actions() if type(a).__name__ != "Accuse"]
+        state = state.apply(legal[rng.below(len(legal))])
+    seat = state.to_move
+    assert seat is not None
+    view = state.view(seat)
+    warm = [json.dumps(game.sample_state(view, Rng(i)).to_json()) for i in range(4)]
+    sample._TEMPLATES.clear()
+    sample._SAMPLERS.clear()
+    cold = [json.dumps(game.sample_state(copy.deepcopy(view), Rng(i)).to_json()) for i in range(4)]
+    assert warm == cold and len(set(warm)) > 1
+    later = state.apply(state.legal_actions()[0])
+    nxt = later.to_move
+    assert nxt is not None
+    view2 = later.view(nxt)
+    assert game.sample_state(view2, Rng(0)).view(nxt) == view2

@@ -283,15 +283,18 @@ class _Template:
         return s
 
 
-#: The last view prepared (search bots sample the same view object again and again).
-_LAST: list[_Template] = []
+#: Views prepared lately, by object identity (a search samples one view again and again;
+#: several bots at one table alternate a few). Each entry holds its view, so an id is never
+#: reused while cached; a view edited in place is caught by its fingerprint.
+_TEMPLATES: dict[int, _Template] = {}
+_TEMPLATES_MAX = 32
 
 
 def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
-    if _LAST:
-        t = _LAST[0]
-        if t.view is view and t.game is game and t.fingerprint == _fingerprint(view):
-            return t.draw(rng)
-    t = _Template(game, view)
-    _LAST[:] = [t]
+    t = _TEMPLATES.get(id(view))
+    if t is None or t.view is not view or t.game is not game or t.fingerprint != _fingerprint(view):
+        t = _Template(game, view)
+        if len(_TEMPLATES) >= _TEMPLATES_MAX:
+            _TEMPLATES.clear()
+        _TEMPLATES[id(view)] = t
     return t.draw(rng)
