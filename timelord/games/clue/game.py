@@ -8,7 +8,7 @@ from typing import Any
 from timelord.core import ConfigError, Game, Rng, View
 from timelord.games.clue.actions import ACTION_TYPES
 from timelord.games.clue.board import TARDIS, Board, cards_data, standard_board
-from timelord.games.clue.state import START, WATCH, ClueState
+from timelord.games.clue.state import START, WATCH, ClueState, name_actions
 from timelord.games.clue.view import make_state, state_from_json
 
 __all__ = ["ClueGame", "ClueState"]
@@ -100,6 +100,8 @@ class ClueGame(Game):
         deck.extend([WATCH] * self.watches)
         self.intrigue_deck = tuple(deck)
         self.board: Board = standard_board()
+        #: the NameCard actions of each category, in card order (legal while naming)
+        self.name_actions = name_actions(self.categories)
         self.max_turns = max_rounds * players
 
     @property

@@ -74,6 +74,10 @@ _PASSAGES = [UsePassage(n) for n in range(16)]
 
 Log = Any  # None, or (event tuple, older Log): a cons list
 
+#: Start-of-turn actions by (board, place, may stay, kept cards, start power); the card
+#: effects come from the one data file, so they are the same for every game.
+_START_CACHE: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
 _SLOTS = (
     "game",
     "rng",
@@ -116,6 +120,10 @@ _SLOTS = (
 
 
 _new = object.__new__
+
+
+def name_actions(categories: tuple[tuple[int, ...], ...]) -> tuple[tuple[Action, ...], ...]:
+    return tuple(tuple(_NAMES[c] for c in cat) for cat in categories)
 
 
 def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
@@ -238,19 +246,13 @@ class ClueState(State):
         seat = self.dec
         if ph == START:
             here = self.pos[self.chars[seat]]
-            out: list[Action] = [ROLL]
-            if here < TARDIS:
-                out.extend(_PASSAGES[r] for r in g.board.passages[here])
-                if self.moved[seat]:
-                    out.append(STAY)
-            elif here == TARDIS:
-                out.append(ACCUSE)
-            for kind in sorted(set(self.kept[seat])):
-                if g.effect[kind] in START_EFFECTS:
-                    out.append(PlayCard(kind))
-            if self._can_power(seat) and g.power_effect[self.chars[seat]] in START_EFFECTS:
-                out.append(POWER)
-            return out
+            kept = self.kept[seat]
+            power = self._can_power(seat) and g.power_effect[self.chars[seat]] in START_EFFECTS
+            key = (g.board, here, self.moved[seat], kept, power)
+            got = _START_CACHE.get(key)
+            if got is None:
+                got = _START_CACHE[key] = tuple(self._start_actions(here, key[2], kept, power))
+            return list(got)
         if ph == MOVE:
             here = self.pos[self.chars[seat]]
             key = (here, self.steps, g.intrigue)
@@ -264,8 +266,7 @@ class ClueState(State):
                     out.append(PlayCard(kind))
             return out
         if ph == NAME:
-            cat = g.categories[len(self.naming)]
-            return [_NAMES[c] for c in cat]
+            return list(g.name_actions[len(self.naming)])
         if ph == ANSWER:
             hand = self.hands[seat]
             return [_SHOWS[c] for c in self.rum[1:] if c in hand]
@@ -294,6 +295,24 @@ class ClueState(State):
         if ph == BELL:
             return [_MOVES[r] for r in g.board.closer_locations(self.pos[self.chars[seat]])]
         raise AssertionError(f"unknown phase {ph}")
+
+    def _start_actions(
+        self, here: int, moved: bool, kept: tuple[str, ...], power: bool
+    ) -> list[Action]:
+        g = self.game
+        out: list[Action] = [ROLL]
+        if here < TARDIS:
+            out.extend(_PASSAGES[r] for r in g.board.passages[here])
+            if moved:
+                out.append(STAY)
+        elif here == TARDIS:
+            out.append(ACCUSE)
+        for kind in sorted(set(kept)):
+            if g.effect[kind] in START_EFFECTS:
+                out.append(PlayCard(kind))
+        if power:
+            out.append(POWER)
+        return out
 
     def _can_power(self, seat: int) -> bool:
         return self.game.powers and not self.used[seat] and not self.out[seat]
