@@ -248,10 +248,11 @@ class ClueState(State):
             here = self.pos[self.chars[seat]]
             kept = self.kept[seat]
             power = self._can_power(seat) and g.power_effect[self.chars[seat]] in START_EFFECTS
-            key = (g.board, here, self.moved[seat], kept, power)
-            got = _START_CACHE.get(key)
+            moved = self.moved[seat]
+            got = _START_CACHE.get((g.board, here, moved, kept, power))
             if got is None:
-                got = _START_CACHE[key] = tuple(self._start_actions(here, key[2], kept, power))
+                got = tuple(self._start_actions(here, moved, kept, power))
+                _START_CACHE[(g.board, here, moved, kept, power)] = got
             return list(got)
         if ph == MOVE:
             here = self.pos[self.chars[seat]]
