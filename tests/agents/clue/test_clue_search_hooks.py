@@ -46,3 +46,21 @@ def test_levels_use_the_short_cutoff_with_the_evaluation() -> None:
     for level in ("easy", "medium", "hard"):
         assert parse_settings(level, HOOKS).cutoff == SEARCH_CUTOFF
     assert HOOKS.evaluate is evaluate and HOOKS.rollout is rollout_policy
+
+
+def test_the_detective_chooses_its_cloister_bell_location_towards_its_goal() -> None:
+    from timelord.agents import make_agent
+
+    game = timelord.load("clue", players=4)
+    data = game.new_game(3).to_json()
+    seat = 1
+    char = data["characters"][seat]
+    movers = [9] * 6
+    movers[char] = 1  # The Moon: the Bell offers The Library or Victorian London
+    data.update(phase="bell", decider=seat, movers=movers, bell_queue=[])
+    state = game.state_from_json(data)
+    legal = state.legal_actions()
+    assert len(legal) == 2
+    agent = make_agent("heuristic:hard", game)
+    choice = agent.act(state.view(seat), legal, Rng(0))
+    assert choice in legal

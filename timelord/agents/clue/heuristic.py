@@ -8,8 +8,8 @@ card lies given only what the seat knows.
   least `GAMBLE_AT` probability. Naming the accusation takes the most likely card per category.
 - Goal: the TARDIS when it is certain; otherwise the location whose card is most uncertain
   (envelope probability nearest one half; on a tie the one least asked about).
-- Movement: a passage, staying put, or the move that brings the mover closest (board steps)
-  to the goal; entering the goal itself first.
+- Movement (also where the Cloister Bell lets it choose): a passage, staying put, or the
+  move that brings the mover closest (board steps) to the goal; entering the goal first.
 - Rumours (for information): per category the card whose envelope probability is nearest one
   half (on a tie the one this seat has named least); in a settled category the envelope
   card itself (so answers speak of the other cards); then the least known holder.
@@ -88,7 +88,7 @@ class ClueDetective(Agent):
             return legal[0]  # a peek card or power before Pass: more to learn
         if self.noise and rng.random() < self.noise:
             return legal[rng.below(len(legal))]
-        if phase in ("start", "move", "teleport", "slip"):
+        if phase in ("start", "move", "teleport", "slip", "bell"):
             return self._move(view, legal, d, accuse is not None)
         return legal[0]
 
