@@ -30,3 +30,10 @@ def test_render_notebook_shows_odds_only_when_given() -> None:
     assert "%" not in plain and "hand" in plain
     odds = {c: 0.25 for c in range(21)}
     assert "25.0% envelope" in render_notebook(view, odds)
+
+
+def test_render_names_a_cloister_bell_move() -> None:
+    from timelord.games.clue.render import _event_text
+
+    text = _event_text(["bell", 1, 8], ["x"] * 21, 0, {})
+    assert text.strip() == "Cloister Bell: Seat 1 moved to Victorian London"

@@ -72,6 +72,9 @@ def _event_text(
         return f"{seat(ev[1])} played {kind_name(ev[2])}"
     if kind == "power":
         return f"{seat(ev[1])} used a power ({ev[2]})"
+    if kind == "bell":
+        where = _place(ev[2], [x["name"] for x in cards_data()["location"]])
+        return f"  Cloister Bell: {seat(ev[1])} moved to {where}"
     if kind == "out":
         why = "a wrong accusation" if ev[2] == "accused" else "the eighth Pocketwatch"
         return f"{seat(ev[1])} {'are' if ev[1] == me else 'is'} out ({why})"
