@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from timelord.core import Action, ConfigError, CorruptRecord, Game, Rng, View
 from timelord.games.card_game.actions import ACTION_TYPES
 from timelord.games.card_game.cards import CardSet, standard_cards
+from timelord.games.card_game.sampling import sample_state as _sample_state
 from timelord.games.card_game.state import CardGameState
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
@@ -74,9 +75,7 @@ class CardGame(Game):
             raise CorruptRecord(f"not a card-game state: {exc}") from exc
 
     def sample_state(self, view: View, rng: Rng) -> CardGameState:
-        from timelord.games.card_game.sampling import sample_state
-
-        return sample_state(self, view, rng)
+        return _sample_state(self, view, rng)
 
     def render_view(self, view: View) -> str:
         from timelord.games.card_game.render import render_view

@@ -24,7 +24,8 @@ and sample from it again).
 from __future__ import annotations
 
 from bisect import bisect_right
-from math import comb
+from itertools import combinations, permutations, product
+from math import comb, factorial
 from typing import Any
 
 from timelord.core import Rng
@@ -35,6 +36,8 @@ _CACHE_SIZE = 64
 #: Largest number of design multisets listed for one group; beyond it a group is drawn by
 #: rejection (still exactly uniform, only slower).
 _MAX_COMBOS = 20_000
+#: Largest number of ordered fillings listed for one group (one pick then draws a group).
+_MAX_SETS = 20_000
 #: Draws of the group fillings before giving up (the real state proves one exists).
 _MAX_TRIES = 200_000
 
@@ -42,8 +45,24 @@ _MAX_TRIES = 200_000
 class _Group:
     """A face-down group with hidden slots: a Location's Defenders or an attack's Enemies."""
 
-    __slots__ = ("kind", "L", "split", "cards", "holes", "k", "cum", "combos", "copies",
-                 "cands", "staged")  # fmt: skip
+    __slots__ = (
+        "L",
+        "bits",
+        "cands",
+        "cards",
+        "combos",
+        "copies",
+        "cum",
+        "holes",
+        "k",
+        "kind",
+        "n",
+        "post",
+        "pre",
+        "sets",
+        "split",
+        "staged",
+    )  # fmt: skip
 
     kind: str  # "d" or "e"
     L: int
@@ -56,15 +75,75 @@ class _Group:
     copies: dict[int, list[int]]  # candidate physical cards of each design
     cands: list[int]  # all candidate physical cards
     staged: bool
+    bits: list[int]  # who knows the card dealt into each hole (its holder)
+    n: int  # len(cands)
+    pre: tuple[Any, ...] | None  # one hole on the table: the cards before and after it
+    post: tuple[Any, ...]
+    sets: list[tuple[int, ...]]  # every valid filling in every order, when there are few
 
 
 class _Template:
     """What one view fixes: the public state, the hidden slots and the cards to deal."""
 
-    __slots__ = ("game", "cs", "view", "s", "known", "pool", "groups", "hands_known",
-                 "res_known", "hand_counts", "res_counts", "need", "deck_known", "deck_hidden",
-                 "shuffled", "wmax", "newres", "newres_count", "loc_def_t", "loc_en_t",
-                 "staged", "own_seat")  # fmt: skip
+    __slots__ = (
+        "cs",
+        "deck_hidden",
+        "deck_known",
+        "fy_n",
+        "fy_words",
+        "game",
+        "groups",
+        "hand_counts",
+        "hands0",
+        "hands_known",
+        "known",
+        "loc_def_t",
+        "loc_en_t",
+        "need",
+        "newres",
+        "newres_count",
+        "own_seat",
+        "places",
+        "pool",
+        "res0",
+        "res_counts",
+        "res_known",
+        "s",
+        "shuffled",
+        "slots",
+        "staged",
+        "view",
+        "wmax",
+    )  # fmt: skip
+
+    cs: Any
+    deck_hidden: Any
+    deck_known: Any
+    fy_n: Any
+    fy_words: Any
+    game: Any
+    groups: Any
+    hand_counts: Any
+    hands0: Any
+    hands_known: Any
+    known: Any
+    loc_def_t: Any
+    loc_en_t: Any
+    need: Any
+    newres: Any
+    newres_count: Any
+    own_seat: Any
+    places: Any
+    pool: Any
+    res0: Any
+    res_counts: Any
+    res_known: Any
+    s: Any
+    shuffled: Any
+    slots: Any
+    staged: Any
+    view: Any
+    wmax: Any
 
 
 _CACHE: dict[int, tuple[Any, _Template]] = {}
@@ -185,13 +264,37 @@ def _template(game: Any, view: dict[str, Any]) -> _Template:
             if is_staged:
                 cards = cards + staged
             if None in cards:
-                groups.append(_group(cs, t.pool, kind, cards, L, split, is_staged))
+                g = _group(cs, t.pool, kind, cards, L, split, is_staged)
+                holder = s.loc_owner[L] if kind == "d" else s.loc_att[L]
+                g.bits = [1 << (holder if i < split else s.active) for i in g.holes]
+                g.pre = None
+                g.post = ()
+                if g.k == 1 and not is_staged:
+                    g.pre = tuple(cards[: g.holes[0]])
+                    g.post = tuple(cards[g.holes[0] + 1 : split])
+                groups.append(g)
     t.groups = groups
+    t.slots = sum(g.k for g in groups)
     t.loc_def_t = [tuple(x) for x in loc_def]
     t.loc_en_t = [tuple(x) for x in loc_en]
     t.newres = tuple(view["reserve_new"])
     t.newres_count = view["reserve_new_count"]
     t.need = sum(t.hand_counts) + sum(t.res_counts)
+    t.hands0 = [tuple(h) for h in t.hands_known]
+    t.res0 = [tuple(r) for r in t.res_known]
+    # Hidden hand and reserve places in dealing order: (0 hand / 1 reserve, seat, count,
+    # known cards there, the holder's bit).
+    t.places = [(0, p, t.hand_counts[p], t.hands_known[p], 1 << p) for p in range(n)] + [
+        (1, p, t.res_counts[p], t.res_known[p], 1 << p) for p in range(n)
+    ]
+    t.places = [x for x in t.places if x[2]]
+    # The partial shuffle of the cards left after the groups (see `_deal`): its number of
+    # outcomes, and raw draws enough that a redraw is needed less than once in 65536.
+    m = len(t.pool) - t.slots
+    t.fy_n = 1
+    for i in range(t.need):
+        t.fy_n *= m - i
+    t.fy_words = (t.fy_n.bit_length() + 16 + 63) // 64
     assert len(t.pool) == t.need + t.deck_hidden + sum(g.k for g in groups), "view miscounts"
     if t.shuffled is not None and groups:
         # The most completions any filling can have: it uses as few reshuffled cards as the
@@ -228,6 +331,7 @@ def _group(
     for c in g.cands:
         copies.setdefault(design[c], []).append(c)
     g.copies = copies
+    g.n = len(g.cands)
     designs = sorted(copies)
     rep = {d: copies[d][0] for d in designs}
 
@@ -270,7 +374,31 @@ def _group(
         for w in weights:
             acc += w
             g.cum.append(acc)
+    g.sets = []
+    if g.cum and g.cum[-1] * factorial(k) <= _MAX_SETS:
+        for combo in combos:
+            parts: list[list[tuple[int, ...]]] = []
+            for d in sorted(set(combo)):
+                parts.append(list(combinations(copies[d], combo.count(d))))
+            for pick in product(*parts):
+                cards_ = [c for part in pick for c in part]
+                g.sets.extend(permutations(cards_))
     return g
+
+
+def _below_big(next64: Any, n: int, words: int) -> int:
+    """Exactly uniform in [0, n) from `words` raw 64-bit draws (Lemire's method: multiply,
+    keep the high part, reject the rare low parts that would bias it)."""
+    shift = 64 * words
+    mask = (1 << shift) - 1
+    while True:
+        r = 0
+        for _ in range(words):
+            r = (r << 64) | next64()
+        x = r * n
+        low = x & mask
+        if low >= n or low >= (1 << shift) % n:
+            return x >> shift
 
 
 def _fits(cs: Any, c: int, x: int) -> bool:
@@ -290,6 +418,8 @@ def _ok_set(cs: Any, kind: str, cards: list[int]) -> bool:
 def _draw_group(cs: Any, g: _Group, below: Any) -> list[int]:
     """One uniformly random valid set for the group's hidden slots, in random order."""
     k = g.k
+    if g.sets:
+        return list(g.sets[below(len(g.sets))])  # already in a uniformly random order
     if g.cum:
         x = below(g.cum[-1])
         combo = g.combos[bisect_right(g.cum, x)]
@@ -330,7 +460,6 @@ def _draw_group(cs: Any, g: _Group, below: Any) -> list[int]:
 def _deal(t: _Template, rng: Rng) -> CardGameState:
     cs = t.cs
     game = t.game
-    n = game.players
     base = t.s
     known = t.known[:]
     next64 = rng.next64
@@ -387,10 +516,41 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
         loc_def = t.loc_def_t[:]
         loc_en = t.loc_en_t[:]
         groups = t.groups
+        used: set[int] = set()
+        fills: list[Any] = []
+        nslots = t.slots
         for _ in range(_MAX_TRIES):
-            fills = [_draw_group(cs, g, below) for g in groups]
-            used = {c for f in fills for c in f}
-            if len(used) != sum(g.k for g in groups):
+            used.clear()
+            fills.clear()
+            for g in groups:
+                if g.k == 1:
+                    # One hidden card: every candidate is a valid set of one (`below`
+                    # inlined, as this runs for most groups on every call).
+                    w = g.n
+                    bits, nb = buf
+                    while True:
+                        if nb == 0:
+                            bits = next64()
+                            nb = 4
+                        x = (bits & 0xFFFF) * w
+                        bits >>= 16
+                        nb -= 1
+                        if (x & 0xFFFF) >= w or (x & 0xFFFF) >= 0x10000 % w:
+                            break
+                    buf[0] = bits
+                    buf[1] = nb
+                    c = g.cands[x >> 16]
+                    if c in used:
+                        break
+                    used.add(c)
+                    fills.append(c)
+                else:
+                    fill = _draw_group(cs, g, below)
+                    if not used.isdisjoint(fill):
+                        break
+                    used.update(fill)
+                    fills.append(fill)
+            if len(used) < nslots:
                 continue
             if shuffled is None:
                 break
@@ -399,13 +559,20 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
                 break
         else:
             raise RuntimeError("no hidden-card deal fits this view")
-        active = base.active
         for g, fill in zip(groups, fills, strict=True):
+            if g.pre is not None:
+                known[fill] = g.bits[0]
+                if g.kind == "d":
+                    loc_def[g.L] = (*g.pre, fill, *g.post)
+                else:
+                    loc_en[g.L] = (*g.pre, fill, *g.post)
+                continue
+            if g.k == 1:
+                fill = [fill]
             cards = g.cards[:]
-            holder = base.loc_owner[g.L] if g.kind == "d" else base.loc_att[g.L]
-            for pos, c in zip(g.holes, fill, strict=True):
+            for pos, c, b in zip(g.holes, fill, g.bits, strict=True):
                 cards[pos] = c
-                known[c] = 1 << (holder if pos < g.split else active)
+                known[c] = b
             if g.kind == "d":
                 loc_def[g.L] = tuple(cards[: g.split])
             else:
@@ -414,7 +581,9 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
                 staged = tuple(cards[g.split :])
         s.loc_def = loc_def
         s.loc_en = loc_en
-        rest = [c for c in pool if c not in used]
+        rest = pool[:]
+        for c in used:
+            rest.remove(c)
     else:
         s.loc_def = t.loc_def_t
         s.loc_en = t.loc_en_t
@@ -423,9 +592,13 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
     need = t.need
     if shuffled is None:
         # Partial Fisher-Yates: the first `need` cards go to the hidden hands and reserves.
+        # Its `need` indices are the mixed-radix digits of one uniform number below
+        # m (m - 1) ... (m - need + 1): two or three raw draws instead of one per card.
         m = len(rest)
+        x = _below_big(next64, t.fy_n, t.fy_words)
         for i in range(need):
-            j = i + below(m - i)
+            x, j = divmod(x, m - i)
+            j += i
             rest[i], rest[j] = rest[j], rest[i]
         held = rest
         deck_part = rest[need:]
@@ -445,31 +618,18 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
         for i in range(need):
             j = i + below(m - i)
             held[i], held[j] = held[j], held[i]
+    hands = t.hands0[:]
+    reserve = t.res0[:]
     k = 0
-    hands = []
-    for p in range(n):
-        cnt = t.hand_counts[p]
-        if cnt:
-            got = held[k : k + cnt]
-            k += cnt
-            b = 1 << p
-            for c in got:
-                known[c] = b
-            hands.append(tuple(sorted(t.hands_known[p] + got)))
-        else:
-            hands.append(tuple(t.hands_known[p]))
-    reserve = []
-    for p in range(n):
-        cnt = t.res_counts[p]
-        if cnt:
-            got = held[k : k + cnt]
-            k += cnt
-            b = 1 << p
-            for c in got:
-                known[c] = b
-            reserve.append(tuple(sorted(t.res_known[p] + got)))
-        else:
-            reserve.append(tuple(t.res_known[p]))
+    for zone, p, cnt, fixed, b in t.places:
+        got = held[k : k + cnt]
+        k += cnt
+        for c in got:
+            known[c] = b
+        got += fixed
+        got.sort()
+        zone_list = hands if zone == 0 else reserve
+        zone_list[p] = tuple(got)
     s.hands = hands
     s.reserve = reserve
     s.deck = tuple(sorted(t.deck_known + deck_part)) if t.deck_known else tuple(sorted(deck_part))
