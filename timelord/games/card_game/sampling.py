@@ -151,7 +151,16 @@ _CACHE: dict[int, tuple[Any, _Template]] = {}
 
 def sample_state(game: Any, view: dict[str, Any], rng: Rng) -> CardGameState:
     hit = _CACHE.get(id(view))
-    if hit is not None and hit[0] is view and hit[1].game is game and hit[1].cs is game.cards:
+    if (
+        hit is not None
+        and hit[0] is view
+        and hit[1].game is game
+        and hit[1].cs is game.cards
+        # A cheap guard against a view changed in place since (not a promise: see C-R25).
+        and hit[1].s.turn == view["turn"]
+        and hit[1].s.steps == view["steps"]
+        and hit[1].s.phase == view["phase"]
+    ):
         t = hit[1]
     else:
         t = _template(game, view)
