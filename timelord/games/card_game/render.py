@@ -114,6 +114,10 @@ def render_view(game: Any, view: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _cards(n: int) -> str:
+    return "a card" if n == 1 else f"{n} cards"
+
+
 def describe(s: CardGameState, a: Action, seat: int | None) -> str:
     """What the seat to move does, as `seat` may see it. Interfaces print the actor's name in
     front (`Red: plays ...`), so the line starts with the verb."""
@@ -146,12 +150,12 @@ def describe(s: CardGameState, a: Action, seat: int | None) -> str:
             text += f", discarding {_name(cs, a.extra)}"
         return text
     if isinstance(a, PlaceReserve):
-        what = ", ".join(_name(cs, c) for c in a.cards) if mine else f"{len(a.cards)} card(s)"
+        what = ", ".join(_name(cs, c) for c in a.cards) if mine else _cards(len(a.cards))
         return f"puts {what} in reserve"
     if isinstance(a, PickUp):
         return "picks up " + (_name(cs, a.card) if mine else "a reserve card")
     if isinstance(a, BuyCards):
-        return f"buys {a.count} card(s)"
+        return f"buys {_cards(a.count)}"
     if isinstance(a, DiscardForTime):
         return f"discards {', '.join(_name(cs, c) for c in a.cards)} for Time Points"
     if isinstance(a, EndTurn):
