@@ -21,7 +21,9 @@ TURN_STEP_CAP = 60
 
 class CardGame(Game):
     """Rules and options. `players` 2 to 4 (2 uses the second edition's variant);
-    `max_turns` ends a game that runs that long (a simulation bound, never met in play)."""
+    `max_turns` ends a game that runs that long (a simulation bound, never met in play);
+    `cards` is None for the shipped manifest, or a custom set as manifest data
+    (`CardSet.to_data()`, what `with_cards` stores so that records rebuild the game)."""
 
     id: ClassVar[str] = "card-game"
     description: ClassVar[str] = "Doctor Who: The Card Game (2-4 players)"
