@@ -222,3 +222,39 @@ def test_c_7_3_negative_no_reshuffle_no_pile(game3: CardGame) -> None:
     """C-7.3 negative: before any reshuffle no view claims a reshuffled pile."""
     s = game3.new_game(5)
     assert s.view(0)["deck"]["reshuffled"] == []
+
+
+def test_c_7_1_pass_log_survives_hiding_and_turns() -> None:
+    """C-7.1 / C-R9: a seat's log of the cards it passed keeps every pass, in order, even
+    after the receiver moved cards face-down (only where they are now is forgotten)."""
+    game = timelord.load("card-game", players=3)
+    rng = Rng(9)
+    s = game.new_game(21)
+    passes: dict[int, list[list[int]]] = {0: [], 1: [], 2: []}
+    for _ in range(3000):
+        if s.is_over:
+            break
+        legal = s.legal_actions()
+        a = legal[rng.below(len(legal))]
+        if isinstance(a, EndTurn) and not s.endgame:
+            passes[s.active].append(sorted(s.hands[s.active]))
+        s = s.apply(a)
+        for seat in range(3):
+            assert s.view(seat)["passed"] == passes[seat]
+    assert all(passes.values())
+
+
+def test_c_7_1_revealed_enemies_stay_known(game3: CardGame) -> None:
+    """C-7.1: cards a Sonic Screwdriver turned face-up stay in every view, also after later
+    actions; the negative: before the reveal nobody but the attacker sees them."""
+    from timelord.games.card_game.actions import DiscardForTime, PlaySupport
+
+    t = Scenario(game3, active=0)
+    L = t.location(0, enemies=["dalek", "sontarans"], attacker=1)
+    h = t.hand(0, "sonic-screwdriver", "clara", "clara", "rory", "rory")
+    s = t.state()
+    assert s.view(2)["locations"][L]["enemies"] == [None, None]
+    assert None not in s.view(1)["locations"][L]["enemies"]
+    s = s.apply(PlaySupport(h[0], L)).apply(DiscardForTime((h[1],)))
+    for seat in (0, 1, 2, None):
+        assert sorted(s.view(seat)["locations"][L]["enemies"]) == sorted(s.loc_en[L])
