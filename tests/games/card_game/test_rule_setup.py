@@ -131,7 +131,32 @@ def test_options_validated() -> None:
     with pytest.raises(ConfigError):
         timelord.load("card-game", colour="red")
     g = timelord.load("card-game")
-    assert g.options == {"players": 4, "max_turns": 400}
+    assert g.options == {"players": 4, "max_turns": 400, "cards": None}
+    for bad_cards in ({"card": "x"}, {"start": []}, 7):
+        with pytest.raises(ConfigError):
+            timelord.load("card-game", cards=bad_cards)
+
+
+def test_custom_cards_rebuild_from_options() -> None:
+    """A game over a custom set (`with_cards`) carries the set in `options`, so a record
+    rebuilds the same game (the conformance suite's replay check relies on it)."""
+    import json
+
+    from timelord.core.conformance import check_game
+
+    from .conftest import CARDS, make_game
+
+    g = make_game(3)
+    opts = g.options
+    assert json.loads(json.dumps(opts)) == opts
+    again = timelord.load("card-game", **opts)
+    assert again.options == opts
+    assert again.cards.design == CARDS.design and again.cards.key == CARDS.key
+    assert again.cards.effects == CARDS.effects and again.cards.params == CARDS.params
+    assert again.cards.constants == CARDS.constants
+    assert again.new_game(3).to_json() == g.new_game(3).to_json()
+    report = check_game(g, games=3, seed=11, deep_every=5)
+    assert report.games == 3
 
 
 def test_same_seed_same_game() -> None:

@@ -164,3 +164,97 @@ def test_c_7_2_sampling_varies_and_is_seeded() -> None:
     assert a.hands != b.hands
     assert g.sample_state(view, Rng(9)).to_json() == a.to_json()
     assert a.view(0) == view == b.view(0)
+
+
+def test_c_7_1_describe_hides_face_down_cards(game3: CardGame) -> None:
+    """C-7.1: `describe` names a face-down Defender only to its player, and never starts with
+    the actor's name (interfaces print `Red: ...` in front)."""
+    t = Scenario(game3, active=0)
+    L = t.location(0)
+    (doc,) = t.hand(0, "the-doctor")
+    t.hand(0, *FILL)
+    s = t.state()
+    a = PlayDefender(doc, L)
+    name = game3.cards.name[doc]
+    own = s.describe(a, 0)
+    other = s.describe(a, 1)
+    assert name in own
+    assert name not in other and "a Defender" in other
+    assert name not in s.describe(a, None)
+    for line in (own, other):
+        assert not line.startswith(game3.seat_name(0))
+        assert line.startswith("declares")
+
+
+def test_c_7_1_describe_end_turn_names_cards_to_receiver_only(game3: CardGame) -> None:
+    """C-7.1 / C-3.3: the passed cards are named to the passer and the receiver (seat to the
+    right), not to the third seat."""
+    t = Scenario(game3, active=1)
+    h = t.hand(1, *FILL)
+    s = t.state()
+    names = [game3.cards.name[c] for c in h]
+    to_receiver = s.describe(EndTurn(), 0)
+    to_third = s.describe(EndTurn(), 2)
+    assert all(n in to_receiver for n in names) and "to you" in to_receiver
+    assert not any(n in to_third for n in names)
+    assert to_third == "passes 3 cards to Red and ends the turn"
+
+
+def test_c_7_3_reshuffle_remembered_after_a_draw(game3: CardGame) -> None:
+    """C-7.3 / C-R26: the discard pile that becomes the deck is public and stays in every view
+    after another seat draws from it; the drawer alone knows what is left."""
+    t = Scenario(game3, active=0)
+    t.hand(0, *FILL)
+    pile = t.discard("dalek", "sontarans", "clara", "amy-pond", "rory")
+    s = t.state(rest_to_deck=False).apply(EndTurn())
+    assert s.deck and set(s.deck) <= set(pile)
+    drawn = [c for c in pile if c not in s.deck]
+    assert len(drawn) == 2 and set(drawn) <= set(s.hands[0])
+    for seat in (1, 2, None):
+        v = s.view(seat)
+        assert v["deck"]["reshuffled"] == sorted(pile)
+        assert v["deck"]["known"] == []
+        assert v["discard"] == []
+    assert s.view(0)["deck"]["known"] == sorted(s.deck)
+
+
+def test_c_7_3_negative_no_reshuffle_no_pile(game3: CardGame) -> None:
+    """C-7.3 negative: before any reshuffle no view claims a reshuffled pile."""
+    s = game3.new_game(5)
+    assert s.view(0)["deck"]["reshuffled"] == []
+
+
+def test_c_7_1_pass_log_survives_hiding_and_turns() -> None:
+    """C-7.1 / C-R9: a seat's log of the cards it passed keeps every pass, in order, even
+    after the receiver moved cards face-down (only where they are now is forgotten)."""
+    game = timelord.load("card-game", players=3)
+    rng = Rng(9)
+    s = game.new_game(21)
+    passes: dict[int, list[list[int]]] = {0: [], 1: [], 2: []}
+    for _ in range(3000):
+        if s.is_over:
+            break
+        legal = s.legal_actions()
+        a = legal[rng.below(len(legal))]
+        if isinstance(a, EndTurn) and not s.endgame:
+            passes[s.active].append(sorted(s.hands[s.active]))
+        s = s.apply(a)
+        for seat in range(3):
+            assert s.view(seat)["passed"] == passes[seat]
+    assert all(passes.values())
+
+
+def test_c_7_1_revealed_enemies_stay_known(game3: CardGame) -> None:
+    """C-7.1: cards a Sonic Screwdriver turned face-up stay in every view, also after later
+    actions; the negative: before the reveal nobody but the attacker sees them."""
+    from timelord.games.card_game.actions import DiscardForTime, PlaySupport
+
+    t = Scenario(game3, active=0)
+    L = t.location(0, enemies=["dalek", "sontarans"], attacker=1)
+    h = t.hand(0, "sonic-screwdriver", "clara", "clara", "rory", "rory")
+    s = t.state()
+    assert s.view(2)["locations"][L]["enemies"] == [None, None]
+    assert None not in s.view(1)["locations"][L]["enemies"]
+    s = s.apply(PlaySupport(h[0], L)).apply(DiscardForTime((h[1],)))
+    for seat in (0, 1, 2, None):
+        assert sorted(s.view(seat)["locations"][L]["enemies"]) == sorted(s.loc_en[L])

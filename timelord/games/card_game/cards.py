@@ -102,6 +102,17 @@ class CardSet:
                 )
         self.combine = tuple(tuple(r) for r in comb)
 
+    def to_data(self) -> dict[str, Any]:
+        """The set as JSON-safe manifest data: `card_set_from_data(cs.to_data())` builds an
+        equal set (the `cards` option of a game over a custom set)."""
+        n = len(self.designs) - len(self.start_cards)
+        return {
+            "game": {f: getattr(self.constants, f) for f in GameConstants.__dataclass_fields__},
+            "card": [_record(d) for d in self.designs[:n]],
+            "start": [_record(d) for d in self.designs[n:]],
+            "colours": {"names": list(self.colours)},
+        }
+
     def param(self, card: int, name: str, default: Any = 0) -> Any:
         return self.params[card].get(name, default)
 
@@ -111,6 +122,17 @@ class CardSet:
 
     def label(self, card: int) -> str:
         return f"{self.name[card]}#{card}"
+
+
+def _record(d: CardDesign) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "key": d.key, "name": d.name, "kind": d.kind, "copies": d.copies,
+        "strength": d.strength, "vp": d.vp, "tp": d.tp, "order": d.order, "type": d.type,
+        "combines": list(d.combines), "effects": list(d.effects),
+        "two_player": d.two_player, "status": d.status,
+    }  # fmt: skip
+    rec.update(d.params)
+    return rec
 
 
 _STATUS = ("confirmed", "one-source", "inferred", "reconstruction")
@@ -144,7 +166,12 @@ def design_from_record(rec: dict[str, Any], kind: str | None = None) -> CardDesi
 
 
 def card_set_from_toml(text: str) -> CardSet:
-    data = tomllib.loads(text)
+    return card_set_from_data(tomllib.loads(text))
+
+
+def card_set_from_data(data: dict[str, Any]) -> CardSet:
+    """A card set from the manifest's structure (`[game]`, `[[card]]`, `[[start]]`, optional
+    `[colours]`), as parsed TOML or as the JSON `CardSet.to_data` gives."""
     g = data.get("game", {})
     consts = GameConstants(
         **{k: int(v) for k, v in g.items() if k in GameConstants.__dataclass_fields__}

@@ -26,7 +26,16 @@ from timelord.games.card_game.actions import (
     TakeTime,
     UseIronsides,
 )
-from timelord.games.card_game.state import CardGameState
+from timelord.games.card_game.state import (
+    ATTACK,
+    CLEVER,
+    DEFEND,
+    IRON,
+    JACK,
+    REGEN,
+    VALIANT,
+    CardGameState,
+)
 
 
 def _name(cs: Any, c: int | None) -> str:
@@ -105,66 +114,84 @@ def render_view(game: Any, view: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _cards(n: int) -> str:
+    return "a card" if n == 1 else f"{n} cards"
+
+
 def describe(s: CardGameState, a: Action, seat: int | None) -> str:
+    """What the seat to move does, as `seat` may see it. Interfaces print the actor's name in
+    front (`Red: plays ...`), so the line starts with the verb."""
     cs = s.cs
     mover = s.to_move if s.to_move is not None else s.active
-    who = s.game.seat_name(mover)
     mine = seat == mover
 
     def loc(L: int) -> str:
         return f"{cs.name[s.loc_card[L]]} [{L}]"
 
     if isinstance(a, PlayLocation):
-        return f"{who} plays the Location {_card_line(cs, a.card)}"
+        return f"plays the Location {_card_line(cs, a.card)}"
     if isinstance(a, PlayDefender):
         what = _name(cs, a.card) if mine else "a Defender"
-        return f"{who} declares {what} for {loc(a.location)}"
+        return f"declares {what} for {loc(a.location)}"
     if isinstance(a, PlayEnemy):
         what = _name(cs, a.card) if mine else "an Enemy"
-        return f"{who} declares {what} against {loc(a.location)}"
+        return f"declares {what} against {loc(a.location)}"
     if isinstance(a, TakeOver):
-        return f"{who} takes over the attack on {loc(a.location)} with {_name(cs, a.card)}"
+        return f"takes over the attack on {loc(a.location)} with {_name(cs, a.card)}"
     if isinstance(a, PlaySupport):
-        text = f"{who} plays {_name(cs, a.card)}"
+        text = f"plays {_name(cs, a.card)}"
         if a.location >= 0:
             text += f" on {loc(a.location)}"
-        if a.target >= 0:
-            text += f" (target {a.target})"
+        if a.target >= 0 and "redirect" in cs.effects[a.card]:
+            text += f", moving the attack to {loc(a.target)}"
+        elif a.target >= 0:
+            text += f", removing Enemy {a.target + 1} of that attack"
         if a.extra >= 0:
             text += f", discarding {_name(cs, a.extra)}"
         return text
     if isinstance(a, PlaceReserve):
-        what = ", ".join(_name(cs, c) for c in a.cards) if mine else f"{len(a.cards)} card(s)"
-        return f"{who} puts {what} in reserve"
+        what = ", ".join(_name(cs, c) for c in a.cards) if mine else _cards(len(a.cards))
+        return f"puts {what} in reserve"
     if isinstance(a, PickUp):
-        return f"{who} picks up " + (_name(cs, a.card) if mine else "a reserve card")
+        return "picks up " + (_name(cs, a.card) if mine else "a reserve card")
     if isinstance(a, BuyCards):
-        return f"{who} buys {a.count} card(s)"
+        return f"buys {_cards(a.count)}"
     if isinstance(a, DiscardForTime):
-        return f"{who} discards {', '.join(_name(cs, c) for c in a.cards)} for Time Points"
+        return f"discards {', '.join(_name(cs, c) for c in a.cards)} for Time Points"
     if isinstance(a, EndTurn):
         to = (mover - 1) % s.game.players
         if seat == to or mine:
             cards = ", ".join(_name(cs, c) for c in s.hands[mover])
             whom = "you" if seat == to else s.game.seat_name(to)
-            return f"{who} passes {cards} to {whom} and ends the turn"
-        return f"{who} passes {s.game.pass_count} cards right and ends the turn"
+            return f"passes {cards} to {whom} and ends the turn"
+        whom = "you" if seat == to else s.game.seat_name(to)
+        return f"passes {s.game.pass_count} cards to {whom} and ends the turn"
     if isinstance(a, Finish):
-        return f"{who} finishes"
+        return {
+            DEFEND: "is done declaring Defenders",
+            ATTACK: "is done declaring Enemies",
+            CLEVER: "removes no more TARDIS counters",
+            REGEN: "stops discarding for Regeneration",
+        }.get(s.phase, "finishes")
     if isinstance(a, Pass):
-        return f"{who} passes"
+        return {
+            JACK: "places no TARDIS counter",
+            IRON: "does not pay for Ironsides",
+            VALIANT: "does not play The Valiant",
+        }.get(s.phase, "passes")
     if isinstance(a, TakeTime):
-        return f"{who} takes a Time Point from {s.game.seat_name(a.seat)}"
+        whom = "you" if seat == a.seat else s.game.seat_name(a.seat)
+        return f"takes a Time Point from {whom}"
     if isinstance(a, RemoveTardis):
-        return f"{who} removes the TARDIS counter from {loc(a.location)}"
+        return f"removes the TARDIS counter from {loc(a.location)}"
     if isinstance(a, PlaceTardis):
-        return f"{who} places a TARDIS counter"
+        return "places a TARDIS counter"
     if isinstance(a, DiscardToRegenerate):
-        return f"{who} discards {_name(cs, a.card)} to regenerate"
+        return f"discards {_name(cs, a.card)} to regenerate"
     if isinstance(a, UseIronsides):
-        return f"{who} pays a Time Point for Ironsides (+1 defence)"
+        return "pays a Time Point for Ironsides (+1 defence)"
     if isinstance(a, PlayValiant):
-        return f"{who} plays The Valiant and takes the Defenders back"
+        return "plays The Valiant and takes the Defenders back"
     if isinstance(a, DiscardEnemies):
-        return f"{who} discards {', '.join(_name(cs, c) for c in a.cards) or 'nothing'}"
-    return f"{who}: {a}"
+        return f"discards {', '.join(_name(cs, c) for c in a.cards) or 'nothing'}"
+    return str(a)

@@ -53,6 +53,7 @@ class Scenario:
         s.p_n = 0
         s.rng = 12345
         s.ended = ""
+        s.shuffled = ()
         self._top: list[int] = []
 
     def card(self, key: str) -> int:

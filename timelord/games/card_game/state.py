@@ -40,7 +40,7 @@ _FIELDS = (
     "loc_card", "loc_owner", "loc_def", "loc_en", "loc_up", "loc_att", "loc_tardis",
     "deck", "end_depth", "end_now", "discard", "aside", "known",
     "active", "first", "turn", "steps", "endgame", "phase", "p_loc", "p_cards", "p_n",
-    "rng", "ended",
+    "rng", "ended", "shuffled",
 )  # fmt: skip
 # Fields holding a list of tuples (JSON: list of lists).
 _NESTED = ("hands", "reserve", "upres", "passed", "loc_def", "loc_en")
@@ -82,6 +82,7 @@ class CardGameState(State):
     p_n: int
     rng: int
     ended: str
+    shuffled: tuple[int, ...]
 
     def __init__(self, game: CardGame) -> None:
         self.game = game
@@ -130,6 +131,7 @@ class CardGameState(State):
         s.p_n = self.p_n
         s.rng = self.rng
         s.ended = self.ended
+        s.shuffled = self.shuffled
         return s
 
     def own_locations(self) -> None:
@@ -161,12 +163,13 @@ class CardGameState(State):
     def from_json(cls, game: CardGame, data: dict[str, Any]) -> CardGameState:
         s = cls(game)
         for name in _FIELDS:
-            v = data[name]
+            # `shuffled` came with ruling C-R26; older records have no reshuffle in them.
+            v = data.get(name, []) if name == "shuffled" else data[name]
             if name == "passed":
                 v = [tuple(tuple(p) for p in seat) for seat in v]
             elif name in _NESTED:
                 v = [tuple(x) for x in v]
-            elif name in ("newres", "deck", "discard", "aside", "p_cards"):
+            elif name in ("newres", "deck", "discard", "aside", "p_cards", "shuffled"):
                 v = tuple(v)
             elif isinstance(v, list):
                 v = list(v)

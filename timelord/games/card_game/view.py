@@ -69,6 +69,7 @@ def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
             "count": len(s.deck),
             "below_end": s.end_depth,
             "known": sorted(c for c in s.deck if sees(c)),
+            "reshuffled": list(s.shuffled),
         },
         "discard": list(s.discard),
         "aside": list(s.aside),

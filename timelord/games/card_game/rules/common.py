@@ -90,6 +90,7 @@ def reshuffle(s: CardGameState) -> None:
     unordered pile and every draw takes a random card of it, so no order is stored (and
     none can leak into a view or a sampled state)."""
     s.deck = tuple(sorted(s.discard))
+    s.shuffled = s.deck  # public: every seat saw these cards go in (C-R26)
     s.discard = ()
 
 

@@ -59,6 +59,7 @@ def setup(game: CardGame, seed: int) -> CardGameState:
     s.deck = tuple(sorted(deck))
     s.end_depth = min(cs.constants.end_depth, len(deck))
     s.end_now = False
+    s.shuffled = ()
     s.discard = ()
     s.reserve = [() for _ in range(n)]
     s.upres = [() for _ in range(n)]
