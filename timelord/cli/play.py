@@ -74,7 +74,7 @@ def play_game(game: Game, agents: list[Agent], seed: int, record: Record, out: T
         legal = state.legal_actions()
         action = agents[seat].act(state.view(seat), legal, rngs[seat])
         if seat != observer:
-            print(f"{game.seat_name(seat)}: {state.describe(action, observer)}", file=out)
+            print(state.describe(action, observer), file=out)
         record.actions.append(action.to_json())
         state = state.apply(action)
     record.result = {"scores": state.scores(), "winners": state.winners()}

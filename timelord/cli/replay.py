@@ -23,8 +23,7 @@ def run(args: argparse.Namespace) -> int:
         if action is None:
             final = state
             break
-        who = state.game.seat_name(state.to_move) if state.to_move is not None else "?"
-        print(f"{n:>4}. {who}: {state.describe(action, args.seat)}")
+        print(f"{n:>4}. {state.describe(action, args.seat)}")
         if args.step:
             print(state.game.render_view(state.view(args.seat)))
             try:

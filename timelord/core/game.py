@@ -135,8 +135,12 @@ class State(ABC):
         return IllegalAction(f"{action} is not allowed now", "")
 
     def describe(self, action: Action, seat: int | None) -> str:
-        """One line telling `seat` what the player to move did, hiding what `seat` may not see."""
-        return str(action)
+        """One sentence telling `seat` what the player to move did, hiding what `seat` may not
+        see. It names the actor ("You ..." to the actor itself), so interfaces print it as is.
+        This fallback prints the actor and the action's text."""
+        actor = self.to_move
+        who = "You" if seat == actor else "?" if actor is None else self.game.seat_name(actor)
+        return f"{who}: {action}"
 
     @property
     def players(self) -> int:

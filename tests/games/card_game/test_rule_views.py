@@ -167,8 +167,8 @@ def test_c_7_2_sampling_varies_and_is_seeded() -> None:
 
 
 def test_c_7_1_describe_hides_face_down_cards(game3: CardGame) -> None:
-    """C-7.1: `describe` names a face-down Defender only to its player, and never starts with
-    the actor's name (interfaces print `Red: ...` in front)."""
+    """C-7.1: `describe` names a face-down Defender only to its player; the line names the
+    actor, "You" to the actor itself."""
     t = Scenario(game3, active=0)
     L = t.location(0)
     (doc,) = t.hand(0, "the-doctor")
@@ -181,9 +181,8 @@ def test_c_7_1_describe_hides_face_down_cards(game3: CardGame) -> None:
     assert name in own
     assert name not in other and "a Defender" in other
     assert name not in s.describe(a, None)
-    for line in (own, other):
-        assert not line.startswith(game3.seat_name(0))
-        assert line.startswith("declares")
+    assert own.startswith("You declare ")
+    assert other.startswith(f"{game3.seat_name(0)} declares ")
 
 
 def test_c_7_1_describe_end_turn_names_cards_to_receiver_only(game3: CardGame) -> None:
@@ -197,7 +196,8 @@ def test_c_7_1_describe_end_turn_names_cards_to_receiver_only(game3: CardGame) -
     to_third = s.describe(EndTurn(), 2)
     assert all(n in to_receiver for n in names) and "to you" in to_receiver
     assert not any(n in to_third for n in names)
-    assert to_third == "passes 3 cards to Red and ends the turn"
+    assert to_third == f"{game3.seat_name(1)} passes 3 cards to Red and ends the turn"
+    assert s.describe(EndTurn(), 1).startswith("You pass ")
 
 
 def test_c_7_3_reshuffle_remembered_after_a_draw(game3: CardGame) -> None:

@@ -119,8 +119,28 @@ def _cards(n: int) -> str:
 
 
 def describe(s: CardGameState, a: Action, seat: int | None) -> str:
-    """What the seat to move does, as `seat` may see it. Interfaces print the actor's name in
-    front (`Red: plays ...`), so the line starts with the verb."""
+    """What the seat to move does, as `seat` may see it: a sentence naming the actor, "You"
+    for `seat` itself ("You play ...", "Red plays ...")."""
+    mover = s.to_move if s.to_move is not None else s.active
+    phrase = _phrase(s, a, seat)
+    if seat == mover:
+        verb, _, rest = phrase.partition(" ")
+        return f"You {_plain(verb)} {rest}".rstrip()
+    return f"{s.game.seat_name(mover)} {phrase}"
+
+
+def _plain(verb: str) -> str:
+    """The verb as it follows "You": plays -> play, passes -> pass, is -> are."""
+    irregular = {"is": "are", "does": "do", "has": "have"}
+    if verb in irregular:
+        return irregular[verb]
+    if verb.endswith(("sses", "shes", "ches", "xes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") else verb
+
+
+def _phrase(s: CardGameState, a: Action, seat: int | None) -> str:
+    """The action as a verb phrase (third person), hiding what `seat` may not see."""
     cs = s.cs
     mover = s.to_move if s.to_move is not None else s.active
     mine = seat == mover
