@@ -313,36 +313,38 @@ def evaluate(state: State) -> list[float]:
 
 
 def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
-    seat = state.to_move
-    assert seat is not None
-    field = board(state).field(state.goal_mask(seat))  # type: ignore[attr-defined]
-    pos = state.pos[seat]  # type: ignore[attr-defined]
-    here = field[pos] if pos >= 0 else INF
+    s: Any = state
+    seat = s.seat
+    pos = s.pos[seat]
+    near = ORTHOGONAL[pos] if pos >= 0 else EDGE_TILES[s.home_edge(seat)]
+    field: list[int] | None = None  # the goal field, computed only when a move needs it
     best: Action | None = None
-    best_value = here
+    best_value = INF
     moving = False
     for a in legal:
-        if isinstance(a, MovePawn):
+        kind = type(a)
+        if kind is MovePawn:
             moving = True
-            back = state.back[a.tile]  # type: ignore[attr-defined]
-            value = field[a.tile] + (1 if back == TELEPORT else 0)
-            if value < best_value:
-                best, best_value = a, value
-        elif isinstance(a, OpenDoor | PlaceCookie) and (
-            a.tile in (ORTHOGONAL[pos] if pos >= 0 else ())
-            or (pos < 0 and a.tile in EDGE_TILES[state.home_edge(seat)])  # type: ignore[attr-defined]
-        ):
-            value = field[a.tile] + OPEN_COST
-            if value < best_value:
-                best, best_value = a, value
+        elif not ((kind is OpenDoor or kind is PlaceCookie) and a.tile in near):  # type: ignore[attr-defined]
+            continue
+        if field is None:
+            field = board(state).field(s.goal_mask(seat))
+            best_value = field[pos] if pos >= 0 else INF
+        tile = a.tile  # type: ignore[attr-defined]
+        if kind is MovePawn:
+            value = field[tile] + (1 if s.back[tile] == TELEPORT else 0)
+        else:
+            value = field[tile] + OPEN_COST
+        if value < best_value:
+            best, best_value = a, value
     if best is not None:
         return best
-    if moving or isinstance(legal[-1], StayPut):
+    if moving or type(legal[-1]) is StayPut:
         return legal[-1]
     if rng.below(2):
         return legal[rng.below(len(legal))]
     for a in legal:
-        if isinstance(a, DiscardCard):
+        if type(a) is DiscardCard:
             return a
     return legal[-1]
 

@@ -355,9 +355,13 @@ def _sample_drawn(
     n = len(s.hands)
     if not s.pool:
         return ((),) * n
-    taken = Counter(s.pool)
-    taken.subtract(s.deck)
-    taken.subtract(own)
+    taken = [0] * len(s.tables.discard)
+    for c in s.pool:
+        taken[c] += 1
+    for c in s.deck:
+        taken[c] -= 1
+    for c in own:
+        taken[c] -= 1
     out: list[list[int]] = []
     for other in range(n):
         if other == seat:
@@ -370,8 +374,11 @@ def _sample_drawn(
                 mine.append(c)
         out.append(mine)
     others = [o for o in range(n) if o != seat]
-    for i, c in enumerate(sorted(taken.elements())):
-        out[others[i % len(others)]].append(c)
+    i = 0
+    for c, left in enumerate(taken):
+        for _ in range(left):
+            out[others[i % len(others)]].append(c)
+            i += 1
     return tuple(tuple(sorted(d)) for d in out)
 
 
@@ -421,6 +428,7 @@ class _Plan:
         "backs",
         "base",
         "cards",
+        "counts",
         "dalek",
         "fits",
         "hand_sizes",
@@ -429,7 +437,6 @@ class _Plan:
         "own_drawn",
         "seat",
         "size",
-        "unseen",
     )
 
     def __init__(self, game: KeysGame, view: View) -> None:
@@ -487,8 +494,8 @@ class _Plan:
         total = sum(n for other, n in enumerate(hand_sizes) if other != seat)
         if sum(unseen.values()) != total + size:
             raise CorruptRecord("view: hands and draw pile do not add up to the deck")
-        self.unseen = unseen
         self.cards = sorted(unseen.elements())
+        self.counts = [unseen[c] for c in range(len(content.card_ids))]
         self.size = size
         self.hand_sizes = list(hand_sizes)
         self.seat = seat
@@ -526,9 +533,10 @@ class _Plan:
             fits = self.fits.copy()
             _shuffle(fits, rng)
             deck = fits[:size]
-            unseen = self.unseen.copy()
-            unseen.subtract(deck)
-            pool = sorted(unseen.elements())
+            counts = self.counts.copy()
+            for c in deck:
+                counts[c] -= 1
+            pool = [c for c, k in enumerate(counts) for _ in range(k)]
             _shuffle(pool, rng)
         hands: list[tuple[int, ...]] = []
         for other, n in enumerate(self.hand_sizes):
