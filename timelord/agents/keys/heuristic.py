@@ -44,6 +44,8 @@ from timelord.games.keys.board import (
 INF = 10**6
 OPEN_COST, CLOSED_COST, DALEK_COST, CLOSED_DALEK_COST, BARRIER_COST = 1, 3, 4, 5, 6
 TEMPERATURE = 1.5
+#: how much a seat's wait for its next turn counts, in path cost per round
+TEMPO = 0.0
 _RING = BARRIER_COST + 1  # buckets in `goal_field`: more than the dearest step
 
 
@@ -135,7 +137,7 @@ class _Board:
     is the goal edge plus the neighbours of every tile t in R(d - cost of t); a level is a
     dozen integer operations, so a pawn's distance costs about one per unit of distance."""
 
-    __slots__ = ("classes", "fields", "tunnels")
+    __slots__ = ("classes", "distances", "fields", "tunnels")
 
     def __init__(self, state: State) -> None:
         s: Any = state
@@ -152,6 +154,8 @@ class _Board:
             barred,
         )
         self.tunnels = s.tunnels
+        #: pawn distances found so far, by (goal, pawn tile)
+        self.distances: dict[tuple[int, int], int] = {}
         self.fields: dict[int, list[int]] = {}
 
     def _spread(self, x: int) -> int:
@@ -167,6 +171,15 @@ class _Board:
     def distance(self, goal: int, pawn: int, home: int) -> int:
         """Cost from a pawn on tile `pawn` (or off the board beside `home`, a mask) to `goal`:
         the first level whose offer reaches a tile next to the pawn (or a home-edge tile)."""
+        key = (goal, pawn)
+        known = self.distances.get(key)
+        if known is not None:
+            return known
+        found = self._distance(goal, pawn, home)
+        self.distances[key] = found
+        return found
+
+    def _distance(self, goal: int, pawn: int, home: int) -> int:
         if pawn >= 0:
             if goal >> pawn & 1:
                 return 0
@@ -292,16 +305,20 @@ def distance(state: State, seat: int, costs: list[int] | None = None) -> float:
 
 
 def evaluate(state: State) -> list[float]:
-    """Each seat's chance to win: its share of exp(-distance / TEMPERATURE) (cached)."""
+    """Each seat's chance to win: its share of exp(-lag / TEMPERATURE), where a seat's lag is
+    its distance plus TEMPO times the fraction of a round before its next turn (cached)."""
     s: Any = state
-    key = (_board_key(state), s.pos, s.stuck)
+    key = (_board_key(state), s.pos, s.stuck, s.seat, TEMPO)
     found = _VALUES.get(key)
     if found is None:
         here = board(state)
+        n = s.game.players
+        mover = s.seat
         values = []
-        for seat in range(s.game.players):
+        for seat in range(n):
             d = here.distance(s.goal_mask(seat), s.pos[seat], EDGE_MASKS[s.home_edge(seat)])
-            values.append(-(d + 1.5 * s.stuck[seat]) / TEMPERATURE)
+            lag = d + 1.5 * s.stuck[seat] + TEMPO * ((seat - mover) % n) / n
+            values.append(-lag / TEMPERATURE)
         top = max(values)
         weights = [math.exp(v - top) for v in values]
         total = sum(weights)
