@@ -9,7 +9,8 @@ home edge; a pawn in a Pandorica adds its waiting turns. Only what every seat ca
 (backs of doors never opened count as unknown), so the value is the same for every
 determinisation of a view.
 
-- `evaluate` (search cut-off): each seat's share of exp(-distance / 1.5).
+- `evaluate` (search cut-off): each seat's share of exp(-distance / 1.5) (a `TEMPO` weight
+  can add the wait for each seat's next turn; it is 0: a 40-game check did not favour it).
 - `rollout` (search playouts, fast): move to the neighbour nearest the goal; in the card
   phase open (or cookie) the best adjacent door that shortens the path, else play a random
   card half the time and discard the first card otherwise.
@@ -17,6 +18,13 @@ determinisation of a view.
   `evaluate`: it tries each card or move on one deal (three at `hard`) and keeps the one
   that leaves its pawn closest to the goal relative to the others; a newcomer's "get there
   first, and slow down whoever is ahead".
+
+Speed (search calls these on every iteration): a board's public facts (open, barred, cookied
+doors, known Daleks, tunnels) become one bitmask per tile cost, cached by those facts in
+`_Board`; a pawn's distance grows whole-mask levels from the goal edge until one touches the
+pawn (about one level per unit of distance, memoised per board), and the rollout asks for a
+full goal field only when a move or an adjacent door is on offer. `goal_field` and the
+`costs` form of `distance` are the plain Dijkstra definitions, which tests hold them to.
 """
 
 from __future__ import annotations
