@@ -48,6 +48,8 @@ class KeysGame(Game):
         self.options = {"players": self.players, "round_limit": self.round_limit}
         self.content: Content = standard_content()
         self.tables = Tables(self.content, self.players)
+        #: (view, a copy of it, its plan) of the latest `sample_state` (see there)
+        self._sample_plan: tuple[View, View, Any] | None = None
         self._extra_tiles = sum(1 for _, back in self.content.tiles if back == EXTRA_TURN)
 
     @property

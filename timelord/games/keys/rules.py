@@ -121,12 +121,17 @@ class Tables:
         every.extend([*self.pandorica, *self.tunnel, *self.move])
         every.extend([self.step_off, self.stay, self.forgo])
         self.ids = frozenset(id(a) for a in every)
+        #: what `KeysState._toggles` listed, by (card, openable tiles, closable tiles)
+        self.toggles: dict[tuple[int, int, int], tuple[Action, ...]] = {}
 
 
 @lru_cache(maxsize=256)
-def _colour_tiles(colour: tuple[int, ...], colours: int) -> tuple[tuple[int, ...], ...]:
-    """The door tiles of each colour; cached because search re-samples the same layout."""
-    return tuple(tuple(t for t in DOOR_TILES if colour[t] == c) for c in range(colours))
+def _colour_masks(colour: tuple[int, ...], colours: int) -> tuple[int, ...]:
+    """The door tiles of each colour as masks; cached because search re-samples a layout."""
+    return tuple(sum(1 << t for t in DOOR_TILES if colour[t] == c) for c in range(colours))
+
+
+DOOR_MASK = sum(1 << t for t in DOOR_TILES)
 
 
 def _replace(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -154,7 +159,7 @@ class KeysState(State):
         "back",
         "barrier_mask",
         "colour",
-        "colour_tiles",
+        "colour_masks",
         "cookie_mask",
         "corner_mask",
         "dalek_mask",
@@ -185,7 +190,7 @@ class KeysState(State):
     back: tuple[int, ...]
     #: colour index of each tile (-1 at the centre); public
     colour: tuple[int, ...]
-    colour_tiles: tuple[tuple[int, ...], ...]
+    colour_masks: tuple[int, ...]  # the door tiles of each colour
     dalek_mask: int
     open_mask: int  # doors now face up (never the Control tile)
     seen_mask: int  # doors whose back everyone has seen (K-5.8)
@@ -228,7 +233,7 @@ class KeysState(State):
         """Install a tile layout (used when building a state, never after)."""
         self.back = back
         self.colour = colour
-        self.colour_tiles = _colour_tiles(colour, len(self.game.content.colour_ids))
+        self.colour_masks = _colour_masks(colour, len(self.game.content.colour_ids))
         self.dalek_mask = sum(1 << t for t in DOOR_TILES if back[t] == DALEK)
 
     def _copy(self) -> KeysState:
@@ -237,7 +242,7 @@ class KeysState(State):
         s.tables = self.tables
         s.back = self.back
         s.colour = self.colour
-        s.colour_tiles = self.colour_tiles
+        s.colour_masks = self.colour_masks
         s.dalek_mask = self.dalek_mask
         s.open_mask = self.open_mask
         s.seen_mask = self.seen_mask
@@ -368,7 +373,7 @@ class KeysState(State):
             return moves
         if phase == BONUS:
             out: list[Action] = []
-            self._toggles(self.tables.bonus, DOOR_TILES, out)
+            self._toggles(self.tables.bonus, DOOR_MASK, out)
             out.append(self.tables.forgo)
             return out
         return []
@@ -399,17 +404,24 @@ class KeysState(State):
             out.append(self.tables.step_off)
         return out
 
-    def _toggles(self, card: int, tiles: tuple[int, ...], out: list[Action]) -> None:
-        """Open or close each door of `tiles` that card `card` may turn (K-6.1, K-6.2)."""
+    def _toggles(self, card: int, tiles: int, out: list[Action]) -> None:
+        """Open or close each door of `tiles` (a mask) that card `card` may turn (K-6.1,
+        K-6.2): opening first, each in tile order (lists memoised by what they depend on)."""
         openm = self.open_mask
         barrier = self.barrier_mask
-        openable = ~(openm | barrier)
-        closable = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
-        opens = self.tables.open_[card]
-        closes = self.tables.close[card]
-        out.extend([opens[t] for t in tiles if openable >> t & 1])
-        if closable:
-            out.extend([closes[t] for t in tiles if closable >> t & 1])
+        openable = tiles & ~(openm | barrier)
+        closable = tiles & openm & ~(barrier | self.cookie_mask | self.occupied_mask())
+        key = (card, openable, closable)
+        memo = self.tables.toggles
+        found = memo.get(key)
+        if found is None:
+            opens = self.tables.open_[card]
+            closes = self.tables.close[card]
+            found = (*[opens[t] for t in bits(openable)], *[closes[t] for t in bits(closable)])
+            if len(memo) >= 100_000:
+                memo.clear()
+            memo[key] = found
+        out.extend(found)
 
     def _play_options(self) -> list[Action]:
         tables = self.tables
@@ -424,9 +436,9 @@ class KeysState(State):
             out.append(tables.discard[card])
             effect = effects[card]
             if effect == KEY:
-                self._toggles(card, self.colour_tiles[tables.key_colour[card]], out)
+                self._toggles(card, self.colour_masks[tables.key_colour[card]], out)
             elif effect == SONIC:
-                self._toggles(card, DOOR_TILES, out)
+                self._toggles(card, DOOR_MASK, out)
                 remove = tables.remove
                 out.extend(remove[t] for t in bits(self.barrier_mask))
             elif effect == BARRIER:
@@ -866,7 +878,7 @@ def _apply_move(s: KeysState, a: Any) -> None:
             else:
                 # Used up only when taken (K-R8): forgone or lapsed, it waits for a return.
                 bonus: list[Action] = []
-                s._toggles(s.tables.bonus, DOOR_TILES, bonus)
+                s._toggles(s.tables.bonus, DOOR_MASK, bonus)
                 if bonus:
                     s.phase = BONUS
                     bonus.append(s.tables.forgo)

@@ -8,6 +8,8 @@ its own draws since then (ruling K-R17).
 
 from __future__ import annotations
 
+import json
+import math
 from collections import Counter
 from functools import cache
 from itertools import pairwise
@@ -38,8 +40,11 @@ from timelord.games.keys.board import (
     CONTROL,
     CONTROL_BIT,
     CONTROL_KIND,
+    DALEK,
+    DOOR_TILES,
     EDGE_IDS,
     EXTRA_TURN,
+    OPEN_DOOR,
     SEAT_EDGES,
     TARDIS_KEY,
     TELEPORT,
@@ -350,9 +355,13 @@ def _sample_drawn(
     n = len(s.hands)
     if not s.pool:
         return ((),) * n
-    taken = Counter(s.pool)
-    taken.subtract(s.deck)
-    taken.subtract(own)
+    taken = [0] * len(s.tables.discard)
+    for c in s.pool:
+        taken[c] += 1
+    for c in s.deck:
+        taken[c] -= 1
+    for c in own:
+        taken[c] -= 1
     out: list[list[int]] = []
     for other in range(n):
         if other == seat:
@@ -365,8 +374,11 @@ def _sample_drawn(
                 mine.append(c)
         out.append(mine)
     others = [o for o in range(n) if o != seat]
-    for i, c in enumerate(sorted(taken.elements())):
-        out[others[i % len(others)]].append(c)
+    i = 0
+    for c, left in enumerate(taken):
+        for _ in range(left):
+            out[others[i % len(others)]].append(c)
+            i += 1
     return tuple(tuple(sorted(d)) for d in out)
 
 
@@ -378,80 +390,166 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     come from the deck less the seat's hand, the discard pile and the cards on the board.
     After a reshuffle the draw pile is dealt only from the reshuffled cards the seat has not
     drawn back itself, and the other unseen cards go to other hands (ruling K-R17).
+
+    Search asks for many samples of one view in a row, so reading and checking the view is
+    done once (`_Plan`, kept on the game with a copy of the view it was made from and reused
+    only while the view still equals that copy); each call then only deals.
     """
-    content = game.content
-    seat = view["seat"]
-    s = KeysState.blank(game)
-    known = _backs(view["backs"], True)
-    colour_index = {c: i for i, c in enumerate(content.colour_ids)}
-    colours = view["colours"]
-    # Deal each colour's unseen backs among its unseen tiles.
-    pools = [Counter(mix) for mix in _colour_mix(content)]
-    hidden: dict[int, list[int]] = {}
-    for t, k in enumerate(known):
-        if t == CONTROL:
-            continue
-        c = colour_index[colours[t]]
-        if k is None:
-            hidden.setdefault(c, []).append(t)
+    cached = game._sample_plan
+    if cached is not None and cached[0] is view and cached[1] == view:
+        plan = cached[2]
+    else:
+        plan = _Plan(game, view)
+        game._sample_plan = (view, json.loads(json.dumps(view)), plan)
+    return plan.deal(rng)
+
+
+#: 64-bit draws that make a number far above n! (2**32 times at least), for `_shuffle`
+_DRAWS = [(math.lgamma(n + 1) / math.log(2) + 32) // 64 + 1 for n in range(CELLS + 1)]
+
+
+def _shuffle(seq: list[int], rng: Rng) -> None:
+    """Fisher-Yates whose indices are the mixed-radix digits of one random number made of a
+    few 64-bit draws (its bias, under 2**-32, is nothing next to the sampling noise), so a
+    shuffle costs a few generator calls instead of one per item."""
+    n = len(seq)
+    x = 0
+    for _ in range(int(_DRAWS[n]) if n <= CELLS else n):
+        x = x << 64 | rng.next64()
+    for i in range(n - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        seq[i], seq[j] = seq[j], seq[i]
+
+
+class _Plan:
+    """What `sample_state` reads from a view once: the public state and what is to deal."""
+
+    __slots__ = (
+        "backs",
+        "base",
+        "cards",
+        "counts",
+        "dalek",
+        "fits",
+        "hand_sizes",
+        "hidden",
+        "own",
+        "own_drawn",
+        "seat",
+        "size",
+    )
+
+    def __init__(self, game: KeysGame, view: View) -> None:
+        content = game.content
+        seat = view["seat"]
+        s = KeysState.blank(game)
+        known = _backs(view["backs"], True)
+        colour_index = {c: i for i, c in enumerate(content.colour_ids)}
+        colours = view["colours"]
+        pools = [Counter(mix) for mix in _colour_mix(content)]
+        hidden: dict[int, list[int]] = {}
+        for t, k in enumerate(known):
+            if t == CONTROL:
+                continue
+            c = colour_index[colours[t]]
+            if k is None:
+                hidden.setdefault(c, []).append(t)
+            else:
+                pools[c][k] -= 1
+        self.hidden: list[tuple[list[int], list[int]]] = []
+        for c, tiles in hidden.items():
+            left = sorted(pools[c].elements())
+            if len(left) != len(tiles):
+                raise CorruptRecord("view: unseen backs do not fit the box's tiles of that colour")
+            self.hidden.append((tiles, left))
+        # Any back fits a hidden tile while the view is read: the colour checks need one.
+        backs = [b if b is not None else OPEN_DOOR for b in known]
+        _fill_common(s, view, backs)
+        self.backs = [b if b is not None else OPEN_DOOR for b in known]
+        self.dalek = sum(1 << t for t in DOOR_TILES if known[t] == DALEK)
+        s.seen_mask = _mask([t for t, k in enumerate(known) if k is not None and t != CONTROL])
+        unseen = Counter(content.deck)
+        unseen.subtract(s.discard)
+        own: tuple[int, ...] = ()
+        own_drawn: tuple[int, ...] = ()
+        if seat is not None:
+            own = tuple(sorted(_cards(game, view["hand"], "'hand'")))
+            own_drawn = tuple(sorted(_cards(game, view["drawn_since_reshuffle"], "'drawn'")))
+            unseen.subtract(own)
+        unseen.subtract(board_cards(s))
+        if any(v < 0 for v in unseen.values()):
+            raise CorruptRecord("view: more cards are in sight than the deck holds")
+        size = view["deck_size"]
+        hand_sizes = view["hand_sizes"]
+        self.fits: list[int] | None = None
+        if s.pool:
+            # K-R17: the pile holds only reshuffled cards this seat did not draw back since;
+            # the rest of the unseen cards are in other hands.
+            remaining = Counter(s.pool)
+            remaining.subtract(own_drawn)
+            fits = [c for c, n in sorted(remaining.items()) for _ in range(min(n, unseen[c]))]
+            if len(fits) < size:
+                raise CorruptRecord("view: the draw pile cannot come from the reshuffled cards")
+            self.fits = fits
+        total = sum(n for other, n in enumerate(hand_sizes) if other != seat)
+        if sum(unseen.values()) != total + size:
+            raise CorruptRecord("view: hands and draw pile do not add up to the deck")
+        self.cards = sorted(unseen.elements())
+        self.counts = [unseen[c] for c in range(len(content.card_ids))]
+        self.size = size
+        self.hand_sizes = list(hand_sizes)
+        self.seat = seat
+        self.own = own
+        self.own_drawn = own_drawn
+        to_move = view["to_move"]
+        s.seat = to_move if to_move is not None else 0
+        s.hands = ()
+        s.deck = ()
+        s.drawn = ()
+        s.rng = 0
+        self.base = s
+
+    def deal(self, rng: Rng) -> KeysState:
+        s = self.base._copy()
+        backs = self.backs.copy()
+        dalek = self.dalek
+        for tiles, left in self.hidden:
+            left = left.copy()
+            _shuffle(left, rng)
+            for t, k in zip(tiles, left, strict=True):
+                backs[t] = k
+                if k == DALEK:
+                    dalek |= 1 << t
+        s.back = tuple(backs)
+        s.dalek_mask = dalek
+        size = self.size
+        seat = self.seat
+        if self.fits is None:
+            pool = self.cards.copy()
+            _shuffle(pool, rng)
+            deck = pool[:size]
+            del pool[:size]
         else:
-            pools[c][k] -= 1
-    backs: list[int | None] = list(known)
-    for c, tiles in hidden.items():
-        left = sorted(pools[c].elements())
-        if len(left) != len(tiles):
-            raise CorruptRecord("view: unseen backs do not fit the box's tiles of that colour")
-        rng.shuffle(left)
-        for t, dealt in zip(tiles, left, strict=True):
-            backs[t] = dealt
-    _fill_common(s, view, [b if b is not None else CONTROL_KIND for b in backs])
-    s.seen_mask = _mask([t for t, k in enumerate(known) if k is not None and t != CONTROL])
-    # Deal the unseen cards.
-    unseen = Counter(content.deck)
-    unseen.subtract(s.discard)
-    own: tuple[int, ...] = ()
-    own_drawn: tuple[int, ...] = ()
-    if seat is not None:
-        own = tuple(sorted(_cards(game, view["hand"], "'hand'")))
-        own_drawn = tuple(sorted(_cards(game, view["drawn_since_reshuffle"], "'drawn'")))
-        unseen.subtract(own)
-    unseen.subtract(board_cards(s))
-    if any(v < 0 for v in unseen.values()):
-        raise CorruptRecord("view: more cards are in sight than the deck holds")
-    size = view["deck_size"]
-    deck: list[int] = []
-    if s.pool:
-        # K-R17: the pile holds only reshuffled cards this seat did not draw back since; the
-        # rest of the unseen cards are in other hands.
-        remaining = Counter(s.pool)
-        remaining.subtract(own_drawn)
-        fits = [c for c, n in sorted(remaining.items()) for _ in range(min(n, unseen[c]))]
-        if len(fits) < size:
-            raise CorruptRecord("view: the draw pile cannot come from the reshuffled cards")
-        rng.shuffle(fits)
-        deck = fits[:size]
-        unseen.subtract(deck)
-    pool = sorted(unseen.elements())
-    rng.shuffle(pool)
-    if not s.pool:
-        deck = pool[:size]
-        del pool[:size]
-    hands: list[tuple[int, ...]] = []
-    for other, n in enumerate(view["hand_sizes"]):
-        if other == seat:
-            hands.append(own)
-        else:
-            hands.append(tuple(sorted(pool[:n])))
-            del pool[:n]
-    if pool or len(deck) != size:
-        raise CorruptRecord("view: hands and draw pile do not add up to the deck")
-    s.hands = tuple(hands)
-    s.deck = tuple(deck)
-    s.drawn = _sample_drawn(s, seat, own_drawn)
-    to_move = view["to_move"]
-    s.seat = to_move if to_move is not None else 0
-    s.rng = rng.next64()
-    return s
+            fits = self.fits.copy()
+            _shuffle(fits, rng)
+            deck = fits[:size]
+            counts = self.counts.copy()
+            for c in deck:
+                counts[c] -= 1
+            pool = [c for c, k in enumerate(counts) for _ in range(k)]
+            _shuffle(pool, rng)
+        hands: list[tuple[int, ...]] = []
+        for other, n in enumerate(self.hand_sizes):
+            if other == seat:
+                hands.append(self.own)
+            else:
+                hands.append(tuple(sorted(pool[:n])))
+                del pool[:n]
+        s.hands = tuple(hands)
+        s.deck = tuple(deck)
+        s.drawn = _sample_drawn(s, seat, self.own_drawn)
+        s.rng = rng.next64()
+        return s
 
 
 # -- log lines -------------------------------------------------------------------------
