@@ -91,6 +91,123 @@ def build_view(st: EpisodesState, seat: int | None) -> View:
     return view
 
 
+class _Prepared:
+    """What `sample_state` reads from one view before dealing: the same for every deal."""
+
+    __slots__ = (
+        "cands",
+        "counts",
+        "deck_need",
+        "discard",
+        "drawn",
+        "ended",
+        "extra",
+        "floor",
+        "fresh",
+        "hand",
+        "keeping",
+        "known",
+        "known_by",
+        "limbo_need",
+        "limbo_old",
+        "limbo_seen",
+        "needs",
+        "peeked",
+        "pending",
+        "phase",
+        "pool",
+        "reshuffles",
+        "seat",
+        "slots",
+        "take",
+        "top",
+        "turn",
+        "unknown",
+        "vp",
+    )
+
+    def __init__(self, game: EpisodesGame, view: View) -> None:
+        seat = view["seat"]
+        if not isinstance(seat, int):
+            raise CorruptRecord("sample_state needs a seat's view, not a spectator's")
+        n = game.players
+        self.seat = seat
+        self.turn = view["turn"]
+        self.phase = R.PHASES.index(view["phase"])
+        pending = view["pending"]
+        self.pending = -1 if pending is None else SUIT_INDEX[pending]
+        self.vp = list(view["vp"])
+        floor = view["discard_floor"]
+        self.floor = 0 if floor is None else CODE_OF[floor]
+        self.reshuffles = view["reshuffles"]
+        self.ended = view["ended"] or ""
+        self.limbo_old = view["drawn_old"]
+        counts = list(game.deck.counts)
+        hand = self.hand = _codes(view["hand"])
+        discard = self.discard = _codes(view["discard"])
+        known = self.known = [_codes(k) for k in view["known_hands"]]
+        top = _codes(view["deck_top"])
+        drawn = self.drawn = _codes(view["drawn"])
+        for group in (hand, discard, top, drawn, *known):
+            for c in group:
+                counts[c] -= 1
+        sizes = view["hand_sizes"]
+        active = self.turn % n
+        self.needs = [0 if o == seat else sizes[o] - len(known[o]) for o in range(n)]
+        keeping = self.keeping = self.phase == R.KEEP and seat != active
+        self.limbo_need = view["drawn_count"] - len(drawn) if keeping else 0
+        self.deck_need = view["deck_size"] - len(top)
+        pool_labels = view["deck_pool"]
+        self.fresh = 0  # unseen Gadget-drawn cards that came from the reshuffled pile
+        self.pool: list[int] | None = None
+        self.cands: list[int] = []
+        self.take = 0
+        if pool_labels is not None:
+            # E-8.11: only cards of the reshuffled pile that the seat has not seen leave the
+            # deck, and cannot place anywhere else, can be in the deck now.
+            pool = self.pool = _codes(pool_labels)
+            left = [0] * len(counts)
+            for c in pool:
+                left[c] += 1
+            for c in top:
+                left[c] -= 1
+            if keeping:
+                self.fresh = view["drawn_count"] - max(view["drawn_old"], len(drawn))
+            cands = self.cands
+            for c in game.deck.present:
+                k = min(counts[c], left[c])
+                if k > 0:
+                    cands.extend([c] * k)
+            self.take = self.deck_need + self.fresh
+            if not 0 <= self.take <= len(cands):
+                raise CorruptRecord("the deck cannot be made of the reshuffled pile's cards")
+        self.counts = counts
+        unknown: list[int] = []
+        for c in game.deck.present:
+            k = counts[c]
+            if k:
+                unknown.extend([c] * k)
+        self.unknown = unknown  # before a reshuffle; after one, less the deck's draw
+        self.slots = sum(self.needs) + self.limbo_need - self.fresh
+        if pool_labels is None and len(unknown) - self.slots != self.deck_need:
+            raise CorruptRecord("view and deck composition disagree")
+        self.peeked = list(view["peeked"])
+        self.extra = max(self.peeked) - len(top)
+        top.reverse()
+        self.top = top
+        self.known_by = [_codes(cards) if cards else None for cards in view["known_by"]]
+        self.limbo_seen = (
+            [_codes(k) for k in view["drawn_seen_by"]]
+            if self.phase == R.KEEP and seat == active
+            else None
+        )
+
+
+#: The last view prepared, with its game: a search deals many states from one view object.
+#: Views are values; a caller that changes a view in place must not expect this to notice.
+_LAST: list[object] = [None, None, None]
+
+
 def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     """A full state whose view for `view['seat']` is `view` (E-8.9).
 
@@ -101,127 +218,114 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     and the part of a Gadget draw taken from it, are dealt only from the cards the seat knows
     the new deck can hold (E-8.11). Other seats' knowledge is left empty; the sampled state's
     generator is fresh, so hidden future draws vary too.
+
+    Everything that does not depend on the deal is read from the view once and kept for the
+    next call with the same view object (search calls this once per iteration).
     """
     from timelord.games.episodes.state import EpisodesState
 
-    seat = view["seat"]
-    if not isinstance(seat, int):
-        raise CorruptRecord("sample_state needs a seat's view, not a spectator's")
-    n = game.players
-    st = EpisodesState.blank(game)
-    st.turn = view["turn"]
-    st.phase = R.PHASES.index(view["phase"])
-    pending = view["pending"]
-    st.pending = -1 if pending is None else SUIT_INDEX[pending]
-    st.vp = list(view["vp"])
-    floor = view["discard_floor"]
-    st.floor = 0 if floor is None else CODE_OF[floor]
-    st.reshuffles = view["reshuffles"]
-    st.ended = view["ended"] or ""
-    st.limbo_old = view["drawn_old"]
-    counts = list(game.deck.counts)
-    hand = _codes(view["hand"])
-    discard = _codes(view["discard"])
-    known = [_codes(k) for k in view["known_hands"]]
-    top = _codes(view["deck_top"])
-    drawn = _codes(view["drawn"])
-    for group in (hand, discard, top, drawn, *known):
-        for c in group:
-            counts[c] -= 1
-    sizes = view["hand_sizes"]
-    active = st.turn % n
-    needs = [0 if o == seat else sizes[o] - len(known[o]) for o in range(n)]
-    keeping = st.phase == R.KEEP and seat != active
-    limbo_need = view["drawn_count"] - len(drawn) if keeping else 0
-    deck_need = view["deck_size"] - len(top)
-    below = rng.below
-    pool_labels = view["deck_pool"]
-    fresh = 0  # unseen Gadget-drawn cards that came from the reshuffled pile
-    if pool_labels is None:
-        from_pool: list[int] = []
+    last = _LAST
+    if last[0] is game and last[1] is view:
+        prep = last[2]
+        assert isinstance(prep, _Prepared)
     else:
-        # E-8.11: only cards of the reshuffled pile that the seat has not seen leave the
-        # deck, and cannot place anywhere else, can be in the deck now.
-        pool = _codes(pool_labels)
-        st.pool = [pool] * (n + 1)
-        left = [0] * len(counts)
-        for c in pool:
-            left[c] += 1
-        for c in top:
-            left[c] -= 1
-        if keeping:
-            fresh = view["drawn_count"] - max(view["drawn_old"], len(drawn))
-        cands: list[int] = []
-        for c in game.deck.present:
-            k = min(counts[c], left[c])
-            if k > 0:
-                cands.extend([c] * k)
-        take = deck_need + fresh
-        if not 0 <= take <= len(cands):
-            raise CorruptRecord("the deck cannot be made of the reshuffled pile's cards")
+        prep = _Prepared(game, view)
+        last[0], last[1], last[2] = game, view, prep
+    n = game.players
+    seat = prep.seat
+    below = rng.below
+    pool = prep.pool
+    deck_need = prep.deck_need
+    if pool is None:
+        from_pool: list[int] = []
+        unknown = prep.unknown[:]
+    else:
+        cands = prep.cands[:]
+        take = prep.take
         for i in range(take):
             j = i + below(len(cands) - i)
             cands[i], cands[j] = cands[j], cands[i]
         from_pool = cands[:take]
+        counts = prep.counts[:]
         for c in from_pool:
             counts[c] -= 1
-    unknown: list[int] = []
-    for c in game.deck.present:
-        k = counts[c]
-        if k:
-            unknown.extend([c] * k)
+        unknown = []
+        for c in game.deck.present:
+            k = counts[c]
+            if k:
+                unknown.extend([c] * k)
     # Partial Fisher-Yates: a uniform random choice, in random order, for the hidden slots.
-    slots = sum(needs) + limbo_need - fresh
+    slots = prep.slots
     free = len(unknown)
     for i in range(slots):
         j = i + below(free - i)
         unknown[i], unknown[j] = unknown[j], unknown[i]
-    if pool_labels is None:
+    if pool is None:
         rest = unknown[slots:]
     else:
         rest = from_pool[:deck_need]
         if len(unknown) != slots:
             raise CorruptRecord("view and deck composition disagree")
+    st = EpisodesState.__new__(EpisodesState)
+    st.game = game
+    hands: list[list[int]] = []
+    needs = prep.needs
+    known = prep.known
     at = 0
     for o in range(n):
         if o == seat:
-            st.hands[o] = hand
+            hands.append(prep.hand)
             continue
-        h = known[o] + unknown[at : at + needs[o]]
-        at += needs[o]
+        need = needs[o]
+        h = known[o] + unknown[at : at + need]
+        at += need
         h.sort()
-        st.hands[o] = h
-    if st.phase == R.KEEP:
-        if seat == active:
-            st.limbo = drawn
+        hands.append(h)
+    st.hands = hands
+    st.limbo = []
+    st.limbo_known = [[] for _ in range(n)]
+    if prep.phase == R.KEEP:
+        if prep.limbo_seen is not None:
+            st.limbo = prep.drawn
+            st.limbo_known = prep.limbo_seen[:]
         else:
-            old = limbo_need - fresh
-            st.limbo = sorted(drawn + from_pool[deck_need:] + unknown[at : at + old])
+            old = prep.limbo_need - prep.fresh
+            st.limbo = sorted(prep.drawn + from_pool[deck_need:] + unknown[at : at + old])
             at += old
-            st.limbo_known[seat] = drawn
+            st.limbo_known[seat] = prep.drawn
     if len(rest) != deck_need:
         raise CorruptRecord("view and deck composition disagree")
     # Cards another seat peeked below the ones this seat saw: settled, but unknown here.
-    peeked = view["peeked"]
-    extra = max(peeked) - len(top)
-    for i in range(extra):
-        j = i + below(len(rest) - i)
-        rest[i], rest[j] = rest[j], rest[i]
-    settled = rest[:extra] if extra > 0 else []
-    rest = rest[extra:] if extra > 0 else rest
+    extra = prep.extra
+    settled: list[int] = []
+    if extra > 0:
+        for i in range(extra):
+            j = i + below(len(rest) - i)
+            rest[i], rest[j] = rest[j], rest[i]
+        settled = rest[:extra]
+        rest = rest[extra:]
     rest.sort()
-    top.reverse()
-    st.deck = rest + settled + top
-    st.fixed = len(settled) + len(top)
-    st.top = list(peeked)
-    for o, cards in enumerate(view["known_by"]):
-        if cards:
-            st.known[o][seat] = _codes(cards)
-    if st.phase == R.KEEP and seat == active:
-        st.limbo_known = [_codes(k) for k in view["drawn_seen_by"]]
-    st.discard = discard
-    st.known[seat] = known
+    st.deck = rest + settled + prep.top
+    st.fixed = len(settled) + len(prep.top)
+    st.top = prep.peeked[:]
+    rows = [[[] for _ in range(n)] for _ in range(n)]
+    for o, cards in enumerate(prep.known_by):
+        if cards is not None:
+            rows[o][seat] = cards
+    rows[seat] = known[:]
+    st.known = rows
+    st.discard = prep.discard[:]
+    st.vp = prep.vp[:]
+    st.turn = prep.turn
+    st.phase = prep.phase
+    st.pending = prep.pending
+    st.floor = prep.floor
+    st.reshuffles = prep.reshuffles
+    st.ended = prep.ended
+    st.limbo_old = prep.limbo_old
+    st.pool = [pool] * (n + 1) if pool is not None else [[] for _ in range(n + 1)]
     st.rng = rng.next64()
+    st._legal = None
     st._settle_cache()
     return st
 
