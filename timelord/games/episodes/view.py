@@ -96,7 +96,6 @@ class _Prepared:
 
     __slots__ = (
         "cands",
-        "counts",
         "deck_need",
         "discard",
         "drawn",
@@ -181,13 +180,19 @@ class _Prepared:
             self.take = self.deck_need + self.fresh
             if not 0 <= self.take <= len(cands):
                 raise CorruptRecord("the deck cannot be made of the reshuffled pile's cards")
-        self.counts = counts
         unknown: list[int] = []
         for c in game.deck.present:
             k = counts[c]
             if k:
                 unknown.extend([c] * k)
-        self.unknown = unknown  # before a reshuffle; after one, less the deck's draw
+        self.unknown = unknown
+        if self.pool is not None:
+            # after a reshuffle the hidden hands get the unknown cards outside the candidates,
+            # and the candidates the deck and the Gadget draw leave out
+            outside = unknown[:]
+            for c in self.cands:
+                outside.remove(c)
+            self.unknown = outside
         self.slots = sum(self.needs) + self.limbo_need - self.fresh
         if pool_labels is None and len(unknown) - self.slots != self.deck_need:
             raise CorruptRecord("view and deck composition disagree")
@@ -201,6 +206,49 @@ class _Prepared:
             if self.phase == R.KEEP and seat == active
             else None
         )
+
+
+#: (cards, picks) -> (ways to pick, 64-bit words to draw, largest multiple of ways below 2**bits)
+_SPANS: dict[tuple[int, int], tuple[int, int, int]] = {}
+
+
+def _span(n: int, k: int) -> tuple[int, int, int]:
+    got = _SPANS.get((n, k))
+    if got is None:
+        span = 1
+        for i in range(k):
+            span *= n - i
+        words = (span.bit_length() + 127) // 64  # at least 64 spare bits: rejection is rare
+        total = 1 << (64 * words)
+        got = _SPANS[(n, k)] = (span, words, total - total % span)
+    return got
+
+
+def _pick(cards: list[int], k: int, rng: Rng) -> None:
+    """Move a uniform random selection of `k` of `cards`, in random order, to the front
+    (a partial Fisher-Yates shuffle).
+
+    This is the hot loop of every search, so instead of one `rng.below` per card it draws one
+    uniform number below n(n-1)...(n-k+1) from a few 64-bit outputs (rejecting the rare draw
+    past the last whole multiple, so it is exactly uniform) and reads the k indices off as its
+    mixed-radix digits.
+    """
+    if k <= 0:
+        return
+    n = len(cards)
+    span, words, limit = _span(n, k)
+    draw = rng.next64
+    while True:
+        x = draw()
+        for _ in range(words - 1):
+            x = (x << 64) | draw()
+        if x < limit:
+            break
+    x %= span
+    for i in range(k):
+        x, r = divmod(x, n - i)
+        j = i + r
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 #: The last view prepared, with its game: a search deals many states from one view object.
@@ -233,37 +281,27 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
         last[0], last[1], last[2] = game, view, prep
     n = game.players
     seat = prep.seat
-    below = rng.below
     pool = prep.pool
     deck_need = prep.deck_need
+    fresh: list[int] = []
     if pool is None:
-        from_pool: list[int] = []
         unknown = prep.unknown[:]
     else:
+        # The deck and the fresh part of a Gadget draw are a uniform choice of the candidates:
+        # pick what stays out (usually few) and the fresh cards, the rest is the deck.
         cands = prep.cands[:]
-        take = prep.take
-        for i in range(take):
-            j = i + below(len(cands) - i)
-            cands[i], cands[j] = cands[j], cands[i]
-        from_pool = cands[:take]
-        counts = prep.counts[:]
-        for c in from_pool:
-            counts[c] -= 1
-        unknown = []
-        for c in game.deck.present:
-            k = counts[c]
-            if k:
-                unknown.extend([c] * k)
-    # Partial Fisher-Yates: a uniform random choice, in random order, for the hidden slots.
+        skip = len(cands) - prep.take
+        _pick(cands, skip + prep.fresh, rng)
+        fresh = cands[skip : skip + prep.fresh]
+        deck_part = cands[skip + prep.fresh :]
+        unknown = prep.unknown + cands[:skip]
+    # a uniform random choice, in random order, for the hidden slots
     slots = prep.slots
-    free = len(unknown)
-    for i in range(slots):
-        j = i + below(free - i)
-        unknown[i], unknown[j] = unknown[j], unknown[i]
+    _pick(unknown, slots, rng)
     if pool is None:
         rest = unknown[slots:]
     else:
-        rest = from_pool[:deck_need]
+        rest = deck_part
         if len(unknown) != slots:
             raise CorruptRecord("view and deck composition disagree")
     st = EpisodesState.__new__(EpisodesState)
@@ -290,7 +328,7 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
             st.limbo_known = prep.limbo_seen[:]
         else:
             old = prep.limbo_need - prep.fresh
-            st.limbo = sorted(prep.drawn + from_pool[deck_need:] + unknown[at : at + old])
+            st.limbo = sorted(prep.drawn + fresh + unknown[at : at + old])
             at += old
             st.limbo_known[seat] = prep.drawn
     if len(rest) != deck_need:
@@ -299,16 +337,14 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     extra = prep.extra
     settled: list[int] = []
     if extra > 0:
-        for i in range(extra):
-            j = i + below(len(rest) - i)
-            rest[i], rest[j] = rest[j], rest[i]
+        _pick(rest, extra, rng)
         settled = rest[:extra]
         rest = rest[extra:]
     rest.sort()
     st.deck = rest + settled + prep.top
     st.fixed = len(settled) + len(prep.top)
     st.top = prep.peeked[:]
-    rows = [[[] for _ in range(n)] for _ in range(n)]
+    rows: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(n)]
     for o, cards in enumerate(prep.known_by):
         if cards is not None:
             rows[o][seat] = cards
