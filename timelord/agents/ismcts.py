@@ -27,6 +27,19 @@ What is built:
   stay reproducible for a seed.
 
 The chosen move is the root child with the most visits (ties: higher mean, then legal order).
+
+Levels. `easy`, `medium` and `hard` name settings (`LEVELS`; a game's hooks override them
+per level): `sims` iterations per decision, the rollout policy, the `cutoff` (actions played
+out before the evaluation takes over), and optionally `prior`, `depth` and `c`. They are
+sized so that a 200-game match of `hard` against three heuristics fits an hour on two cores
+and the levels are ordered by strength: easy plays fast and weakly (random rollouts in the
+generic settings), medium and hard follow the game's heuristic in rollouts with growing
+budgets. Every level is a simulation count, never a time, so a decision is reproducible for
+a view and a seed on any machine. A level text may adjust any setting: "hard/sims=800".
+
+Cost. One iteration is one `sample_state`, one walk down the tree, at most `cutoff` rollout
+actions and one evaluation; the loop itself allocates nothing per node it passes but the
+path entries and does one dictionary look-up per legal action.
 """
 
 from __future__ import annotations
