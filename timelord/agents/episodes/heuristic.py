@@ -261,7 +261,7 @@ def _make(game: Game, level: str | None) -> Agent:
 #: move by the heuristic, cut off after 8 actions -- the rest of this turn and about two
 #: opponents' turns -- and valued by `evaluate`): a deeper tree with the same budget did no
 #: better than the heuristic itself (docs/strength.md). The short cut-off makes an iteration
-#: about four times cheaper than the 30 actions used before, for the same strength (90-game
+#: about four times cheaper than the 30 actions used before, for the same strength (85-game
 #: trials: 0.38 win share at 200 simulations against three heuristics; a fitted evaluation
 #: with more terms did worse, 0.31). Budgets chosen so a 200-game match against three
 #: heuristics fits well within an hour on two cores.
