@@ -253,7 +253,8 @@ def _pick(cards: list[int], k: int, rng: Rng) -> None:
 
 #: The last view prepared, with its game: a search deals many states from one view object.
 #: Views are values; a caller that changes a view in place must not expect this to notice.
-_LAST: list[object] = [None, None, None]
+#: One tuple, replaced whole, so threads sampling different views never mix their entries.
+_LAST: list[tuple[EpisodesGame, View, _Prepared] | None] = [None]
 
 
 def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
@@ -272,13 +273,12 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     """
     from timelord.games.episodes.state import EpisodesState
 
-    last = _LAST
-    if last[0] is game and last[1] is view:
+    last = _LAST[0]
+    if last is not None and last[0] is game and last[1] is view:
         prep = last[2]
-        assert isinstance(prep, _Prepared)
     else:
         prep = _Prepared(game, view)
-        last[0], last[1], last[2] = game, view, prep
+        _LAST[0] = (game, view, prep)
     n = game.players
     seat = prep.seat
     pool = prep.pool
