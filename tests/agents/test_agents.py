@@ -164,3 +164,24 @@ def test_flat_search_grows_only_the_root() -> None:
     assert root.visits == 40
     assert root.children and all(not child.children for child in root.children.values())
     assert sum(child.visits for child in root.children.values()) == 40
+
+
+def test_availability_counts_bound_visits() -> None:
+    """SO-ISMCTS bookkeeping: a child is visited at most as often as it was available, and
+    available at most as often as its parent was visited; every root visit went to a child."""
+    game = load("toy-tricks", players=3)
+    state = game.new_game(5)
+    seat = state.to_move
+    assert seat is not None
+    agent = make_agent("ismcts:sims=150/cutoff=none/rollout=random", game)
+    assert isinstance(agent, IsmctsAgent)
+    root = agent.search(state.view(seat), Rng(2))
+    assert sum(child.visits for child in root.children.values()) == root.visits == 150
+
+    def walk(node: object, parent_visits: int) -> None:
+        assert isinstance(node, type(root))
+        for child in node.children.values():
+            assert 1 <= child.visits <= child.avail <= parent_visits
+            walk(child, child.visits)
+
+    walk(root, root.visits)

@@ -27,6 +27,19 @@ What is built:
   stay reproducible for a seed.
 
 The chosen move is the root child with the most visits (ties: higher mean, then legal order).
+
+Levels. `easy`, `medium` and `hard` name settings (`LEVELS`; a game's hooks override them
+per level): `sims` iterations per decision, the rollout policy, the `cutoff` (actions played
+out before the evaluation takes over), and optionally `prior`, `depth` and `c`. They are
+sized so that a 200-game match of `hard` against three heuristics fits an hour on two cores
+and the levels are ordered by strength: easy plays fast and weakly (random rollouts in the
+generic settings), medium and hard follow the game's heuristic in rollouts with growing
+budgets. Every level is a simulation count, never a time, so a decision is reproducible for
+a view and a seed on any machine. A level text may adjust any setting: "hard/sims=800".
+
+Cost. One iteration is one `sample_state`, one walk down the tree, at most `cutoff` rollout
+actions and one evaluation; the loop itself allocates nothing per node it passes but the
+path entries and does one dictionary look-up per legal action.
 """
 
 from __future__ import annotations
@@ -136,12 +149,14 @@ class Node:
 
 def outcome(state: State, evaluate: Evaluation | None) -> list[float]:
     """Per-seat reward in [0, 1] of a finished or cut-off state."""
+    if evaluate is not None and not state.is_over:
+        return evaluate(state)
     scores = state.scores()
     lo, hi = min(scores), max(scores)
     spread = hi - lo
     norm = [(s - lo) / spread if spread else 0.5 for s in scores]
     if not state.is_over:
-        return evaluate(state) if evaluate is not None else norm
+        return norm
     winners = state.winners()
     share = 1.0 / len(winners) if winners else 0.0
     won = set(winners)
@@ -186,61 +201,84 @@ class IsmctsAgent(Agent):
         settings = self.settings
         sample = self.game.sample_state
         policy, evaluate = self.policy, self.hooks.evaluate
-        cutoff = settings.cutoff
+        cutoff = settings.cutoff if settings.cutoff is not None else 1 << 62
         c = settings.c
         prior = settings.prior if policy is not _random_policy else 0.0
         depth = settings.depth if settings.depth is not None else 1 << 30
+        budget = settings.sims
         log, sqrt = math.log, math.sqrt
-        deadline = None if settings.time is None else time.perf_counter() + settings.time
+        below = rng.below
+        clock = time.perf_counter
+        deadline = None if settings.time is None else clock() + settings.time
         root = Node()
         sims = 0
-        while sims < settings.sims:
-            if deadline is not None and sims % 8 == 0 and time.perf_counter() > deadline:
+        path: list[tuple[Node, int]] = []
+        untried: list[Action] = []
+        found: list[Node] = []
+        while sims < budget:
+            if deadline is not None and sims % 8 == 0 and clock() > deadline:
                 break
             sims += 1
             state = sample(view, rng)
             node = root
-            path: list[tuple[Node, int]] = []
+            path.clear()
             # selection and expansion
             while not state.is_over and len(path) < depth:
                 seat = state.to_move
                 assert seat is not None
                 legal = state.legal_actions()
                 children = node.children
-                if prior and not children:
-                    node.hint = policy(state, legal, rng)
+                if not children:
+                    # a node seen for the first time: everything is untried, nothing to count
+                    hint = node.hint = policy(state, legal, rng) if prior else None
+                    action = hint if hint is not None else legal[below(len(legal))]
+                    child = children[action] = Node()
+                    path.append((child, seat))
+                    state = state.apply_unchecked(action)
+                    break
                 hint = node.hint
-                untried = [a for a in legal if a not in children]
+                # one dictionary look-up per legal action: either a child to score or untried
+                untried.clear()
+                found.clear()
+                get = children.get
+                best_value = -1.0
+                chosen: Node | None = None
+                chosen_action = legal[0]
+                for a in legal:
+                    ch = get(a)
+                    if ch is None:
+                        untried.append(a)
+                        continue
+                    found.append(ch)
+                    if untried:
+                        continue  # something untried is expanded instead; only count
+                    visits = ch.visits
+                    value = ch.reward / visits + c * sqrt(log(ch.avail) / visits)
+                    if hint is not None and (a is hint or a == hint):
+                        value += prior / (visits + 1)
+                    if value > best_value:
+                        best_value, chosen, chosen_action = value, ch, a
                 if untried:
                     if hint is not None and hint in untried:
                         action = hint
                     else:
-                        action = untried[rng.below(len(untried))]
+                        action = untried[below(len(untried))]
+                    for ch in found:
+                        ch.avail += 1
                     child = children[action] = Node()
-                    for a in legal:
-                        if a is not action and a in children:
-                            children[a].avail += 1
                     path.append((child, seat))
                     state = state.apply_unchecked(action)
                     break
-                best_value = -1.0
-                chosen = legal[0]
-                for a in legal:
-                    ch = children[a]
-                    value = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                    if a is hint or (hint is not None and a == hint):
-                        value += prior / (ch.visits + 1)
-                    if value > best_value:
-                        best_value, chosen = value, a
+                for ch in found:
                     ch.avail += 1
-                node = children[chosen]
+                assert chosen is not None
+                node = chosen
                 path.append((node, seat))
-                state = state.apply_unchecked(chosen)
+                state = state.apply_unchecked(chosen_action)
             # rollout
             steps = 0
-            while not state.is_over and (cutoff is None or steps < cutoff):
-                legal = state.legal_actions()
-                state = state.apply_unchecked(policy(state, legal, rng))
+            while steps < cutoff and not state.is_over:
+                state = state.apply_unchecked(policy(state, state.legal_actions(), rng))
                 steps += 1
             reward = outcome(state, evaluate)
             root.visits += 1

@@ -91,6 +91,172 @@ def build_view(st: EpisodesState, seat: int | None) -> View:
     return view
 
 
+class _Prepared:
+    """What `sample_state` reads from one view before dealing: the same for every deal."""
+
+    __slots__ = (
+        "cands",
+        "deck_need",
+        "discard",
+        "drawn",
+        "ended",
+        "extra",
+        "floor",
+        "fresh",
+        "hand",
+        "keeping",
+        "known",
+        "known_by",
+        "limbo_need",
+        "limbo_old",
+        "limbo_seen",
+        "needs",
+        "peeked",
+        "pending",
+        "phase",
+        "pool",
+        "reshuffles",
+        "seat",
+        "slots",
+        "take",
+        "top",
+        "turn",
+        "unknown",
+        "vp",
+    )
+
+    def __init__(self, game: EpisodesGame, view: View) -> None:
+        seat = view["seat"]
+        if not isinstance(seat, int):
+            raise CorruptRecord("sample_state needs a seat's view, not a spectator's")
+        n = game.players
+        self.seat = seat
+        self.turn = view["turn"]
+        self.phase = R.PHASES.index(view["phase"])
+        pending = view["pending"]
+        self.pending = -1 if pending is None else SUIT_INDEX[pending]
+        self.vp = list(view["vp"])
+        floor = view["discard_floor"]
+        self.floor = 0 if floor is None else CODE_OF[floor]
+        self.reshuffles = view["reshuffles"]
+        self.ended = view["ended"] or ""
+        self.limbo_old = view["drawn_old"]
+        counts = list(game.deck.counts)
+        hand = self.hand = _codes(view["hand"])
+        discard = self.discard = _codes(view["discard"])
+        known = self.known = [_codes(k) for k in view["known_hands"]]
+        top = _codes(view["deck_top"])
+        drawn = self.drawn = _codes(view["drawn"])
+        for group in (hand, discard, top, drawn, *known):
+            for c in group:
+                counts[c] -= 1
+        sizes = view["hand_sizes"]
+        active = self.turn % n
+        self.needs = [0 if o == seat else sizes[o] - len(known[o]) for o in range(n)]
+        keeping = self.keeping = self.phase == R.KEEP and seat != active
+        self.limbo_need = view["drawn_count"] - len(drawn) if keeping else 0
+        self.deck_need = view["deck_size"] - len(top)
+        pool_labels = view["deck_pool"]
+        self.fresh = 0  # unseen Gadget-drawn cards that came from the reshuffled pile
+        self.pool: list[int] | None = None
+        self.cands: list[int] = []
+        self.take = 0
+        if pool_labels is not None:
+            # E-8.11: only cards of the reshuffled pile that the seat has not seen leave the
+            # deck, and cannot place anywhere else, can be in the deck now.
+            pool = self.pool = _codes(pool_labels)
+            left = [0] * len(counts)
+            for c in pool:
+                left[c] += 1
+            for c in top:
+                left[c] -= 1
+            if keeping:
+                self.fresh = view["drawn_count"] - max(view["drawn_old"], len(drawn))
+            cands = self.cands
+            for c in game.deck.present:
+                k = min(counts[c], left[c])
+                if k > 0:
+                    cands.extend([c] * k)
+            self.take = self.deck_need + self.fresh
+            if not 0 <= self.take <= len(cands):
+                raise CorruptRecord("the deck cannot be made of the reshuffled pile's cards")
+        unknown: list[int] = []
+        for c in game.deck.present:
+            k = counts[c]
+            if k:
+                unknown.extend([c] * k)
+        self.unknown = unknown
+        if self.pool is not None:
+            # after a reshuffle the hidden hands get the unknown cards outside the candidates,
+            # and the candidates the deck and the Gadget draw leave out
+            outside = unknown[:]
+            for c in self.cands:
+                outside.remove(c)
+            self.unknown = outside
+        self.slots = sum(self.needs) + self.limbo_need - self.fresh
+        if pool_labels is None and len(unknown) - self.slots != self.deck_need:
+            raise CorruptRecord("view and deck composition disagree")
+        self.peeked = list(view["peeked"])
+        self.extra = max(self.peeked) - len(top)
+        top.reverse()
+        self.top = top
+        self.known_by = [_codes(cards) if cards else None for cards in view["known_by"]]
+        self.limbo_seen = (
+            [_codes(k) for k in view["drawn_seen_by"]]
+            if self.phase == R.KEEP and seat == active
+            else None
+        )
+
+
+#: (cards, picks) -> (ways to pick, 64-bit words to draw, largest multiple of ways below 2**bits)
+_SPANS: dict[tuple[int, int], tuple[int, int, int]] = {}
+
+
+def _span(n: int, k: int) -> tuple[int, int, int]:
+    got = _SPANS.get((n, k))
+    if got is None:
+        span = 1
+        for i in range(k):
+            span *= n - i
+        words = (span.bit_length() + 127) // 64  # at least 64 spare bits: rejection is rare
+        total = 1 << (64 * words)
+        got = _SPANS[(n, k)] = (span, words, total - total % span)
+    return got
+
+
+def _pick(cards: list[int], k: int, rng: Rng) -> None:
+    """Move a uniform random selection of `k` of `cards`, in random order, to the front
+    (a partial Fisher-Yates shuffle).
+
+    This is the hot loop of every search, so instead of one `rng.below` per card it draws one
+    uniform number below n(n-1)...(n-k+1) from a few 64-bit outputs (rejecting the rare draw
+    past the last whole multiple, so it is exactly uniform) and reads the k indices off as its
+    mixed-radix digits.
+    """
+    if k <= 0:
+        return
+    n = len(cards)
+    span, words, limit = _span(n, k)
+    draw = rng.next64
+    while True:
+        x = draw()
+        for _ in range(words - 1):
+            x = (x << 64) | draw()
+        if x < limit:
+            break
+    x %= span
+    for i in range(k):
+        x, r = divmod(x, n - i)
+        j = i + r
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+#: The last view prepared, with its game: a search deals many states from one view object.
+#: Views are values; a caller that changes a view in place must not expect this to notice.
+#: One tuple, replaced whole, so threads sampling different views never mix their entries.
+_LAST: list[tuple[EpisodesGame, View, _Prepared] | None] = [None]
+
+
 def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     """A full state whose view for `view['seat']` is `view` (E-8.9).
 
@@ -101,127 +267,101 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     and the part of a Gadget draw taken from it, are dealt only from the cards the seat knows
     the new deck can hold (E-8.11). Other seats' knowledge is left empty; the sampled state's
     generator is fresh, so hidden future draws vary too.
+
+    Everything that does not depend on the deal is read from the view once and kept for the
+    next call with the same view object (search calls this once per iteration).
     """
     from timelord.games.episodes.state import EpisodesState
 
-    seat = view["seat"]
-    if not isinstance(seat, int):
-        raise CorruptRecord("sample_state needs a seat's view, not a spectator's")
-    n = game.players
-    st = EpisodesState.blank(game)
-    st.turn = view["turn"]
-    st.phase = R.PHASES.index(view["phase"])
-    pending = view["pending"]
-    st.pending = -1 if pending is None else SUIT_INDEX[pending]
-    st.vp = list(view["vp"])
-    floor = view["discard_floor"]
-    st.floor = 0 if floor is None else CODE_OF[floor]
-    st.reshuffles = view["reshuffles"]
-    st.ended = view["ended"] or ""
-    st.limbo_old = view["drawn_old"]
-    counts = list(game.deck.counts)
-    hand = _codes(view["hand"])
-    discard = _codes(view["discard"])
-    known = [_codes(k) for k in view["known_hands"]]
-    top = _codes(view["deck_top"])
-    drawn = _codes(view["drawn"])
-    for group in (hand, discard, top, drawn, *known):
-        for c in group:
-            counts[c] -= 1
-    sizes = view["hand_sizes"]
-    active = st.turn % n
-    needs = [0 if o == seat else sizes[o] - len(known[o]) for o in range(n)]
-    keeping = st.phase == R.KEEP and seat != active
-    limbo_need = view["drawn_count"] - len(drawn) if keeping else 0
-    deck_need = view["deck_size"] - len(top)
-    below = rng.below
-    pool_labels = view["deck_pool"]
-    fresh = 0  # unseen Gadget-drawn cards that came from the reshuffled pile
-    if pool_labels is None:
-        from_pool: list[int] = []
+    last = _LAST[0]
+    if last is not None and last[0] is game and last[1] is view:
+        prep = last[2]
     else:
-        # E-8.11: only cards of the reshuffled pile that the seat has not seen leave the
-        # deck, and cannot place anywhere else, can be in the deck now.
-        pool = _codes(pool_labels)
-        st.pool = [pool] * (n + 1)
-        left = [0] * len(counts)
-        for c in pool:
-            left[c] += 1
-        for c in top:
-            left[c] -= 1
-        if keeping:
-            fresh = view["drawn_count"] - max(view["drawn_old"], len(drawn))
-        cands: list[int] = []
-        for c in game.deck.present:
-            k = min(counts[c], left[c])
-            if k > 0:
-                cands.extend([c] * k)
-        take = deck_need + fresh
-        if not 0 <= take <= len(cands):
-            raise CorruptRecord("the deck cannot be made of the reshuffled pile's cards")
-        for i in range(take):
-            j = i + below(len(cands) - i)
-            cands[i], cands[j] = cands[j], cands[i]
-        from_pool = cands[:take]
-        for c in from_pool:
-            counts[c] -= 1
-    unknown: list[int] = []
-    for c in game.deck.present:
-        k = counts[c]
-        if k:
-            unknown.extend([c] * k)
-    # Partial Fisher-Yates: a uniform random choice, in random order, for the hidden slots.
-    slots = sum(needs) + limbo_need - fresh
-    free = len(unknown)
-    for i in range(slots):
-        j = i + below(free - i)
-        unknown[i], unknown[j] = unknown[j], unknown[i]
-    if pool_labels is None:
+        prep = _Prepared(game, view)
+        _LAST[0] = (game, view, prep)
+    n = game.players
+    seat = prep.seat
+    pool = prep.pool
+    deck_need = prep.deck_need
+    fresh: list[int] = []
+    if pool is None:
+        unknown = prep.unknown[:]
+    else:
+        # The deck and the fresh part of a Gadget draw are a uniform choice of the candidates:
+        # pick what stays out (usually few) and the fresh cards, the rest is the deck.
+        cands = prep.cands[:]
+        skip = len(cands) - prep.take
+        _pick(cands, skip + prep.fresh, rng)
+        fresh = cands[skip : skip + prep.fresh]
+        deck_part = cands[skip + prep.fresh :]
+        unknown = prep.unknown + cands[:skip]
+    # a uniform random choice, in random order, for the hidden slots
+    slots = prep.slots
+    _pick(unknown, slots, rng)
+    if pool is None:
         rest = unknown[slots:]
     else:
-        rest = from_pool[:deck_need]
+        rest = deck_part
         if len(unknown) != slots:
             raise CorruptRecord("view and deck composition disagree")
+    st = EpisodesState.__new__(EpisodesState)
+    st.game = game
+    hands: list[list[int]] = []
+    needs = prep.needs
+    known = prep.known
     at = 0
     for o in range(n):
         if o == seat:
-            st.hands[o] = hand
+            hands.append(prep.hand)
             continue
-        h = known[o] + unknown[at : at + needs[o]]
-        at += needs[o]
+        need = needs[o]
+        h = known[o] + unknown[at : at + need]
+        at += need
         h.sort()
-        st.hands[o] = h
-    if st.phase == R.KEEP:
-        if seat == active:
-            st.limbo = drawn
+        hands.append(h)
+    st.hands = hands
+    st.limbo = []
+    st.limbo_known = [[] for _ in range(n)]
+    if prep.phase == R.KEEP:
+        if prep.limbo_seen is not None:
+            st.limbo = prep.drawn
+            st.limbo_known = prep.limbo_seen[:]
         else:
-            old = limbo_need - fresh
-            st.limbo = sorted(drawn + from_pool[deck_need:] + unknown[at : at + old])
+            old = prep.limbo_need - prep.fresh
+            st.limbo = sorted(prep.drawn + fresh + unknown[at : at + old])
             at += old
-            st.limbo_known[seat] = drawn
+            st.limbo_known[seat] = prep.drawn
     if len(rest) != deck_need:
         raise CorruptRecord("view and deck composition disagree")
     # Cards another seat peeked below the ones this seat saw: settled, but unknown here.
-    peeked = view["peeked"]
-    extra = max(peeked) - len(top)
-    for i in range(extra):
-        j = i + below(len(rest) - i)
-        rest[i], rest[j] = rest[j], rest[i]
-    settled = rest[:extra] if extra > 0 else []
-    rest = rest[extra:] if extra > 0 else rest
+    extra = prep.extra
+    settled: list[int] = []
+    if extra > 0:
+        _pick(rest, extra, rng)
+        settled = rest[:extra]
+        rest = rest[extra:]
     rest.sort()
-    top.reverse()
-    st.deck = rest + settled + top
-    st.fixed = len(settled) + len(top)
-    st.top = list(peeked)
-    for o, cards in enumerate(view["known_by"]):
-        if cards:
-            st.known[o][seat] = _codes(cards)
-    if st.phase == R.KEEP and seat == active:
-        st.limbo_known = [_codes(k) for k in view["drawn_seen_by"]]
-    st.discard = discard
-    st.known[seat] = known
+    st.deck = rest + settled + prep.top
+    st.fixed = len(settled) + len(prep.top)
+    st.top = prep.peeked[:]
+    rows: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(n)]
+    for o, cards in enumerate(prep.known_by):
+        if cards is not None:
+            rows[o][seat] = cards
+    rows[seat] = known[:]
+    st.known = rows
+    st.discard = prep.discard[:]
+    st.vp = prep.vp[:]
+    st.turn = prep.turn
+    st.phase = prep.phase
+    st.pending = prep.pending
+    st.floor = prep.floor
+    st.reshuffles = prep.reshuffles
+    st.ended = prep.ended
+    st.limbo_old = prep.limbo_old
+    st.pool = [pool] * (n + 1) if pool is not None else [[] for _ in range(n + 1)]
     st.rng = rng.next64()
+    st._legal = None
     st._settle_cache()
     return st
 
