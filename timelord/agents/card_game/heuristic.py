@@ -18,9 +18,10 @@ import math
 from collections.abc import Sequence
 
 from timelord.agents.base import Agent
-from timelord.agents.heuristic import LookaheadAgent
+from timelord.agents.card_game.play import choose, table_from_state, table_from_view
+from timelord.agents.heuristic import leveled
 from timelord.agents.hooks import Hooks
-from timelord.core import Action, Game, Rng, State
+from timelord.core import Action, Game, Rng, State, View
 
 TEMPERATURE = 4.0
 TIME_WEIGHT = 0.2
@@ -73,8 +74,28 @@ def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     return group[rng.below(len(group))]
 
 
+class CardGameHeuristic(Agent):
+    """Rule-based play from the seat's view; see `timelord.agents.card_game.play`."""
+
+    name = "heuristic"
+
+    def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        game = self.game
+        table = table_from_view(view, game.cards, game.pass_count)  # type: ignore[attr-defined]
+        return choose(table, legal)
+
+
+def heuristic_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The heuristic's choice on a sampled state (every card dealt, so nothing is hidden)."""
+    if len(legal) == 1:
+        return legal[0]
+    return choose(table_from_state(state), legal)
+
+
 def _make(game: Game, level: str | None) -> Agent:
-    return LookaheadAgent(game, level, HOOKS, deals={"easy": 1, "medium": 2, "hard": 4})
+    return leveled(CardGameHeuristic(game), level)
 
 
 LEVELS = {
