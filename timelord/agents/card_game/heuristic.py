@@ -24,6 +24,8 @@ from timelord.agents.hooks import Hooks
 from timelord.core import Action, Game, Rng, State, View
 
 TEMPERATURE = 4.0
+#: share of rollout moves played at random, so playouts of one deal differ
+ROLLOUT_NOISE = 0.1
 TIME_WEIGHT = 0.2
 
 #: how strongly the rollout leans to each kind of move (kinds not named weigh 1)
@@ -91,6 +93,8 @@ def heuristic_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action
     """The heuristic's choice on a sampled state (every card dealt, so nothing is hidden)."""
     if len(legal) == 1:
         return legal[0]
+    if rng.random() < ROLLOUT_NOISE:
+        return legal[rng.below(len(legal))]
     return choose(table_from_state(state), legal)
 
 
@@ -104,4 +108,4 @@ LEVELS = {
     "hard": {"sims": 200, "cutoff": 10, "rollout": "heuristic"},
 }
 
-HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)
+HOOKS = Hooks(heuristic=_make, rollout=heuristic_rollout, evaluate=evaluate, levels=LEVELS)

@@ -230,9 +230,7 @@ def count_tardis(t: Table, q: int) -> int:
     return sum(1 for L, o in enumerate(t.loc_owner) if o == q and t.loc_tardis[L])
 
 
-def keep_value(t: Table, c: int) -> float:
-    """How much a card in hand is worth keeping (or worth not passing on)."""
-    cs = t.cs
+def _keep(cs: CardSet, c: int) -> float:
     if cs.is_location[c]:
         return 10.0 + cs.vp[c]
     if cs.is_defender[c]:
@@ -247,10 +245,37 @@ def keep_value(t: Table, c: int) -> float:
     return 3.0
 
 
+_KEEP: dict[int, tuple[float, ...]] = {}
+
+
+def keep_table(cs: CardSet) -> tuple[float, ...]:
+    """`keep_value` of every card of the set, computed once."""
+    k = _KEEP.get(id(cs))
+    if k is None:
+        k = _KEEP[id(cs)] = tuple(_keep(cs, c) for c in range(len(cs.design)))
+    return k
+
+
+def keep_value(t: Table, c: int) -> float:
+    """How much a card in hand is worth keeping (or worth not passing on)."""
+    return keep_table(t.cs)[c]
+
+
 class Context:
     """Figures computed once per decision."""
 
-    __slots__ = ("daleks", "lead", "leader", "my", "score", "spare", "tardis")
+    __slots__ = (
+        "_shed",
+        "daleks",
+        "keep",
+        "lead",
+        "leader",
+        "my",
+        "plans",
+        "score",
+        "spare",
+        "tardis",
+    )
 
     def __init__(self, t: Table) -> None:
         self.score = scores(t)
@@ -262,8 +287,24 @@ class Context:
         self.lead = self.my - self.score[self.leader]
         #: cards this seat may still spend this turn (C-3.2)
         self.spare = len(t.hand) - (0 if t.endgame else t.pass_count)
-        self.daleks = [count_daleks(t, q) for q in range(t.n)]
-        self.tardis = [count_tardis(t, q) for q in range(t.n)]
+        att = t.loc_att
+        self.daleks = [att.count(q) for q in range(t.n)]
+        tardis = [0] * t.n
+        for L, o in enumerate(t.loc_owner):
+            if t.loc_tardis[L]:
+                tardis[o] += 1
+        self.tardis = tardis
+        self.plans: dict[int, Any] = {}
+        self.keep = keep_table(t.cs)
+        self._shed: frozenset[int] | None = None
+
+    def shed(self, t: Table) -> frozenset[int]:
+        """The spare cards worth the most: they leave the hand, the rest are passed."""
+        if self._shed is None:
+            k = self.keep
+            hand = sorted(t.hand, key=lambda c: (-k[c], c))
+            self._shed = frozenset(hand[: max(0, self.spare)])
+        return self._shed
 
 
 def leads_after(ctx: Context, t: Table, gain: int, loser: int, loss: int) -> bool:
@@ -365,6 +406,12 @@ def choose(t: Table, legal: Sequence[Action]) -> Action:
         return _declare_defenders(t, legal)
     if ph == "declare-enemies":
         return _declare_enemies(t, legal)
+    if ph == "main" and isinstance(legal[0], PickUp | PlayLocation | EndTurn):
+        # Locations come first whatever else is possible (the richest one first)
+        vp = t.cs.vp
+        locs = [a for a in legal if type(a) is PlayLocation]
+        if locs:
+            return max(locs, key=lambda a: (vp[a.card], -a.card))
     best = legal[0]
     best_v = -1e9
     for a in legal:
@@ -477,8 +524,11 @@ def _value_defender(t: Table, ctx: Context, c: int, L: int) -> float:
     cs = t.cs
     vp = cs.vp[t.loc_card[L]]
     if t.loc_att[L] >= 0:
-        plan = defence_plan(t, L, t.hand, ctx.spare)
-        if plan is None or c not in plan:
+        key = -1 - L
+        if key not in ctx.plans:
+            ctx.plans[key] = defence_plan(t, L, t.hand, ctx.spare)
+        plan = ctx.plans[key]
+        if plan is None or all(cs.design[d] != cs.design[c] for d in plan):
             return -2.0
         return 9.0 + 2.0 * vp + threat(ctx, t, t.loc_att[L]) - 1.5 * (len(plan) - 1)
     # a face-down guard on an unattacked Location deters attacks; one is enough
@@ -509,8 +559,11 @@ def _value_attack(t: Table, ctx: Context, c: int, L: int) -> float:
         return (2.5 if seen else 0.5) + 0.2 * vp
     if t.loc_tardis[L]:
         return 3.0 + ctx.tardis[q] if ctx.tardis[q] >= t.counters - 1 else -1.0
-    plan, total = attack_plan(t, L, t.hand, ctx.spare, first=c)
-    if not plan or plan[0] != c:
+    got = ctx.plans.get(L)
+    if got is None:
+        got = ctx.plans[L] = attack_plan(t, L, t.hand, ctx.spare)
+    plan, total = got
+    if not plan or cs.design[plan[0]] != cs.design[c]:
         return -1.0
     if t.loc_def[L]:
         if total <= defender_strength(t, t.loc_def[L]) + 0.5:
@@ -594,12 +647,12 @@ def _value_shed(t: Table, ctx: Context, cards: tuple[int, ...], reserve: bool) -
         # one action per turn: discard the least useful card, keep the rest for later turns
         if reserve:
             return -1.0
-        return 0.2 - 0.01 * sum(keep_value(t, c) for c in cards) - 0.05 * (len(cards) - 1)
-    hand = sorted(t.hand, key=lambda c: (-keep_value(t, c), c))
-    shed = hand[: max(0, ctx.spare)]
-    if any(c not in shed for c in cards):
-        return -1.0
-    worth = [keep_value(t, c) for c in cards]
+        return 0.2 - 0.01 * sum(ctx.keep[c] for c in cards) - 0.05 * (len(cards) - 1)
+    shed = ctx.shed(t)
+    for c in cards:
+        if c not in shed:
+            return -1.0
+    worth = [ctx.keep[c] for c in cards]
     if reserve:
         if min(worth) < 4.5:
             return -1.0
