@@ -123,6 +123,17 @@ def _means(cs: CardSet) -> tuple[float, float]:
     return m
 
 
+_STRONGEST: dict[int, int] = {}
+
+
+def _strongest_enemy(cs: CardSet) -> int:
+    m = _STRONGEST.get(id(cs))
+    if m is None:
+        en = [cs.strength[c] for c in range(cs.game_cards) if cs.is_enemy[c]]
+        m = _STRONGEST[id(cs)] = max(en, default=0)
+    return m
+
+
 def table_from_state(state: Any) -> Table:
     """The seat to move's table on a full (sampled) state; nothing is hidden there."""
     t = Table()
@@ -575,7 +586,7 @@ def _value_attack(t: Table, ctx: Context, c: int, L: int) -> float:
         v += 1.5
     if ctx.daleks[p] + 1 >= t.counters:
         # the fifth counter ends the game at this seat's next turn (C-6.1)
-        v += 15.0 if leads_after(ctx, t, vp, q, vp) else -12.0
+        v += 15.0 if leads_after(ctx, t, vp, q, vp) else -30.0
     return v
 
 
@@ -605,7 +616,18 @@ def _value_support(t: Table, ctx: Context, a: PlaySupport) -> float:
         return 7.0 + 2.0 * vp + (1.0 if o == ctx.leader else 0.0) + 0.3 * cs.vp[t.loc_card[M]]
     if "reveal-attack" in eff:
         hidden = sum(1 for e in t.loc_en[L] if e is None)
-        return (5.0 + 0.5 * vp) if hidden else 1.5
+        if not hidden:
+            return 1.5
+        # turn the attack up first when the Defenders at hand might fall short of it
+        seen = sum(cs.strength[e] for e in t.loc_en[L] if e is not None)
+        worst = seen + hidden * _strongest_enemy(cs)
+        defence = defender_strength(t, t.loc_def[L])
+        plan = defence_plan(t, L, [d for d in t.hand if d != c], ctx.spare - 1)
+        if plan is not None:
+            defence += sum(cs.strength[d] for d in plan)
+            if defence < worst:
+                return 9.5 + 2.0 * vp + threat(ctx, t, t.loc_att[L])
+        return 5.0 + 0.5 * vp
     if "reserve-slot" in eff or "ironsides" in eff:
         return 3.5
     if "count-tardis" in eff or "count-daleks" in eff:
