@@ -1,15 +1,17 @@
-"""Doctor Who: The Card Game for bots: value by points, play by kind of move.
+"""Doctor Who: The Card Game for bots: the heuristic agent and the search hooks.
 
-- `evaluate` (search cut-off and the heuristic's yardstick): each seat's Victory Points as the
-  game would score them now (`state.scores()`) plus a fifth of its Time Points (what buys
-  cards and pays for Ironsides), turned into shares by exp(value / 4).
-- `rollout` (search playouts, fast): chooses a kind of move first, weighted the way a newcomer
-  leans (play a Location, attack, defend, Support cards; end the turn or shuffle cards around
-  rarely), then one move of that kind at random.
-- The heuristic agent is the generic one-ply lookahead (`LookaheadAgent`) valued by
-  `evaluate` with `rollout` playing the others' replies: each move is tried on sampled deals
-  and the one leaving the seat best placed by points is kept; a newcomer's "grab points,
-  protect them, hit the leader".
+- The heuristic agent (`CardGameHeuristic`) reads only its seat's view and plays by the
+  rules of thumb in `timelord.agents.card_game.play`: Locations first, break attacks on its
+  own Locations when it can win the conflict, attack the richest undefended Locations (the
+  leader's first), take a fifth Dalek counter only when that ends the game in its favour,
+  and pass the worst cards. It is deterministic: the same view gives the same move.
+- `heuristic_rollout` (search playouts): the same choices on the sampled state, with one move
+  in ten at random so that playouts of one deal differ.
+- `evaluate` (search cut-off): each seat's Victory Points as the game would score them now
+  (`state.scores()`) plus a fifth of its Time Points (what buys cards and pays for
+  Ironsides), turned into shares by exp(value / 4).
+- `rollout` (the older policy, kept for comparison): a kind of move weighted the way a
+  newcomer leans, then one move of that kind at random.
 """
 
 from __future__ import annotations
@@ -102,10 +104,12 @@ def _make(game: Game, level: str | None) -> Agent:
     return leveled(CardGameHeuristic(game), level)
 
 
+#: ismcts levels: heuristic rollouts cut after 10 moves (one turn and a reply) and valued by
+#: `evaluate`; the heuristic's move is each node's prior, so a small budget never falls to a
+#: coin toss among the many card-shedding moves (without it the search threw away Locations).
 LEVELS = {
-    "easy": {"sims": 50, "cutoff": 10, "rollout": "heuristic"},
-    "medium": {"sims": 100, "cutoff": 10, "rollout": "heuristic"},
-    "hard": {"sims": 200, "cutoff": 10, "rollout": "heuristic"},
+    level: {"sims": sims, "cutoff": 10, "rollout": "heuristic", "prior": 1.0}
+    for level, sims in (("easy", 50), ("medium", 100), ("hard", 200))
 }
 
 HOOKS = Hooks(heuristic=_make, rollout=heuristic_rollout, evaluate=evaluate, levels=LEVELS)
