@@ -52,6 +52,8 @@ from timelord.games.card_game.actions import (
 )
 from timelord.games.card_game.cards import CardSet
 
+#: shedding moves (reserve, discard) are never valued above this
+SHED_MAX = 3.0
 #: extra strength assumed per face-down card of the other side (it may be a strong one)
 MARGIN = 0.75
 
@@ -426,6 +428,9 @@ def choose(t: Table, legal: Sequence[Action]) -> Action:
     best = legal[0]
     best_v = -1e9
     for a in legal:
+        k = type(a)
+        if (k is DiscardForTime or k is PlaceReserve) and best_v >= SHED_MAX:
+            continue  # shedding never beats a real move; skip the many combinations
         v = value(t, ctx, a)
         if v > best_v:
             best, best_v = a, v
@@ -678,7 +683,7 @@ def _value_shed(t: Table, ctx: Context, cards: tuple[int, ...], reserve: bool) -
     if reserve:
         if min(worth) < 4.5:
             return -1.0
-        return 1.0 + 0.05 * sum(worth)
+        return min(SHED_MAX - 0.5, 1.0 + 0.05 * sum(worth))
     # two at once is the same as two single discards, in fewer steps
     return 0.5 + 0.01 * sum(worth) + 0.1 * len(cards)
 
