@@ -12,6 +12,14 @@
   Ironsides), turned into shares by exp(value / 4).
 - `rollout` (the older policy, kept for comparison): a kind of move weighted the way a
   newcomer leans, then one move of that kind at random.
+
+Why the search used to win in ~80 moves: the old heuristic (a one-ply lookahead) valued a
+move right after it, and `PlayEnemy`/`PlayDefender` only declare a card (nothing is placed
+until `Finish`), so attacking and defending looked worthless and it discarded its Enemies and
+Defenders for Time Points instead. The search attacked with one face-down Enemy a turn; nobody
+defended, and at the start of its turn with five Dalek counters out the game ended (C-6.1)
+with the search far ahead. That is the rule, not a bug; this heuristic defends (and breaks a
+leader's attacks first when it has four or five counters out) and rushes only when leading.
 """
 
 from __future__ import annotations
