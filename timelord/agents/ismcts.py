@@ -79,6 +79,8 @@ class Settings:
 
     def describe(self) -> str:
         parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={self.cutoff}"]
+        if self.c != Settings.c:
+            parts.append(f"c={self.c:g}")
         if self.prior:
             parts.append(f"prior={self.prior:g}")
         if self.depth is not None:
