@@ -208,21 +208,20 @@ def scores(t: Table) -> list[int]:
     return out
 
 
+def _likely(t: Table, cards: Sequence[int | None], unseen: float) -> float:
+    """Seen cards' strengths exactly, each unseen one as `unseen`."""
+    st = t.cs.strength
+    return sum(unseen if c is None else st[c] for c in cards)
+
+
 def enemy_strength(t: Table, cards: Sequence[int | None]) -> float:
     """Likely strength of an attack: seen cards exactly, unseen ones at the mean plus a margin."""
-    st = t.cs.strength
-    total = 0.0
-    for e in cards:
-        total += t.mean_enemy + MARGIN if e is None else st[e]
-    return total
+    return _likely(t, cards, t.mean_enemy + MARGIN)
 
 
 def defender_strength(t: Table, cards: Sequence[int | None]) -> float:
-    st = t.cs.strength
-    total = 0.0
-    for d in cards:
-        total += t.mean_defender + MARGIN if d is None else st[d]
-    return total
+    """Likely strength of a defence, counted the same way."""
+    return _likely(t, cards, t.mean_defender + MARGIN)
 
 
 def beats_outright(t: Table, defenders: Sequence[int], enemies: Sequence[int | None]) -> bool:

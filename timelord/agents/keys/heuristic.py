@@ -196,7 +196,7 @@ class _Board:
         else:
             target = home
         c1, c3, c4, c5, c6 = self.classes
-        tunnels = self.tunnels
+        spread = self._spread
         # r1 .. r6: R(d - 1) .. R(d - 6)
         r1, r2, r3, r4, r5, r6 = goal, 0, 0, 0, 0, 0
         d = 0
@@ -206,18 +206,7 @@ class _Board:
             x = (r1 & c1) | (r3 & c3) | (r4 & c4) | (r5 & c5) | (r6 & c6)
             if x & target:
                 return d
-            reach = (
-                goal
-                | ((x << 1) & _NOT_WEST)
-                | ((x >> 1) & _NOT_EAST)
-                | ((x << 7) & _FULL)
-                | (x >> 7)
-            )
-            for a, b in tunnels:
-                if x >> a & 1:
-                    reach |= 1 << b
-                if x >> b & 1:
-                    reach |= 1 << a
+            reach = goal | spread(x)
             idle = idle + 1 if reach == r1 else 0
             r1, r2, r3, r4, r5, r6 = reach, r1, r2, r3, r4, r5
         return INF
@@ -228,7 +217,7 @@ class _Board:
         if found is not None:
             return found
         c1, c3, c4, c5, c6 = self.classes
-        tunnels = self.tunnels
+        spread = self._spread
         found = [INF] * CELLS
         for t in _bits(goal):
             found[t] = 0
@@ -238,18 +227,7 @@ class _Board:
         while idle <= BARRIER_COST:
             d += 1
             x = (r1 & c1) | (r3 & c3) | (r4 & c4) | (r5 & c5) | (r6 & c6)
-            reach = (
-                goal
-                | ((x << 1) & _NOT_WEST)
-                | ((x >> 1) & _NOT_EAST)
-                | ((x << 7) & _FULL)
-                | (x >> 7)
-            )
-            for a, b in tunnels:
-                if x >> a & 1:
-                    reach |= 1 << b
-                if x >> b & 1:
-                    reach |= 1 << a
+            reach = goal | spread(x)
             new = reach & ~r1
             if new:
                 idle = 0
