@@ -7,9 +7,11 @@ For each registered game at 4 players, two seat-rotated matches:
    `heuristic` seats; it passes when the lower end of its 95% interval is above the fair share.
 
 Each match's results go to `--results DIR` (one JSON-lines file per match, as `timelord
-simulate` writes them); a file already there for the same match is read back instead of
-played again, so the tables can be built one game at a time (`--game`). The document lists
-every match found in DIR for the registered games, with its wall time when this run played it.
+simulate` writes them). The games chosen with `--game` (all by default) are always played
+again, since saved results say nothing of the code that played them; the other games' matches
+are read back from DIR, so the tables can be built one game at a time. `--no-play` only
+tabulates what DIR holds. The document lists every match found in DIR for the registered
+games, with the wall time of the run that played it.
 """
 
 from __future__ import annotations
@@ -54,11 +56,18 @@ def match_path(folder: Path, game: str, seats: list[str], games: int, seed: int)
 
 
 def play_match(
-    game: str, seats: list[str], games: int, seed: int, folder: Path, runner: Runner
+    game: str,
+    seats: list[str],
+    games: int,
+    seed: int,
+    folder: Path,
+    runner: Runner,
+    reuse: bool,
 ) -> tuple[list[dict[str, Any]], float | None]:
-    """The match's records: read back from `folder` if there, else played and saved."""
+    """The match's records: read back from `folder` if `reuse` and there, else played and
+    saved."""
     path = match_path(folder, game, seats, games, seed)
-    if path.exists():
+    if reuse and path.exists():
         records = list(read_results(path))
         if len(records) == games:
             return records, None
@@ -111,7 +120,7 @@ def build_rows(
                 if count == 0:
                     continue
             path = match_path(folder, game, seats, count, seed)
-            records, seconds = play_match(game, seats, count, seed, folder, runner)
+            records, seconds = play_match(game, seats, count, seed, folder, runner, not play)
             if seconds is None and path.with_suffix(".time").exists():
                 seconds = json.loads(path.with_suffix(".time").read_text())["seconds"]
             rows.append(_row(game, kind, records, seats[0], seconds))
