@@ -34,29 +34,51 @@ def _event_for(event: tuple[Any, ...], seat: int | None) -> list[Any]:
     return list(event)
 
 
-def build_view(state: ClueState, seat: int | None) -> dict[str, Any]:
-    g = state.game
-    over = state.phase == PHASES.index("over")
-    revealed = {str(p): list(state.hands[p]) for p in range(g.players) if state.out[p] == WATCH}
-    sees_envelope = over or (seat is not None and state.saw[seat])
-    view: dict[str, Any] = {
-        "seat": seat,
-        "players": g.players,
-        "variant": g.variant,
-        "intrigue": g.intrigue,
-        "powers": g.powers,
-        "categories": [list(c) for c in g.categories],
+def _public(state: ClueState) -> dict[str, Any]:
+    """The fields every seat sees exactly as the state holds them (views and records share
+    them, so a new public field is added once)."""
+    return {
         "characters": list(state.chars),
         "turn": state.turn,
         "current": state.cur,
         "phase": PHASES[state.phase],
-        "to_move": state.to_move,
         "roll": list(state.roll),
         "steps": state.steps,
         "movers": list(state.pos),
         "weapons": list(state.wpos),
         "moved": list(state.moved),
         "out": list(state.out),
+        "watches": state.watches,
+        "discards": list(state.discards),
+        "powers_used": list(state.used),
+        "extra_turns": list(state.extra),
+        "naming": list(state.naming),
+        "purpose": state.purpose,
+        "naming_location": state.nloc,
+        "rumour": list(state.rum),
+        "ask": state.ask,
+        "shows": state.shows,
+        "peek_queue": list(state.peekq),
+        "bell_queue": list(state.bellq),
+        "second": state.second,
+        "ctx": CTX_NAMES[state.ctx],
+    }
+
+
+def build_view(state: ClueState, seat: int | None) -> dict[str, Any]:
+    g = state.game
+    over = state.phase == PHASES.index("over")
+    revealed = {str(p): list(state.hands[p]) for p in range(g.players) if state.out[p] == WATCH}
+    sees_envelope = over or (seat is not None and state.saw[seat])
+    view: dict[str, Any] = {
+        **_public(state),
+        "seat": seat,
+        "players": g.players,
+        "variant": g.variant,
+        "intrigue": g.intrigue,
+        "powers": g.powers,
+        "categories": [list(c) for c in g.categories],
+        "to_move": state.to_move,
         "hand": list(state.hands[seat]) if seat is not None else [],
         "hand_sizes": [len(h) for h in state.hands],
         "leftovers": list(state.left),
@@ -67,22 +89,8 @@ def build_view(state: ClueState, seat: int | None) -> dict[str, Any]:
             {str(i): state.side[i] for i in state.seen_side[seat]} if seat is not None else {}
         ),
         "pile_size": len(state.pile),
-        "watches": state.watches,
-        "discards": list(state.discards),
         "kept": list(state.kept[seat]) if seat is not None else [],
         "kept_counts": [len(k) for k in state.kept],
-        "powers_used": list(state.used),
-        "extra_turns": list(state.extra),
-        "naming": list(state.naming),
-        "purpose": state.purpose,
-        "naming_location": state.nloc,
-        "rumour": list(state.rum),
-        "ask": state.ask,
-        "shows": state.shows,
-        "peek_queue": list(state.peekq),
-        "bell_queue": list(state.bellq),
-        "second": state.second,
-        "ctx": CTX_NAMES[state.ctx],
         "winner": state.winner if state.winner >= 0 else None,
         "log": [_event_for(e, seat) for e in state.events()],
     }
@@ -91,40 +99,17 @@ def build_view(state: ClueState, seat: int | None) -> dict[str, Any]:
 
 def state_to_json(state: ClueState) -> dict[str, Any]:
     return {
+        **_public(state),
         "rng": state.rng,
         "hands": [list(h) for h in state.hands],
         "envelope": list(state.env),
         "leftovers": list(state.left),
         "side": list(state.side),
-        "characters": list(state.chars),
-        "movers": list(state.pos),
-        "weapons": list(state.wpos),
-        "current": state.cur,
-        "phase": PHASES[state.phase],
         "decider": state.dec,
-        "roll": list(state.roll),
-        "steps": state.steps,
-        "moved": list(state.moved),
-        "out": list(state.out),
         "saw_envelope": list(state.saw),
         "side_seen": [list(s) for s in state.seen_side],
         "pile": list(state.pile),
         "kept": [list(k) for k in state.kept],
-        "discards": list(state.discards),
-        "watches": state.watches,
-        "powers_used": list(state.used),
-        "extra_turns": list(state.extra),
-        "turn": state.turn,
-        "naming": list(state.naming),
-        "purpose": state.purpose,
-        "naming_location": state.nloc,
-        "rumour": list(state.rum),
-        "ask": state.ask,
-        "shows": state.shows,
-        "peek_queue": list(state.peekq),
-        "bell_queue": list(state.bellq),
-        "second": state.second,
-        "ctx": CTX_NAMES[state.ctx],
         "winner": state.winner,
         "log": [list(e) for e in state.events()],
     }
