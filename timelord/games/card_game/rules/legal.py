@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from timelord.core import Action, GameOver, IllegalAction, NotYourTurn
 from timelord.games.card_game.actions import (
     BuyCards,
@@ -77,11 +79,8 @@ def legal_actions(s: CardGameState) -> list[Action]:
         L = s.p_loc
         if len(s.hands[p]) - 1 >= min_hand(s):
             types = {cs.type[d] for d in s.loc_def[L]} | {cs.type[d] for d in s.p_cards}
-            prev = -1
-            for c in s.hands[p]:
-                if cs.is_defender[c] and cs.design[c] != prev and cs.type[c] not in types:
-                    prev = cs.design[c]
-                    out.append(_mk(PlayDefender, c, L))
+            fits = (c for c in s.hands[p] if cs.is_defender[c] and cs.type[c] not in types)
+            out += [_mk(PlayDefender, c, L) for c in one_per_design(s, fits)]
         out.append(_FINISH)
         return out
     if ph == ATTACK:
@@ -89,11 +88,8 @@ def legal_actions(s: CardGameState) -> list[Action]:
         L = s.p_loc
         if len(s.hands[p]) - 1 >= min_hand(s):
             others = s.loc_en[L] + s.p_cards
-            prev = -1
-            for c in s.hands[p]:
-                if cs.is_enemy[c] and cs.design[c] != prev and combines(s, c, others):
-                    prev = cs.design[c]
-                    out.append(_mk(PlayEnemy, c, L))
+            fits = (c for c in s.hands[p] if cs.is_enemy[c] and combines(s, c, others))
+            out += [_mk(PlayEnemy, c, L) for c in one_per_design(s, fits)]
         out.append(_FINISH)
         return out
     if ph == TAKE:
@@ -105,35 +101,38 @@ def legal_actions(s: CardGameState) -> list[Action]:
     if ph == JACK:
         return [_TARDIS, _PASS]
     if ph == REGEN:
-        out = []
-        prev = -1
-        for c in s.hands[p]:
-            if cs.design[c] != prev:
-                prev = cs.design[c]
-                out.append(_mk(DiscardToRegenerate, c))
+        out = [_mk(DiscardToRegenerate, c) for c in one_per_design(s, s.hands[p])]
         out.append(_FINISH)
         return out
     if ph == IRON:
         return [_IRON, _PASS]
     if ph == VALIANT:
-        out = []
-        prev = -1
         owner = s.loc_owner[s.p_loc]
         hand = s.hands[owner]
         # C-3.2 holds for the active player here too: a Valiant from the hand must not leave
         # fewer cards than the minimum once the Defenders are back.
         short = owner == p and len(hand) - 1 + len(s.loc_def[s.p_loc]) < min_hand(s)
-        for c in sorted(valiant_cards(s, owner)):
-            if short and c in hand:
-                continue
-            if cs.design[c] != prev:
-                prev = cs.design[c]
-                out.append(_mk(PlayValiant, c))
+        fits = (c for c in sorted(valiant_cards(s, owner)) if not (short and c in hand))
+        out = [_mk(PlayValiant, c) for c in one_per_design(s, fits)]
         out.append(_PASS)
         return out
     if ph == MATCH:
         return [_mk(DiscardEnemies, x) for x in matching_sets(s, s.p_loc, s.p_n)]
     raise AssertionError(ph)
+
+
+def one_per_design(s: CardGameState, cards: Iterable[int]) -> list[int]:
+    """C-R24: of `cards` (in order, copies together), the first copy of each design, so a
+    choice between identical copies is offered once."""
+    design = s.cs.design
+    out = []
+    prev = -1
+    for c in cards:
+        d = design[c]
+        if d != prev:
+            prev = d
+            out.append(c)
+    return out
 
 
 def combines(s: CardGameState, c: int, others: tuple[int, ...]) -> bool:
@@ -164,11 +163,7 @@ def main_actions(s: CardGameState) -> list[Action]:
         out.append(_END)
     if capped:
         if h > P:
-            prev = -1
-            for c in hand:
-                if cs.design[c] != prev:
-                    prev = cs.design[c]
-                    out.append(_mk(DiscardForTime, (c,)))
+            out += [_mk(DiscardForTime, (c,)) for c in one_per_design(s, hand)]
         return out
     if h - 1 >= mh:
         loc_owner = s.loc_owner
