@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from timelord.core import Action, ConfigError, Game, IllegalAction, Rng, State, View
+from timelord.core import Action, ConfigError, Event, Game, IllegalAction, Rng, State, View
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +24,10 @@ class ToyGame(Game):
     id = "toy"
     description = "toy high-card game"
     action_types = (PlayCard,)
+
+    def event_text(self, kind: str, data: Any, seat: int | None) -> str:
+        who = "You" if data["actor"] == seat else self.seat_name(data["actor"])
+        return f"{who}: play {data['card']}"
 
     def __init__(self, players: int = 2) -> None:
         if not 2 <= players <= 4:
@@ -95,6 +99,11 @@ class ToyState(State):
         hands[seat].remove(action.card)
         played[seat].append(action.card)
         return ToyState(self.game, hands, played, self.turn + 1, self.rng)
+
+    def apply_logged(self, action: Action, log: list[Event]) -> ToyState:
+        assert isinstance(action, PlayCard)
+        log.append(Event("play", {"actor": self.to_move, "card": action.card}))
+        return self.apply_unchecked(action)
 
     def scores(self) -> list[float]:
         return [float(sum(p)) for p in self.played]

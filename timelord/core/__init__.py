@@ -11,9 +11,11 @@ from timelord.core.errors import (
     GameOver,
     IllegalAction,
     InvalidAction,
+    InvalidSeat,
     NotYourTurn,
     StaleState,
 )
+from timelord.core.events import Event, emit
 from timelord.core.game import Game, State, View
 from timelord.core.record import Record, replay, replay_steps
 from timelord.core.registry import GAMES, game_class, load, register
@@ -24,11 +26,13 @@ __all__ = [
     "Action",
     "ConfigError",
     "CorruptRecord",
+    "Event",
     "Game",
     "GameError",
     "GameOver",
     "IllegalAction",
     "InvalidAction",
+    "InvalidSeat",
     "NotYourTurn",
     "Record",
     "Rng",
@@ -36,6 +40,7 @@ __all__ = [
     "State",
     "View",
     "decode_action",
+    "emit",
     "game_class",
     "load",
     "register",

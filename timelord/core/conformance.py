@@ -104,13 +104,15 @@ def _play_one(
         if step % deep_every == 0:
             _check_deep(game, state, seat, legal, rng, game_seed, step, report)
         action = legal[rng.below(len(legal))]
-        for other in range(game.players):
-            state.describe(action, other)
-        # serialised, so a to_json() that hands out the state's own lists cannot hide a change
-        before = json.dumps(state.to_json(), sort_keys=True) if step % deep_every == 0 else None
-        nxt = state.apply(action)
-        if before is not None and json.dumps(state.to_json(), sort_keys=True) != before:
-            raise _fail(game_seed, step, f"apply({action}) changed the state it was called on")
+        if step % deep_every == 0:
+            # serialised, so a to_json() that hands out the state's own lists cannot hide it
+            before = json.dumps(state.to_json(), sort_keys=True)
+            nxt = state.apply(action)
+            if json.dumps(state.to_json(), sort_keys=True) != before:
+                raise _fail(game_seed, step, f"apply({action}) changed the state it was called on")
+            _check_events(game, state, action, nxt, game_seed, step)
+        else:
+            nxt = state.apply(action)
         taken.append(action.to_json())
         state = nxt
         step += 1
@@ -130,6 +132,20 @@ def _play_one(
     report.longest = max(report.longest, step)
     key = ",".join(map(str, sorted(winners))) or "none"
     report.outcomes[key] = report.outcomes.get(key, 0) + 1
+
+
+def _check_events(
+    game: Game, state: State, action: Action, nxt: State, game_seed: int, step: int
+) -> None:
+    """The logged path reaches the same state, and every seat's account is JSON text."""
+    logged, events = state.apply_with_events(action)
+    if logged.to_json() != nxt.to_json():
+        raise _fail(game_seed, step, f"apply_with_events({action}) reached another state")
+    for seat in [None, *range(game.players)]:
+        told = game.tell(events, seat)
+        if not _json_identity(told) or not all(t["text"] for t in told):
+            raise _fail(game_seed, step, f"events of {action} for seat {seat} are not JSON text")
+        state.describe(action, seat)
 
 
 def _check_illegal(

@@ -62,3 +62,9 @@ class CorruptRecord(GameError, ValueError):
     """A saved state or record that cannot be read back."""
 
     code = "record/corrupt"
+
+
+class InvalidSeat(GameError, ValueError):
+    """A seat number that is not at this table (only None and 0..players-1 are)."""
+
+    code = "seat/invalid"

@@ -8,11 +8,12 @@ path for search and playouts, for actions taken from `legal_actions()` of that s
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from timelord.core.action import Action, decode_action
-from timelord.core.errors import GameOver, IllegalAction, InvalidAction
+from timelord.core.errors import GameOver, IllegalAction, InvalidAction, InvalidSeat
+from timelord.core.events import Event
 from timelord.core.rng import Rng
 
 View = dict[str, Any]
@@ -24,6 +25,8 @@ class Game(ABC):
     id: ClassVar[str]
     description: ClassVar[str]
     action_types: ClassVar[tuple[type[Action], ...]]
+    #: Each option's meaning, default and allowed range in words, for `timelord games GAME`.
+    options_doc: ClassVar[Mapping[str, str]] = {}
 
     #: The game's options in canonical JSON form; a record stores these to rebuild the game.
     options: dict[str, Any]
@@ -63,6 +66,46 @@ class Game(ABC):
     def seat_name(self, seat: int) -> str:
         """How the table calls a seat in text."""
         return f"Seat {seat}"
+
+    def check_seat(self, seat: Any) -> int | None:
+        """`seat` if it is None (a spectator) or a seat at this table; `InvalidSeat` if not."""
+        if seat is None:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise InvalidSeat(f"no seat {seat!r} at a {self.players}-player table")
+        return seat
+
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        """The sentence telling `seat` of an event, made only from `data` as that seat sees it
+        (`Event.seen_by(seat)`), so it cannot leak. Games override this with their own words."""
+        actor = data.get("actor")
+        who = "You" if actor is not None and actor == seat else self._who(actor)
+        return f"{who}: {data.get('text', kind)}"
+
+    def _who(self, seat: Any) -> str:
+        return self.seat_name(seat) if isinstance(seat, int) else "The game"
+
+    def tell(self, events: Sequence[Event], seat: int | None) -> list[dict[str, Any]]:
+        """Each event as `seat` may know it: `{"kind", "text", "data"}`, JSON-safe."""
+        out = []
+        for event in events:
+            data = event.seen_by(seat)
+            out.append(
+                {"kind": event.kind, "text": self.event_text(event.kind, data, seat), "data": data}
+            )
+        return out
+
+    def glossary(self) -> Mapping[str, Mapping[str, str]]:
+        """Short texts of what each card, tile, ability, power or action card does, by name:
+        `{"text": ..., "source": "confirmed" | "reconstruction" | ...}`, from the game's data."""
+        return {}
+
+    def action_space(self) -> Sequence[Action]:
+        """Every action this game can ever offer, in a fixed order (index = action id).
+
+        Adapters use it for fixed action indices and interfaces to read moves a player types
+        that are not offered now (to say why not)."""
+        raise NotImplementedError(f"{self.id} has no fixed action space")
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in sorted(self.options.items()))
@@ -117,14 +160,35 @@ class State(ABC):
     def to_json(self) -> dict[str, Any]:
         """Canonical JSON form; `game.state_from_json` reads it back exactly."""
 
-    def apply(self, action: Action) -> State:
-        """The next state after `action`; `IllegalAction` with reason and rule if not allowed."""
+    def check(self, action: Action) -> None:
+        """Refuse `action` unless it is legal now: `InvalidAction`, `GameOver` or the
+        game's `IllegalAction` with reason and rule."""
         if not isinstance(action, Action):
             raise InvalidAction(f"not an action: {action!r}")
         if self.is_over:
             raise GameOver("the game is over; no more moves", "end")
         if not _offered(action, self.legal_actions()):
             raise self.why_illegal(action)
+
+    def apply(self, action: Action) -> State:
+        """The next state after `action`; `IllegalAction` with reason and rule if not allowed."""
+        self.check(action)
+        return self.apply_unchecked(action)
+
+    def apply_with_events(self, action: Action) -> tuple[State, list[Event]]:
+        """The checked path, also returning what happened (the action and every consequence,
+        steps the engine resolved by itself included), for `game.tell` to redact per seat."""
+        self.check(action)
+        log: list[Event] = []
+        return self.apply_logged(action, log), log
+
+    def apply_logged(self, action: Action, log: list[Event]) -> State:
+        """`apply_unchecked` that also appends the transition's events to `log`.
+
+        Games override this (their rules emit events while they apply). This fallback says
+        only that the player to move made a move, which leaks nothing."""
+        actor = self.to_move
+        log.append(Event("move", {"actor": actor, "text": "made a move"}))
         return self.apply_unchecked(action)
 
     def why_illegal(self, action: Action) -> IllegalAction:
@@ -135,12 +199,12 @@ class State(ABC):
         return IllegalAction(f"{action} is not allowed now", "")
 
     def describe(self, action: Action, seat: int | None) -> str:
-        """One sentence telling `seat` what the player to move did, hiding what `seat` may not
-        see. It names the actor ("You ..." to the actor itself), so interfaces print it as is.
-        This fallback prints the actor and the action's text."""
-        actor = self.to_move
-        who = "You" if seat == actor else "?" if actor is None else self.game.seat_name(actor)
-        return f"{who}: {action}"
+        """What `action` did, told to `seat`: the sentences of its events, hiding what `seat`
+        may not see. Only a legal action can be described (it is applied to tell); anything
+        else is refused with the error `apply` would raise."""
+        self.game.check_seat(seat)
+        _, events = self.apply_with_events(action)
+        return " ".join(e["text"] for e in self.game.tell(events, seat))
 
     @property
     def players(self) -> int:
