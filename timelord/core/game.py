@@ -100,6 +100,16 @@ class Game(ABC):
         `{"text": ..., "source": "confirmed" | "reconstruction" | ...}`, from the game's data."""
         return {}
 
+    def action_label(self, view: View, action: Action) -> str:
+        """How a menu names an offered `action` for the seat of `view` (for example a Clue
+        move named by where it leads); only from the view, so it cannot leak."""
+        return str(action)
+
+    def action_card(self, action: Action) -> str | None:
+        """The `glossary` name of the card, tile or power `action` plays or uses, if any,
+        so interfaces can show its text beside the move."""
+        return None
+
     def action_space(self) -> Sequence[Action]:
         """Every action this game can ever offer, in a fixed order (index = action id).
 
