@@ -3,6 +3,9 @@ saved states, views given to `sample_state`, actions built outside the legal lis
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 import pytest
 
 import timelord
@@ -10,6 +13,8 @@ from timelord.core import CorruptRecord, InvalidSeat, Rng
 from timelord.games.card_game.actions import EndTurn
 from timelord.games.card_game.game import CardGame
 from timelord.games.card_game.scenario import Scenario
+
+from .conftest import make_game
 
 FILL = ("rory", "rory", "clara")
 
@@ -50,3 +55,155 @@ def test_c_7_1_spectator_sees_no_hand_card_in_real_two_player_games() -> None:
             assert v["deck"]["known"] == []
             legal = s.legal_actions()
             s = s.apply_unchecked(legal[rng.below(len(legal))])
+
+
+# ---------------------------------------------------------------- saved states
+
+
+def _mid_game_states(players: int, seeds: range, every: int = 7) -> list[dict[str, Any]]:
+    """JSON forms of real states, every few actions of seeded random games."""
+    game = timelord.load("card-game", players=players)
+    rng = Rng(players)
+    out = []
+    for seed in seeds:
+        s = game.new_game(seed)
+        i = 0
+        while not s.is_over:
+            if i % every == 0:
+                out.append(s.to_json())
+            legal = s.legal_actions()
+            s = s.apply_unchecked(legal[rng.below(len(legal))])
+            i += 1
+        out.append(s.to_json())
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_state_of_play_passes_the_door(players: int) -> None:
+    """Negative control for the checks below: no state reached in play is refused."""
+    game = timelord.load("card-game", players=players)
+    for data in _mid_game_states(players, range(4), every=1):
+        assert game.state_from_json(data).to_json() == data
+
+
+def _edit(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    out = copy.deepcopy(data)
+    where = out
+    for key in path[:-1]:
+        where = where[key]
+    where[path[-1]] = value
+    return out
+
+
+def _a_state(game: CardGame) -> dict[str, Any]:
+    """A real mid-game 3-player state with cards in hands, deck and on the table."""
+    s = game.new_game(4)
+    rng = Rng(1)
+    for _ in range(40):
+        legal = s.legal_actions()
+        s = s.apply(legal[rng.below(len(legal))])
+    return s.to_json()
+
+
+def _bad_states(game: CardGame) -> dict[str, dict[str, Any]]:
+    d = _a_state(game)
+    c0 = d["hands"][0][0]
+    return {
+        "card in two hands": _edit(d, ("hands", 1), sorted([*d["hands"][1], c0])),
+        "card in hand and deck": _edit(d, ("deck",), sorted([*d["deck"], c0])),
+        "card missing": _edit(d, ("hands", 0), d["hands"][0][1:]),
+        "unknown card id": _edit(d, ("hands", 0), [*d["hands"][0][1:], 9999]),
+        "negative card id": _edit(d, ("hands", 0), [-1, *d["hands"][0][1:]]),
+        "unknown phase": _edit(d, ("phase",), "dance"),
+        "seat past the table": _edit(d, ("active",), 3),
+        "owner past the table": _edit(d, ("loc_owner", 0), 7),
+        "string for a number": _edit(d, ("turn",), "5"),
+        "bool for a number": _edit(d, ("supply",), True),
+        "float for a number": _edit(d, ("steps",), 1.0),
+        "string for a list": _edit(d, ("deck",), "abc"),
+        "empty seat lists": _edit(d, ("hands",), []),
+        "too many seats": _edit(d, ("tp",), [*d["tp"], 0]),
+        "malformed pass log": _edit(d, ("passed", 0), [[1]]),
+        "pass log not a list": _edit(d, ("passed",), 5),
+        "time points do not add up": _edit(d, ("supply",), d["supply"] + 1),
+        "knowledge too short": _edit(d, ("known",), d["known"][:-1]),
+        "holder does not know its card": _edit(d, ("known", c0), 0),
+        "rng not a number": _edit(d, ("rng",), None),
+        "huge rng": _edit(d, ("rng",), 1 << 70),
+        "missing field": {k: v for k, v in d.items() if k != "deck"},
+        "not an object": [1, 2, 3],  # type: ignore[dict-item]
+        "pending location out of range": _edit(d, ("p_loc",), 40),
+        "ended while playing": _edit(d, ("ended",), "counters"),
+        "location not a location": _edit(d, ("loc_card", 0), c0),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_bad_states(make_game(3))))
+def test_state_from_json_refuses_inconsistent_states(case: str) -> None:
+    """Issue 10: each inconsistency is refused at the door with CorruptRecord, not accepted
+    to crash later in legal_actions, view or sample_state."""
+    game = make_game(3)
+    with pytest.raises(CorruptRecord):
+        game.state_from_json(_bad_states(game)[case])
+
+
+def _mutations(d: dict[str, Any], rng: Rng) -> dict[str, Any]:
+    """One or two random edits of a state's JSON: +-1, delete, duplicate, swap, wrong type,
+    a card copied into a second place."""
+    out = copy.deepcopy(d)
+    for _ in range(1 + rng.below(2)):
+        key = sorted(out)[rng.below(len(out))]
+        holder: Any = out
+        path: Any = key
+        value = out[key]
+        while isinstance(value, list) and value and rng.below(3):
+            holder, path = value, rng.below(len(value))
+            value = value[path]
+        op = rng.below(7)
+        if op == 0 and isinstance(value, int):
+            holder[path] = value + (1 if rng.below(2) else -1)
+        elif op == 1 and isinstance(holder, list):
+            del holder[path]
+        elif op == 2 and isinstance(holder, list):
+            holder.insert(path, value)
+        elif op == 3 and isinstance(value, list) and len(value) > 1:
+            i, j = rng.below(len(value)), rng.below(len(value))
+            value[i], value[j] = value[j], value[i]
+        elif op == 4:
+            holder[path] = [None, "x", 1.5, {}, [], -1, True][rng.below(7)]
+        elif op == 5 and isinstance(out.get("hands"), list) and out["hands"]:
+            hand = out["hands"][rng.below(len(out["hands"]))]
+            if isinstance(hand, list) and all(type(c) is int for c in hand):
+                hand.append(rng.below(140))  # often a card already elsewhere
+                hand.sort()
+        elif isinstance(holder, dict):
+            del holder[path]
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_mutated_states_are_refused_or_play_on(players: int) -> None:
+    """Issue 10 fuzz (seeded, bounded): a mutated saved state is refused with a library
+    error, or it is a state the engine can use: every view, `sample_state` for every seat
+    and 30 further random moves work."""
+    game = timelord.load("card-game", players=players)
+    states = _mid_game_states(players, range(2), every=9)
+    rng = Rng(100 + players)
+    accepted = 0
+    for i in range(300):
+        bad = _mutations(states[i % len(states)], rng)
+        try:
+            s = game.state_from_json(bad)
+        except CorruptRecord:
+            continue
+        accepted += 1
+        for seat in [None, *range(players)]:
+            v = s.view(seat)
+            if seat is not None:
+                assert game.sample_state(v, rng).view(seat) == v
+        for _ in range(30):
+            if s.is_over:
+                break
+            legal = s.legal_actions()
+            s = s.apply(legal[rng.below(len(legal))])
+    assert accepted < 300

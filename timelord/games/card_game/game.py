@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from timelord.core import Action, ConfigError, CorruptRecord, Game, Rng, View
+from timelord.core import Action, ConfigError, Game, Rng, View
 from timelord.games.card_game.actions import ACTION_TYPES
 from timelord.games.card_game.cards import CardSet, card_set_from_data, standard_cards
 from timelord.games.card_game.sampling import sample_state as _sample_state
@@ -81,10 +81,11 @@ class CardGame(Game):
         return s
 
     def state_from_json(self, data: Mapping[str, Any]) -> CardGameState:
-        try:
-            return CardGameState.from_json(self, dict(data))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CorruptRecord(f"not a card-game state: {exc}") from exc
+        """Read back `to_json()`; `CorruptRecord` unless the state could arise in play
+        (types, conservation of cards, the pending decision, knowledge: `validate`)."""
+        from timelord.games.card_game.validate import state_from_data
+
+        return state_from_data(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> CardGameState:
         return _sample_state(self, view, rng)

@@ -159,23 +159,6 @@ class CardGameState(State):
             out[name] = v
         return out
 
-    @classmethod
-    def from_json(cls, game: CardGame, data: dict[str, Any]) -> CardGameState:
-        s = cls(game)
-        for name in _FIELDS:
-            # `shuffled` came with ruling C-R26; older records have no reshuffle in them.
-            v = data.get(name, []) if name == "shuffled" else data[name]
-            if name == "passed":
-                v = [tuple(tuple(p) for p in seat) for seat in v]
-            elif name in _NESTED:
-                v = [tuple(x) for x in v]
-            elif name in ("newres", "deck", "discard", "aside", "p_cards", "shuffled"):
-                v = tuple(v)
-            elif isinstance(v, list):
-                v = list(v)
-            setattr(s, name, v)
-        return s
-
     # ------------------------------------------------------------------ protocol
     @property
     def to_move(self) -> int | None:
