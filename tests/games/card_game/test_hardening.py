@@ -4,6 +4,8 @@ saved states, views given to `sample_state`, actions built outside the legal lis
 from __future__ import annotations
 
 import copy
+import sys
+import threading
 from typing import Any
 
 import pytest
@@ -207,3 +209,99 @@ def test_mutated_states_are_refused_or_play_on(players: int) -> None:
             legal = s.legal_actions()
             s = s.apply(legal[rng.below(len(legal))])
     assert accepted < 300
+
+
+# ---------------------------------------------------------------- views given to sample_state
+
+
+def _a_view(game: CardGame) -> dict[str, Any]:
+    return game.state_from_json(_a_state(game)).view(1)
+
+
+def _doctored_views(game: CardGame) -> dict[str, Any]:
+    v = _a_view(game)
+    other = 0 if v["hands"][0]["count"] else 2
+    return {
+        "huge hand count": _edit(v, ("hands", other, "count"), 10**20),
+        "count one too many": _edit(v, ("hands", other, "count"), v["hands"][other]["count"] + 1),
+        "count one too few": _edit(v, ("deck", "count"), v["deck"]["count"] - 1),
+        "negative count": _edit(v, ("reserves", other, "count"), -1),
+        "string count": _edit(v, ("hands", other, "count"), "3"),
+        "empty view": {},
+        "not a view": [v],
+        "another table": _edit(v, ("players",), 4),
+        "card id out of range": _edit(v, ("discard",), [*v["discard"], 10_000]),
+        "card shown twice": _edit(v, ("discard",), [*v["discard"], v["locations"][0]["card"]]),
+        "unknown phase": _edit(v, ("phase",), "nap"),
+        "active past the table": _edit(v, ("active",), 9),
+        "wrong to_move": _edit(v, ("to_move",), (v["to_move"] + 1) % 3),
+        "turn as text": _edit(v, ("turn",), "7"),
+        "no locations": _edit(v, ("locations",), []),
+        "time not a list": _edit(v, ("time",), 5),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_doctored_views(make_game(3))))
+def test_c_7_2_sample_state_refuses_a_doctored_view(case: str) -> None:
+    """C-7.2 / issue 10: `sample_state` checks the view at the door and refuses a doctored
+    one with a library error (it used to hang, or raise KeyError, ZeroDivisionError or an
+    AssertionError that vanishes under `python -O`)."""
+    game = make_game(3)
+    with pytest.raises(CorruptRecord):
+        game.sample_state(_doctored_views(game)[case], Rng(1))
+
+
+@pytest.mark.parametrize("seat", [None, 5, -1])
+def test_c_7_2_sample_state_refuses_views_of_no_seat(seat: object) -> None:
+    """C-7.2: a spectator's view (or one naming a seat not at the table) cannot be sampled."""
+    game = make_game(3)
+    view = _edit(_a_view(game), ("seat",), seat)
+    with pytest.raises(InvalidSeat):
+        game.sample_state(view, Rng(1))
+
+
+def test_c_7_2_sample_state_is_thread_safe() -> None:
+    """C-7.2: 8 threads sampling at once from more views than the cache holds (so entries
+    are evicted while other threads read) get only valid states, never RuntimeError or
+    KeyError."""
+    game = timelord.load("card-game", players=4)
+    views = []
+    for seed in range(4):
+        s = game.new_game(seed)
+        rng = Rng(seed)
+        while not s.is_over and len(views) < 25 * (seed + 1):
+            views.append(s.view(s.to_move))
+            legal = s.legal_actions()
+            s = s.apply(legal[rng.below(len(legal))])
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        rng = Rng(k)
+        try:
+            for i in range(300):
+                v = views[(7 * k + i) % len(views)]
+                assert game.sample_state(v, rng).view(v["seat"]) == v
+        except BaseException as exc:  # every failure of a thread is reported
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so races show on a small machine
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert errors == []
+
+
+def test_c_7_2_a_view_changed_in_place_is_prepared_again() -> None:
+    """C-7.2: the cache never serves the preparation of a view edited since."""
+    game = make_game(3)
+    v = _a_view(game)
+    game.sample_state(v, Rng(1))
+    v["hands"][0]["count"] += 1
+    with pytest.raises(CorruptRecord):
+        game.sample_state(v, Rng(1))

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from timelord.core import Action, ConfigError, Game, Rng, View
+from timelord.core.viewcache import ViewCache
 from timelord.games.card_game.actions import ACTION_TYPES
 from timelord.games.card_game.cards import CardSet, card_set_from_data, standard_cards
-from timelord.games.card_game.sampling import sample_state as _sample_state
+from timelord.games.card_game.sampling import prepare, sample_state
 from timelord.games.card_game.state import CardGameState
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
@@ -51,6 +52,8 @@ class CardGame(Game):
         self.turn_step_cap = TURN_STEP_CAP
         c = self.cards.constants
         self.pass_count = c.pass_cards if players > 2 else c.pass_cards_two_player
+        # Per-view preparations of `sample_state`, safe under threads.
+        self._views: ViewCache[Any] = ViewCache(lambda view: prepare(self, view))
 
     @classmethod
     def with_cards(cls, cards: CardSet, players: int = 4, max_turns: int = 400) -> CardGame:
@@ -88,7 +91,9 @@ class CardGame(Game):
         return state_from_data(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> CardGameState:
-        return _sample_state(self, view, rng)
+        """A state consistent with `view` (C-7.2); the view is checked and prepared once
+        (`CorruptRecord` if doctored, `InvalidSeat` for a spectator's view)."""
+        return sample_state(self._views.get(view), rng)
 
     def render_view(self, view: View) -> str:
         from timelord.games.card_game.render import render_view

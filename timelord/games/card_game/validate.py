@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import CorruptRecord
+from timelord.core import CorruptRecord, InvalidSeat
 from timelord.games.card_game.state import (
     ATTACK,
     DEFEND,
@@ -245,3 +245,39 @@ def _check_knowledge(s: CardGameState) -> None:
     for p, cards in held:
         if any(not k[c] >> p & 1 for c in cards):
             raise CorruptRecord(f"seat {p} does not know a card it holds")
+
+
+def check_view(game: CardGame, view: Any) -> None:
+    """The cheap part of the `sample_state` door: a seat's view of this table, with hidden
+    counts that are whole numbers no larger than the deck (a count of 10**20 would never
+    finish dealing). The rest is proven by a deal (`check_dealt`)."""
+    if not isinstance(view, Mapping) or "seat" not in view:
+        raise CorruptRecord("a card-game view is a JSON object with a seat")
+    if view["seat"] is None:
+        raise InvalidSeat("sample_state needs a seat's view; a spectator's hides too much")
+    game.check_seat(view["seat"])
+    n = game.players
+    if view.get("players") != n:
+        raise CorruptRecord(f"the view is not of a {n}-player table")
+    nc = len(game.cards.design)
+    for key in ("hands", "reserves"):
+        for zone in _list(view.get(key), key, n):
+            if not isinstance(zone, Mapping):
+                raise CorruptRecord(f"{key} entries are objects")
+            count = _int(zone.get("count"), f"a count of {key}", 0, nc)
+            if len(_cards(zone.get("known"), key, nc)) > count:
+                raise CorruptRecord(f"{key}: more known cards than the count")
+    deck = view.get("deck")
+    if not isinstance(deck, Mapping):
+        raise CorruptRecord("the view's deck is an object")
+    _int(deck.get("count"), "the deck count", 0, nc)
+    _cards(deck.get("known"), "the deck", nc)
+    _int(view.get("reserve_new_count"), "reserve_new_count", 0, nc)
+
+
+def check_dealt(dealt: CardGameState, view: Mapping[str, Any]) -> None:
+    """The proof that `view` is one the game can show: a state dealt from it passes the
+    state door and shows the seat exactly this view."""
+    state = state_from_data(dealt.game, dealt.to_json())
+    if state.view(view["seat"]) != view:
+        raise CorruptRecord("no state of this game shows that view")
