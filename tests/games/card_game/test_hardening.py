@@ -11,8 +11,16 @@ from typing import Any
 import pytest
 
 import timelord
-from timelord.core import CorruptRecord, InvalidSeat, Rng
-from timelord.games.card_game.actions import EndTurn
+from timelord.core import CorruptRecord, IllegalAction, InvalidSeat, Rng
+from timelord.games.card_game.actions import (
+    BuyCards,
+    DiscardForTime,
+    EndTurn,
+    Finish,
+    Pass,
+    PlaceReserve,
+    PlayDefender,
+)
 from timelord.games.card_game.game import CardGame
 from timelord.games.card_game.scenario import Scenario
 
@@ -305,3 +313,112 @@ def test_c_7_2_a_view_changed_in_place_is_prepared_again() -> None:
     v["hands"][0]["count"] += 1
     with pytest.raises(CorruptRecord):
         game.sample_state(v, Rng(1))
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def _refusal(s: Any, action: Any) -> IllegalAction:
+    with pytest.raises(IllegalAction) as e:
+        s.apply(action)
+    return e.value
+
+
+def test_c_1_1_reserve_and_discard_refusals_name_the_listed_form(game3: CardGame) -> None:
+    """C-1.1: a reserve or discard given out of hand order, or naming a later copy of a
+    design, is refused for that (with the listed form), not for "no room" or a bare "not
+    allowed now"."""
+    t = Scenario(game3, active=0)
+    h = t.hand(0, "dalek", "dalek", "sontarans", "clara", "amy-pond", "rory")
+    s = t.state()
+    d1, d2, son = h[0], h[1], h[2]
+    for bad in (
+        PlaceReserve((son, d1)),
+        PlaceReserve((d2,)),
+        DiscardForTime((son, d1)),
+        DiscardForTime((d2,)),
+        DiscardForTime((d2, son)),
+    ):
+        e = _refusal(s, bad)
+        assert e.rule == "C-1.1", (bad, e)
+        assert "room" not in e.reason and "not allowed now" not in e.reason
+    assert str(PlaceReserve((d1, son))) in _refusal(s, PlaceReserve((son, d1))).reason
+    assert s.apply(PlaceReserve((d1, son)))  # the listed form itself is legal
+
+
+def test_c_4_7_reserve_without_room_says_so(game3: CardGame) -> None:
+    """C-4.7 negative control: a listed-form reserve that does not fit says how much room."""
+    t = Scenario(game3, active=0)
+    h = t.hand(0, "dalek", "sontarans", "clara", "amy-pond", "rory", "rory")
+    t.reserve(0, "clara")
+    s = t.state()
+    e = _refusal(s, PlaceReserve((h[0], h[1])))
+    assert e.rule == "C-4.7" and "room for 1" in e.reason
+
+
+def test_c_4_8_buy_refusals(game3: CardGame) -> None:
+    """C-4.8: BuyCards(0) asks for at least one card (not "needs 0 Time Points"); too few
+    Time Points names both figures."""
+    t = Scenario(game3, active=0)
+    t.hand(0, *FILL, "clara")
+    t.s.tp[0] = 7
+    t.s.supply -= 7
+    s = t.state()
+    assert "at least one" in _refusal(s, BuyCards(0)).reason
+    assert "at least one" in _refusal(s, BuyCards(-2)).reason
+    e = _refusal(s, BuyCards(2))
+    assert e.rule == "C-4.8" and "10 Time Points; you have 7" in e.reason
+
+
+def test_pass_outside_an_optional_choice_does_not_cite_ironsides(game3: CardGame) -> None:
+    """C-3.1: Pass in the main decision or while declaring cards names the decision at hand,
+    not the Ironsides clause C-5.2."""
+    t = Scenario(game3, active=0)
+    L = t.location(0)
+    h = t.hand(0, "clara", *FILL)
+    s = t.state()
+    for state in (s, s.apply(PlayDefender(h[0], L))):
+        e = _refusal(state, Pass())
+        assert e.rule != "C-5.2" and e.rule
+        assert _PHASE_WORDS[state.phase] in e.reason
+
+
+_PHASE_WORDS = {"main": "choosing an action", "declare-defenders": "Defenders are being declared"}
+
+
+def _variants(s: Any, legal: list[Any]) -> list[Any]:
+    """Actions an API client might build that are close to the offered ones."""
+    design = s.cs.design
+    out: list[Any] = [Pass(), Finish(), EndTurn(), BuyCards(0), BuyCards(9)]
+    for a in legal:
+        cards = getattr(a, "cards", None)
+        if cards and len(cards) == 2:
+            out.append(type(a)(cards[::-1]))
+        card = getattr(a, "card", None)
+        if card is not None:
+            for c in s.hands[s.to_move]:
+                if c > card and design[c] == design[card]:
+                    out.append(a.__class__(c, *[getattr(a, f) for f in a.__slots__[1:]]))
+        if cards:
+            for c in s.hands[s.to_move]:
+                if c > cards[0] and design[c] == design[cards[0]]:
+                    out.append(type(a)((c, *cards[1:])))
+    return [v for v in out if v not in legal]
+
+
+def test_refusals_of_near_moves_name_a_reason_and_clause() -> None:
+    """Issue 10: over random games, every refusal of an action built outside the legal list
+    names a real reason and a clause (never the bare fallback)."""
+    game = timelord.load("card-game", players=3)
+    rng = Rng(5)
+    checked = 0
+    for seed in range(3):
+        s = game.new_game(seed)
+        while not s.is_over:
+            legal = s.legal_actions()
+            for v in _variants(s, legal):
+                e = _refusal(s, v)
+                assert e.rule and "not allowed now" not in e.reason, (v, e)
+                checked += 1
+            s = s.apply(legal[rng.below(len(legal))])
+    assert checked > 1000
