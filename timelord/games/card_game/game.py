@@ -100,6 +100,12 @@ class CardGame(Game):
 
         return render_view(self, view)
 
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        """One sentence, ending with a full stop, so that `describe` reads as prose."""
+        from timelord.games.card_game.render import event_text
+
+        return event_text(self, kind, dict(data), seat) + "."
+
     def seat_name(self, seat: int) -> str:
         return self.cards.colours[seat] if seat < len(self.cards.colours) else f"Seat {seat}"
 

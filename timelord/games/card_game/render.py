@@ -4,38 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.core import Action
-from timelord.games.card_game.actions import (
-    BuyCards,
-    DiscardEnemies,
-    DiscardForTime,
-    DiscardToRegenerate,
-    EndTurn,
-    Finish,
-    Pass,
-    PickUp,
-    PlaceReserve,
-    PlaceTardis,
-    PlayDefender,
-    PlayEnemy,
-    PlayLocation,
-    PlaySupport,
-    PlayValiant,
-    RemoveTardis,
-    TakeOver,
-    TakeTime,
-    UseIronsides,
-)
-from timelord.games.card_game.state import (
-    ATTACK,
-    CLEVER,
-    DEFEND,
-    IRON,
-    JACK,
-    REGEN,
-    VALIANT,
-    CardGameState,
-)
+from timelord.games.card_game.cards import CardSet
+
+#: What the seat to move is deciding, in words (the phase ids are for programs).
+PHASE_TEXT = {
+    "main": "choosing an action",
+    "declare-defenders": "declaring Defenders",
+    "declare-enemies": "declaring Enemies",
+    "take-time": "taking Time Points from other players",
+    "mr-clever": "removing TARDIS counters (Mr Clever)",
+    "jack-tardis": "deciding whether to place a TARDIS counter (Captain Jack)",
+    "regenerate": "discarding cards to regenerate",
+    "ironsides": "deciding whether to pay for Ironsides",
+    "valiant": "deciding whether to play The Valiant",
+    "match": "choosing which Enemy cards to discard",
+    "over": "nothing: the game is over",
+}
 
 
 def _name(cs: Any, c: int | None) -> str:
@@ -107,111 +91,177 @@ def render_view(game: Any, view: dict[str, Any]) -> str:
     if view["phase"] == "over":
         out.append(f"Game over ({view['ended']}).")
     elif view["phase"] != "main":
+        L = view["pending"]["location"]
+        where = f" at {cs.name[locs[L]['card']]} [{L}]" if 0 <= L < len(locs) else ""
         out.append(
-            f"Pending: {view['phase']} - {game.seat_name(view['to_move'])} decides "
-            f"(location {view['pending']['location']})"
+            f"Waiting for {_who(game, view['to_move'], seat)}: "
+            f"{PHASE_TEXT.get(view['phase'], view['phase'])}{where}"
         )
     return "\n".join(out)
 
 
-def _cards(n: int) -> str:
-    return "a card" if n == 1 else f"{n} cards"
+def _who(game: Any, q: Any, seat: int | None) -> str:
+    if q is None:
+        return "the game"
+    return "you" if q == seat else str(game.seat_name(q))
 
 
-def describe(s: CardGameState, a: Action, seat: int | None) -> str:
-    """What the seat to move does, as `seat` may see it: a sentence naming the actor, "You"
-    for `seat` itself ("You play ...", "Red plays ...")."""
-    mover = s.to_move if s.to_move is not None else s.active
-    phrase = _phrase(s, a, seat)
-    if seat == mover:
-        verb, _, rest = phrase.partition(" ")
-        return f"You {_plain(verb)} {rest}".rstrip()
-    return f"{s.game.seat_name(mover)} {phrase}"
+#: How unseen cards are counted: one, several.
+_UNSEEN = {
+    "card": ("a card", "cards"),
+    "Defender": ("a Defender", "Defenders"),
+    "Enemy": ("an Enemy", "Enemies"),
+    "face-down Defender": ("a face-down Defender", "face-down Defenders"),
+    "face-down Enemy": ("a face-down Enemy", "face-down Enemies"),
+}
 
 
-def _plain(verb: str) -> str:
-    """The verb as it follows "You": plays -> play, passes -> pass, is -> are."""
-    irregular = {"is": "are", "does": "do", "has": "have"}
-    if verb in irregular:
-        return irregular[verb]
-    if verb.endswith(("sses", "shes", "ches", "xes")):
-        return verb[:-2]
-    return verb[:-1] if verb.endswith("s") else verb
+def _names(cs: CardSet, cards: list[Any], hidden: str) -> str:
+    """Card names joined ("Dalek and Rory"); cards not seen counted ("2 face-down Enemies")."""
+    named = [cs.name[c] for c in cards if c is not None]
+    unseen = len(cards) - len(named)
+    if unseen:
+        one, many = _UNSEEN[hidden]
+        named.append(one if unseen == 1 else f"{unseen} {many}")
+    if not named:
+        return "no card"
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
 
-def _phrase(s: CardGameState, a: Action, seat: int | None) -> str:
-    """The action as a verb phrase (third person), hiding what `seat` may not see."""
-    cs = s.cs
-    mover = s.to_move if s.to_move is not None else s.active
-    mine = seat == mover
+_WHY = {"time": " for Time Points", "regeneration": " to regenerate"}
+_ENDED = {
+    "counters": "a player began a turn with all 5 of a kind of counter in play",
+    "turn-limit": "the turn limit was reached",
+    "end-game": "the player to move could take no action in the End Game",
+}
+_DECLINE = {
+    "tardis": ("place", "places", "no TARDIS counter (Captain Jack)"),
+    "mr-clever": ("remove", "removes", "no more TARDIS counters (Mr Clever)"),
+    "ironsides": ("do", "does", "not pay for Ironsides"),
+    "valiant": ("do", "does", "not play The Valiant"),
+}
 
-    def loc(L: int) -> str:
-        return f"{cs.name[s.loc_card[L]]} [{L}]"
 
-    if isinstance(a, PlayLocation):
-        return f"plays the Location {_card_line(cs, a.card)}"
-    if isinstance(a, PlayDefender):
-        what = _name(cs, a.card) if mine else "a Defender"
-        return f"declares {what} for {loc(a.location)}"
-    if isinstance(a, PlayEnemy):
-        what = _name(cs, a.card) if mine else "an Enemy"
-        return f"declares {what} against {loc(a.location)}"
-    if isinstance(a, TakeOver):
-        return f"takes over the attack on {loc(a.location)} with {_name(cs, a.card)}"
-    if isinstance(a, PlaySupport):
-        text = f"plays {_name(cs, a.card)}"
-        if a.location >= 0:
-            text += f" on {loc(a.location)}"
-        if a.target >= 0 and "redirect" in cs.effects[a.card]:
-            text += f", moving the attack to {loc(a.target)}"
-        elif a.target >= 0:
-            text += f", removing Enemy {a.target + 1} of that attack"
-        if a.extra >= 0:
-            text += f", discarding {_name(cs, a.extra)}"
-        return text
-    if isinstance(a, PlaceReserve):
-        what = ", ".join(_name(cs, c) for c in a.cards) if mine else _cards(len(a.cards))
-        return f"puts {what} in reserve"
-    if isinstance(a, PickUp):
-        return "picks up " + (_name(cs, a.card) if mine else "a reserve card")
-    if isinstance(a, BuyCards):
-        return f"buys {_cards(a.count)}"
-    if isinstance(a, DiscardForTime):
-        return f"discards {', '.join(_name(cs, c) for c in a.cards)} for Time Points"
-    if isinstance(a, EndTurn):
-        to = (mover - 1) % s.game.players
-        if seat == to or mine:
-            cards = ", ".join(_name(cs, c) for c in s.hands[mover])
-            whom = "you" if seat == to else s.game.seat_name(to)
-            return f"passes {cards} to {whom} and ends the turn"
-        whom = "you" if seat == to else s.game.seat_name(to)
-        return f"passes {s.game.pass_count} cards to {whom} and ends the turn"
-    if isinstance(a, Finish):
-        return {
-            DEFEND: "is done declaring Defenders",
-            ATTACK: "is done declaring Enemies",
-            CLEVER: "removes no more TARDIS counters",
-            REGEN: "stops discarding for Regeneration",
-        }.get(s.phase, "finishes")
-    if isinstance(a, Pass):
-        return {
-            JACK: "places no TARDIS counter",
-            IRON: "does not pay for Ironsides",
-            VALIANT: "does not play The Valiant",
-        }.get(s.phase, "passes")
-    if isinstance(a, TakeTime):
-        whom = "you" if seat == a.seat else s.game.seat_name(a.seat)
-        return f"takes a Time Point from {whom}"
-    if isinstance(a, RemoveTardis):
-        return f"removes the TARDIS counter from {loc(a.location)}"
-    if isinstance(a, PlaceTardis):
-        return "places a TARDIS counter"
-    if isinstance(a, DiscardToRegenerate):
-        return f"discards {_name(cs, a.card)} to regenerate"
-    if isinstance(a, UseIronsides):
-        return "pays a Time Point for Ironsides (+1 defence)"
-    if isinstance(a, PlayValiant):
-        return "plays The Valiant and takes the Defenders back"
-    if isinstance(a, DiscardEnemies):
-        return f"discards {', '.join(_name(cs, c) for c in a.cards) or 'nothing'}"
-    return str(a)
+def event_text(game: Any, kind: str, d: dict[str, Any], seat: int | None) -> str:
+    """The sentence telling `seat` of one event, made only from `d` (the event as that seat
+    sees it): "You" for the seat itself, seat names for the others, card names only where
+    `d` names the card."""
+    cs: CardSet = game.cards
+    actor = d.get("actor")
+    me = actor is not None and actor == seat
+    who = _who(game, actor, seat).capitalize() if actor is not None else "The game"
+
+    def v(base: str, third: str) -> str:
+        return base if me else third
+
+    def whose(q: Any) -> str:
+        return "your" if q == seat else f"{game.seat_name(q)}'s"
+
+    their = "your" if me else "their"
+
+    at = cs.name[d["place"]] if "place" in d else ""
+    if kind == "time":
+        n = d["count"]
+        src = "the supply" if d["source"] is None else _who(game, d["source"], seat)
+        return f"{who} {v('take', 'takes')} {n} Time Point{'s' * (n != 1)} from {src}"
+    if kind == "draw":
+        return f"{who} {v('draw', 'draws')} {_names(cs, d['cards'], 'card')}"
+    if kind == "reshuffle":
+        return f"The discard pile ({len(d['cards'])} cards) is shuffled to make a new deck"
+    if kind == "end-card":
+        return "The End of the Game card is uncovered: the End Game begins after this turn"
+    if kind == "end-game":
+        return "The End Game begins: from now on one action per turn, no passing or drawing"
+    if kind == "turn":
+        return f"Turn {d['turn']}: {whose(actor)} turn"
+    if kind == "game-over":
+        scores = ", ".join(f"{game.seat_name(q)} {v_}" for q, v_ in enumerate(d["scores"]))
+        won = " and ".join(_who(game, q, seat) for q in d["winners"])
+        verb = "win" if seat in d["winners"] or len(d["winners"]) > 1 else "wins"
+        return f"Game over: {_ENDED.get(d['why'], d['why'])}. Scores {scores}; {won} {verb}"
+    if kind == "tardis":
+        if d["placed"]:
+            return f"{who} {v('put', 'puts')} a TARDIS counter on {at}"
+        by = d.get("by")
+        if by is not None:
+            verb = "remove" if by == seat else "removes"
+            return f"{_who(game, by, seat).capitalize()} {verb} the TARDIS counter from {at}"
+        return f"The TARDIS counter on {at} goes back to {_who(game, actor, seat)}"
+    if kind == "discard":
+        cards = _names(cs, d["cards"], "card")
+        return f"{who} {v('discard', 'discards')} {cards}{_WHY.get(d.get('why', ''), '')}"
+    if kind == "pass-cards":
+        cards = _names(cs, d["cards"], "card")
+        return f"{who} {v('pass', 'passes')} {cards} to {_who(game, d['to'], seat)}"
+    if kind == "pick-up":
+        cards = _names(cs, d["cards"], "card")
+        return f"{who} {v('pick', 'picks')} up {cards} from {their} reserve"
+    if kind == "reserve":
+        return f"{who} {v('put', 'puts')} {_names(cs, d['cards'], 'card')} in {their} reserve"
+    if kind == "declare":
+        role = d["role"]
+        what = _names(cs, d["cards"], "Defender" if role == "defender" else "Enemy")
+        prep = "for" if role == "defender" else "against"
+        return f"{who} {v('declare', 'declares')} {what} {prep} {at}"
+    if kind == "defend":
+        what = _names(cs, d["cards"], "face-down Defender")
+        return f"{who} {v('place', 'places')} {what} on {at}"
+    if kind == "attack":
+        what = _names(cs, d["cards"], "face-down Enemy")
+        if d["new"]:
+            return f"{who} {v('attack', 'attacks')} {at} with {what}"
+        return f"{who} {v('add', 'adds')} {what} to {their} attack on {at}"
+    if kind == "attack-tardis":
+        what = _names(cs, d["cards"], "card")
+        return (
+            f"{who} {v('attack', 'attacks')} {at}, guarded by a TARDIS counter: "
+            f"{what} {'is' if len(d['cards']) == 1 else 'are'} discarded and the counter goes back"
+        )
+    if kind == "play-location":
+        c = d["card"]
+        return (
+            f"{who} {v('play', 'plays')} the Location {cs.name[c]} (VP {cs.vp[c]}, TP {cs.tp[c]})"
+        )
+    if kind == "buy":
+        n = d["count"]
+        return f"{who} {v('buy', 'buys')} {n} card{'s' * (n != 1)} for {d['cost']} Time Points"
+    if kind == "take-over":
+        prev = whose(d["previous"])
+        card = cs.name[d["card"]]
+        return f"{who} {v('take', 'takes')} over {prev} attack on {at} with {card}"
+    if kind == "decline":
+        base, third, rest = _DECLINE[d["choice"]]
+        return f"{who} {v(base, third)} {rest}"
+    if kind == "reveal":
+        parts = []
+        if d["defenders"]:
+            parts.append("Defenders " + _names(cs, d["defenders"], "card"))
+        if d["enemies"]:
+            parts.append("Enemies " + _names(cs, d["enemies"], "card"))
+        return f"The cards at {at} turn face-up: " + "; ".join(parts)
+    if kind == "beaten":
+        return f"{cs.name[d['card']]} is beaten outright by a Defender at {at}"
+    if kind == "turned":
+        return f"{cs.name[d['card']]} changes sides and joins the attack on {at}"
+    if kind == "ironsides":
+        n, boost = d["cost"], d["boost"]
+        points = f"{n} Time Point{'s' * (n != 1)}"
+        return f"{who} {v('pay', 'pays')} {points} for Ironsides: +{boost} defence"
+    if kind == "conflict":
+        return (
+            f"Conflict at {at}: attack {d['attack']} against defence {d['defence']}, "
+            f"the {d['winner']} wins"
+        )
+    if kind == "return-to-hand":
+        cards = d["cards"]
+        verb = "returns" if len(cards) == 1 else "return"
+        return f"{_names(cs, cards, 'card')} {verb} to {whose(actor)} hand"
+    if kind == "valiant":
+        back = _names(cs, d["cards"], "card")
+        return f"{who} {v('play', 'plays')} The Valiant: {back} go back to {their} hand"
+    if kind == "play-support":
+        where = f" on {at}" if at else ""
+        return f"{who} {v('play', 'plays')} {cs.name[d['card']]}{where}"
+    if kind == "move-attack":
+        return f"{whose(actor).capitalize()} attack on {at} moves to {cs.name[d['to_place']]}"
+    return f"{who}: {kind}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Action, GameOver, IllegalAction, InvalidAction, State, View
+from timelord.core import Action, Event, GameOver, IllegalAction, InvalidAction, State, View
 
 if TYPE_CHECKING:
     from timelord.games.card_game.cards import CardSet
@@ -83,6 +83,10 @@ class CardGameState(State):
     rng: int
     ended: str
     shuffled: tuple[int, ...]
+
+    #: Where the rules append events while `apply_logged` applies an action; None (this
+    #: class default, no instance slot) on every other path, so playouts pay one lookup.
+    log: list[Event] | None = None
 
     def __init__(self, game: CardGame) -> None:
         self.game = game
@@ -207,6 +211,16 @@ class CardGameState(State):
         _apply_action(s, action)
         return s
 
+    def apply_logged(self, action: Action, log: list[Event]) -> CardGameState:
+        """`apply_unchecked`, the rules appending to `log` what happened (`rules/tell.py`)."""
+        s = self.copy()
+        s.log = log
+        try:
+            _apply_action(s, action)
+        finally:
+            del s.log
+        return s
+
     def why_illegal(self, action: Action) -> IllegalAction:
         return _explain(self, action)
 
@@ -224,11 +238,6 @@ class CardGameState(State):
         from timelord.games.card_game.view import make_view
 
         return make_view(self, seat)
-
-    def describe(self, action: Action, seat: int | None) -> str:
-        from timelord.games.card_game.render import describe
-
-        return describe(self, action, seat)
 
     def __repr__(self) -> str:
         return f"<CardGameState turn={self.turn} active={self.active} phase={self.phase}>"
