@@ -262,6 +262,9 @@ def event_text(game: Any, kind: str, d: dict[str, Any], seat: int | None) -> str
     if kind == "play-support":
         where = f" on {at}" if at else ""
         return f"{who} {v('play', 'plays')} {cs.name[d['card']]}{where}"
+    if kind == "regenerate":
+        n = d["count"]
+        return f"{who} {v('regenerate', 'regenerates')}: {n} card{'s' * (n != 1)} to draw"
     if kind == "move-attack":
         return f"{whose(actor).capitalize()} attack on {at} moves to {cs.name[d['to_place']]}"
     return f"{who}: {kind}"

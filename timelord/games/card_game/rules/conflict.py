@@ -237,8 +237,7 @@ def matching_sets(s: CardGameState, L: int, target: int) -> list[tuple[int, ...]
 def discard_enemies(s: CardGameState, L: int, cards: tuple[int, ...]) -> None:
     ens = [e for e in s.loc_en[L] if e not in cards]
     to_discard(s, cards)
-    if cards:
-        say(s, "discard", actor=s.loc_att[L], cards=list(cards), why="conflict", **place(s, L))
+    say(s, "discard", actor=s.loc_att[L], cards=list(cards), why="conflict", **place(s, L))
     s.loc_en[L] = tuple(ens)
     s.loc_up[L] = (1 << len(ens)) - 1
     conflict_done(s)

@@ -171,5 +171,6 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
 
 
 def finish_regeneration(s: CardGameState) -> None:
+    say(s, "regenerate", actor=s.active, count=s.p_n + 1)
     draw(s, s.active, s.p_n + 1)
     after_action(s)

@@ -32,8 +32,11 @@ def say_hidden(s: CardGameState, kind: str, cards: Sequence[int], /, **data: Any
     data["cards"] = [None] * len(cards)
     groups: dict[tuple[int | None, ...], set[int]] = {}
     for q in range(s.game.players):
-        seen = tuple(c if known[c] >> q & 1 else None for c in cards)
-        if any(c is not None for c in seen):
+        # Known cards first, then the unknown ones: where an unknown card sat among the
+        # others would tell something of its number (its design).
+        named = sorted(c for c in cards if known[c] >> q & 1)
+        if named:
+            seen = (*named, *[None] * (len(cards) - len(named)))
             groups.setdefault(seen, set()).add(q)
     private = tuple((frozenset(qs), {"cards": list(seen)}) for seen, qs in groups.items())
     log.append(Event(kind, data, private))
