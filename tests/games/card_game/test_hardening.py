@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import timelord
-from timelord.core import CorruptRecord, IllegalAction, InvalidSeat, Rng
+from timelord.core import ConfigError, CorruptRecord, IllegalAction, InvalidSeat, Rng
 from timelord.games.card_game.actions import (
     BuyCards,
     DiscardForTime,
@@ -422,3 +422,57 @@ def test_refusals_of_near_moves_name_a_reason_and_clause() -> None:
                 checked += 1
             s = s.apply(legal[rng.below(len(legal))])
     assert checked > 1000
+
+
+# ---------------------------------------------------------------- options
+
+
+def _manifest() -> dict[str, Any]:
+    from .conftest import CARDS
+
+    return copy.deepcopy(CARDS.to_data())
+
+
+def _bad_manifests() -> dict[str, Any]:
+    m = _manifest()
+    return {
+        "copies 10**12": _edit(m, ("card", 0, "copies"), 10**12),
+        "copies as text": _edit(m, ("card", 0, "copies"), "3"),
+        "copies zero": _edit(m, ("card", 0, "copies"), 0),
+        "too many designs": _edit(m, ("card",), [m["card"][0]] * 400),
+        "strength as list": _edit(m, ("card", 0, "strength"), [1]),
+        "unknown kind": _edit(m, ("card", 0, "kind"), "spaceship"),
+        "effects not a list": _edit(m, ("card", 0, "effects"), "reveal-gain"),
+        "unhashable effect": _edit(m, ("card", 0, "effects"), [["x"]]),
+        "param of wrong type": _edit(m, ("card", 0, "reveal_tp"), "1"),
+        "nested param": _edit(m, ("card", 0, "surprise"), {"a": 1}),
+        "huge time points": _edit(m, ("game", "time_points"), 10**15),
+        "hand size as float": _edit(m, ("game", "hand_size"), 5.0),
+        "pass as many as the hand": _edit(m, ("game", "pass_cards"), 5),
+        "no starts": _edit(m, ("start",), []),
+        "records not objects": _edit(m, ("card",), [1, 2]),
+        "colours not a list": _edit(m, ("colours", "names"), "Red"),
+        "too few cards to deal": _edit(m, ("card",), m["card"][:1]),
+        "not an object": [m],
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_bad_manifests()))
+def test_the_cards_option_is_checked(case: str) -> None:
+    """Issue 10: the `cards` option is typed and bounded, so no manifest can exhaust memory
+    (10**12 copies) or slip a wrong type into the rules; each is a ConfigError."""
+    with pytest.raises(ConfigError):
+        timelord.load("card-game", players=3, cards=_bad_manifests()[case])
+
+
+@pytest.mark.parametrize("turns", [0, -1, 10**6, 10**100, "400", 400.0, True, None])
+def test_c_6_5_max_turns_is_bounded(turns: object) -> None:
+    """C-6.5: max_turns is a whole number from 1 to 10,000."""
+    with pytest.raises(ConfigError):
+        timelord.load("card-game", players=3, max_turns=turns)
+
+
+def test_options_negative_control() -> None:
+    """The test manifest and the limits themselves are accepted."""
+    game = timelord.load("card-game", players=3, cards=_manifest(), max_turns=10_000)
+    assert game.new_game(1).legal_actions()

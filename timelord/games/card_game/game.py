@@ -15,6 +15,8 @@ from timelord.games.card_game.state import CardGameState
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
 DEFAULT_MAX_TURNS = 400
+#: The largest turn limit accepted (random games end before turn 200).
+MAX_TURNS = 10_000
 #: Steps the player to move may take in one turn before only discarding and ending remain
 #: (ruling C-R10).
 TURN_STEP_CAP = 60
@@ -38,8 +40,12 @@ class CardGame(Game):
     ) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise ConfigError(f"card-game: players must be 2, 3 or 4, not {players!r}")
-        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
-            raise ConfigError(f"card-game: max_turns must be a positive integer: {max_turns!r}")
+        if (
+            not isinstance(max_turns, int)
+            or isinstance(max_turns, bool)
+            or not 1 <= max_turns <= MAX_TURNS
+        ):
+            raise ConfigError(f"card-game: max_turns must be 1 to {MAX_TURNS}: {max_turns!r}")
         self.players = players
         self.max_turns = max_turns
         if cards is None:
@@ -112,10 +118,15 @@ class CardGame(Game):
 
 def _custom_cards(data: Mapping[str, Any], players: int) -> CardSet:
     """The `cards` option: manifest data (see `CardSet.to_data`); ConfigError if unusable."""
+    if not isinstance(data, Mapping):
+        raise ConfigError("card-game: cards must be a card manifest (an object) or null")
     try:
         cs = card_set_from_data(dict(data))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ConfigError(f"card-game: cards is not a card manifest: {exc}") from exc
     if len(cs.start_cards) < players:
         raise ConfigError(f"card-game: cards needs at least {players} starting Locations")
+    hand = cs.constants.hand_size
+    if len(cs.cards_in_play(players)) < players * hand:
+        raise ConfigError(f"card-game: cards must hold {players * hand} cards to deal")
     return cs
