@@ -31,6 +31,15 @@ class CardGame(Game):
     id: ClassVar[str] = "card-game"
     description: ClassVar[str] = "Doctor Who: The Card Game (2-4 players)"
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    options_doc: ClassVar[Mapping[str, str]] = {
+        "players": "seats at the table: 2, 3 or 4 (default 4; 2 plays the second edition's "
+        "two-player variant, C-2.5)",
+        "max_turns": f"a simulation bound: the game ends, scored as usual, when this turn "
+        f"would begin; 1 to {MAX_TURNS} (default {DEFAULT_MAX_TURNS}; C-6.5)",
+        "cards": "null for the shipped 127-card manifest (default), or a custom card set as "
+        "manifest data ([game] constants, [[card]] and [[start]] records, at most 1000 "
+        "cards, as CardSet.to_data() gives)",
+    }
 
     def __init__(
         self,
@@ -111,6 +120,23 @@ class CardGame(Game):
         from timelord.games.card_game.render import event_text
 
         return event_text(self, kind, dict(data), seat) + "."
+
+    def glossary(self) -> Mapping[str, Mapping[str, str]]:
+        """Every card design of this game's set, and the counters, by name: what it is (from
+        the card data) and what its ability does (`data/texts.toml`)."""
+        from timelord.games.card_game.render import glossary
+
+        return glossary(self.cards)
+
+    def action_card(self, action: Action) -> str | None:
+        from timelord.games.card_game.render import action_card
+
+        return action_card(self.cards, action)
+
+    def action_label(self, view: View, action: Action) -> str:
+        from timelord.games.card_game.render import action_label
+
+        return action_label(self, view, action)
 
     def seat_name(self, seat: int) -> str:
         return self.cards.colours[seat] if seat < len(self.cards.colours) else f"Seat {seat}"

@@ -2,8 +2,33 @@
 
 from __future__ import annotations
 
+import tomllib
+from functools import lru_cache
+from importlib.resources import files
 from typing import Any
 
+from timelord.core import Action
+from timelord.games.card_game.actions import (
+    BuyCards,
+    DiscardEnemies,
+    DiscardForTime,
+    DiscardToRegenerate,
+    EndTurn,
+    Finish,
+    Pass,
+    PickUp,
+    PlaceReserve,
+    PlaceTardis,
+    PlayDefender,
+    PlayEnemy,
+    PlayLocation,
+    PlaySupport,
+    PlayValiant,
+    RemoveTardis,
+    TakeOver,
+    TakeTime,
+    UseIronsides,
+)
 from timelord.games.card_game.cards import CardSet
 
 #: What the seat to move is deciding, in words (the phase ids are for programs).
@@ -268,3 +293,147 @@ def event_text(game: Any, kind: str, d: dict[str, Any], seat: int | None) -> str
     if kind == "move-attack":
         return f"{whose(actor).capitalize()} attack on {at} moves to {cs.name[d['to_place']]}"
     return f"{who}: {kind}"
+
+
+@lru_cache(maxsize=1)
+def _texts() -> dict[str, dict[str, Any]]:
+    """`data/texts.toml` by key."""
+    raw = files("timelord.games.card_game").joinpath("data/texts.toml").read_text()
+    return {rec["key"]: rec for rec in tomllib.loads(raw)["text"]}
+
+
+def _numbers(cs: CardSet, c: int) -> str:
+    """What a card is, from its numbers in the card data."""
+    kind = cs.kind[c]
+    if kind == "start":
+        return f"Starting Location number {cs.order[c]}: {cs.vp[c]} VP (the highest goes first)."
+    if kind == "location":
+        n = cs.tp[c]
+        return f"Location: {cs.vp[c]} VP; {n} Time Point{'s' * (n != 1)} when played."
+    if kind == "defender":
+        return f"Defender, strength {cs.strength[c]}."
+    if kind == "enemy":
+        return f"Enemy, strength {cs.strength[c]}."
+    if cs.param(c, "stays", False) or "valiant" in cs.effects[c]:
+        return "Support card."  # its ability says when it is played and where it goes
+    return "Support card, played as an action and then discarded."
+
+
+def glossary(cs: CardSet) -> dict[str, dict[str, str]]:
+    """Each design of `cs` (and each counter) by name: {"text", "source", "clause"}."""
+    texts = _texts()
+    out: dict[str, dict[str, str]] = {}
+    seen: set[str] = set()
+    for c, key in enumerate(cs.key):
+        if key in seen:
+            continue
+        seen.add(key)
+        rec = texts.get(key)
+        design = cs.designs[cs.design[c]]
+        text = _numbers(cs, c)
+        entry = {"text": text, "source": design.status, "clause": ""}
+        if rec is not None:
+            entry = {"text": f"{text} {rec['text']}", "source": rec["status"],
+                     "clause": rec["clause"]}  # fmt: skip
+        out[cs.name[c]] = entry
+    for rec in texts.values():
+        if "name" in rec:
+            out[rec["name"]] = {"text": rec["text"], "source": rec["status"],
+                                "clause": rec["clause"]}  # fmt: skip
+    return out
+
+
+def action_card(cs: CardSet, action: Action) -> str | None:
+    """The glossary name of the card or counter `action` plays or uses."""
+    if isinstance(action, (PlaceTardis, RemoveTardis)):
+        return "TARDIS counter"
+    if isinstance(action, TakeTime):
+        return "Time Points"
+    card = getattr(action, "card", None)
+    if card is None and isinstance(action, (PlaceReserve, DiscardForTime)) and action.cards:
+        card = action.cards[0]
+    if isinstance(action, DiscardToRegenerate):
+        return _name_of(cs, "regeneration")
+    if isinstance(action, UseIronsides):
+        return _name_of(cs, "ironsides")
+    if isinstance(card, int) and 0 <= card < len(cs.name):
+        return cs.name[card]
+    return None
+
+
+def _name_of(cs: CardSet, key: str) -> str | None:
+    return cs.name[cs.key.index(key)] if key in cs.key else None
+
+
+def action_label(game: Any, view: dict[str, Any], action: Action) -> str:
+    """A menu line for `action`, naming cards and Locations (from the view only)."""
+    cs: CardSet = game.cards
+    locs = view.get("locations", [])
+
+    def loc(L: int) -> str:
+        return f"{cs.name[locs[L]['card']]} [{L}]" if 0 <= L < len(locs) else f"location {L}"
+
+    def card(c: int) -> str:
+        return cs.name[c] if 0 <= c < len(cs.name) else f"card {c}"
+
+    def cards(cc: tuple[int, ...]) -> str:
+        return " and ".join(card(c) for c in cc)
+
+    if isinstance(action, PlayLocation):
+        return f"play the Location {card(action.card)}"
+    if isinstance(action, PlayDefender):
+        return f"declare {card(action.card)} to defend {loc(action.location)}"
+    if isinstance(action, PlayEnemy):
+        return f"declare {card(action.card)} to attack {loc(action.location)}"
+    if isinstance(action, TakeOver):
+        return f"take over the attack on {loc(action.location)} with {card(action.card)}"
+    if isinstance(action, PlaySupport):
+        text = f"play {card(action.card)}"
+        if action.location >= 0:
+            text += f" on {loc(action.location)}"
+        if action.target >= 0 and "redirect" in cs.effects[action.card]:
+            text += f", moving the attack to {loc(action.target)}"
+        elif action.target >= 0:
+            text += f", discarding Enemy {action.target + 1} of that attack"
+        if action.extra >= 0:
+            text += f", discarding {card(action.extra)}"
+        return text
+    if isinstance(action, PlaceReserve):
+        return f"put {cards(action.cards)} in your reserve"
+    if isinstance(action, DiscardForTime):
+        return f"discard {cards(action.cards)} for Time Points"
+    if isinstance(action, PickUp):
+        return f"pick up {card(action.card)} from your reserve"
+    if isinstance(action, BuyCards):
+        n = action.count
+        return f"buy {n} card{'s' * (n != 1)}"
+    if isinstance(action, EndTurn):
+        return "end your turn: pass your hand to the right and draw"
+    if isinstance(action, RemoveTardis):
+        return f"remove the TARDIS counter from {loc(action.location)}"
+    if isinstance(action, TakeTime):
+        return f"take a Time Point from {game.seat_name(action.seat)}"
+    if isinstance(action, DiscardToRegenerate):
+        return f"discard {card(action.card)} to regenerate"
+    if isinstance(action, PlayValiant):
+        return f"play {card(action.card)}: take your Defenders back"
+    if isinstance(action, DiscardEnemies):
+        return f"discard {cards(action.cards) or 'no Enemy card'}"
+    if isinstance(action, Finish):
+        return _FINISH.get(view.get("phase", ""), "finish")
+    if isinstance(action, Pass):
+        return _PASS.get(view.get("phase", ""), "pass")
+    return str(action)
+
+
+_FINISH = {
+    "declare-defenders": "done: place the declared Defenders",
+    "declare-enemies": "done: attack with the declared Enemies",
+    "mr-clever": "done removing TARDIS counters",
+    "regenerate": "done discarding: draw",
+}
+_PASS = {
+    "jack-tardis": "place no TARDIS counter",
+    "ironsides": "do not pay for Ironsides",
+    "valiant": "do not play The Valiant",
+}
