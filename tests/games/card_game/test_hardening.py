@@ -353,7 +353,7 @@ def test_c_4_7_reserve_without_room_says_so(game3: CardGame) -> None:
     t.reserve(0, "clara")
     s = t.state()
     e = _refusal(s, PlaceReserve((h[0], h[1])))
-    assert e.rule == "C-4.7" and "room for 1" in e.reason
+    assert e.rule == "C-4.7" and "room for 1 card more" in e.reason
 
 
 def test_c_4_8_buy_refusals(game3: CardGame) -> None:

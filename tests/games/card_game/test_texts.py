@@ -59,3 +59,27 @@ def test_options_doc_covers_every_option() -> None:
     assert set(CardGame.options_doc) == set(game.options)
     assert "10000" in CardGame.options_doc["max_turns"].replace(",", "")
     assert "default 4" in CardGame.options_doc["players"]
+
+
+def test_the_table_shows_no_internal_ids() -> None:
+    """The rendered table names the pending decision and the end in words: no phase ids
+    ("declare-defenders") and no ending ids ("end-game") on screen."""
+    from timelord.games.card_game.state import PHASES
+    from timelord.games.card_game.validate import ENDINGS
+
+    game = timelord.load("card-game", players=3)
+    ids = [p for p in PHASES if "-" in p] + [e for e in ENDINGS if e]
+    rng = Rng(8)
+    phases = set()
+    for seed in range(3):
+        s = game.new_game(seed)
+        while True:
+            for seat in (None, s.to_move):
+                text = game.render_view(s.view(seat))
+                assert not any(i in text for i in ids), text
+            phases.add(s.phase)
+            if s.is_over:
+                break
+            legal = s.legal_actions()
+            s = s.apply(legal[rng.below(len(legal))])
+    assert {"declare-defenders", "declare-enemies", "over"} <= phases

@@ -77,6 +77,7 @@ def render_view(game: Any, view: dict[str, Any]) -> str:
         f"Time Point supply {view['supply']}"
     )
     locs = view["locations"]
+    counters = cs.constants.counters
     for p in range(view["players"]):
         mark = " (you)" if p == seat else ""
         h = view["hands"][p]
@@ -85,7 +86,8 @@ def render_view(game: Any, view: dict[str, Any]) -> str:
         daleks = sum(1 for x in locs if x["attacker"] == p)
         out.append(
             f"-- {game.seat_name(p)}{mark}: {view['time'][p]} TP, hand {h['count']}, "
-            f"reserve {r['count']}, TARDIS in play {tardis}/5, Daleks in play {daleks}/5"
+            f"reserve {r['count']}, TARDIS in play {tardis}/{counters}, "
+            f"Daleks in play {daleks}/{counters}"
         )
         for L, x in enumerate(locs):
             if x["owner"] != p:
@@ -114,7 +116,7 @@ def render_view(game: Any, view: dict[str, Any]) -> str:
         if res:
             out.append("Your reserve: " + ", ".join(_name(cs, c) for c in res))
     if view["phase"] == "over":
-        out.append(f"Game over ({view['ended']}).")
+        out.append(f"Game over: {_ENDED.get(view['ended'], view['ended'])}.")
     elif view["phase"] != "main":
         L = view["pending"]["location"]
         where = f" at {cs.name[locs[L]['card']]} [{L}]" if 0 <= L < len(locs) else ""
@@ -155,7 +157,7 @@ def _names(cs: CardSet, cards: list[Any], hidden: str) -> str:
 
 _WHY = {"time": " for Time Points", "regeneration": " to regenerate"}
 _ENDED = {
-    "counters": "a player began a turn with all 5 of a kind of counter in play",
+    "counters": "a player began a turn with all TARDIS or all Dalek counters in play",
     "turn-limit": "the turn limit was reached",
     "end-game": "the player to move could take no action in the End Game",
 }

@@ -470,6 +470,10 @@ def _copy_text(s: CardGameState, first: int) -> str:
     return f"copies of one design are alike: choose the first copy, {s.cs.label(first)}"
 
 
+def _n_cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _explain_buy(s: CardGameState, a: BuyCards, p: int, capped: bool) -> IllegalAction:
     cost = s.cs.constants.buy_cost
     if not isinstance(a.count, int) or a.count < 1:
@@ -478,10 +482,10 @@ def _explain_buy(s: CardGameState, a: BuyCards, p: int, capped: bool) -> Illegal
         return IllegalAction("this turn has reached its step limit; discard or end", "C-3.5")
     if a.count * cost > s.tp[p]:
         return IllegalAction(
-            f"buying {a.count} card(s) needs {a.count * cost} Time Points; you have {s.tp[p]}",
+            f"buying {_n_cards(a.count)} needs {a.count * cost} Time Points; you have {s.tp[p]}",
             "C-4.8",
         )
-    return IllegalAction(f"only {cards_to_buy(s)} card(s) are left to draw", "C-4.8")
+    return IllegalAction(f"only {_n_cards(cards_to_buy(s))} left to draw", "C-4.8")
 
 
 def _explain_group(
@@ -515,6 +519,6 @@ def _explain_group(
     if isinstance(a, PlaceReserve):
         room = reserve_capacity(s, p) - reserve_used(s, p)
         return IllegalAction(
-            f"your reserve has room for {max(room, 0)} more card(s), not {len(cards)}", "C-4.7"
+            f"your reserve has room for {_n_cards(max(room, 0))} more, not {len(cards)}", "C-4.7"
         )
     return IllegalAction(f"{a} is not allowed now", rule)
