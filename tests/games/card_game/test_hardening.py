@@ -246,6 +246,8 @@ def _doctored_views(game: CardGame) -> dict[str, Any]:
         "turn as text": _edit(v, ("turn",), "7"),
         "no locations": _edit(v, ("locations",), []),
         "time not a list": _edit(v, ("time",), 5),
+        "owner 10**9": _edit(v, ("locations", 0, "owner"), 10**9),
+        "active 10**20": _edit(v, ("active",), 10**20),
     }
 
 
@@ -303,6 +305,52 @@ def test_c_7_2_sample_state_is_thread_safe() -> None:
     finally:
         sys.setswitchinterval(switch)
     assert errors == []
+
+
+def _mutated_view(v: dict[str, Any], rng: Rng) -> dict[str, Any]:
+    """One or two random edits anywhere in a view: +-1, delete, duplicate, wrong type."""
+    out = copy.deepcopy(v)
+    for _ in range(1 + rng.below(2)):
+        keys = sorted(out)
+        holder: Any = out
+        path: Any = keys[rng.below(len(keys))]
+        value = out[path]
+        while isinstance(value, (list, dict)) and value and rng.below(3):
+            holder = value
+            path = rng.below(len(value)) if isinstance(value, list) else sorted(value)[0]
+            value = value[path]
+        op = rng.below(5)
+        if op == 0 and type(value) is int:
+            holder[path] = value + (1 if rng.below(2) else -1)
+        elif op == 1 and isinstance(holder, list):
+            del holder[path]
+        elif op == 2 and isinstance(holder, list):
+            holder.insert(path, value)
+        elif op == 3:
+            holder[path] = [None, "x", 1.5, {}, [], -1, True, 10**20][rng.below(8)]
+        elif isinstance(holder, dict):
+            del holder[path]
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_c_7_2_mutated_views_are_refused_or_sampled_exactly(players: int) -> None:
+    """C-7.2 fuzz (seeded, bounded): `sample_state` of a mutated view raises a library error
+    or gives a state showing exactly that view."""
+    game = timelord.load("card-game", players=players)
+    views = []
+    for data in _mid_game_states(players, range(1), every=8):
+        s = game.state_from_json(data)
+        if s.to_move is not None:
+            views.append(s.view(s.to_move))
+    rng = Rng(players)
+    for i in range(300):
+        v = _mutated_view(views[i % len(views)], rng)
+        try:
+            s = game.sample_state(v, rng)
+        except (CorruptRecord, InvalidSeat):
+            continue
+        assert s.view(v["seat"]) == v
 
 
 def test_c_7_2_a_view_changed_in_place_is_prepared_again() -> None:

@@ -158,7 +158,7 @@ def prepare(game: Any, view: dict[str, Any]) -> _Template:
     try:
         t = _template(game, view)
         dealt = _deal(t, Rng(0))
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         if isinstance(exc, GameError):
             raise
         raise CorruptRecord(f"not a card-game view: {exc!r}") from exc

@@ -267,6 +267,16 @@ def check_view(game: CardGame, view: Any) -> None:
             count = _int(zone.get("count"), f"a count of {key}", 0, nc)
             if len(_cards(zone.get("known"), key, nc)) > count:
                 raise CorruptRecord(f"{key}: more known cards than the count")
+    # Seat numbers become bit masks (1 << seat): a huge one would take memory and time.
+    _int(view.get("active"), "active", 0, n - 1)
+    _int(view.get("first"), "first", 0, n - 1)
+    for x in _list(view.get("locations"), "locations"):
+        if not isinstance(x, Mapping):
+            raise CorruptRecord("locations entries are objects")
+        _int(x.get("owner"), "a location owner", 0, n - 1)
+        _int(x.get("attacker"), "a location attacker", -1, n - 1)
+        if len(_list(x.get("face_up"), "face_up")) != len(_list(x.get("enemies"), "enemies")):
+            raise CorruptRecord("each Enemy card is face-up or not")
     deck = view.get("deck")
     if not isinstance(deck, Mapping):
         raise CorruptRecord("the view's deck is an object")
