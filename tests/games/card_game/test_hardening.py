@@ -524,3 +524,16 @@ def test_options_negative_control() -> None:
     """The test manifest and the limits themselves are accepted."""
     game = timelord.load("card-game", players=3, cards=_manifest(), max_turns=10_000)
     assert game.new_game(1).legal_actions()
+
+
+def test_c_3_2_a_state_where_a_seat_could_never_end_its_turn_is_refused(game3: CardGame) -> None:
+    """C-3.2 / C-3.3: a saved state whose active seat was changed leaves a seat that will
+    hold fewer cards than it must pass (the fuzzer found one stuck 30 moves later)."""
+    t = Scenario(game3, active=0)
+    t.hand(0, *FILL)
+    t.hand(1, "clara", "clara", "amy-pond")
+    t.hand(2, "dalek", "dalek")  # seat 0 passes to seat 2 when its turn ends
+    ok = t.state().to_json()
+    assert game3.state_from_json(ok).legal_actions()
+    with pytest.raises(CorruptRecord):
+        game3.state_from_json(_edit(ok, ("active",), 1))

@@ -21,6 +21,7 @@ from timelord.games.card_game.state import (
     MATCH,
     OVER,
     PHASES,
+    REGEN,
     VALIANT,
     CardGameState,
 )
@@ -134,6 +135,7 @@ def state_from_data(game: CardGame, data: Any) -> CardGameState:
     # `shuffled` came with ruling C-R26; older records have no reshuffle in them.
     s.shuffled = _cards(data.get("shuffled", []), "shuffled", nc, ordered=True)
     _check_places(s)
+    _check_hands(s)
     _check_pending(s)
     _check_knowledge(s)
     if s.phase != OVER and not s.legal_actions():
@@ -190,6 +192,22 @@ def _check_places(s: CardGameState) -> None:
         raise CorruptRecord("cards new in the reserve are not in the active player's reserve")
     if s.shuffled and not set(s.deck) <= set(s.shuffled):
         raise CorruptRecord("after a reshuffle the deck holds only cards of that pile (C-7.3)")
+
+
+def _check_hands(s: CardGameState) -> None:
+    """Before the End Game every seat can still end its turn: the active player keeps the
+    cards it passes (C-3.2; Regeneration discards first and draws after), and every other
+    seat but the one about to receive the active player's pass already holds that many."""
+    if s.endgame or s.phase == OVER:
+        return
+    P = s.game.pass_count
+    n = s.game.players
+    if s.phase != REGEN and len(s.hands[s.active]) < P:
+        raise CorruptRecord(f"the active player holds fewer than {P} cards (C-3.2)")
+    receiver = (s.active - 1) % n
+    for q in range(n):
+        if q not in (s.active, receiver) and len(s.hands[q]) < P:
+            raise CorruptRecord(f"seat {q} holds fewer than {P} cards between its turns")
 
 
 def _check_pending(s: CardGameState) -> None:
