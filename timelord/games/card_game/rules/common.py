@@ -97,7 +97,8 @@ def reshuffle(s: CardGameState) -> None:
     s.deck = tuple(sorted(s.discard))
     s.shuffled = s.deck  # public: every seat saw these cards go in (C-R26)
     s.discard = ()
-    say(s, "reshuffle", actor=None, cards=list(s.deck))
+    if s.log is not None:
+        say(s, "reshuffle", actor=None, cards=list(s.deck))
 
 
 def draw(s: CardGameState, p: int, n: int) -> int:
@@ -167,7 +168,8 @@ def place_tardis(s: CardGameState, L: int) -> bool:
     if s.loc_tardis[L] or tardis_in_play(s, o) >= s.cs.constants.counters:
         return False
     s.loc_tardis[L] = True
-    say(s, "tardis", actor=o, placed=True, **place(s, L))
+    if s.log is not None:
+        say(s, "tardis", actor=o, placed=True, **place(s, L))
     return True
 
 
@@ -197,7 +199,8 @@ def end_attack(s: CardGameState, L: int) -> None:
 
 def discard_attack(s: CardGameState, L: int) -> None:
     to_discard(s, s.loc_en[L])
-    say(s, "discard", actor=s.loc_att[L], cards=list(s.loc_en[L]), **place(s, L))
+    if s.log is not None:
+        say(s, "discard", actor=s.loc_att[L], cards=list(s.loc_en[L]), **place(s, L))
     end_attack(s, L)
 
 

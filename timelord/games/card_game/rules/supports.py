@@ -95,7 +95,8 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
     publish(s, (c,))
     if s.log is not None:
         at = place(s, a.location) if a.location >= 0 else {}
-        say(s, "play-support", actor=p, card=c, target=a.target, extra=a.extra, **at)
+        if s.log is not None:
+            say(s, "play-support", actor=p, card=c, target=a.target, extra=a.extra, **at)
     if cs.param(c, "stays", False):
         s.upres[p] = (*s.upres[p], c)
     else:
@@ -104,7 +105,8 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
     if "reveal-attack" in eff:
         s.loc_up[L] = (1 << len(s.loc_en[L])) - 1
         publish(s, s.loc_en[L])
-        say(s, "reveal", actor=None, defenders=[], enemies=list(s.loc_en[L]), **place(s, L))
+        if s.log is not None:
+            say(s, "reveal", actor=None, defenders=[], enemies=list(s.loc_en[L]), **place(s, L))
         gain(s, p, int(cs.param(c, "tp", 1)))
     elif "remove-tardis" in eff:
         gain(s, p, int(cs.param(c, "tp", 2)))
@@ -120,7 +122,8 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
         s.loc_up[L] = low | ((up >> (a.target + 1)) << a.target)
         s.loc_en[L] = tuple(ens)
         to_discard(s, (e,))
-        say(s, "discard", actor=s.loc_att[L], cards=[e], why="support", **place(s, L))
+        if s.log is not None:
+            say(s, "discard", actor=s.loc_att[L], cards=[e], why="support", **place(s, L))
         if not ens:
             end_attack(s, L)
             o = s.loc_owner[L]
@@ -145,7 +148,8 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
         end_attack(s, L)
         if s.loc_tardis[M]:
             s.loc_tardis[M] = False
-            say(s, "tardis", actor=s.loc_owner[M], placed=False, **place(s, M))
+            if s.log is not None:
+                say(s, "tardis", actor=s.loc_owner[M], placed=False, **place(s, M))
             discard_attack(s, M)
         elif s.loc_def[M]:
             from timelord.games.card_game.rules.conflict import start_conflict
@@ -160,7 +164,8 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
             else:
                 reserve_remove(s, p, d)
             to_discard(s, (d,))
-            say(s, "discard", actor=p, cards=[d], why="support")
+            if s.log is not None:
+                say(s, "discard", actor=p, cards=[d], why="support")
         discard_attack(s, L)
         place_tardis(s, L)
     elif "regenerate" in eff:
@@ -171,6 +176,7 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
 
 
 def finish_regeneration(s: CardGameState) -> None:
-    say(s, "regenerate", actor=s.active, count=s.p_n + 1)
+    if s.log is not None:
+        say(s, "regenerate", actor=s.active, count=s.p_n + 1)
     draw(s, s.active, s.p_n + 1)
     after_action(s)

@@ -1,5 +1,6 @@
 """Events the rules append while they apply, when `apply_logged` asks for them (`s.log` is
-a list); on the fast path `s.log` is None and each call returns at once.
+a list). On the fast path `s.log` is None: the rules test it before each call, so playouts
+do not even build the event's arguments.
 
 A card is named in an event only to the seats that know where it is once the step is done
 (the knowledge table, exactly as views use it); spectators are told only face-up cards.

@@ -112,12 +112,14 @@ def end_turn(s: CardGameState) -> None:
         k[c] |= add
     s.passed[p] = (*s.passed[p], hand)
     s.hands[p] = ()
-    say_hidden(s, "pass-cards", hand, actor=p, to=to)
+    if s.log is not None:
+        say_hidden(s, "pass-cards", hand, actor=p, to=to)
     draw(s, p, s.cs.constants.hand_size - P)
     if s.end_now:
         draw(s, p, s.cs.constants.hand_size - len(s.hands[p]))
         s.endgame = True
-        say(s, "end-game", actor=None)
+        if s.log is not None:
+            say(s, "end-game", actor=None)
     next_turn(s)
 
 
@@ -129,7 +131,7 @@ def next_turn(s: CardGameState) -> None:
     s.end_now = False
     s.phase = MAIN
     start_turn(s)
-    if s.phase != OVER:
+    if s.phase != OVER and s.log is not None:
         say(s, "turn", actor=s.active, turn=s.turn)
 
 
@@ -163,7 +165,8 @@ def finish(s: CardGameState, why: str) -> None:
         vp = victory_points(s)
         best = max(vp)
         winners = [p for p, v in enumerate(vp) if v == best]
-        say(s, "game-over", actor=None, why=why, scores=vp, winners=winners)
+        if s.log is not None:
+            say(s, "game-over", actor=None, why=why, scores=vp, winners=winners)
 
 
 __all__ = ["after_action", "all_mask", "end_turn", "setup"]
