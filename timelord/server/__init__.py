@@ -1,0 +1,1 @@
+"""The web app of `timelord serve`: API, storage, bots, pages and boards."""

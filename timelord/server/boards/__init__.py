@@ -1,0 +1,71 @@
+"""How one game's snapshot becomes an HTML/SVG board (rules never know screens).
+
+`render_board(game, seat, snapshot)` checks the snapshot at the door (its legal actions must
+decode for the game, its view must be a JSON object) and hands it to the game's board module,
+or to the generic board (the text picture and buttons) for a game without one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from timelord.core.errors import GameError, InvalidAction
+from timelord.core.game import Game
+from timelord.server.boards.common import Snapshot
+
+#: game id -> module under timelord.server.boards with `render(snap) -> str`.
+BOARDS = {"keys": "keys", "episodes": "episodes", "card-game": "card_game", "clue": "clue"}
+
+
+class BoardError(GameError):
+    """A snapshot that cannot be drawn (malformed view, legal list or events)."""
+
+
+def read_snapshot(game: Game, seat: Any, data: Any) -> Snapshot:
+    """Check a snapshot from outside and decode its legal actions; `BoardError` if malformed."""
+    if not isinstance(data, Mapping):
+        raise BoardError("the snapshot must be a JSON object")
+    view, legal, events = data.get("view"), data.get("legal", []), data.get("events", [])
+    if not isinstance(view, dict):
+        raise BoardError("snapshot.view must be an object")
+    if not isinstance(legal, list) or not isinstance(events, list):
+        raise BoardError("snapshot.legal and snapshot.events must be lists")
+    if not all(isinstance(e, Mapping) for e in events):
+        raise BoardError("each event must be an object")
+    to_move = data.get("to_move")
+    if to_move is not None and (isinstance(to_move, bool) or not isinstance(to_move, int)):
+        raise BoardError("snapshot.to_move must be a seat or null")
+    try:
+        game.check_seat(seat)
+        actions = [game.action_from_json(a) for a in legal]
+    except InvalidAction as exc:
+        raise BoardError(f"snapshot.legal: {exc}") from exc
+    return Snapshot(
+        game=game,
+        seat=seat,
+        view=view,
+        legal=actions,
+        events=list(events),
+        to_move=to_move,
+        over=bool(data.get("over", False)),
+    )
+
+
+def renderer(game_id: str) -> Callable[[Snapshot], str]:
+    """The board function for a game; the generic board for a game without its own."""
+    name = BOARDS.get(game_id, "generic")
+    module = importlib.import_module(f"timelord.server.boards.{name}")
+    fn: Callable[[Snapshot], str] = module.render
+    return fn
+
+
+def render_board(game: Game, seat: int | None, snapshot: Any) -> str:
+    """The HTML fragment of `seat`'s table, made only from its snapshot."""
+    snap = read_snapshot(game, seat, snapshot)
+    try:
+        return renderer(game.id)(snap)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        # A view that does not have the shape this game's views have.
+        raise BoardError(f"cannot draw this {game.id} view: {exc!r}") from exc

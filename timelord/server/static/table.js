@@ -1,0 +1,241 @@
+// A table: a seat's page (with its token), the spectator's (without), or a replay.
+// The board is redrawn from each snapshot by POST /boards/{game}; the page keeps no game
+// state of its own beyond the latest snapshot.
+import { call, reason, toast, tableList, esc } from "./api.js";
+
+const root = document.getElementById("table");
+const board = document.getElementById("board");
+const menu = document.getElementById("menu");
+const conn = document.getElementById("conn");
+const tableId = root.dataset.table;
+const token = root.dataset.token;
+const mode = root.dataset.mode;
+const q = token ? `?token=${encodeURIComponent(token)}` : "";
+const apiBase = `/api/tables/${encodeURIComponent(tableId)}`;
+
+let game = null;
+let options = null;
+let seat = null;
+let latest = null;        // the latest snapshot drawn or being drawn
+let drawing = 0;          // a counter, so a slow draw never overwrites a newer one
+let busy = false;         // an action is on its way
+
+function setConn(text) { if (conn) conn.textContent = text; }
+
+/** Which game and options this table plays: from the snapshot if it says, else the list. */
+async function identify(snapshot) {
+  if (snapshot.game) return { game: snapshot.game, options: snapshot.options ?? null };
+  const res = await call("GET", "/api/tables");
+  const t = tableList(res.data).find((x) => String(x.id) === String(tableId));
+  if (!t) throw new Error("this table is not in the server's list");
+  return { game: t.game, options: t.options ?? null };
+}
+
+function optionsFor(snapshot) {
+  return options ?? { players: snapshot.view?.players ?? 2 };
+}
+
+async function draw(snapshot) {
+  if (latest && snapshot.version < latest.version) return;
+  latest = snapshot;
+  const mine = ++drawing;
+  const res = await call("POST", `/boards/${encodeURIComponent(game)}`,
+    { options: optionsFor(snapshot), seat, snapshot }, "text");
+  if (mine !== drawing) return;
+  if (!res.ok) { toast(`Cannot draw the board: ${reason(res.data)}`); return; }
+  place(res.data);
+  const myTurn = board.querySelector(".frame")?.dataset.myTurn === "true";
+  document.title = snapshot.over ? `Game over — ${game} — timelord`
+    : myTurn ? "(•) Your turn — timelord" : `${game} — timelord`;
+  const result = board.querySelector("[data-result]");
+  if (result && mode === "play" && !result.querySelector(".replay-link")) {
+    const a = document.createElement("a");
+    a.className = "replay-link";
+    a.href = `/t/${encodeURIComponent(tableId)}/replay`;
+    a.textContent = "Replay this game step by step";
+    result.append(a);
+  }
+}
+
+/** Put new board HTML in place, keeping keyboard focus on the same control if it remains. */
+function place(html) {
+  const focused = document.activeElement;
+  const key = focused && board.contains(focused)
+    ? (focused.dataset.action ?? focused.dataset.actions ?? focused.id) : null;
+  closeMenu();
+  board.innerHTML = html;
+  if (key) {
+    const again = [...board.querySelectorAll("[data-action],[data-actions],[id]")]
+      .find((el) => (el.dataset.action ?? el.dataset.actions ?? el.id) === key);
+    (again ?? board.querySelector("[data-action],[data-actions]"))?.focus();
+  }
+}
+
+async function fetchSnapshot() {
+  const res = await call("GET", `${apiBase}${q}`);
+  if (!res.ok) throw new Error(reason(res.data));
+  return res.data;
+}
+
+async function act(action) {
+  if (busy || !latest) return;
+  busy = true;
+  closeMenu();
+  const res = await call("POST", `${apiBase}/actions${q}`, { version: latest.version, action });
+  busy = false;
+  if (res.ok) {
+    await draw(res.data);
+  } else {
+    toast(`Refused: ${reason(res.data)}`);
+    try { await draw(await fetchSnapshot()); } catch (err) { toast(String(err)); }
+  }
+}
+
+function closeMenu() { menu.hidden = true; menu.innerHTML = ""; }
+
+function openMenu(el) {
+  const items = JSON.parse(el.dataset.actions);
+  menu.innerHTML = `<p class="menu-title">${esc(el.getAttribute("aria-label") ?? "Choose")}</p>` +
+    items.map((it, i) =>
+      `<button role="menuitem" data-action="${esc(JSON.stringify(it.action))}"><kbd>${i + 1}</kbd> ${esc(it.label)}</button>`).join("") +
+    `<button class="cancel" data-cancel="1">Cancel (Esc)</button>`;
+  const r = el.getBoundingClientRect();
+  const host = root.getBoundingClientRect();
+  menu.style.left = `${Math.max(0, r.left - host.left)}px`;
+  menu.style.top = `${r.bottom - host.top + 4}px`;
+  menu.hidden = false;
+  menu.querySelector("button")?.focus();
+}
+
+root.addEventListener("click", (e) => {
+  if (mode !== "play") return;
+  const cancel = e.target.closest("[data-cancel]");
+  if (cancel) { closeMenu(); return; }
+  const one = e.target.closest("[data-action]");
+  if (one && root.contains(one)) { e.preventDefault(); act(JSON.parse(one.dataset.action)); return; }
+  const many = e.target.closest("[data-actions]");
+  if (many) { e.preventDefault(); openMenu(many); return; }
+  const dead = e.target.closest("[data-why]");
+  if (dead) toast(dead.dataset.why, "info");
+  else if (!menu.contains(e.target)) closeMenu();
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.matches?.("input, select, textarea")) return;
+  if (e.key === "Escape") { closeMenu(); return; }
+  if ((e.key === "Enter" || e.key === " ") && e.target.matches?.("[data-action],[data-actions]")
+      && e.target.tagName !== "BUTTON") {
+    e.preventDefault(); e.target.click(); return;
+  }
+  if (mode === "replay") {
+    if (e.key === "ArrowRight") replayStep(+1);
+    if (e.key === "ArrowLeft") replayStep(-1);
+    return;
+  }
+  if (e.key === "l" || e.key === "L") { document.getElementById("log")?.focus(); return; }
+  if (/^[1-9]$/.test(e.key)) {
+    const scope = menu.hidden ? board : menu;
+    const buttons = menu.hidden
+      ? [...board.querySelectorAll("#legal [data-action]")]
+      : [...menu.querySelectorAll("[data-action]")];
+    const b = menu.hidden ? scope.querySelector(`#legal [data-key="${e.key}"]`) : buttons[Number(e.key) - 1];
+    if (b) { e.preventDefault(); b.click(); }
+  }
+});
+
+// Live updates: the WebSocket pushes each new snapshot; polling covers a dropped socket.
+let socket = null;
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  try {
+    socket = new WebSocket(`${proto}://${location.host}${apiBase}/ws${q}`);
+  } catch { socket = null; return; }
+  socket.onopen = () => setConn("live");
+  socket.onmessage = (m) => {
+    let data;
+    try { data = JSON.parse(m.data); } catch { return; }
+    if (data && data.view !== undefined && typeof data.version === "number") draw(data);
+    else if (data && (data.code || data.reason)) toast(reason(data));
+  };
+  socket.onclose = () => { setConn("reconnecting…"); socket = null; setTimeout(connect, 1500); };
+}
+
+async function poll() {
+  if (socket && socket.readyState === WebSocket.OPEN) return;
+  try {
+    const s = await fetchSnapshot();
+    if (!latest || s.version > latest.version) await draw(s);
+  } catch { /* the next tick tries again */ }
+}
+
+// Replay: the public record of a finished game, drawn step by step for any seat.
+let record = null;
+let step = 0;
+let steps = 0;
+async function replayDraw() {
+  const sel = document.getElementById("replay-seat");
+  const who = sel.value === "" ? null : Number(sel.value);
+  const mine = ++drawing;
+  const res = await call("POST", `/boards/${encodeURIComponent(record.game)}/replay`, { record, seat: who, step });
+  if (mine !== drawing) return;
+  if (!res.ok) { toast(`Cannot replay: ${reason(res.data)}`); return; }
+  steps = res.data.steps;
+  step = res.data.step;
+  place(res.data.html);
+  const range = document.getElementById("step");
+  range.max = steps; range.value = step;
+  document.getElementById("step-label").textContent = `step ${step} of ${steps}`;
+}
+function replayStep(delta) { step = Math.min(Math.max(step + delta, 0), steps); replayDraw(); }
+
+async function startReplay() {
+  const res = await call("GET", `${apiBase}/record`);
+  if (!res.ok) { board.innerHTML = `<p class="muted">No replay: ${esc(reason(res.data))}</p>`; return; }
+  record = res.data.record ?? res.data;
+  const sel = document.getElementById("replay-seat");
+  const n = record.options?.players ?? record.seats?.length ?? 0;
+  for (let i = 0; i < n; i++) {
+    const o = document.createElement("option");
+    o.value = i; o.textContent = `Seat ${i}${record.seats?.[i] ? ` (${record.seats[i]})` : ""}`;
+    sel.append(o);
+  }
+  sel.addEventListener("change", replayDraw);
+  document.getElementById("first").onclick = () => { step = 0; replayDraw(); };
+  document.getElementById("last").onclick = () => { step = steps; replayDraw(); };
+  document.getElementById("prev").onclick = () => replayStep(-1);
+  document.getElementById("next").onclick = () => replayStep(+1);
+  document.getElementById("step").oninput = (e) => { step = Number(e.target.value); replayDraw(); };
+  setConn(`replay of ${record.game}`);
+  await replayDraw();
+}
+
+async function start() {
+  if (mode === "replay") { await startReplay(); return; }
+  let snapshot;
+  try {
+    snapshot = await fetchSnapshot();
+    ({ game, options } = await identify(snapshot));
+  } catch (err) {
+    board.innerHTML = `<p class="muted">Cannot open this table: ${esc(err.message ?? err)}</p>`;
+    return;
+  }
+  seat = token ? (snapshot.seat ?? snapshot.view?.seat ?? null) : null;
+  const who = document.getElementById("who");
+  if (who) who.textContent = seat === null ? `Watching table ${tableId} (${game})` : `You play seat ${seat} at table ${tableId} (${game})`;
+  await draw(snapshot);
+  connect();
+  setInterval(poll, 2000);
+}
+
+start();
+
+// A card that acts on board elements outlines them while it is pointed at or focused.
+function outline(el, on) {
+  const ids = (el?.dataset.targets ?? "").split(" ").filter(Boolean);
+  for (const id of ids) {
+    board.querySelectorAll(`[data-tile="${CSS.escape(id)}"]`).forEach((t) => t.classList.toggle("target", on));
+  }
+}
+for (const [ev, on] of [["mouseover", true], ["mouseout", false], ["focusin", true], ["focusout", false]]) {
+  board.addEventListener(ev, (e) => outline(e.target.closest?.("[data-targets]"), on));
+}
