@@ -1,10 +1,10 @@
 """The browser side of `timelord serve`: the lobby, table, spectator and replay pages, and
 the board fragments the pages show.
 
-The pages are shells: their JavaScript talks to the JSON API and the WebSocket, and after
-every snapshot asks `POST /boards/{game}` for the board drawn from that snapshot alone (the
-server's state is never consulted here, so a page can only show what its seat was sent).
-A finished game's replay is drawn from its public record, step by step, for any seat.
+The pages are shells: their JavaScript talks to the JSON API and the WebSocket, and when a
+snapshot arrives asks `GET /tables/{id}/board?token=T` for the board, drawn only from that
+seat's snapshot (the one the API would send it), so a page shows nothing its seat was not
+sent. A finished game's replay is drawn from its public record, step by step, for any seat.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from timelord.core.events import Event
 from timelord.core.game import Game
 from timelord.core.record import Record
 from timelord.server.boards import render_board
+from timelord.server.errors import ApiError
+from timelord.server.tables import Live, Tables
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -97,20 +99,52 @@ def lobby(request: Request) -> Response:
     )
 
 
-@router.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-def table_page(request: Request, table_id: str, token: str = "") -> Response:
+async def _seat_table(
+    request: Request, table_id: str, token: str | None
+) -> tuple[Live, int | None]:
+    """The live table and the seat the token opens (None: a spectator); ApiError if not."""
+    tables: Tables = request.app.state.tables
+    live = await tables.live(table_id)
+    return live, live.seat_of(token or None)
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+async def table_page(request: Request, table_id: str, token: str = "") -> Response:
     """A seat's table (with its token) or the spectator's (without)."""
-    return templates.TemplateResponse(
-        request, "table.html", {"table_id": table_id, "token": token, "mode": "play"}
-    )
+    try:
+        live, seat = await _seat_table(request, table_id, token)
+    except ApiError as exc:
+        return templates.TemplateResponse(
+            request, "error.html", {"reason": exc.reason}, status_code=exc.status
+        )
+    context = {
+        "table_id": table_id,
+        "token": token,
+        "mode": "play",
+        "game": live.game.id,
+        "seat": "" if seat is None else seat,
+    }
+    return templates.TemplateResponse(request, "table.html", context)
 
 
-@router.get("/t/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+@router.get("/tables/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 def replay_page(request: Request, table_id: str) -> Response:
     """A finished game step by step, as any one seat (or a spectator) saw it."""
-    return templates.TemplateResponse(
-        request, "table.html", {"table_id": table_id, "token": "", "mode": "replay"}
-    )
+    context = {"table_id": table_id, "token": "", "mode": "replay", "game": "", "seat": ""}
+    return templates.TemplateResponse(request, "table.html", context)
+
+
+@router.get("/tables/{table_id}/board", response_class=HTMLResponse, tags=["boards"])
+async def board(request: Request, table_id: str, token: str = "") -> Response:
+    """The seat's board as an HTML fragment, drawn only from the seat's snapshot (the one
+    GET /api/tables/{id}?token=T answers); the spectator's without a token."""
+    live, seat = await _seat_table(request, table_id, token)
+    snapshot = json.loads(live.snapshot_text(seat))
+    try:
+        html = render_board(live.game, seat, snapshot)
+    except GameError as exc:
+        return _error(422, "board/invalid", str(exc))
+    return HTMLResponse(html)
 
 
 async def _body(request: Request) -> Any:
@@ -125,25 +159,6 @@ async def _body(request: Request) -> Any:
 
 class _TooLarge(Exception):
     pass
-
-
-@router.post("/boards/{game_id}", response_class=HTMLResponse, tags=["boards"])
-async def board(request: Request, game_id: str) -> Response:
-    """The board of one seat as an HTML fragment, drawn only from the snapshot posted.
-
-    Body: `{"options": {...}, "seat": int|null, "snapshot": {version, over, to_move, view,
-    legal, events}}`. 422 `board/invalid` if the game, options or snapshot are malformed."""
-    try:
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise ConfigError("the body must be a JSON object")
-        game = load_game(game_id, body.get("options", {}))
-        html = render_board(game, body.get("seat"), body.get("snapshot"))
-    except _TooLarge:
-        return _error(413, "body/too_large", f"bodies are limited to {MAX_BODY} bytes")
-    except GameError as exc:
-        return _error(422, "board/invalid", str(exc))
-    return HTMLResponse(html)
 
 
 @router.post("/boards/{game_id}/replay", tags=["boards"])

@@ -34,9 +34,11 @@ def read_snapshot(game: Game, seat: Any, data: Any) -> Snapshot:
         raise BoardError("snapshot.legal and snapshot.events must be lists")
     if not all(isinstance(e, Mapping) for e in events):
         raise BoardError("each event must be an object")
-    to_move = data.get("to_move")
+    to_move, version = data.get("to_move"), data.get("version", 0)
     if to_move is not None and (isinstance(to_move, bool) or not isinstance(to_move, int)):
         raise BoardError("snapshot.to_move must be a seat or null")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BoardError("snapshot.version must be an integer")
     try:
         game.check_seat(seat)
         actions = [game.action_from_json(a) for a in legal]
@@ -50,6 +52,7 @@ def read_snapshot(game: Game, seat: Any, data: Any) -> Snapshot:
         events=list(events),
         to_move=to_move,
         over=bool(data.get("over", False)),
+        version=version,
     )
 
 

@@ -44,6 +44,7 @@ class Snapshot:
     events: list[Mapping[str, Any]]
     to_move: int | None
     over: bool
+    version: int = 0
     labels: dict[str, str] = field(default_factory=dict)
 
     def label(self, action: Action) -> str:
@@ -92,11 +93,20 @@ def act_attrs(snap: Snapshot, actions: Sequence[Action], title: str = "") -> str
     )
 
 
+def seat_initial(snap: Snapshot, seat: int) -> str:
+    """A seat's one-character mark beside its colour: ★ for you, else its name's initial
+    (its number when names are "Seat N")."""
+    if seat == snap.seat:
+        return "★"
+    name = snap.game.seat_name(seat)
+    return str(seat) if name.startswith("Seat") else name[:1]
+
+
 def seat_chip(snap: Snapshot, seat: int, extra: str = "") -> str:
     """A seat's colour dot with its initial and name."""
     name = snap.seat_name(seat)
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    initial = esc(snap.game.seat_name(seat)[:1] if seat != snap.seat else "★")
+    initial = esc(seat_initial(snap, seat))
     cls = "seat-chip to-move" if seat == snap.to_move and not snap.over else "seat-chip"
     return (
         f'<span class="{cls}"><span class="dot" style="background:{colour}">{initial}</span>'
@@ -164,7 +174,7 @@ def legal_panel(snap: Snapshot) -> str:
                 f"{title}><kbd>{n}</kbd> {esc(snap.label(a))}</button></li>"
             )
         parts.append(
-            f'<details open><summary>{esc(_words(kind))} ({len(actions)})</summary>'
+            f"<details open><summary>{esc(_words(kind))} ({len(actions)})</summary>"
             f'<ul class="acts">{"".join(items)}</ul></details>'
         )
     return "".join(parts)
@@ -197,8 +207,14 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
     if not snap.over:
         return ""
     won = sorted(winners)
-    who = ", ".join(snap.seat_name(w) for w in won) if won else "nobody"
-    verb = "win" if won == [snap.seat] else "wins" if len(won) == 1 else "win"
+    if not won:
+        headline = "nobody wins"
+    elif won == [snap.seat]:
+        headline = "you win!"
+    else:
+        names = [snap.seat_name(w) for w in won]
+        verb = "wins" if len(won) == 1 else "share the win"
+        headline = f"{' and '.join(names)} {verb}"
     rows = ""
     if scores is not None:
         rows = "".join(
@@ -207,7 +223,7 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
         rows = f'<table class="scores"><tr><th>Seat</th><th>Score</th></tr>{rows}</table>'
     data = esc(json.dumps({"winners": won, "scores": list(scores) if scores is not None else None}))
     return (
-        f'<section class="result" data-result="{data}"><h2>Game over: {esc(who)} {verb}</h2>'
+        f'<section class="result" data-result="{data}"><h2>Game over: {esc(headline)}</h2>'
         f"{rows}</section>"
     )
 
@@ -225,7 +241,8 @@ def frame(snap: Snapshot, title: str, board: str, result: str = "") -> str:
     to_move = "" if snap.to_move is None or snap.over else str(snap.to_move)
     turn_cls = "status your-turn" if snap.my_turn else "status"
     return (
-        f'<div class="frame" data-my-turn="{str(snap.my_turn).lower()}">'
+        f'<div class="frame" data-my-turn="{str(snap.my_turn).lower()}"'
+        f' data-version="{snap.version}">'
         f'<div class="topline"><span class="game-title">{esc(title)}</span>'
         f'<span class="{turn_cls}" data-to-move="{esc(to_move)}" aria-live="polite">'
         f"{esc(status)}</span></div>"

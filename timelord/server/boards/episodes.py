@@ -52,7 +52,9 @@ def _name(game: EpisodesGame, label: str) -> str:
     return game.deck.name(code) if code is not None else label
 
 
-def _card_of(snap: Snapshot, game: EpisodesGame, label: str, acts: list[Action], css: str = "") -> str:
+def _card_of(
+    snap: Snapshot, game: EpisodesGame, label: str, acts: list[Action], css: str = ""
+) -> str:
     suit, fp = _split(label)
     ability = ABILITY_TEXT[SUITS.index(suit)] if suit in SUITS else ""
     side = "Defender" if suit in SUITS and SUITS.index(suit) in DEFENDERS else "Threat"
@@ -72,9 +74,7 @@ def _card_of(snap: Snapshot, game: EpisodesGame, label: str, acts: list[Action],
 def _acts_for(snap: Snapshot, label: str) -> list[Action]:
     suit, fp = _split(label)
     return [
-        a
-        for a in snap.legal
-        if getattr(a, "suit", None) == suit and getattr(a, "fp", None) == fp
+        a for a in snap.legal if getattr(a, "suit", None) == suit and getattr(a, "fp", None) == fp
     ]
 
 
@@ -89,14 +89,12 @@ def render(snap: Snapshot) -> str:
     info = (
         f'<p class="stat">Round {esc(view["round"])} of {esc(view["max_rounds"])} · '
         f"first to {esc(target)} VP wins · deck {esc(view['deck_size'])} cards "
-        f"(reshuffled {esc(view['reshuffles'])}×)</p>"
+        f"(reshuffled {esc(view['reshuffles'])} times)</p>"
     )
     if phase:
         info += f'<p class="phase-hint">{esc(phase)}</p>'
     pile = view.get("discard") or []
-    pile_html = "".join(
-        _card_of(snap, game, x, [], "small") for x in list(reversed(pile))[:6]
-    )
+    pile_html = "".join(_card_of(snap, game, x, [], "small") for x in list(reversed(pile))[:6])
     top = view.get("deck_top") or []
     known_top = (
         f'<p class="stat">You know the next cards of the deck: {esc(", ".join(top))}</p>'
@@ -142,7 +140,7 @@ def _seats(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> str:
             cls += " can-act"
         parts.append(
             f'<div class="{cls}" data-seat="{s}"{act_attrs(snap, acts, "Target")}>'
-            f"{seat_chip(snap, s)}<span class=\"stat\">{esc(vp)} / {esc(target)} VP · "
+            f'{seat_chip(snap, s)}<span class="stat">{esc(vp)} / {esc(target)} VP · '
             f"{esc(view['hand_sizes'][s])} cards</span>"
             f'<div class="vpbar" role="img" aria-label="{esc(vp)} of {esc(target)} VP">'
             f'<span style="width:{pct}%"></span></div>{lines}</div>'
@@ -218,7 +216,5 @@ def _controls(snap: Snapshot) -> str:
     acts = [a for a in snap.legal if type(a).__name__ in names]
     if not acts:
         return ""
-    buttons = "".join(
-        f"<button{act_attrs(snap, [a])}>{esc(snap.label(a))}</button>" for a in acts
-    )
+    buttons = "".join(f"<button{act_attrs(snap, [a])}>{esc(snap.label(a))}</button>" for a in acts)
     return f'<div class="turn-controls">{buttons}</div>'

@@ -23,6 +23,7 @@ from timelord.server.boards.common import (
     frame,
     result_panel,
     seat_chip,
+    seat_initial,
 )
 
 BACK_LABELS = {
@@ -79,8 +80,8 @@ def render(snap: Snapshot) -> str:
     names = dict(zip(game.content.card_ids, game.content.card_names, strict=True))
     info = (
         f'<p class="stat">Round {esc(view["round"])} of {esc(view["round_limit"])} · '
-        f'phase: {esc(view["phase"])} · draw pile {esc(view["deck_size"])} · discard '
-        f'{len(pile)} (top: {esc(names.get(pile[-1], pile[-1]) if pile else "empty")})</p>'
+        f"phase: {esc(view['phase'])} · draw pile {esc(view['deck_size'])} · discard "
+        f"{len(pile)} (top: {esc(names.get(pile[-1], pile[-1]) if pile else 'empty')})</p>"
     )
     board = (
         f'<div class="keys">{seats}{info}<div class="keys-main">{grid}'
@@ -101,7 +102,7 @@ def _seats(snap: Snapshot, view: dict[str, Any]) -> str:
         cls = "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box"
         parts.append(
             f'<div class="{cls}" data-seat="{s}"{act_attrs(snap, acts, "Pandorica")}>'
-            f"{seat_chip(snap, s)}<span class=\"stat\">starts {esc(edge)} → goal "
+            f'{seat_chip(snap, s)}<span class="stat">starts {esc(edge)} → goal '
             f"{esc(goal)} edge · {where}{stuck} · {esc(view['hand_sizes'][s])} cards</span></div>"
         )
     return f'<div class="seats">{"".join(parts)}</div>'
@@ -145,7 +146,8 @@ def _grid(snap: Snapshot, view: dict[str, Any]) -> str:
     return (
         f'<div class="keys-board"><div class="edge north">{edges["north"]}</div>'
         f'<div class="edge west">{edges["west"]}</div>'
-        f'<div class="keys-grid" role="grid" aria-label="the 7 by 7 door tiles">{"".join(cells)}</div>'
+        '<div class="keys-grid" role="grid" aria-label="the 7 by 7 door tiles">'
+        f'{"".join(cells)}</div>'
         f'<div class="edge east">{edges["east"]}</div>'
         f'<div class="edge south">{edges["south"]}</div></div>'
     )
@@ -193,15 +195,17 @@ def _tile(
         marks.append('<span class="mark" title="Jam Cookie">◆ cookie</span>')
         state += ", Jam Cookie"
     for other in tunnel_ends.get(t, []):
-        marks.append(f'<span class="mark" title="Time Tunnel">╲ tunnel to {tile_name(other)}</span>')
+        marks.append(
+            f'<span class="mark" title="Time Tunnel">╲ tunnel to {tile_name(other)}</span>'
+        )
         state += f", tunnel to {tile_name(other)}"
     tokens = ""
     for s in pawns.get(t, []):
         colour_s = SEAT_COLOURS[s % len(SEAT_COLOURS)]
-        initial = "★" if s == snap.seat else snap.game.seat_name(s)[:1]
+        initial = seat_initial(snap, s)
         tokens += (
             f'<span class="pawn" style="background:{colour_s}" title="{esc(snap.seat_name(s))}">'
-            f"{esc(initial)}{s}</span>"
+            f"{esc(initial)}</span>"
         )
         state += f", pawn of {snap.seat_name(s)}"
     acts = by_tile.get(t, [])
@@ -251,9 +255,7 @@ def _turn_controls(snap: Snapshot) -> str:
     acts = [a for a in snap.legal if type(a).__name__ in names]
     if not acts:
         return ""
-    buttons = "".join(
-        f"<button{act_attrs(snap, [a])}>{esc(snap.label(a))}</button>" for a in acts
-    )
+    buttons = "".join(f"<button{act_attrs(snap, [a])}>{esc(snap.label(a))}</button>" for a in acts)
     return f'<div class="turn-controls">{buttons}</div>'
 
 

@@ -94,7 +94,7 @@ function showCreated(table) {
     const li = document.createElement("li");
     li.dataset.seat = s.seat;
     if (s.agent === "human" && (s.url || s.token)) {
-      const url = absolute(s.url ?? `/t/${table.id}?token=${encodeURIComponent(s.token)}`);
+      const url = absolute(s.url ?? `/tables/${table.id}?token=${encodeURIComponent(s.token)}`);
       li.innerHTML = `Seat ${esc(s.seat)} (human): <a class="seat-link" href="${esc(url)}">open seat ${esc(s.seat)}</a> `;
       const input = document.createElement("input");
       input.readOnly = true; input.value = url; input.size = 40; input.setAttribute("aria-label", `seat ${s.seat} link`);
@@ -111,7 +111,7 @@ function showCreated(table) {
     list.append(li);
   }
   const watch = document.getElementById("watch-link");
-  watch.href = absolute(table.watch_url ?? `/t/${table.id}`);
+  watch.href = absolute(table.watch_url ?? `/tables/${table.id}`);
   document.getElementById("created").hidden = false;
 }
 
@@ -124,8 +124,8 @@ async function loadTables() {
   const item = (t) => {
     const seats = (t.seats ?? []).map((s) => (typeof s === "string" ? s : s.agent)).join(" · ");
     const link = isFinished(t)
-      ? `<a href="/t/${encodeURIComponent(t.id)}/replay">replay</a> · <a href="/t/${encodeURIComponent(t.id)}">final table</a>`
-      : `<a href="/t/${encodeURIComponent(t.id)}">watch</a>`;
+      ? `<a href="/tables/${encodeURIComponent(t.id)}/replay">replay</a> · <a href="/tables/${encodeURIComponent(t.id)}">final table</a>`
+      : `<a href="/tables/${encodeURIComponent(t.id)}">watch</a>`;
     return `<li><strong>${esc(t.game)}</strong> <span class="muted">${esc(seats)}</span> ${link}</li>`;
   };
   const fin = tables.filter(isFinished);

@@ -1,7 +1,7 @@
 // A table: a seat's page (with its token), the spectator's (without), or a replay.
-// The board is redrawn from each snapshot by POST /boards/{game}; the page keeps no game
-// state of its own beyond the latest snapshot.
-import { call, reason, toast, tableList, esc } from "./api.js";
+// The board is drawn on the server from the seat's snapshot (GET /tables/{id}/board) whenever
+// the WebSocket says something changed; the page keeps no game state of its own.
+import { call, reason, toast, esc } from "./api.js";
 
 const root = document.getElementById("table");
 const board = document.getElementById("board");
@@ -13,48 +13,52 @@ const mode = root.dataset.mode;
 const q = token ? `?token=${encodeURIComponent(token)}` : "";
 const apiBase = `/api/tables/${encodeURIComponent(tableId)}`;
 
-let game = null;
-let options = null;
-let seat = null;
-let latest = null;        // the latest snapshot drawn or being drawn
-let drawing = 0;          // a counter, so a slow draw never overwrites a newer one
+const seatText = root.dataset.seat;
+const seat = seatText === "" || seatText === undefined ? null : Number(seatText);
+const game = root.dataset.game;
+let shown = -1;           // the version of the board on screen (actions name it)
+let known = -1;           // the newest version a snapshot told us of
+let inflight = false;     // a board request is on its way
+let again = false;        // another change came while it was
 let busy = false;         // an action is on its way
 
 function setConn(text) { if (conn) conn.textContent = text; }
 
-/** Which game and options this table plays: from the snapshot if it says, else the list. */
-async function identify(snapshot) {
-  if (snapshot.game) return { game: snapshot.game, options: snapshot.options ?? null };
-  const res = await call("GET", "/api/tables");
-  const t = tableList(res.data).find((x) => String(x.id) === String(tableId));
-  if (!t) throw new Error("this table is not in the server's list");
-  return { game: t.game, options: t.options ?? null };
-}
-
-function optionsFor(snapshot) {
-  return options ?? { players: snapshot.view?.players ?? 2 };
-}
-
-async function draw(snapshot) {
-  if (latest && snapshot.version < latest.version) return;
-  latest = snapshot;
-  const mine = ++drawing;
-  const res = await call("POST", `/boards/${encodeURIComponent(game)}`,
-    { options: optionsFor(snapshot), seat, snapshot }, "text");
-  if (mine !== drawing) return;
-  if (!res.ok) { toast(`Cannot draw the board: ${reason(res.data)}`); return; }
-  place(res.data);
-  const myTurn = board.querySelector(".frame")?.dataset.myTurn === "true";
-  document.title = snapshot.over ? `Game over — ${game} — timelord`
-    : myTurn ? "(•) Your turn — timelord" : `${game} — timelord`;
-  const result = board.querySelector("[data-result]");
-  if (result && mode === "play" && !result.querySelector(".replay-link")) {
-    const a = document.createElement("a");
-    a.className = "replay-link";
-    a.href = `/t/${encodeURIComponent(tableId)}/replay`;
-    a.textContent = "Replay this game step by step";
-    result.append(a);
+/** Fetch the seat's board (drawn from its snapshot on the server) and show it. One request
+ * at a time; changes that arrive meanwhile are folded into one more request. */
+async function refresh() {
+  if (inflight) { again = true; return; }
+  inflight = true;
+  const res = await call("GET", `/tables/${encodeURIComponent(tableId)}/board${q}`, undefined, "text");
+  inflight = false;
+  if (res.ok) {
+    place(res.data);
+    const frame = board.querySelector(".frame");
+    shown = Number(frame?.dataset.version ?? -1);
+    known = Math.max(known, shown);
+    const myTurn = frame?.dataset.myTurn === "true";
+    const over = !!board.querySelector("[data-result]");
+    document.title = over ? `Game over — ${game} — timelord`
+      : myTurn ? "(•) Your turn — timelord" : `${game} — timelord`;
+    const result = board.querySelector("[data-result]");
+    if (result && !result.querySelector(".replay-link")) {
+      const a = document.createElement("a");
+      a.className = "replay-link";
+      a.href = `/tables/${encodeURIComponent(tableId)}/replay`;
+      a.textContent = "Replay this game step by step";
+      result.append(a);
+    }
+  } else {
+    toast(`Cannot draw the board: ${reason(res.data)}`);
   }
+  if (again) { again = false; refresh(); }
+}
+
+/** A snapshot arrived (WebSocket or an action's answer): redraw if it is news. */
+function told(snapshot) {
+  if (typeof snapshot.version !== "number") return;
+  known = Math.max(known, snapshot.version);
+  if (known > shown) refresh();
 }
 
 /** Put new board HTML in place, keeping keyboard focus on the same control if it remains. */
@@ -65,30 +69,20 @@ function place(html) {
   closeMenu();
   board.innerHTML = html;
   if (key) {
-    const again = [...board.querySelectorAll("[data-action],[data-actions],[id]")]
+    const same = [...board.querySelectorAll("[data-action],[data-actions],[id]")]
       .find((el) => (el.dataset.action ?? el.dataset.actions ?? el.id) === key);
-    (again ?? board.querySelector("[data-action],[data-actions]"))?.focus();
+    (same ?? board.querySelector("[data-action],[data-actions]"))?.focus();
   }
-}
-
-async function fetchSnapshot() {
-  const res = await call("GET", `${apiBase}${q}`);
-  if (!res.ok) throw new Error(reason(res.data));
-  return res.data;
 }
 
 async function act(action) {
-  if (busy || !latest) return;
+  if (busy || shown < 0) return;
   busy = true;
   closeMenu();
-  const res = await call("POST", `${apiBase}/actions${q}`, { version: latest.version, action });
+  const res = await call("POST", `${apiBase}/actions${q}`, { version: shown, action });
   busy = false;
-  if (res.ok) {
-    await draw(res.data);
-  } else {
-    toast(`Refused: ${reason(res.data)}`);
-    try { await draw(await fetchSnapshot()); } catch (err) { toast(String(err)); }
-  }
+  if (res.ok) told(res.data);
+  else { toast(`Refused: ${reason(res.data)}`); refresh(); }
 }
 
 function closeMenu() { menu.hidden = true; menu.innerHTML = ""; }
@@ -154,22 +148,20 @@ function connect() {
   socket.onmessage = (m) => {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
-    if (data && data.view !== undefined && typeof data.version === "number") draw(data);
+    if (data && data.view !== undefined && typeof data.version === "number") told(data);
     else if (data && (data.code || data.reason)) toast(reason(data));
   };
   socket.onclose = () => { setConn("reconnecting…"); socket = null; setTimeout(connect, 1500); };
 }
 
-async function poll() {
+function poll() {
   if (socket && socket.readyState === WebSocket.OPEN) return;
-  try {
-    const s = await fetchSnapshot();
-    if (!latest || s.version > latest.version) await draw(s);
-  } catch { /* the next tick tries again */ }
+  refresh();
 }
 
 // Replay: the public record of a finished game, drawn step by step for any seat.
 let record = null;
+let drawing = 0;          // a counter, so a slow replay step never overwrites a newer one
 let step = 0;
 let steps = 0;
 async function replayDraw() {
@@ -211,18 +203,9 @@ async function startReplay() {
 
 async function start() {
   if (mode === "replay") { await startReplay(); return; }
-  let snapshot;
-  try {
-    snapshot = await fetchSnapshot();
-    ({ game, options } = await identify(snapshot));
-  } catch (err) {
-    board.innerHTML = `<p class="muted">Cannot open this table: ${esc(err.message ?? err)}</p>`;
-    return;
-  }
-  seat = token ? (snapshot.seat ?? snapshot.view?.seat ?? null) : null;
   const who = document.getElementById("who");
   if (who) who.textContent = seat === null ? `Watching table ${tableId} (${game})` : `You play seat ${seat} at table ${tableId} (${game})`;
-  await draw(snapshot);
+  await refresh();
   connect();
   setInterval(poll, 2000);
 }
