@@ -143,9 +143,12 @@ def card(
     )
 
 
-def card_back(label: str = "?", kind: str = "") -> str:
+def card_back(label: str = "?", kind: str = "", css: str = "") -> str:
     """A face-down card; shows its kind when the view knows it."""
-    return f'<div class="card back" title="face-down {esc(kind or "card")}">{esc(label)}</div>'
+    return (
+        f'<div class="card back {esc(css)}" title="face-down {esc(kind or "card")}">'
+        f"{esc(label)}</div>"
+    )
 
 
 def legal_panel(snap: Snapshot) -> str:

@@ -147,7 +147,7 @@ def _grid(snap: Snapshot, view: dict[str, Any]) -> str:
         f'<div class="keys-board"><div class="edge north">{edges["north"]}</div>'
         f'<div class="edge west">{edges["west"]}</div>'
         '<div class="keys-grid" role="grid" aria-label="the 7 by 7 door tiles">'
-        f'{"".join(cells)}</div>'
+        f"{''.join(cells)}</div>"
         f'<div class="edge east">{edges["east"]}</div>'
         f'<div class="edge south">{edges["south"]}</div></div>'
     )

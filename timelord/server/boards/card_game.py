@@ -1,0 +1,231 @@
+"""Doctor Who: The Card Game: each seat's line of Locations with their Defenders (face-down
+ones as backs), attacks with their Dalek counter and Enemies, TARDIS counters, reserves, Time
+Points, the supply and the End card's depth.
+
+A hand card carries every move that plays it (a menu of its targets when it has several) and
+outlines the Locations it can go to; moves that belong to no card (end the turn, buy cards,
+reserve or discard a set of cards) are grouped as buttons under the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from timelord.core.action import Action
+from timelord.games.card_game.game import CardGame
+from timelord.server.boards.common import (
+    Snapshot,
+    act_attrs,
+    card,
+    card_back,
+    esc,
+    frame,
+    result_panel,
+    seat_chip,
+)
+
+PHASE_TEXT = {
+    "main": "Play cards: Locations, Defenders on your Locations, Enemies against others'.",
+    "pass": "Pass cards to the next player.",
+    "over": "The game is over.",
+}
+
+
+def _card(
+    snap: Snapshot, game: CardGame, cid: Any, acts: Sequence[Action] = (), css: str = ""
+) -> str:
+    """A card by id, or a back when the view does not know it."""
+    if not isinstance(cid, int) or not 0 <= cid < len(game.cards.name):
+        return card_back("?", "card", css)
+    cs = game.cards
+    kind = cs.kind[cid]
+    number: Any = None
+    corner: Any = None
+    if kind in ("location", "start"):
+        number, corner = f"{cs.vp[cid]}VP", f"{cs.tp[cid]}TP"
+    elif kind in ("defender", "enemy"):
+        number = cs.strength[cid]
+    text = snap.card_text(cs.name[cid])
+    if not text:
+        text = "; ".join(e.replace("-", " ") for e in sorted(cs.effects[cid]))
+    targets = " ".join(
+        f"L{a.location}"  # type: ignore[attr-defined]
+        for a in acts
+        if isinstance(getattr(a, "location", None), int) and a.location >= 0  # type: ignore[attr-defined]
+    )
+    return card(
+        snap,
+        cs.name[cid],
+        "Start location" if kind == "start" else kind.capitalize(),
+        number=number,
+        corner=corner,
+        text=text,
+        actions=acts,
+        css=f"kind-{kind} {css}",
+        data={"card": cid, "targets": targets},
+    )
+
+
+def standing(game: CardGame, view: dict[str, Any]) -> list[int]:
+    """Victory points as the table stands: a Location scores for its owner when unattacked,
+    for its attacker when Enemies hold it, for nobody when a location-voiding Enemy is there
+    (face-down Enemies count as ordinary ones until revealed)."""
+    cs = game.cards
+    out = [0] * int(view["players"])
+    for loc in view["locations"]:
+        vp = cs.vp[loc["card"]]
+        enemies = loc["enemies"]
+        if not enemies:
+            out[loc["owner"]] += vp
+            continue
+        voided = any(
+            isinstance(e, int) and cs.kind[e] == "enemy" and "voids-location" in cs.effects[e]
+            for e in enemies
+        )
+        if not voided and loc["attacker"] >= 0:
+            out[loc["attacker"]] += vp
+    return out
+
+
+def render(snap: Snapshot) -> str:
+    """The Card Game board for one seat."""
+    game = snap.game
+    assert isinstance(game, CardGame)
+    view = snap.view
+    used: set[int] = set()
+
+    def take(pred: Any) -> list[Action]:
+        out = [a for i, a in enumerate(snap.legal) if i not in used and pred(a)]
+        used.update(i for i, a in enumerate(snap.legal) if i not in used and pred(a))
+        return out
+
+    vp = standing(game, view)
+    deck = view["deck"]
+    info = (
+        f'<p class="stat">Turn {esc(view["turn"])} · {esc(game.seat_name(view["active"]))} is '
+        f"active · Time Point supply {esc(view['supply'])} · deck {esc(deck['count'])} cards, "
+        f"End card {esc(deck['below_end'])} deep · discard pile {len(view['discard'])}"
+        + (" · <strong>endgame</strong>" if view.get("endgame") else "")
+        + "</p>"
+    )
+    if snap.my_turn:
+        info += f'<p class="phase-hint">{esc(PHASE_TEXT.get(view["phase"], view["phase"]))}</p>'
+    hand_html = ""
+    reserve_html = ""
+    if snap.seat is not None:
+        mine = view["hands"][snap.seat]["known"]
+        cards = [
+            _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c)) for c in mine
+        ]
+        hand_html = (
+            f'<h3 class="section-title">Your hand ({len(mine)})</h3>'
+            f'<div class="hand">{"".join(cards) or "<span class=muted>empty</span>"}</div>'
+        )
+        res = view["reserves"][snap.seat]["known"]
+        rcards = [
+            _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c), "small")
+            for c in res
+        ]
+        if rcards:
+            reserve_html = (
+                '<h3 class="section-title">Your reserve</h3>'
+                f'<div class="row">{"".join(rcards)}</div>'
+            )
+    lines = "".join(_line(snap, game, view, s, vp[s], take) for s in _order(snap, view))
+    controls = _controls(snap, take(lambda a: True))
+    winners = []
+    if snap.over:
+        best = max(vp)
+        winners = [s for s, v in enumerate(vp) if v == best]
+    result = result_panel(snap, vp if snap.over else None, winners)
+    board = f'<div class="card-game">{info}{lines}{controls}{hand_html}{reserve_html}</div>'
+    return frame(snap, "Doctor Who: The Card Game", board, result)
+
+
+def _order(snap: Snapshot, view: dict[str, Any]) -> list[int]:
+    """Other seats first (across the table), your own line last, nearest your hand."""
+    n = int(view["players"])
+    if snap.seat is None:
+        return list(range(n))
+    return [s for s in range(n) if s != snap.seat] + [snap.seat]
+
+
+def _line(
+    snap: Snapshot, game: CardGame, view: dict[str, Any], seat: int, vp: int, take: Any
+) -> str:
+    hand = view["hands"][seat]
+    reserve = view["reserves"][seat]
+    known = ""
+    if seat != snap.seat and hand["known"]:
+        names = ", ".join(game.cards.name[c] for c in hand["known"])
+        known = f" · you know they hold: {esc(names)}"
+    up = view["reserve_up"][seat]
+    if up:
+        known += " · reserve face-up: " + esc(", ".join(game.cards.name[c] for c in up))
+    tardis = sum(1 for loc in view["locations"] if loc["owner"] == seat and loc["tardis"])
+    daleks = sum(1 for loc in view["locations"] if loc["attacker"] == seat)
+    take_acts = take(lambda a: type(a).__name__ == "TakeTime" and a.seat == seat)
+    locs = [
+        _location(snap, game, L, loc, take)
+        for L, loc in enumerate(view["locations"])
+        if loc["owner"] == seat
+    ]
+    cls = "line seat-box to-move" if seat == snap.to_move and not snap.over else "line seat-box"
+    title = "Your line" if seat == snap.seat else f"{game.seat_name(seat)}'s line"
+    return (
+        f'<section class="{cls}" data-seat="{seat}"'
+        f"{act_attrs(snap, take_acts, 'Take Time Points')}>"
+        f'<div class="line-head">{seat_chip(snap, seat)}<span class="stat">{esc(title)} · '
+        f"{esc(view['time'][seat])} TP · {vp} VP now · hand {esc(hand['count'])} · reserve "
+        f"{esc(reserve['count'])} · TARDIS {tardis} · Daleks {daleks}{known}</span></div>"
+        f'<div class="locations">{"".join(locs) or "<span class=muted>no Locations yet</span>"}'
+        "</div></section>"
+    )
+
+
+def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take: Any) -> str:
+    acts = take(lambda a: getattr(a, "location", None) == L and getattr(a, "card", None) is None)
+    cs = game.cards
+    cid = loc["card"]
+    marks = ""
+    if loc["tardis"]:
+        marks += '<span class="token tardis" title="TARDIS counter">▣ TARDIS</span>'
+    defenders = "".join(_card(snap, game, d, (), "mini") for d in loc["defenders"])
+    strength = sum(cs.strength[d] for d in loc["defenders"] if isinstance(d, int))
+    hidden = sum(1 for d in loc["defenders"] if not isinstance(d, int))
+    defence = f"defence {strength}" + (f" + {hidden} face-down" if hidden else "")
+    attack = ""
+    if loc["attacker"] >= 0:
+        enemies = "".join(_card(snap, game, e, (), "mini") for e in loc["enemies"])
+        attack = (
+            f'<div class="attack"><span class="token dalek" title="Dalek counter">⚔ Dalek '
+            f"counter</span> attacked by {seat_chip(snap, loc['attacker'])}"
+            f'<div class="row">{enemies}</div></div>'
+        )
+    return (
+        f'<div class="location" data-tile="L{L}"{act_attrs(snap, acts, cs.name[cid])}>'
+        f'<div class="loc-head">{_card(snap, game, cid, (), "small")}{marks}</div>'
+        f'<div class="defenders"><span class="stat">Defenders: {esc(defence)}</span>'
+        f'<div class="row">{defenders}</div></div>{attack}</div>'
+    )
+
+
+def _controls(snap: Snapshot, rest: list[Action]) -> str:
+    """Moves that belong to no card or place: one button each, or one menu per kind."""
+    if not rest:
+        return ""
+    groups: dict[str, list[Action]] = {}
+    for a in rest:
+        groups.setdefault(type(a).__name__, []).append(a)
+    buttons = []
+    for kind, acts in groups.items():
+        if len(acts) == 1:
+            buttons.append(f"<button{act_attrs(snap, acts)}>{esc(snap.label(acts[0]))}</button>")
+        else:
+            words = "".join(" " + c.lower() if c.isupper() else c for c in kind).strip()
+            buttons.append(
+                f"<button{act_attrs(snap, acts, words.capitalize())}>"
+                f"{esc(words.capitalize())}… ({len(acts)})</button>"
+            )
+    return f'<div class="turn-controls">{"".join(buttons)}</div>'
