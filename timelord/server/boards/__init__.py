@@ -16,7 +16,7 @@ from timelord.core.game import Game
 from timelord.server.boards.common import Snapshot
 
 #: game id -> module under timelord.server.boards with `render(snap) -> str`.
-BOARDS = {"keys": "keys", "episodes": "episodes", "card-game": "card_game"}
+BOARDS = {"keys": "keys", "episodes": "episodes", "card-game": "card_game", "clue": "clue"}
 
 
 class BoardError(GameError):

@@ -222,3 +222,10 @@ function outline(el, on) {
 for (const [ev, on] of [["mouseover", true], ["mouseout", false], ["focusin", true], ["focusout", false]]) {
   board.addEventListener(ev, (e) => outline(e.target.closest?.("[data-targets]"), on));
 }
+
+// The notebook's odds column can be hidden (some players like to deduce alone): "n" or button.
+function toggleOdds() { document.body.classList.toggle("hide-odds"); }
+root.addEventListener("click", (e) => { if (e.target.closest?.("[data-toggle=odds]")) toggleOdds(); });
+document.addEventListener("keydown", (e) => {
+  if ((e.key === "n" || e.key === "N") && !e.target.matches?.("input, select, textarea")) toggleOdds();
+});
