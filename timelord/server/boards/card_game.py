@@ -103,8 +103,9 @@ def render(snap: Snapshot) -> str:
     vp = standing(game, view)
     deck = view["deck"]
     info = (
-        f'<p class="stat">Turn {esc(view["turn"])} · {esc(game.seat_name(view["active"]))} is '
-        f"active · Time Point supply {esc(view['supply'])} · deck {esc(deck['count'])} cards, "
+        f'<p class="stat">Turn {esc(view["turn"])} · {esc(snap.seat_name(view["active"]))} '
+        f"{'are' if view['active'] == snap.seat else 'is'} active · "
+        f"Time Point supply {esc(view['supply'])} · deck {esc(deck['count'])} cards, "
         f"End card {esc(deck['below_end'])} deep · discard pile {len(view['discard'])}"
         + (" · <strong>endgame</strong>" if view.get("endgame") else "")
         + "</p>"
@@ -120,7 +121,8 @@ def render(snap: Snapshot) -> str:
         ]
         hand_html = (
             f'<h3 class="section-title">Your hand ({len(mine)})</h3>'
-            f'<div class="hand">{"".join(cards) or "<span class=muted>empty</span>"}</div>'
+            '<div class="hand" data-hand>'
+            f"{''.join(cards) or '<span class=muted>empty</span>'}</div>"
         )
         res = view["reserves"][snap.seat]["known"]
         rcards = [
@@ -205,7 +207,8 @@ def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take:
         )
     return (
         f'<div class="location" data-tile="L{L}"{act_attrs(snap, acts, cs.name[cid])}>'
-        f'<div class="loc-head">{_card(snap, game, cid, (), "small")}{marks}</div>'
+        f'<div class="loc-head">{_card(snap, game, cid, (), "small")}'
+        f'<span class="stat">location {L}</span>{marks}</div>'
         f'<div class="defenders"><span class="stat">Defenders: {esc(defence)}</span>'
         f'<div class="row">{defenders}</div></div>{attack}</div>'
     )

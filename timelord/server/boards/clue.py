@@ -206,7 +206,14 @@ def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> st
         acts = take(lambda a, c=c: type(a).__name__ == "ShowCard" and a.card == c)
         cat = next(i for i, cat in enumerate(view["categories"]) if c in cat)
         cards.append(
-            card(snap, game.card_names[c], CATEGORY[cat], actions=acts, css=f"cat-{cat} small")
+            card(
+                snap,
+                game.card_names[c],
+                CATEGORY[cat],
+                actions=acts,
+                css=f"cat-{cat} small",
+                data={"card": c},
+            )
         )
     intrigue = _intrigue_names()
     for cid in view.get("kept") or []:
@@ -222,7 +229,10 @@ def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> st
                 css="cat-intrigue small",
             )
         )
-    return f'<h3 class="section-title">Your cards</h3><div class="hand">{"".join(cards)}</div>'
+    return (
+        '<h3 class="section-title">Your cards</h3>'
+        f'<div class="hand" data-hand>{"".join(cards)}</div>'
+    )
 
 
 def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str:

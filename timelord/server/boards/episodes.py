@@ -171,7 +171,10 @@ def _hand(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> str:
         else '<p class="stat">No episode in hand yet: you need a card of every suit, with '
         "the defenders' FP above the threat's.</p>"
     )
-    return f'<h3 class="section-title">Your hand ({len(hand)})</h3>{summary}{"".join(rows)}'
+    return (
+        f'<h3 class="section-title">Your hand ({len(hand)})</h3>{summary}'
+        f"<div data-hand>{''.join(rows)}</div>"
+    )
 
 
 def _best(hand: list[str]) -> tuple[int, int] | None:

@@ -247,7 +247,7 @@ def _hand(snap: Snapshot, game: KeysGame, view: dict[str, Any]) -> str:
             )
         )
     body = "".join(cards) or '<p class="muted">no cards</p>'
-    return f'<h3 class="section-title">Your hand</h3><div class="hand">{body}</div>'
+    return f'<h3 class="section-title">Your hand</h3><div class="hand" data-hand>{body}</div>'
 
 
 def _turn_controls(snap: Snapshot) -> str:
