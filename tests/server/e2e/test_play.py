@@ -63,18 +63,17 @@ def play_to_the_end(page: Any, rng: random.Random, shots: dict[str, Path]) -> di
         assert page.get_attribute("[data-to-move]", "data-to-move") != ""
         version = page.get_attribute(".frame", "data-version")
         on_board = page.query_selector_all(".board-area [data-action], .board-area [data-actions]")
-        if on_board and rng.random() < 0.85:
-            target = rng.choice(on_board)
-            clicks["board"] += 1
-        else:
-            target = rng.choice(page.query_selector_all("#legal [data-action]"))
-            clicks["list"] += 1
+        where = "board" if on_board and rng.random() < 0.85 else "list"
+        target = rng.choice(
+            on_board if where == "board" else page.query_selector_all("#legal [data-action]")
+        )
         target.scroll_into_view_if_needed()
         is_menu = target.get_attribute("data-actions") is not None
         target.click()
         if is_menu:
             page.wait_for_selector("#menu:not([hidden]) [data-action]")
             rng.choice(page.query_selector_all("#menu [data-action]")).click()
+        clicks[where] += 1
         page.wait_for_function(VERSION_CHANGED, arg=version, timeout=30_000)
         if move == MID_MOVE:
             page.screenshot(path=str(shots["mid"]))

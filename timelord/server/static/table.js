@@ -31,7 +31,10 @@ async function refresh() {
   inflight = true;
   const res = await call("GET", `/tables/${encodeURIComponent(tableId)}/board${q}`, undefined, "text");
   inflight = false;
-  if (res.ok) {
+  const version = res.ok ? Number(/data-version="(\d+)"/.exec(res.data)?.[1] ?? -1) : -1;
+  if (res.ok && version === shown) {
+    // the same snapshot again: keep the page as it is (and the player's focus and menu)
+  } else if (res.ok) {
     place(res.data);
     const frame = board.querySelector(".frame");
     shown = Number(frame?.dataset.version ?? -1);
