@@ -59,8 +59,9 @@ def render(snap: Snapshot) -> str:
     roll = view.get("roll") or []
     dice = "".join(f'<span class="die" aria-label="die {d}">{esc(d)}</span>' for d in roll)
     info = (
-        f'<p class="stat">Turn {esc(view["turn"])} · {esc(game.seat_name(view["current"]))}\'s '
-        f"turn · phase {esc(view['phase'])}"
+        f'<p class="stat">Turn {esc(view["turn"])} · '
+        + ("your" if view["current"] == snap.seat else f"{game.seat_name(view['current'])}'s")
+        + f" turn · phase {esc(view['phase'])}"
         + (f" · dice {dice} = {esc(view['steps'])} steps" if roll else "")
         + f" · intrigue pile {esc(view['pile_size'])}</p>"
     )
