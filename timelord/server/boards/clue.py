@@ -130,13 +130,13 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
     letters = {loc["letter"]: i for i, loc in enumerate(cards_data()["location"])}
     letters["T"] = TARDIS
     for r, line in enumerate(b.lines):
-        for c, ch in enumerate(line):
-            if ch.isalpha():
-                room = letters[ch.upper()]
+        for c, square in enumerate(line):
+            if square.isalpha():
+                room = letters[square.upper()]
                 box = boxes.setdefault(room, [r, c, r, c])
                 box[0], box[1] = min(box[0], r), min(box[1], c)
                 box[2], box[3] = max(box[2], r), max(box[3], c)
-                if ch.islower():
+                if square.islower():
                     doors.append((r, c))
     for room, (r0, c0, r1, c1) in sorted(boxes.items()):
         name = "the TARDIS" if room == TARDIS else game.locations[room]
