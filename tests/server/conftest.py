@@ -36,7 +36,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def client(sqlite_url: str) -> Iterator[TestClient]:
-    """The app on SQLite with bots that do not wait."""
-    with TestClient(create_app(sqlite_url, 0)) as test_client:
+def client(db_url: str) -> Iterator[TestClient]:
+    """The app, on SQLite and on PostgreSQL, with bots that do not wait."""
+    with TestClient(create_app(db_url, 0)) as test_client:
         yield test_client

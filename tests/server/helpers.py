@@ -145,7 +145,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}{path}"
 
 
-def wait_for(check: Any, timeout: float = 60, step: float = 0.05) -> Any:
+def wait_for(check: Any, timeout: float = 60, step: float = 0.02) -> Any:
     """Poll `check()` until it returns something true; its value."""
     deadline = time.monotonic() + timeout
     while True:
