@@ -21,11 +21,12 @@ from timelord.server.storage import Store, StoredAction
 
 from .helpers import Cluster, Server, wait_for
 
-BOT_TABLES = [
-    ("keys", ["random", "random"]),
-    ("card-game", ["random", "heuristic"]),
-    ("episodes", ["random", "random", "random"]),
-    ("clue", ["random", "random", "random"]),
+#: (game, seats, options) of the bots-only tables; a search bot thinks in the process pool
+BOT_TABLES: list[tuple[str, list[str], dict[str, Any]]] = [
+    ("keys", ["random", "ismcts:easy"], {"round_limit": 6}),
+    ("card-game", ["random", "heuristic"], {}),
+    ("episodes", ["random", "random", "random"], {}),
+    ("clue", ["random", "random", "random"], {}),
 ]
 
 
@@ -99,8 +100,8 @@ def test_killed_server_resumes_every_table_at_its_committed_version(
 ) -> None:
     first = start(servers, db_url, 0.02, tmp_path / "first.log")
     bots = [
-        create(first.client, game, seats, seed=i)["id"]
-        for i, (game, seats) in enumerate(BOT_TABLES)
+        create(first.client, game, seats, seed=i, **options)["id"]
+        for i, (game, seats, options) in enumerate(BOT_TABLES)
     ]
     human = create(first.client, "keys", ["human", "random"], seed=5, round_limit=8)
     acknowledged = play_human(first.client, human, 5)
