@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws_max_size=MAX_BODY,
+        # compressing every snapshot costs more CPU than it saves on a LAN or loopback
+        ws_per_message_deflate=False,
         timeout_graceful_shutdown=2,
     )
     server = uvicorn.Server(config)

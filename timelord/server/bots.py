@@ -15,7 +15,8 @@ import json
 import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.pool import Pool
 from typing import Any
 
 from timelord.agents import AGENTS, Agent, make_agent
@@ -53,14 +54,14 @@ class Bots:
 
     def __init__(self, processes: int | None = None) -> None:
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="timelord-bot")
-        self._processes: ProcessPoolExecutor | None = None
+        self._processes: Pool | None = None
         self._process_count = processes or min(2, os.cpu_count() or 1)
 
-    def _pool(self) -> Executor:
+    def _pool(self) -> Pool:
         if self._processes is None:
             # forkserver: the server has threads running, and forking those is unsafe
             context = multiprocessing.get_context("forkserver")
-            self._processes = ProcessPoolExecutor(self._process_count, mp_context=context)
+            self._processes = context.Pool(self._process_count)
         return self._processes
 
     async def choose(
@@ -75,23 +76,32 @@ class Bots:
         loop = asyncio.get_running_loop()
         if spec.partition(":")[0] in _SEARCHERS:
             options = json.dumps(game.options, sort_keys=True)
-            index = await loop.run_in_executor(
-                self._pool(),
+            answer: asyncio.Future[int] = loop.create_future()
+            self._pool().apply_async(
                 _choose_in_worker,
-                game.id,
-                options,
-                spec,
-                view,
-                [a.to_json() for a in legal],
-                seed,
+                (game.id, options, spec, view, [a.to_json() for a in legal], seed),
+                callback=lambda index: loop.call_soon_threadsafe(_settle, answer, index, None),
+                error_callback=lambda exc: loop.call_soon_threadsafe(_settle, answer, 0, exc),
             )
-            return legal[index]
+            return legal[await answer]
+        if spec == "random":  # a coin toss costs less than the hop to a thread
+            return agent.act(view, legal, Rng(seed))
         return await loop.run_in_executor(self._threads, agent.act, view, legal, Rng(seed))
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            # a search still thinking for a table that is going away is of no use to anyone
+            self._processes.terminate()
+
+
+def _settle(answer: asyncio.Future[int], index: int, error: BaseException | None) -> None:
+    if answer.done():  # the bot's turn was cancelled meanwhile
+        return
+    if error is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(index)
 
 
 @functools.lru_cache(maxsize=64)

@@ -445,7 +445,9 @@ class Tables:
             )
             await self.act(live, seat, version, action.to_json())
         except ApiError as exc:
-            if exc.code != "action/stale":  # stale: someone else moved; the next turn follows
+            if exc.status == 503:  # the database is away; try again in a while
+                await asyncio.sleep(1)
+            elif exc.code != "action/stale":  # stale: someone else moved; the next turn follows
                 log.error("bot at table %s seat %s stopped: %s", live.id, seat, exc.reason)
                 return
         except asyncio.CancelledError:
