@@ -53,7 +53,7 @@ class HumanAgent(Agent):
         self._panel = panel_for(game)
         #: whether panels show deduced odds (Clue's notebook); 'odds' at the prompt toggles it
         self.show_odds = True
-        self._space: SpaceIndex | None | bool = False  # False: not indexed yet
+        self._space: SpaceIndex | bool | None = False  # False: not indexed yet
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         return self.decide(view, legal, None)
@@ -138,9 +138,7 @@ class HumanAgent(Agent):
         self._explain(typed, query, view, why_not)
         return None
 
-    def _explain(
-        self, typed: str, query: list[str], view: View, why_not: WhyNot | None
-    ) -> None:
+    def _explain(self, typed: str, query: list[str], view: View, why_not: WhyNot | None) -> None:
         """Why the move the player typed is not offered: the engine's reason and clause."""
         if self._space is False:
             self._space = index_space(self.game)
@@ -187,4 +185,3 @@ class HumanAgent(Agent):
         if lines and lines[0].startswith("("):
             lines = lines[1:]
         self.screen.say("\n".join(f"    {line}" for line in lines[:6]), style="dim")
-

@@ -77,7 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except OSError as exc:  # a file the user named cannot be read or written
-        print(f"timelord: error: {exc}", file=sys.stderr)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"timelord: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

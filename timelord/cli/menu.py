@@ -64,7 +64,7 @@ class Entry:
 
 
 def kind_name(action: Action) -> str:
-    """"OpenDoor" -> "Open door": a readable name of the move's kind."""
+    """A readable name of the move's kind: OpenDoor -> "Open door"."""
     name = type(action).__name__
     spaced = re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
     return spaced[:1].upper() + spaced[1:]

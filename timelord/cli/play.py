@@ -109,7 +109,7 @@ def play_game(
                 _hand_over(screen, game, at_screen, seat)
                 at_screen = seat
             if waiting[seat]:
-                screen.events(game, "Since your last move", waiting[seat])
+                screen.events(game, "Meanwhile", waiting[seat])
                 waiting[seat] = []
             action = agent.decide(view, state.legal_actions(), referee(state))
             heading = f"Your move: {game.action_label(view, action)}"

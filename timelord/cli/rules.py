@@ -75,7 +75,7 @@ def _first_sentence(text: str) -> str:
     found = _SENTENCE.match(text)
     sentence = found[1] if found else text
     if len(sentence) > _SUMMARY_CHARS:
-        sentence = sentence[: _SUMMARY_CHARS].rsplit(" ", 1)[0] + " ..."
+        sentence = sentence[:_SUMMARY_CHARS].rsplit(" ", 1)[0] + " ..."
     return sentence
 
 
@@ -127,9 +127,7 @@ def clause_text(game_id: str, clause_id: str, width: int = 100) -> str:
 
 def _fill(clause: Clause, width: int) -> str:
     label = ", ".join(clause.ids)
-    return textwrap.fill(
-        clause.text, width, initial_indent=f"{label} ", subsequent_indent="    "
-    )
+    return textwrap.fill(clause.text, width, initial_indent=f"{label} ", subsequent_indent="    ")
 
 
 def run(args: argparse.Namespace) -> int:
