@@ -4,6 +4,7 @@ every move, card texts, why-not, odd input, hot-seat hand-over, the Clue noteboo
 from __future__ import annotations
 
 import builtins
+import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,11 @@ from pathlib import Path
 import pytest
 
 import tests.cli.toys  # noqa: F401  (registers toy and gloss-toy)
+from tests.cli.toys import SpacedKeys
+from timelord.cli.human import HumanAgent, QuitGame
 from timelord.cli.main import main
+from timelord.cli.play import referee
+from timelord.cli.terminal import Screen
 from timelord.core import Record, load, replay
 
 
@@ -150,3 +155,16 @@ def test_clue_shows_the_notebook_grid_and_odds_can_be_turned_off(
     assert "%" in first and "the deducer's odds" in first
     assert "Notebook" in after and "the deducer's odds" not in after
     assert not re.search(r"\b0%", first)
+
+
+def test_why_not_quotes_the_clause_of_a_real_game() -> None:
+    game = SpacedKeys(players=2)
+    state = game.new_game(3)
+    out = io.StringIO()
+    answers = iter(["open c7 with blue key", "q"])
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    with pytest.raises(QuitGame):  # q: the person leaves
+        HumanAgent(game, screen).decide(state.view(0), state.legal_actions(), referee(state))
+    text = out.getvalue()
+    assert "Not allowed: open c7 with key-blue: you hold no key-blue card [K-3.2]" in text
+    assert "K-3.2 The player must then play exactly one card from their hand" in text

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 
 from tests.core.toy_game import PlayCard, ToyGame
 from timelord.core import Action, View, register
+from timelord.games.keys.actions import OpenDoor
+from timelord.games.keys.game import KeysGame
 
 
 class GlossToy(ToyGame):
@@ -30,3 +32,11 @@ class GlossToy(ToyGame):
 
 register("toy", "tests.core.toy_game:ToyGame", "toy high-card game")
 register("gloss-toy", "tests.cli.toys:GlossToy", "toy high-card game with card texts")
+
+
+class SpacedKeys(KeysGame):
+    """Keys with an action space of door moves, as the game will offer one."""
+
+    def action_space(self) -> Sequence[Action]:
+        cards = ("key-blue", "key-green", "key-red", "key-yellow", "sonic")
+        return [OpenDoor(tile, card) for tile in range(49) for card in cards]

@@ -22,8 +22,9 @@ def describe_game(game_id: str) -> str:
         lines.append(f"    {option.line()}")
     if not options:
         lines.append("    none")
-    if not cls.options_doc:
-        lines.append("  (see the game's docstring: `python3 -m pydoc " + cls.__module__ + "`)")
+    if not cls.options_doc and cls.__doc__:
+        # until a game documents each option, its docstring is where they are explained
+        lines.extend(f"  {line.strip()}" for line in cls.__doc__.strip().splitlines())
     return "\n".join(lines)
 
 

@@ -70,20 +70,13 @@ def kind_name(action: Action) -> str:
     return spaced[:1].upper() + spaced[1:]
 
 
-def card_of(game: Game, action: Action) -> tuple[str | None, str]:
-    """The card a move plays or uses, and that card's text from the glossary ("" if none)."""
-    card = game.action_card(action)
-    if card is None:
-        return None, ""
-    entry = game.glossary().get(card)
-    return card, (entry or {}).get("text", "")
-
-
 def make_entries(game: Game, view: View, legal: Sequence[Action]) -> list[Entry]:
+    glossary = game.glossary()
     entries = []
     for action in legal:
         label = game.action_label(view, action)
-        card, text = card_of(game, action)
+        card = game.action_card(action)
+        text = (glossary.get(card) or {}).get("text", "") if card is not None else ""
         kind = kind_name(action)
         found = words(f"{label} {action} {card or ''} {kind}")
         entries.append(Entry(action, label, kind, card, text, frozenset(found)))
@@ -113,17 +106,36 @@ _GROUPINGS: tuple[Callable[[Entry], str], ...] = (
 )
 
 
-def group_entries(entries: Sequence[Entry], size: int) -> list[Group] | None:
-    """Groups of moves (by kind and card, kind, card, or target tile) when the moves do not
-    fit on one page; the first grouping whose groups fit on a page. None: no grouping helps
-    (or none is needed), so the moves are paged as they are."""
+def group_entries(entries: Sequence[Entry], size: int) -> list[Group | Entry] | None:
+    """Moves in groups (by kind and card, kind, card, or target tile) when they do not fit on
+    one page: the first grouping whose groups fit, with the smallest groups opened in place
+    while the page has room, so few moves need two steps. None: no grouping helps (or none
+    is needed), so the moves are paged as they are."""
     if len(entries) <= size:
         return None
     for key in _GROUPINGS:
         groups = _partition(entries, key)
         if 2 <= len(groups) <= size:
-            return groups
+            return _open_small(groups, size)
     return None
+
+
+def _open_small(groups: list[Group], size: int) -> list[Group | Entry]:
+    room = size - len(groups)
+    opened: set[int] = set()
+    for i in sorted(range(len(groups)), key=lambda i: len(groups[i].entries)):
+        extra = len(groups[i].entries) - 1
+        if extra > room:
+            break
+        room -= extra
+        opened.add(i)
+    out: list[Group | Entry] = []
+    for i, group in enumerate(groups):
+        if i in opened:
+            out.extend(group.entries)
+        else:
+            out.append(group)
+    return out
 
 
 @dataclass
@@ -136,7 +148,7 @@ class Menu:
     #: lines a page may take
     size: int
     title: str = ""
-    groups: list[Group] | None = None
+    groups: list[Group | Entry] | None = None
     shown: list[Entry] = field(default_factory=list)
     page: int = 0
 
