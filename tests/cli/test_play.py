@@ -57,11 +57,10 @@ def test_play_to_the_end_with_bad_input_reprompted(
     assert replay(record).winners() == record.result["winners"]  # type: ignore[index]
 
 
-@pytest.mark.parametrize("odd", ["²", "٣", "\uff11", "½", "\u200b", "💥"])
+@pytest.mark.parametrize("odd", ["²", "٣", "\uff11", "½", "\u200b", "💥", "9" * 5000])
 def test_odd_unicode_at_the_prompt_does_not_crash(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], odd: str
 ) -> None:
-    assert odd.isdigit() or odd.isnumeric() or not odd.isalnum()
     _script(monkeypatch, [odd, "q"])
     assert main(["play", "gloss-toy", "--seats", "human,random", "--seed", "3"]) == 1
     assert "abandoned" in capsys.readouterr().out

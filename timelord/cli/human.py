@@ -91,12 +91,12 @@ class HumanAgent(Agent):
             elif command in {"", "b", "back"}:
                 menu.top()
                 self._show_menu(menu)
-            elif answer.isascii() and answer.isdigit():
+            elif answer.isascii() and answer.isdigit() and len(answer) <= 6:
                 picked = self._pick(menu, int(answer))
                 if picked is not None:
                     return picked.action
             else:
-                chosen = self._find(menu, answer, view, why_not)
+                chosen = self._find(menu, answer, why_not)
                 if chosen is not None:
                     return chosen.action
 
@@ -122,7 +122,7 @@ class HumanAgent(Agent):
             self._show_menu(menu)
         return picked
 
-    def _find(self, menu: Menu, typed: str, view: View, why_not: WhyNot | None) -> Entry | None:
+    def _find(self, menu: Menu, typed: str, why_not: WhyNot | None) -> Entry | None:
         """Typed words: an offered move's exact text picks it; words that find offered moves
         list them; words that find none are read as a move that is not offered."""
         query = words(typed)
@@ -135,10 +135,10 @@ class HumanAgent(Agent):
         if menu.filter(query):
             self._show_menu(menu)
             return None
-        self._explain(typed, query, view, why_not)
+        self._explain(typed, query, why_not)
         return None
 
-    def _explain(self, typed: str, query: list[str], view: View, why_not: WhyNot | None) -> None:
+    def _explain(self, typed: str, query: list[str], why_not: WhyNot | None) -> None:
         """Why the move the player typed is not offered: the engine's reason and clause."""
         if self._space is False:
             self._space = index_space(self.game)

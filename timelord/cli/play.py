@@ -123,7 +123,7 @@ def play_game(
         for h in humans:
             told = [t["text"] for t in game.tell(events, h)]
             if h == at_screen:
-                screen.events(game, heading, told)
+                screen.events(game, heading, told, framed=h == seat)
             else:
                 waiting[h].extend(told)
     record.result = {"scores": state.scores(), "winners": state.winners()}

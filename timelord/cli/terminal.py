@@ -147,8 +147,8 @@ class Screen:
         if extra is not None:
             self.console.print(_rich_grid(extra))
 
-    def events(self, game: Game, heading: str, lines: Sequence[str]) -> None:
-        """What happened, as a seat is told it."""
+    def events(self, game: Game, heading: str, lines: Sequence[str], framed: bool = False) -> None:
+        """What happened, as a seat is told it; `framed` sets it apart (the person's own move)."""
         if not lines:
             return
         if not self.rich:
@@ -157,7 +157,11 @@ class Screen:
                 self.say(f"  * {line}")
             return
         body = Text("\n").join(Text("• ").append_text(styled(game, line)) for line in lines)
-        self.console.print(Panel(body, title=heading, title_align="left", border_style="dim"))
+        if framed:
+            self.console.print(Panel(body, title=heading, title_align="left", expand=False))
+        else:
+            self.console.print(Text(heading, style="dim"))
+            self.console.print(body)
 
     def choices(self, game: Game, heading: str, lines: Sequence[str], footer: str) -> None:
         """A page of the move menu."""
