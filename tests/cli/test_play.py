@@ -15,9 +15,10 @@ import tests.cli.toys  # noqa: F401  (registers toy and gloss-toy)
 from tests.cli.toys import SpacedKeys
 from timelord.cli.human import HumanAgent, QuitGame
 from timelord.cli.main import main
+from timelord.cli.menu import find_in_space, index_space, make_entries, matches, words
 from timelord.cli.play import referee
 from timelord.cli.terminal import Screen
-from timelord.core import Record, load, replay
+from timelord.core import IllegalAction, Record, load, replay
 
 
 def _script(monkeypatch: pytest.MonkeyPatch, answers: list[str], echo: bool = False) -> list[str]:
@@ -167,3 +168,32 @@ def test_why_not_quotes_the_clause_of_a_real_game() -> None:
     text = out.getvalue()
     assert "Not allowed: open c7 with key-blue: you hold no key-blue card [K-3.2]" in text
     assert "K-3.2 The player must then play exactly one card from their hand" in text
+
+
+@pytest.mark.parametrize("game_id", ["card-game", "clue", "episodes", "keys"])
+def test_why_not_for_a_move_typed_by_its_text_in_every_game(game_id: str) -> None:
+    """Skipped until the game has an action space (the adapters' work adds them)."""
+    game = load(game_id, players=2)
+    index = index_space(game)
+    if index is None:
+        pytest.skip(f"{game_id} has no action space yet")
+    state = game.new_game(1)
+    seat = state.to_move
+    view = state.view(seat)
+    entries = make_entries(game, view, state.legal_actions())
+    legal = state.legal_actions()
+    for action, text, _ in index:
+        if action in legal or any(matches(words(text), e.words) for e in entries):
+            continue
+        if find_in_space(index, words(text))[0].action == action:
+            break
+    else:
+        pytest.fail("no move of the space can be typed unambiguously")
+    refusal = referee(state)(action)
+    assert isinstance(refusal, IllegalAction)
+    out = io.StringIO()
+    answers = iter([text, "q"])
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    with pytest.raises(QuitGame):
+        HumanAgent(game, screen).decide(view, legal, referee(state))
+    assert f"Not allowed: {text}: {refusal.reason}" in out.getvalue()
