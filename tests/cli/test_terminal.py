@@ -68,3 +68,35 @@ def test_your_own_move_is_told_after_you_make_it(game_id: str) -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_hot_seat_clears_the_screen_before_the_next_hand() -> None:
+    env = dict(os.environ, COLUMNS="160", LINES="60", TERM="xterm-256color", PYTHONPATH=str(ROOT))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "timelord", "play", "keys", "--seats", "human,human", "--seed", "3"],
+        cwd=str(ROOT),
+        env=env,
+        dimensions=(60, 160),
+        encoding="utf-8",
+        timeout=60,
+    )
+    try:
+        child.expect("take the seat")  # nobody's hand before the first player sits down
+        assert "Your hand" not in _flat(child.before)
+        child.sendline("")
+        # Seat 0 plays its turn through (the first offered move each time)
+        while child.expect([PROMPT, "hide your hand"]) == 0:
+            child.sendline("1")
+        child.sendline("")
+        child.expect("Seat 1 \\(north\\), take the seat")
+        assert "\x1b[2J" in child.before  # the screen was cleared before the hand-over
+        assert "Your hand" not in _flat(child.before.rsplit("\x1b[2J", 1)[1])
+        child.sendline("")
+        child.expect(PROMPT)
+        seat_1 = _flat(child.before)
+        assert "Meanwhile" in seat_1 and "Your hand" in seat_1
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
