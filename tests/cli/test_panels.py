@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from timelord.cli.panels import Grid, clue_notebook, percent
+from timelord.cli.terminal import drop_section
 from timelord.core import load
 from timelord.games.clue.deduction import deduce
 from timelord.games.clue.notebook import knowledge_from_view
@@ -53,3 +54,9 @@ def test_two_player_variant_has_a_column_for_the_side_cards() -> None:
     game = load("clue", players=2, variant="two-player")
     grid = clue_notebook(game, game.new_game(3).view(0), True)
     assert grid is not None and grid.columns == ("Card", "You", "Seat 1", "Aside", "Envelope")
+
+
+def test_the_grid_replaces_the_games_own_notebook_block_only() -> None:
+    text = "Board\nNotebook (odds)\n Who?\n  [x ] Jenny\nRecent:\n  Seat 1 moved"
+    assert drop_section(text, "Notebook") == "Board\nRecent:\n  Seat 1 moved"
+    assert drop_section(text, "Nothing") == text

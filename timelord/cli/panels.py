@@ -32,6 +32,8 @@ class Grid:
     columns: tuple[str, ...]
     rows: list[Row] = field(default_factory=list)
     note: str = ""
+    #: the heading of a block of the game's own picture that this grid replaces
+    replaces: str = ""
 
     def plain(self) -> str:
         """Aligned text for logs and pipes."""
@@ -91,7 +93,7 @@ def clue_notebook(game: Game, view: View, with_odds: bool) -> Grid | None:
     columns += ["You" if p == seat else f"Seat {p}" for p in range(players)]
     columns += ["Aside"] if two_player else []
     columns.append("Envelope")
-    grid = Grid("Notebook", tuple(columns))
+    grid = Grid("Notebook", tuple(columns), replaces="Notebook")
     sure = certain(view)
     odds = None
     if with_odds and view["envelope"] is None:

@@ -32,6 +32,9 @@ _COLOUR_WORDS = {
     "yellow": "bold yellow",
 }
 
+#: columns a board keeps beside a panel before the panel goes below it instead
+_MIN_BOARD_WIDTH = 60
+
 #: game id -> (pattern, style) pairs that colour its texts (the Keys grid brings its own ANSI)
 _HIGHLIGHTS: dict[str, list[tuple[str, str]]] = {
     "episodes": [
@@ -136,16 +139,31 @@ class Screen:
             print("\n" * 3 + "-" * 40, file=self.out, flush=True)
 
     def table(self, game: Game, view: View, title: str, extra: Grid | None) -> None:
-        """The seat's picture of the table, and a game's extra panel (Clue's notebook)."""
-        if not self.rich:
-            self.say(game.render_view(view))
+        """The seat's picture of the table, and a game's extra panel (Clue's notebook) beside
+        it when the terminal is wide enough, so the menu below stays on the screen."""
+        colour = self.rich
+        picture = _colour_render(game, view) if colour else game.render_view(view)
+        if extra is not None and extra.replaces:
+            picture = drop_section(picture, extra.replaces)
+        if not colour:
+            self.say(picture)
             if extra is not None:
                 self.say(extra.plain())
             return
-        picture = styled(game, _colour_render(game, view))
-        self.console.print(Panel(picture, title=title, title_align="left", expand=False))
-        if extra is not None:
-            self.console.print(_rich_grid(extra))
+        board = Panel(styled(game, picture), title=title, title_align="left", expand=False)
+        if extra is None:
+            self.console.print(board)
+            return
+        panel = _rich_grid(extra)
+        room = self.console.width - self.console.measure(panel).maximum - 2
+        if room >= min(self.console.measure(board).maximum, _MIN_BOARD_WIDTH):
+            both = Table.grid(padding=(0, 2))
+            both.add_column(max_width=room)
+            both.add_row(board, panel)
+            self.console.print(both)
+        else:
+            self.console.print(board)
+            self.console.print(panel)
 
     def events(self, game: Game, heading: str, lines: Sequence[str], framed: bool = False) -> None:
         """What happened, as a seat is told it; `framed` sets it apart (the person's own move)."""
@@ -170,6 +188,22 @@ class Screen:
             self.say(line, game)
         if footer:
             self.say(footer, style="dim")
+
+
+def drop_section(text: str, heading: str) -> str:
+    """`text` without the block that starts with a line `heading` (and runs over the indented
+    lines after it): a panel that draws the same thing better replaces it."""
+    out: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        if line.startswith(heading):
+            skipping = True
+            continue
+        if skipping and line.startswith(" "):
+            continue
+        skipping = False
+        out.append(line)
+    return "\n".join(out)
 
 
 def _rich_grid(grid: Grid) -> Table:
