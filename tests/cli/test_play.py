@@ -197,3 +197,11 @@ def test_why_not_for_a_move_typed_by_its_text_in_every_game(game_id: str) -> Non
     with pytest.raises(QuitGame):
         HumanAgent(game, screen).decide(view, legal, referee(state))
     assert f"Not allowed: {text}: {refusal.reason}" in out.getvalue()
+
+
+def test_a_long_meanwhile_keeps_the_latest_events_and_counts_the_rest() -> None:
+    from timelord.cli.play import _last
+
+    lines = [f"event {i}" for i in range(10)]
+    assert _last(lines, 20) == lines
+    assert _last(lines, 4) == ["(7 earlier events)", "event 7", "event 8", "event 9"]

@@ -109,7 +109,7 @@ def play_game(
                 _hand_over(screen, game, at_screen, seat)
                 at_screen = seat
             if waiting[seat]:
-                screen.events(game, "Meanwhile", waiting[seat])
+                screen.events(game, "Meanwhile", _last(waiting[seat], screen.height // 2))
                 waiting[seat] = []
             action = agent.decide(view, state.legal_actions(), referee(state))
             heading = f"Your move: {game.action_label(view, action)}"
@@ -132,6 +132,15 @@ def play_game(
     screen.table(game, final_view, f"{game.id}: the end", None)
     screen.say(result_text(game, state), game, style="bold")
     return state
+
+
+def _last(lines: list[str], room: int) -> list[str]:
+    """The latest `room` lines, saying how many earlier ones are left out (the table shows
+    where things stand; the menu must stay on the screen)."""
+    if len(lines) <= room:
+        return lines
+    keep = max(1, room - 1)
+    return [f"({len(lines) - keep} earlier events)", *lines[-keep:]]
 
 
 def _hand_over(screen: Screen, game: Game, leaving: int | None, coming: int) -> None:
