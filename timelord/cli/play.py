@@ -9,6 +9,7 @@ their hand is shown; what happened meanwhile waits for them.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -48,9 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if len(specs) != game.players:
         raise ConfigError(f"{game.players} players but {len(specs)} seats given in --seats")
     if args.record:
-        # find out now, not after the game, that the record cannot be written
-        with Path(args.record).open("a"):
-            pass
+        check_writable(Path(args.record))
     seed = args.seed if args.seed is not None else Rng(_clock_seed()).next64() % 1_000_000
     screen = Screen()
     screen.say(f"{args.game} with {game.players} players, seed {seed}")
@@ -65,6 +64,16 @@ def run(args: argparse.Namespace) -> int:
         record.save(args.record)
         screen.say(f"Record saved to {args.record}")
     return 0 if final is not None else 1
+
+
+def check_writable(path: Path) -> None:
+    """Find out before the game, not after it, that a file cannot be written there."""
+    if path.is_dir():
+        raise ConfigError(f"cannot write {path}: it is a folder")
+    if not path.parent.is_dir():
+        raise ConfigError(f"cannot write {path}: there is no folder {path.parent}")
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        raise ConfigError(f"cannot write {path}: permission denied")
 
 
 def _clock_seed() -> int:

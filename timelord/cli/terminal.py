@@ -229,6 +229,6 @@ def _cell_style(cell: str) -> str:
         return "bold green"
     if cell == Grid.OUT:
         return "dim"
-    if cell.endswith("%") and cell not in ("<1%",):
+    if cell.endswith("%") and not cell.startswith("<"):
         return "yellow"
     return ""
