@@ -30,6 +30,8 @@ WhyNot = Callable[[Action], GameError | None]
 
 #: lines of a screen the menu leaves for its title, the footer and the prompt
 _MENU_MARGIN = 6
+#: the fewest moves a menu page shows, however small the screen
+_MIN_PAGE = 8
 
 _HELP = """\
 Type the number of a move. When moves come in groups, a number opens its group.
@@ -61,8 +63,8 @@ class HumanAgent(Agent):
     def decide(self, view: View, legal: Sequence[Action], why_not: WhyNot | None) -> Action:
         """Show the table and the menu; return the move the person picks."""
         entries = make_entries(self.game, view, legal)
-        menu = Menu(entries, self.screen.height - _MENU_MARGIN)
-        self.show_table(view)
+        board = self.show_table(view)
+        menu = Menu(entries, self._page_size(board))
         self._show_menu(menu)
         while True:
             try:
@@ -100,11 +102,17 @@ class HumanAgent(Agent):
                 if chosen is not None:
                     return chosen.action
 
-    def show_table(self, view: View) -> None:
+    def show_table(self, view: View) -> int:
+        """Show the seat's table; the lines it took on the screen."""
         seat = view.get("seat")
         who = "spectator" if not isinstance(seat, int) else f"{self.game.seat_name(seat)} (you)"
         grid = self._panel(self.game, view, self.show_odds) if self._panel else None
-        self.screen.table(self.game, view, f"{self.game.id}: {who}", grid)
+        return self.screen.table(self.game, view, f"{self.game.id}: {who}", grid)
+
+    def _page_size(self, board: int) -> int:
+        """Menu lines that fit on the screen below the board (at least a few, on a terminal
+        too small for both: the board then scrolls, the menu never does)."""
+        return max(_MIN_PAGE, self.screen.height - board - _MENU_MARGIN)
 
     def _show_menu(self, menu: Menu) -> None:
         width = self.screen.width

@@ -138,9 +138,10 @@ class Screen:
         else:
             print("\n" * 3 + "-" * 40, file=self.out, flush=True)
 
-    def table(self, game: Game, view: View, title: str, extra: Grid | None) -> None:
-        """The seat's picture of the table, and a game's extra panel (Clue's notebook) beside
-        it when the terminal is wide enough, so the menu below stays on the screen."""
+    def table(self, game: Game, view: View, title: str, extra: Grid | None) -> int:
+        """Show the seat's picture of the table, and a game's extra panel (Clue's notebook)
+        beside it when the terminal is wide enough; return the lines it took on a terminal
+        (0 for plain output, which has no screen to share with the menu)."""
         colour = self.rich
         picture = _colour_render(game, view) if colour else game.render_view(view)
         if extra is not None and extra.replaces:
@@ -149,21 +150,24 @@ class Screen:
             self.say(picture)
             if extra is not None:
                 self.say(extra.plain())
-            return
+            return 0
         board = Panel(styled(game, picture), title=title, title_align="left", expand=False)
-        if extra is None:
-            self.console.print(board)
-            return
-        panel = _rich_grid(extra)
-        room = self.console.width - self.console.measure(panel).maximum - 2
-        if room >= min(self.console.measure(board).maximum, _MIN_BOARD_WIDTH):
-            both = Table.grid(padding=(0, 2))
-            both.add_column(max_width=room)
-            both.add_row(board, panel)
-            self.console.print(both)
-        else:
-            self.console.print(board)
-            self.console.print(panel)
+        parts: list[Panel | Table] = [board]
+        if extra is not None:
+            panel = _rich_grid(extra)
+            room = self.console.width - self.console.measure(panel).maximum - 2
+            if room >= min(self.console.measure(board).maximum, _MIN_BOARD_WIDTH):
+                both = Table.grid(padding=(0, 2))
+                both.add_column(max_width=room)
+                both.add_row(board, panel)
+                parts = [both]
+            else:
+                parts.append(panel)
+        shown = 0
+        for part in parts:
+            shown += len(self.console.render_lines(part, pad=False))
+            self.console.print(part)
+        return shown
 
     def events(self, game: Game, heading: str, lines: Sequence[str], framed: bool = False) -> None:
         """What happened, as a seat is told it; `framed` sets it apart (the person's own move)."""
