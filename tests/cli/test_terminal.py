@@ -100,3 +100,28 @@ def test_hot_seat_clears_the_screen_before_the_next_hand() -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_board_and_menu_fit_on_one_screen() -> None:
+    rows = 45
+    env = dict(os.environ, COLUMNS="120", LINES=str(rows), TERM="xterm-256color")
+    env["PYTHONPATH"] = str(ROOT)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "timelord", "play", "keys", "--seats", "human,random", "--seed", "3"],
+        cwd=str(ROOT),
+        env=env,
+        dimensions=(rows, 120),
+        encoding="utf-8",
+        timeout=60,
+    )
+    try:
+        child.expect(PROMPT)
+        screen = _ANSI.sub("", child.before)
+        board_and_menu = screen[screen.index("╭─ keys") :].splitlines()
+        assert len(board_and_menu) + 1 <= rows  # the prompt's line included
+        assert "Your moves (76)" in screen  # 76 moves: grouped to fit
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
