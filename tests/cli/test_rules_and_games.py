@@ -80,3 +80,15 @@ def test_games_options_covers_every_game(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     for game_id in GAMES:
         assert f"{game_id}: {GAMES[game_id]}" in out
+
+
+def test_rulings_cited_by_refusals_are_found_for_their_own_game_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["rules", "keys", "K-R9"]) == 0
+    assert capsys.readouterr().out.startswith("K-R9 Nothing to draw, nothing to play.")
+    assert main(["rules", "clue", "cl-3"]) == 0
+    assert 'CL-3 The "?" replaces the 1 on the first die' in capsys.readouterr().out
+    assert main(["rules", "keys", "CL-3"]) == 2  # Clue's ruling is not a Keys rule
+    assert main(["rules", "keys", "K-R999"]) == 2
+    assert "it names a ruling" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""`timelord rules GAME [CLAUSE]`: the rules a game plays by, from its RULES.md.
+"""`timelord rules GAME [CLAUSE]`: the rules a game plays by, from its RULES.md (and the
+rulings of docs/rulings.md that refusals also cite, when the source tree is at hand).
 
 Refusals name clauses ("[K-5.3]"), so a player can look one up: `timelord rules keys K-5.3`.
 Without a clause the command prints a summary: every section and the first sentence of each
@@ -12,6 +13,7 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 
 from timelord.core import ConfigError, game_class
 
@@ -19,6 +21,10 @@ _SECTION = re.compile(r"^##\s+(?:(?P<id>[A-Z]+-\d+)\s+)?(?P<title>.+?)\s*$")
 _CLAUSE = re.compile(r"^- ((?:\*\*[^*\s]+\*\*(?:,\s*)?)+)\s*(.*)$")
 _ID = re.compile(r"\*\*([^*\s]+)\*\*")
 _SENTENCE = re.compile(r"(.+?\.)(\s+[A-Z(]|$)")
+_RULING = re.compile(r"^- \*\*(?P<id>[A-Z]+-R?\d+)(?P<title>[^*]*)\*\*\s*(?P<text>.*)$")
+_RULING_PREFIX = re.compile(r"\b([A-Z]+-R|CL-)\d+")
+_RULING_ID = re.compile(r"^([A-Z]+-R|CL-)\d+$")
+_RULINGS = Path(__file__).resolve().parents[2] / "docs" / "rulings.md"
 #: a summary line stops after this many characters
 _SUMMARY_CHARS = 180
 
@@ -103,7 +109,8 @@ def summary(game_id: str, width: int = 100) -> str:
 def clause_text(game_id: str, clause_id: str, width: int = 100) -> str:
     """One clause in full, or a whole section; `ConfigError` naming near ids if unknown."""
     wanted = clause_id.strip().upper()
-    sections = parse_rules(rules_text(game_id))
+    text = rules_text(game_id)
+    sections = parse_rules(text)
     known: list[str] = []
     for section in sections:
         if section.id and section.id.upper() == wanted:
@@ -115,14 +122,42 @@ def clause_text(game_id: str, clause_id: str, width: int = 100) -> str:
             if wanted in (i.upper() for i in clause.ids):
                 return f"({section.id} {section.title})\n{_fill(clause, width)}".strip()
             known.extend(clause.ids)
+    # a ruling of this game: its prefix is one the game's rules cite ("[K-R9]")
+    prefixes = {m.upper() for m in _RULING_PREFIX.findall(text)}
+    ruling = ruling_text(wanted, width) if wanted.startswith(tuple(prefixes)) else None
+    if ruling is not None:
+        return ruling
     import difflib
 
     near = difflib.get_close_matches(clause_id, [k for k in known if k], n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(near)}?" if near else ""
+    if _RULING_ID.match(wanted):
+        hint = "; it names a ruling (docs/rulings.md in the source tree)"
     raise ConfigError(
         f"{game_id} has no rule clause {clause_id!r}{hint} "
         f"(`timelord rules {game_id}` lists them all)"
     )
+
+
+def ruling_text(ruling_id: str, width: int = 100) -> str | None:
+    """A ruling (`K-R9`, `CL-3`: how the engine decides where the rulebook is silent) from
+    docs/rulings.md, when the source tree is at hand (it is not installed with the package)."""
+    try:
+        text = _RULINGS.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    found: Clause | None = None
+    for line in text.splitlines():
+        if found is not None:
+            if not line.startswith("  ") or not line.strip():
+                break
+            found.text += " " + line.strip()
+            continue
+        head = _RULING.match(line)
+        if head and head["id"].upper() == ruling_id.upper():
+            title = head["title"].strip()
+            found = Clause([head["id"]], f"{title} {head['text']}".strip())
+    return None if found is None else _fill(found, width)
 
 
 def _fill(clause: Clause, width: int) -> str:
