@@ -32,7 +32,7 @@ VERSION_CHANGED = (
 )
 
 
-def create_in_lobby(page: Any, base: str, game_id: str, seed: int) -> str:
+def create_in_lobby(page: Any, base: str, game_id: str, seed: int, shot: Path) -> str:
     """Fill the lobby's form for `game_id` (seat 0 human, bots elsewhere); the seat-0 link."""
     spec = TABLES[game_id]
     page.goto(f"{base}/")
@@ -45,6 +45,7 @@ def create_in_lobby(page: Any, base: str, game_id: str, seed: int) -> str:
     page.fill("#seed", str(seed))
     page.click("#create")
     link = page.wait_for_selector("#seat-links a.seat-link")
+    page.screenshot(path=str(shot))
     href: str = link.get_attribute("href")
     assert "token=" in href
     return href
@@ -92,7 +93,7 @@ def play_to_the_end(page: Any, rng: random.Random, shots: dict[str, Path]) -> di
 def test_play_a_table_against_bots_to_the_end(
     page: Any, server: str, artifacts: Path, game_id: str
 ) -> None:
-    href = create_in_lobby(page, server, game_id, seed=7)
+    href = create_in_lobby(page, server, game_id, 7, artifacts / f"lobby-{game_id}.png")
     page.goto(href)
     shots = {k: artifacts / f"{game_id}-{k}.png" for k in ("start", "mid", "result")}
     clicks = play_to_the_end(page, random.Random(7), shots)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from timelord.core.action import Action
-from timelord.games.keys.board import EDGE_IDS, EFFECT_IDS, SIZE, tile_name
+from timelord.games.keys.board import BACK_IDS, BACK_NAMES, EDGE_IDS, EFFECT_IDS, SIZE, tile_name
 from timelord.games.keys.game import KeysGame
 from timelord.server.boards.common import (
     SEAT_COLOURS,
@@ -187,6 +187,9 @@ def _tile(
     if back and colour is not None:
         marks.append(f'<span class="back">{esc(BACK_LABELS.get(back, back))}</span>')
         state += f", back: {BACK_LABELS.get(back, back)}"
+        if back in BACK_IDS:
+            text = snap.card_text(BACK_NAMES[BACK_IDS.index(back)])
+            state += f" ({text})" if text else ""
     if t in barriers:
         cls += " barrier"
         marks.append('<span class="mark" title="Time Barrier">▒ barrier</span>')
