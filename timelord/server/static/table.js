@@ -64,13 +64,32 @@ function told(snapshot) {
   if (known > shown) refresh();
 }
 
+/** Board elements that stand for one thing (a tile, a location, a seat), by a stable key. */
+function elements() {
+  return [...board.querySelectorAll(".board-area [data-tile], .board-area [data-seat]")]
+    .map((el) => [`${el.dataset.tile ?? ""}/${el.dataset.seat ?? ""}`, el]);
+}
+/** What an element shows, leaving out what only says who may act now. */
+function look(el) {
+  const cls = [...el.classList].filter((c) => !["can-act", "to-move", "target", "changed"].includes(c));
+  return `${cls.join(" ")}|${el.textContent.replace("◀ to move", "")}`;
+}
+function marks() { return new Map(elements().map(([k, el]) => [k, look(el)])); }
+
 /** Put new board HTML in place, keeping keyboard focus on the same control if it remains. */
 function place(html) {
   const focused = document.activeElement;
   const key = focused && board.contains(focused)
     ? (focused.dataset.action ?? focused.dataset.actions ?? focused.id) : null;
   closeMenu();
+  const before = marks();
   board.innerHTML = html;
+  // What changed glows briefly, so a player sees what the last move touched.
+  if (before.size) {
+    for (const [key, el] of elements()) {
+      if (before.get(key) !== look(el)) el.classList.add("changed");
+    }
+  }
   if (key) {
     const same = [...board.querySelectorAll("[data-action],[data-actions],[id]")]
       .find((el) => (el.dataset.action ?? el.dataset.actions ?? el.id) === key);
