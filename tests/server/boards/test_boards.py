@@ -78,7 +78,7 @@ def test_every_legal_action_is_a_control_and_nothing_else_is(game_id: str, steps
     panel = html[html.index('id="legal"') :]
     assert len(re.findall(r'<button class="act"', panel)) == len(state.legal_actions())
     assert f'data-to-move="{seat}"' in html
-    assert "Your turn" in html
+    assert "status your-turn" in html
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -90,7 +90,7 @@ def test_waiting_seat_and_spectator_get_no_controls(game_id: str) -> None:
         html = render_board(game, seat, _snapshot(game, state, seat, events))
         assert _offered(html) == []
         assert f'data-to-move="{state.to_move}"' in html
-        assert "Your turn" not in html
+        assert "status your-turn" not in html
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
