@@ -11,7 +11,6 @@ from fastapi.testclient import TestClient
 from tests.server.helpers import Cluster, cluster, postgres_bin
 from timelord.server import create_app
 
-
 #: the test client is one connection for all requests of a test: no limit it could reach
 RATE = 1e6
 
