@@ -76,7 +76,9 @@ def test_refusals_over_the_socket_change_nothing(local: TestClient) -> None:
     assert [snap(local, table, seat) for seat in (None, 0, 1)] == before
 
 
-@pytest.mark.parametrize("query, code", [("token=wrong", 4403), ("since=x", 4400)])
+@pytest.mark.parametrize(
+    "query, code", [("token=wrong", 4403), ("since=x", 4400), ("since=%C2%B2", 4400)]
+)
 def test_bad_connections_are_told_why_and_closed(local: TestClient, query: str, code: int) -> None:
     table = create(local, "keys", ["human", "human"])
     with local.websocket_connect(f"/api/tables/{table['id']}/ws?{query}") as ws:
