@@ -11,6 +11,9 @@ from fastapi.testclient import TestClient
 from tests.server.helpers import Cluster, cluster, postgres_bin
 from timelord.server import create_app
 
+#: the test client is one connection for all requests of a test: no limit it could reach
+RATE = 1e6
+
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Cluster]:
@@ -38,5 +41,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     """The app, on SQLite and on PostgreSQL, with bots that do not wait."""
-    with TestClient(create_app(db_url, 0)) as test_client:
+    with TestClient(create_app(db_url, 0, rate=RATE, burst=RATE)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def local(sqlite_url: str) -> Iterator[TestClient]:
+    """The app on SQLite only, for checks the database plays no part in (input validation)."""
+    with TestClient(create_app(sqlite_url, 0, rate=RATE, burst=RATE)) as test_client:
         yield test_client

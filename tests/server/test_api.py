@@ -83,20 +83,20 @@ def test_seats_and_spectator_get_exactly_their_view_and_events(
         assert answer.json()["view"] == same(state.view(mover))
 
 
-def test_since_keeps_only_later_events(client: TestClient) -> None:
-    table = create(client, "keys", ["human", "human"])
+def test_since_keeps_only_later_events(local: TestClient) -> None:
+    table = create(local, "keys", ["human", "human"])
     for version in range(4):
-        seat = snap(client, table, None)["to_move"]
-        legal = snap(client, table, seat)["legal"]
+        seat = snap(local, table, None)["to_move"]
+        legal = snap(local, table, seat)["legal"]
         token = table["seats"][seat]["token"]
         assert (
-            post(client, table, token, {"version": version, "action": legal[0]}).status_code == 200
+            post(local, table, token, {"version": version, "action": legal[0]}).status_code == 200
         )
-    full = snap(client, table, 0)["events"]
-    per_version = [len(snap(client, table, 0, since=v)["events"]) for v in range(5)]
+    full = snap(local, table, 0)["events"]
+    per_version = [len(snap(local, table, 0, since=v)["events"]) for v in range(5)]
     assert per_version[0] == len(full) and per_version[4] == 0
     assert per_version == sorted(per_version, reverse=True)
-    assert snap(client, table, 0, since=2)["events"] == full[len(full) - per_version[2] :]
+    assert snap(local, table, 0, since=2)["events"] == full[len(full) - per_version[2] :]
 
 
 def _refusals(table: Any, current: Any, mover: int) -> list[tuple[str | None, Any, int, str]]:
@@ -146,23 +146,23 @@ def test_refused_actions_have_their_codes_and_change_nothing(client: TestClient)
     assert everything(client, table) == before
 
 
-def test_illegal_action_names_reason_and_rule(client: TestClient) -> None:
-    table = create(client, "keys", ["human", "human"])
-    mover = snap(client, table, None)["to_move"]
-    current = snap(client, table, mover)
+def test_illegal_action_names_reason_and_rule(local: TestClient) -> None:
+    table = create(local, "keys", ["human", "human"])
+    mover = snap(local, table, None)["to_move"]
+    current = snap(local, table, mover)
     engine = timelord.load("keys", players=2)
     state = engine.new_game(7)
     illegal = _not_offered(state.legal_actions())
     expected = state.why_illegal(engine.action_from_json(illegal))
-    before = everything(client, table)
-    answer = post(client, table, table["seats"][mover]["token"], {"version": 0, "action": illegal})
+    before = everything(local, table)
+    answer = post(local, table, table["seats"][mover]["token"], {"version": 0, "action": illegal})
     assert answer.status_code == 422
     assert answer.json() == {
         "code": "action/illegal",
         "reason": expected.reason,
         "rule": expected.rule,
     }
-    assert everything(client, table) == before
+    assert everything(local, table) == before
     assert current["legal"]
 
 
@@ -191,25 +191,23 @@ def _not_offered(legal: list[Any]) -> dict[str, Any]:
         b"\xff",
     ],
 )
-def test_malformed_bodies_are_400(client: TestClient, raw: bytes) -> None:
-    table = create(client, "keys", ["human", "human"])
+def test_malformed_bodies_are_400(local: TestClient, raw: bytes) -> None:
+    table = create(local, "keys", ["human", "human"])
     token = table["seats"][0]["token"]
-    answer = client.post(f"/api/tables/{table['id']}/actions", params={"token": token}, content=raw)
+    answer = local.post(f"/api/tables/{table['id']}/actions", params={"token": token}, content=raw)
     assert answer.status_code == 400
     assert answer.json()["code"] == "request/malformed"
-    assert client.post("/api/tables", content=raw).status_code == 400
+    assert local.post("/api/tables", content=raw).status_code == 400
 
 
-def test_oversized_bodies_are_413(client: TestClient) -> None:
-    table = create(client, "keys", ["human", "human"])
+def test_oversized_bodies_are_413(local: TestClient) -> None:
+    table = create(local, "keys", ["human", "human"])
     huge = json.dumps({"version": 0, "action": {"type": "DiscardCard", "card": "x" * 100_000}})
     token = table["seats"][0]["token"]
-    answer = client.post(
-        f"/api/tables/{table['id']}/actions", params={"token": token}, content=huge
-    )
+    answer = local.post(f"/api/tables/{table['id']}/actions", params={"token": token}, content=huge)
     assert answer.status_code == 413 and answer.json()["code"] == "request/too_large"
     big_table = {"game": "keys", "seats": ["human"] * 2, "options": {"x": "y" * 100_000}}
-    assert client.post("/api/tables", json=big_table).status_code == 413
+    assert local.post("/api/tables", json=big_table).status_code == 413
 
 
 @pytest.mark.parametrize(
@@ -233,11 +231,11 @@ def test_oversized_bodies_are_413(client: TestClient) -> None:
         {"game": 5, "seats": ["human", "human"]},
     ],
 )
-def test_bad_tables_are_refused_with_config_invalid(client: TestClient, body: Any) -> None:
-    answer = client.post("/api/tables", json=body)
+def test_bad_tables_are_refused_with_config_invalid(local: TestClient, body: Any) -> None:
+    answer = local.post("/api/tables", json=body)
     assert answer.status_code == 422, answer.text
     assert answer.json()["code"] == "config/invalid"
-    assert client.get("/api/tables").json()["tables"] == []
+    assert local.get("/api/tables").json()["tables"] == []
 
 
 def test_create_answers_tokens_for_human_seats_and_links(client: TestClient) -> None:
@@ -255,19 +253,19 @@ def test_create_answers_tokens_for_human_seats_and_links(client: TestClient) -> 
     assert tokens[0] not in json.dumps(listed)
 
 
-def test_unknown_table_is_404(client: TestClient) -> None:
+def test_unknown_table_is_404(local: TestClient) -> None:
     for path in ("/api/tables/nope", "/api/tables/nope/record", "/api/tables/" + "x" * 300):
-        answer = client.get(path)
+        answer = local.get(path)
         assert answer.status_code == 404 and answer.json()["code"] == "table/not_found"
-    answer = client.post("/api/tables/nope/actions", json={"version": 0, "action": {}})
+    answer = local.post("/api/tables/nope/actions", json={"version": 0, "action": {}})
     assert answer.status_code == 404 and answer.json()["code"] == "table/not_found"
 
 
-def test_bad_query_values_are_400(client: TestClient) -> None:
-    table = create(client, "keys", ["human", "human"])
-    assert client.get(f"/api/tables/{table['id']}", params={"since": "x"}).status_code == 400
-    assert client.get(f"/api/tables/{table['id']}", params={"since": -1}).status_code == 400
-    assert client.get("/api/tables", params={"status": "weird"}).status_code == 400
+def test_bad_query_values_are_400(local: TestClient) -> None:
+    table = create(local, "keys", ["human", "human"])
+    assert local.get(f"/api/tables/{table['id']}", params={"since": "x"}).status_code == 400
+    assert local.get(f"/api/tables/{table['id']}", params={"since": -1}).status_code == 400
+    assert local.get("/api/tables", params={"status": "weird"}).status_code == 400
 
 
 def test_bots_play_to_the_end_and_the_record_replays(client: TestClient) -> None:
@@ -286,13 +284,13 @@ def test_bots_play_to_the_end_and_the_record_replays(client: TestClient) -> None
     assert [t["id"] for t in listed] == [table["id"]]
 
 
-def test_record_is_refused_before_the_end(client: TestClient) -> None:
-    table = create(client, "keys", ["human", "human"])
-    answer = client.get(f"/api/tables/{table['id']}/record")
+def test_record_is_refused_before_the_end(local: TestClient) -> None:
+    table = create(local, "keys", ["human", "human"])
+    answer = local.get(f"/api/tables/{table['id']}/record")
     assert answer.status_code == 403 and answer.json()["code"] == "table/not_over"
 
 
-def test_every_agent_kind_can_take_a_seat(client: TestClient, sqlite_url: str) -> None:
+def test_every_agent_kind_can_take_a_seat(local: TestClient, sqlite_url: str) -> None:
     from timelord.server import create_app
 
     specs = ["random", "heuristic", "heuristic:hard", "ismcts:easy", "ismcts:medium", "ismcts:hard"]
@@ -300,8 +298,8 @@ def test_every_agent_kind_can_take_a_seat(client: TestClient, sqlite_url: str) -
         table = create(waiting, "episodes", specs)
         assert [s["agent"] for s in table["seats"]] == specs
     # a bot thinking in a thread and one searching in the process pool really move
-    quick = create(client, "keys", ["heuristic:hard", "ismcts:easy"], seed=2)
-    wait_for(lambda: snap(client, quick, None)["version"] >= 3, timeout=120)
+    quick = create(local, "keys", ["heuristic:hard", "ismcts:easy"], seed=2)
+    wait_for(lambda: snap(local, quick, None)["version"] >= 3, timeout=120)
 
 
 def test_rate_limit_per_connection(sqlite_url: str) -> None:
@@ -312,8 +310,8 @@ def test_rate_limit_per_connection(sqlite_url: str) -> None:
     assert codes[:5] == [200] * 5 and codes[-1] == 429
 
 
-def test_openapi_documents_the_contract(client: TestClient) -> None:
-    schema = client.get("/openapi.json").json()
+def test_openapi_documents_the_contract(local: TestClient) -> None:
+    schema = local.get("/openapi.json").json()
     paths = schema["paths"]
     assert {"/api/tables", "/api/tables/{table_id}", "/api/tables/{table_id}/actions"} <= set(paths)
     assert "/api/tables/{table_id}/record" in paths

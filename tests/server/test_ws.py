@@ -54,15 +54,15 @@ def _refused(ws: Any, body: Any, status: int, code: str) -> None:
     assert set(error) == {"code", "reason", "rule", "status"} and error["reason"]
 
 
-def test_refusals_over_the_socket_change_nothing(client: TestClient) -> None:
-    table = create(client, "keys", ["human", "human"])
-    mover = snap(client, table, None)["to_move"]
-    before = [snap(client, table, seat) for seat in (None, 0, 1)]
+def test_refusals_over_the_socket_change_nothing(local: TestClient) -> None:
+    table = create(local, "keys", ["human", "human"])
+    mover = snap(local, table, None)["to_move"]
+    before = [snap(local, table, seat) for seat in (None, 0, 1)]
     good = before[1 + mover]["legal"][0]
     with (
-        client.websocket_connect(ws_path(table, mover)) as mine,
-        client.websocket_connect(ws_path(table, 1 - mover)) as theirs,
-        client.websocket_connect(ws_path(table, None)) as watcher,
+        local.websocket_connect(ws_path(table, mover)) as mine,
+        local.websocket_connect(ws_path(table, 1 - mover)) as theirs,
+        local.websocket_connect(ws_path(table, None)) as watcher,
     ):
         for ws in (mine, theirs, watcher):
             receive(ws)
@@ -73,13 +73,15 @@ def test_refusals_over_the_socket_change_nothing(client: TestClient) -> None:
         _refused(mine, json.dumps({"version": 0, "action": "x" * 20_000}), 413, "request/too_large")
         _refused(theirs, {"version": 0, "action": good}, 403, "seat/forbidden")
         _refused(watcher, {"version": 0, "action": good}, 403, "seat/forbidden")
-    assert [snap(client, table, seat) for seat in (None, 0, 1)] == before
+    assert [snap(local, table, seat) for seat in (None, 0, 1)] == before
 
 
-@pytest.mark.parametrize("query, code", [("token=wrong", 4403), ("since=x", 4400)])
-def test_bad_connections_are_told_why_and_closed(client: TestClient, query: str, code: int) -> None:
-    table = create(client, "keys", ["human", "human"])
-    with client.websocket_connect(f"/api/tables/{table['id']}/ws?{query}") as ws:
+@pytest.mark.parametrize(
+    "query, code", [("token=wrong", 4403), ("since=x", 4400), ("since=%C2%B2", 4400)]
+)
+def test_bad_connections_are_told_why_and_closed(local: TestClient, query: str, code: int) -> None:
+    table = create(local, "keys", ["human", "human"])
+    with local.websocket_connect(f"/api/tables/{table['id']}/ws?{query}") as ws:
         error = receive(ws)
         assert error["status"] == code - 4000
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -87,33 +89,33 @@ def test_bad_connections_are_told_why_and_closed(client: TestClient, query: str,
     assert closed.value.code == code
 
 
-def test_unknown_table_over_the_socket(client: TestClient) -> None:
-    with client.websocket_connect("/api/tables/nope/ws") as ws:
+def test_unknown_table_over_the_socket(local: TestClient) -> None:
+    with local.websocket_connect("/api/tables/nope/ws") as ws:
         assert receive(ws)["code"] == "table/not_found"
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_text()
     assert closed.value.code == 4404
 
 
-def test_reconnecting_restores_the_seat_exactly(client: TestClient) -> None:
-    table = create(client, "episodes", ["human", "random"], seed=9)
-    with client.websocket_connect(ws_path(table, 0)) as ws:
+def test_reconnecting_restores_the_seat_exactly(local: TestClient) -> None:
+    table = create(local, "episodes", ["human", "random"], seed=9)
+    with local.websocket_connect(ws_path(table, 0)) as ws:
         first = receive(ws)
-    assert first == snap(client, table, 0)
+    assert first == snap(local, table, 0)
     for _ in range(3):
-        current = snap(client, table, 0)
+        current = snap(local, table, 0)
         assert current["to_move"] == 0  # the bot answered at once
         token = table["seats"][0]["token"]
         body = {"version": current["version"], "action": current["legal"][0]}
-        answer = client.post(
+        answer = local.post(
             f"/api/tables/{table['id']}/actions", params={"token": token}, json=body
         )
         assert answer.status_code == 200
-        _wait_turn(client, table, 0)
-    with client.websocket_connect(ws_path(table, 0)) as ws:
+        _wait_turn(local, table, 0)
+    with local.websocket_connect(ws_path(table, 0)) as ws:
         again = receive(ws)
-    assert again == snap(client, table, 0) and again["version"] > first["version"]
-    with client.websocket_connect(ws_path(table, 0, since=first["version"] + 1)) as ws:
+    assert again == snap(local, table, 0) and again["version"] > first["version"]
+    with local.websocket_connect(ws_path(table, 0, since=first["version"] + 1)) as ws:
         later = receive(ws)
     assert later["events"] == again["events"][len(again["events"]) - len(later["events"]) :]
     assert 0 < len(later["events"]) < len(again["events"])

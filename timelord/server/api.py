@@ -291,7 +291,7 @@ async def watch(websocket: WebSocket, table_id: str) -> None:
 def _since_text(value: str | None) -> int:
     if value is None:
         return 0
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):
         raise malformed("since must be a version (0 or more)")
     return int(value)
 

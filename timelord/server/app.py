@@ -51,8 +51,8 @@ def create_app(
     db_url: str | None = None,
     bot_delay: float = 0.3,
     *,
-    rate: float = 50.0,
-    burst: float = 100.0,
+    rate: float = 200.0,
+    burst: float = 400.0,
 ) -> FastAPI:
     """The app over the database at `db_url` (None: a SQLite file in the user's data dir),
     bots waiting `bot_delay` seconds before each move; `rate`/`burst` bound the requests or

@@ -25,6 +25,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -91,6 +92,19 @@ class StoredAction:
     version: int
     action: dict[str, Any]
     events: list[dict[str, Any]]
+
+
+# The statements of every move, built once: building them per call cost more than SQLite's
+# own commit.
+_MOVED = (TableRow.id == bindparam("table_id")) & (TableRow.version == bindparam("previous"))
+_STEP = update(TableRow).where(_MOVED).values(version=bindparam("version"))
+_LAST_STEP = (
+    update(TableRow)
+    .where(_MOVED)
+    .values(version=bindparam("version"), status=bindparam("status"), result=bindparam("result"))
+)
+_RECORD = insert(ActionRow)
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class Conflict(Exception):
@@ -215,28 +229,22 @@ class Store:
         `Conflict` if another writer got there first (nothing is written then). On PostgreSQL
         the same transaction notifies the other processes, delivered only once it commits.
         """
-        values = {"version": version}
-        if result is not None:
-            values |= {"status": "over", "result": result}  # type: ignore[dict-item]
+        params: dict[str, Any] = {"table_id": table_id, "previous": version - 1}
+        if result is None:
+            step, params["version"] = _STEP, version
+        else:
+            step = _LAST_STEP
+            params |= {"version": version, "status": "over", "result": result}
         try:
             with self._writing(), self.engine.begin() as conn:
-                moved = conn.execute(
-                    update(TableRow)
-                    .where(TableRow.id == table_id, TableRow.version == version - 1)
-                    .values(**values)
-                )
-                if moved.rowcount != 1:
+                if conn.execute(step, params).rowcount != 1:
                     raise Conflict(f"table {table_id} is no longer at version {version - 1}")
                 conn.execute(
-                    insert(ActionRow).values(
-                        table_id=table_id, version=version, action=action, events=list(events)
-                    )
+                    _RECORD,
+                    {"table_id": table_id, "version": version, "action": action, "events": events},
                 )
                 if self.is_postgres:
-                    conn.execute(
-                        text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": CHANNEL, "payload": f"{table_id}:{version}"},
-                    )
+                    conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{table_id}:{version}"})
         except IntegrityError as exc:
             raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
 

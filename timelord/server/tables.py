@@ -108,7 +108,10 @@ class Live:
     bot_task: asyncio.Task[None] | None = None
     #: per seat (None: spectator), the JSON text of each version's told events, comma-joined
     _told: dict[int | None, list[str]] = field(default_factory=dict)
-    _snapshots: dict[tuple[int | None, int], str] = field(default_factory=dict)
+    #: per seat, all of its told events' JSON text so far, comma-joined
+    _told_joined: dict[int | None, str] = field(default_factory=dict)
+    #: per seat, the full snapshot of the current version
+    _snapshots: dict[int | None, str] = field(default_factory=dict)
 
     def advance(self, state: State, events: list[Event]) -> None:
         self.state = state
@@ -127,18 +130,27 @@ class Live:
         raise forbidden("this token opens no seat at this table")
 
     def snapshot_text(self, seat: int | None, since: int = 0) -> str:
-        """The seat's snapshot as JSON text, built once per version and kept until the next."""
-        key = (seat, since)
-        text = self._snapshots.get(key)
+        """The seat's snapshot as JSON text; the full one is built once per version and kept
+        until the next (one with `since` is rarer and built each time, so that odd `since`
+        values cannot fill the memory)."""
+        if since:
+            return self._snapshot_text(seat, since)
+        text = self._snapshots.get(seat)
         if text is None:
-            text = self._snapshots[key] = self._snapshot_text(seat, since)
+            text = self._snapshots[seat] = self._snapshot_text(seat, 0)
         return text
 
     def _snapshot_text(self, seat: int | None, since: int) -> str:
         state = self.state
         told = self._told.setdefault(seat, [])
+        joined = self._told_joined.get(seat, "")
         for events in self.events[len(told) :]:
-            told.append(json.dumps(self.game.tell(events, seat))[1:-1])
+            part = json.dumps(self.game.tell(events, seat))[1:-1]
+            told.append(part)
+            if part:
+                joined = f"{joined},{part}" if joined else part
+        self._told_joined[seat] = joined
+        told_since = ",".join(p for p in told[since:] if p) if since else joined
         to_move = state.to_move
         legal = (
             [a.to_json() for a in state.legal_actions()]
@@ -146,7 +158,6 @@ class Live:
             else []
         )
         head = json.dumps({"version": self.version, "over": state.is_over, "to_move": to_move})[:-1]
-        told_since = ",".join(part for part in told[since:] if part)
         return (
             f'{head}, "view": {json.dumps(state.view(seat))}, "legal": {json.dumps(legal)}, '
             f'"events": [{told_since}]}}'
@@ -220,6 +231,18 @@ class Tables:
         self.bots.close()
         self._db_pool.shutdown(wait=True)
         self.store.close()
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """A commit: on SQLite in the event loop itself (a local commit takes well under a
+        millisecond, less than handing it to a thread and back, since the thread would hold
+        the interpreter lock all the while anyway); elsewhere in a worker thread."""
+        if not self.store.is_sqlite:
+            return await self._db(fn, *args)
+        try:
+            return fn(*args)
+        except SQLAlchemyError as exc:
+            log.error("database error: %s", exc)
+            raise ApiError(503, "server/unavailable", "the database did not answer") from exc
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -378,7 +401,7 @@ class Tables:
                 else None
             )
             try:
-                await self._db(
+                await self._write(
                     self.store.append,
                     live.id,
                     live.version + 1,
