@@ -102,6 +102,12 @@ def test_play_a_table_against_bots_to_the_end(
         if path.name.endswith("mid.png") and not path.exists():
             continue  # a game that ended before the middle shot
         assert path.stat().st_size > 10_000
+    # a spectator sees the same finished table, with no hand and no controls
+    page.goto(href.split("?")[0])
+    page.wait_for_selector("[data-result]")
+    assert not page.query_selector_all("[data-hand], [data-action], [data-actions]")
+    page.go_back()
+    page.wait_for_selector("[data-result]")
     # the finished table offers its replay, which steps through the record
     page.click(".replay-link")
     page.wait_for_selector(".frame")
