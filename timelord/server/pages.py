@@ -10,18 +10,20 @@ sent. A finished game's replay is drawn from its public record, step by step, fo
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 import timelord
-from timelord.core.errors import ConfigError, GameError
+from timelord.core.errors import ConfigError, CorruptRecord, GameError
 from timelord.core.events import Event
-from timelord.core.game import Game
+from timelord.core.game import Game, State
 from timelord.core.record import Record
 from timelord.server.boards import render_board
 from timelord.server.errors import ApiError
@@ -40,26 +42,10 @@ SEAT_KINDS = (
     "ismcts:medium",
     "ismcts:hard",
 )
-#: Largest board request accepted (a snapshot or a record), in bytes.
-MAX_BODY = 2_000_000
 
 
 def _error(status: int, code: str, reason: str) -> JSONResponse:
     return JSONResponse({"code": code, "reason": reason}, status_code=status)
-
-
-@lru_cache(maxsize=64)
-def _game(game_id: str, options_json: str) -> Game:
-    return timelord.load(game_id, **json.loads(options_json))
-
-
-def load_game(game_id: str, options: Any) -> Game:
-    """The game a table plays (cached, since games are stateless); `ConfigError` if bad."""
-    if game_id not in timelord.GAMES:
-        raise ConfigError(f"unknown game {game_id!r}")
-    if not isinstance(options, dict):
-        raise ConfigError("options must be an object")
-    return _game(game_id, json.dumps(options, sort_keys=True))
 
 
 @lru_cache(maxsize=1)
@@ -147,63 +133,76 @@ async def board(request: Request, table_id: str, token: str = "") -> Response:
     return HTMLResponse(html)
 
 
-async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise _TooLarge
+#: How many finished games each app keeps replayed for the replay page.
+REPLAYS_KEPT = 8
+
+
+class _Replay:
+    """Every state of a finished game and the events of each step (a game over never
+    changes, so it is replayed once for all its viewers and steps)."""
+
+    def __init__(self, game: Game, record: Record) -> None:
+        self.game = game
+        state = game.new_game(record.seed)
+        self.states: list[State] = [state]
+        self.events: list[list[Event]] = []
+        for i, data in enumerate(record.actions):
+            try:
+                state, new = state.apply_with_events(game.action_from_json(data))
+            except GameError as exc:
+                raise CorruptRecord(f"record step {i}: {exc}") from exc
+            self.states.append(state)
+            self.events.append(new)
+
+    def draw(self, seat: int | None, step: int) -> str:
+        """Step `step` (0: the deal) as `seat` saw it, without controls."""
+        state = self.states[step]
+        told = [e for events in self.events[:step] for e in events]
+        snapshot = {
+            "version": step,
+            "over": state.is_over,
+            "to_move": state.to_move,
+            "view": state.view(seat),
+            "legal": [],
+            "events": self.game.tell(told, seat),
+        }
+        return render_board(self.game, seat, snapshot)
+
+
+async def _replay(request: Request, table_id: str) -> _Replay:
+    """The finished game's replay, from this app's few kept ones or replayed now (in a
+    worker thread: a long game takes a moment, and other tables must not wait)."""
+    state = request.app.state
+    kept: OrderedDict[str, _Replay] | None = getattr(state, "web_replays", None)
+    if kept is None:
+        kept = state.web_replays = OrderedDict()
+    found = kept.get(table_id)
+    if found is None:
+        tables: Tables = state.tables
+        record = await tables.record(table_id)
+        game = (await tables.live(table_id)).game
+        found = kept[table_id] = await run_in_threadpool(_Replay, game, record)
+        while len(kept) > REPLAYS_KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(table_id)
+    return found
+
+
+@router.get("/tables/{table_id}/replay/board", tags=["boards"])
+async def replay_board(
+    request: Request, table_id: str, step: int = 0, seat: int | None = None
+) -> Response:
+    """Step `step` of a finished game as `seat` saw it (no seat: a spectator):
+    `{"html", "step", "steps"}`. The record is public once the game is over, so any seat's
+    view may be shown; 403 `table/not_over` before."""
+    replay = await _replay(request, table_id)
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"malformed JSON: {exc}") from exc
-
-
-class _TooLarge(Exception):
-    pass
-
-
-@router.post("/boards/{game_id}/replay", tags=["boards"])
-async def replay_board(request: Request, game_id: str) -> Response:
-    """Step `step` of a finished game's record as `seat` saw it: `{"html", "step", "steps"}`.
-
-    The record is public once the game is over, so the page may show any seat's view."""
-    try:
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise ConfigError("the body must be a JSON object")
-        record = Record.from_json(body.get("record"))
-        if record.game != game_id:
-            raise ConfigError(f"the record is of {record.game!r}, not {game_id!r}")
-        seat, step = body.get("seat"), body.get("step", 0)
-        if isinstance(step, bool) or not isinstance(step, int):
-            raise ConfigError("step must be an integer")
-        game = load_game(game_id, record.options)
-        game.check_seat(seat)
-        html, steps = _replay_step(game, record, seat, step)
-    except _TooLarge:
-        return _error(413, "body/too_large", f"bodies are limited to {MAX_BODY} bytes")
+        replay.game.check_seat(seat)
     except GameError as exc:
         return _error(422, "replay/invalid", str(exc))
-    return JSONResponse({"html": html, "step": min(max(step, 0), steps), "steps": steps})
-
-
-def _replay_step(game: Game, record: Record, seat: int | None, step: int) -> tuple[str, int]:
-    """Replay the record's first `step` actions (checked) and draw that moment for `seat`."""
-    steps = len(record.actions)
+    steps = len(replay.events)
     step = min(max(step, 0), steps)
-    state = game.new_game(record.seed)
-    events: list[Event] = []
-    for i, data in enumerate(record.actions[:step]):
-        try:
-            state, new = state.apply_with_events(game.action_from_json(data))
-        except GameError as exc:
-            raise GameError(f"record step {i}: {exc}") from exc
-        events.extend(new)
-    snapshot = {
-        "version": step,
-        "over": state.is_over,
-        "to_move": state.to_move,
-        "view": state.view(seat),
-        "legal": [],
-        "events": game.tell(events, seat),
-    }
-    return render_board(game, seat, snapshot), steps
+    html = await run_in_threadpool(replay.draw, seat, step)
+    return JSONResponse(
+        {"html": html, "step": step, "steps": steps, "players": replay.game.players}
+    )

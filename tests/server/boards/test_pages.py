@@ -4,7 +4,7 @@ replay draws any step of a finished game for any seat."""
 
 from __future__ import annotations
 
-import random
+import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -98,55 +98,46 @@ def test_unknown_tables_and_wrong_tokens_are_refused(client: TestClient) -> None
     assert answer.json()["code"] == "seat/forbidden"
 
 
-def _record(game_id: str, steps: int, **options: Any) -> Record:
-    game = timelord.load(game_id, **options)
-    state = game.new_game(9)
-    rng = random.Random(9)
-    actions = []
-    for _ in range(steps):
-        action = rng.choice(state.legal_actions())
-        actions.append(action.to_json())
-        state = state.apply(action)
-    return Record(game_id, game.options, 9, actions, ["random"] * game.players)
+def _finish(client: TestClient, table: dict[str, Any]) -> None:
+    """Wait for a table of bots to end (they play without delay)."""
+    for _ in range(600):
+        if client.get(f"/api/tables/{table['id']}").json()["over"]:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the bots did not finish")
 
 
-def test_the_replay_draws_a_step_for_a_seat(client: TestClient) -> None:
-    record = _record("episodes", 12, players=2)
-    body = {"record": record.to_json(), "seat": 1, "step": 5}
-    answer = client.post("/boards/episodes/replay", json=body)
-    assert answer.status_code == 200
-    data = answer.json()
-    assert (data["step"], data["steps"]) == (5, 12)
-    state = timelord.load("episodes", players=2).new_game(9)
-    game = state.game
+def test_the_replay_draws_any_step_for_any_seat(client: TestClient) -> None:
+    table = _table(client, "keys", ["random", "random"], round_limit=6)
+    _finish(client, table)
+    record = Record.from_json(client.get(f"/api/tables/{table['id']}/record").json())
+    game = timelord.load("keys", **record.options)
+    state = game.new_game(record.seed)
     for a in record.actions[:5]:
         state = state.apply(game.action_from_json(a))
+    answer = client.get(f"/tables/{table['id']}/replay/board?step=5&seat=1")
+    assert answer.status_code == 200
+    data = answer.json()
+    assert (data["step"], data["steps"], data["players"]) == (5, len(record.actions), 2)
     assert hand_cards(data["html"]) == sorted(state.view(1)["hand"])
     assert "data-action=" not in data["html"]
+    # out-of-range steps are held to the game; the last one shows the result
+    last = client.get(f"/tables/{table['id']}/replay/board?step=99999").json()
+    assert last["step"] == len(record.actions)
+    assert "data-result=" in last["html"]
+    assert hand_cards(last["html"]) == []  # the spectator holds no hand
+    page = client.get(f"/tables/{table['id']}/replay")
+    assert page.status_code == 200 and 'data-mode="replay"' in page.text
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        {"record": {"game": "episodes"}, "seat": 0},
-        {"record": "x", "seat": 0},
-        {"seat": 0, "step": 1},
-    ],
-)
-def test_a_malformed_replay_request_is_refused(client: TestClient, body: Any) -> None:
-    answer = client.post("/boards/episodes/replay", json=body)
-    assert answer.status_code == 422
-    assert answer.json()["code"] == "replay/invalid"
-
-
-def test_a_tampered_record_or_bad_seat_is_refused(client: TestClient) -> None:
-    record = _record("keys", 4, players=2).to_json()
-    record["actions"][2] = {"type": "StayPut"}
-    for body in (
-        {"record": record, "seat": 0, "step": 4},
-        {"record": _record("keys", 4, players=2).to_json(), "seat": 7, "step": 1},
-        {"record": _record("keys", 4, players=2).to_json(), "seat": 0, "step": "1"},
-    ):
-        answer = client.post("/boards/keys/replay", json=body)
-        assert answer.status_code == 422, body
-    assert client.post("/boards/clue/replay", json={"record": record}).status_code == 422
+def test_a_replay_is_refused_before_the_end_and_for_a_bad_seat(client: TestClient) -> None:
+    table = _table(client, "keys", ["human", "human"])
+    answer = client.get(f"/tables/{table['id']}/replay/board")
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "table/not_over"
+    assert client.get("/tables/nosuchtable1/replay/board").status_code == 404
+    done = _table(client, "keys", ["random", "random"], round_limit=3)
+    _finish(client, done)
+    for seat in ("7", "-1", "x"):
+        answer = client.get(f"/tables/{done['id']}/replay/board?seat={seat}")
+        assert answer.status_code in (400, 422), seat

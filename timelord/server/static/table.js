@@ -181,20 +181,30 @@ function poll() {
   refresh();
 }
 
-// Replay: the public record of a finished game, drawn step by step for any seat.
-let record = null;
-let drawing = 0;          // a counter, so a slow replay step never overwrites a newer one
+// Replay: a finished game drawn step by step (on the server, from its public record) for
+// any seat or a spectator.
 let step = 0;
 let steps = 0;
+let drawing = 0;          // a counter, so a slow replay step never overwrites a newer one
 async function replayDraw() {
   const sel = document.getElementById("replay-seat");
-  const who = sel.value === "" ? null : Number(sel.value);
+  const who = sel.value === "" ? "" : `&seat=${encodeURIComponent(sel.value)}`;
   const mine = ++drawing;
-  const res = await call("POST", `/boards/${encodeURIComponent(record.game)}/replay`, { record, seat: who, step });
+  const res = await call("GET", `/tables/${encodeURIComponent(tableId)}/replay/board?step=${step}${who}`);
   if (mine !== drawing) return;
-  if (!res.ok) { toast(`Cannot replay: ${reason(res.data)}`); return; }
+  if (!res.ok) {
+    board.innerHTML = `<p class="muted">No replay: ${esc(reason(res.data))}</p>`;
+    return;
+  }
   steps = res.data.steps;
   step = res.data.step;
+  if (sel.options.length === 1) {
+    for (let i = 0; i < res.data.players; i++) {
+      const o = document.createElement("option");
+      o.value = i; o.textContent = `Seat ${i}`;
+      sel.append(o);
+    }
+  }
   place(res.data.html);
   const range = document.getElementById("step");
   range.max = steps; range.value = step;
@@ -203,23 +213,13 @@ async function replayDraw() {
 function replayStep(delta) { step = Math.min(Math.max(step + delta, 0), steps); replayDraw(); }
 
 async function startReplay() {
-  const res = await call("GET", `${apiBase}/record`);
-  if (!res.ok) { board.innerHTML = `<p class="muted">No replay: ${esc(reason(res.data))}</p>`; return; }
-  record = res.data.record ?? res.data;
-  const sel = document.getElementById("replay-seat");
-  const n = record.options?.players ?? record.seats?.length ?? 0;
-  for (let i = 0; i < n; i++) {
-    const o = document.createElement("option");
-    o.value = i; o.textContent = `Seat ${i}${record.seats?.[i] ? ` (${record.seats[i]})` : ""}`;
-    sel.append(o);
-  }
-  sel.addEventListener("change", replayDraw);
+  document.getElementById("replay-seat").addEventListener("change", replayDraw);
   document.getElementById("first").onclick = () => { step = 0; replayDraw(); };
   document.getElementById("last").onclick = () => { step = steps; replayDraw(); };
   document.getElementById("prev").onclick = () => replayStep(-1);
   document.getElementById("next").onclick = () => replayStep(+1);
   document.getElementById("step").oninput = (e) => { step = Number(e.target.value); replayDraw(); };
-  setConn(`replay of ${record.game}`);
+  setConn("replay");
   await replayDraw();
 }
 
