@@ -57,12 +57,27 @@ def render(snap: Snapshot) -> str:
     hand = _hand(snap, game, view, take)
     book = _notebook(snap, game, view, take)
     roll = view.get("roll") or []
-    dice = "".join(f'<span class="die" aria-label="die {d}">{esc(d)}</span>' for d in roll)
+    # The first die has "?" for its 1 (C-3.1): it draws an intrigue card and counts no steps.
+    dice = "".join(
+        f'<span class="die" aria-label="die {"?" if i == 0 and d == 0 else d}">'
+        f"{'?' if i == 0 and d == 0 else esc(d)}</span>"
+        for i, d in enumerate(roll)
+    )
     info = (
         f'<p class="stat">Turn {esc(view["turn"])} · '
-        + ("your" if view["current"] == snap.seat else f"{game.seat_name(view['current'])}'s")
-        + f" turn · phase {esc(view['phase'])}"
-        + (f" · dice {dice} = {esc(view['steps'])} steps" if roll else "")
+        + (
+            "the game is over"
+            if snap.over
+            else (
+                "your" if view["current"] == snap.seat else f"{game.seat_name(view['current'])}'s"
+            )
+            + f" turn · phase {esc(view['phase'])}"
+        )
+        + (
+            f" · dice {dice} = {esc(view['steps'])} step{'' if view['steps'] == 1 else 's'}"
+            if roll and not snap.over
+            else ""
+        )
         + f" · intrigue pile {esc(view['pile_size'])}</p>"
     )
     if snap.my_turn:
