@@ -94,7 +94,7 @@ def render(snap: Snapshot) -> str:
     if phase:
         info += f'<p class="phase-hint">{esc(phase)}</p>'
     pile = view.get("discard") or []
-    pile_html = "".join(_card_of(snap, game, x, [], "small") for x in list(reversed(pile))[:6])
+    pile_html = "".join(_card_of(snap, game, x, [], "mini") for x in list(reversed(pile))[:8])
     top = view.get("deck_top") or []
     known_top = (
         f'<p class="stat">You know the next cards of the deck: {esc(", ".join(top))}</p>'
@@ -161,7 +161,8 @@ def _hand(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> str:
         rows.append(
             f'<div class="suit-row suit-{suit}"><div class="suit-label">'
             f'<span class="suit-mark">{SUIT_MARK[suit]}</span> {suit}<br>'
-            f'<span class="stat">{side} · {have}</span></div><div class="row">{body}</div></div>'
+            f'<span class="stat">{side} · {have}</span></div><div class="row">{body}</div>'
+            f'<div class="ability">discard one to {esc(ABILITY_TEXT[i])}</div></div>'
         )
     best = _best(hand)
     summary = (
