@@ -109,7 +109,9 @@ async function act(action) {
 
 function closeMenu() { menu.hidden = true; menu.innerHTML = ""; }
 
+let opener = null;        // the board element whose menu is open, to return focus to
 function openMenu(el) {
+  opener = el;
   const items = JSON.parse(el.dataset.actions);
   menu.innerHTML = `<p class="menu-title">${esc(el.getAttribute("aria-label") ?? "Choose")}</p>` +
     items.map((it, i) =>
@@ -131,14 +133,17 @@ root.addEventListener("click", (e) => {
   if (one && root.contains(one)) { e.preventDefault(); act(JSON.parse(one.dataset.action)); return; }
   const many = e.target.closest("[data-actions]");
   if (many) { e.preventDefault(); openMenu(many); return; }
-  const dead = e.target.closest("[data-why]");
-  if (dead) toast(dead.dataset.why, "info");
-  else if (!menu.contains(e.target)) closeMenu();
+  if (!menu.contains(e.target)) closeMenu();
 });
 
 document.addEventListener("keydown", (e) => {
   if (e.target.matches?.("input, select, textarea")) return;
-  if (e.key === "Escape") { closeMenu(); return; }
+  if (e.key === "Escape") {
+    const wasOpen = !menu.hidden;
+    closeMenu();
+    if (wasOpen) opener?.focus();
+    return;
+  }
   if ((e.key === "Enter" || e.key === " ") && e.target.matches?.("[data-action],[data-actions]")
       && e.target.tagName !== "BUTTON") {
     e.preventDefault(); e.target.click(); return;
@@ -150,11 +155,10 @@ document.addEventListener("keydown", (e) => {
   }
   if (e.key === "l" || e.key === "L") { document.getElementById("log")?.focus(); return; }
   if (/^[1-9]$/.test(e.key)) {
-    const scope = menu.hidden ? board : menu;
-    const buttons = menu.hidden
-      ? [...board.querySelectorAll("#legal [data-action]")]
-      : [...menu.querySelectorAll("[data-action]")];
-    const b = menu.hidden ? scope.querySelector(`#legal [data-key="${e.key}"]`) : buttons[Number(e.key) - 1];
+    // a number picks from the open menu, else the move of that number in the list
+    const b = menu.hidden
+      ? board.querySelector(`#legal [data-key="${e.key}"]`)
+      : menu.querySelectorAll("[data-action]")[Number(e.key) - 1];
     if (b) { e.preventDefault(); b.click(); }
   }
 });
