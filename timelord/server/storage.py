@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -104,7 +105,21 @@ _LAST_STEP = (
     .values(version=bindparam("version"), status=bindparam("status"), result=bindparam("result"))
 )
 _RECORD = insert(ActionRow)
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+_PG_APPEND = text(
+    """
+    WITH moved AS (
+        UPDATE tables SET version = :version, status = :status,
+            result = COALESCE(CAST(:result AS JSON), result)
+        WHERE id = :table_id AND version = :previous
+        RETURNING id
+    ), recorded AS (
+        INSERT INTO actions (table_id, version, action, events)
+        SELECT id, :version, CAST(:action AS JSON), CAST(:events AS JSON) FROM moved
+        RETURNING table_id
+    )
+    SELECT pg_notify(:channel, :payload) FROM recorded
+    """
+)
 
 
 class Conflict(Exception):
@@ -229,6 +244,9 @@ class Store:
         `Conflict` if another writer got there first (nothing is written then). On PostgreSQL
         the same transaction notifies the other processes, delivered only once it commits.
         """
+        if self.is_postgres:
+            self._append_postgres(table_id, version, action, events, result)
+            return
         params: dict[str, Any] = {"table_id": table_id, "previous": version - 1}
         if result is None:
             step, params["version"] = _STEP, version
@@ -243,10 +261,37 @@ class Store:
                     _RECORD,
                     {"table_id": table_id, "version": version, "action": action, "events": events},
                 )
-                if self.is_postgres:
-                    conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{table_id}:{version}"})
         except IntegrityError as exc:
             raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
+
+    def _append_postgres(
+        self,
+        table_id: str,
+        version: int,
+        action: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+        result: dict[str, Any] | None,
+    ) -> None:
+        """`append` as one statement in one round trip (a statement is its own transaction),
+        notifying the other processes in it."""
+        params = {
+            "table_id": table_id,
+            "previous": version - 1,
+            "version": version,
+            "status": "playing" if result is None else "over",
+            "result": None if result is None else json.dumps(result),
+            "action": json.dumps(action),
+            "events": json.dumps(list(events)),
+            "channel": CHANNEL,
+            "payload": f"{table_id}:{version}",
+        }
+        try:
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                notified = conn.execute(_PG_APPEND, params).rowcount
+        except IntegrityError as exc:
+            raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
+        if notified != 1:
+            raise Conflict(f"table {table_id} is no longer at version {version - 1}")
 
     def _writing(self) -> contextlib.AbstractContextManager[Any]:
         return self._write_lock if self._write_lock is not None else contextlib.nullcontext()

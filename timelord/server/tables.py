@@ -275,6 +275,7 @@ class Tables:
             self.store.create_table, table_id, game.id, game.options, seed, seats_json
         )
         live = Live(table_id, game, seed, specs, hashes, stored.created, state)
+        self._evict()
         self._cache[table_id] = live
         self._schedule_bot(live)
         return live, tokens
