@@ -49,11 +49,6 @@ def _card(
     text = snap.card_text(cs.name[cid])
     if not text:
         text = "; ".join(e.replace("-", " ") for e in sorted(cs.effects[cid]))
-    targets = " ".join(
-        f"L{a.location}"  # type: ignore[attr-defined]
-        for a in acts
-        if isinstance(getattr(a, "location", None), int) and a.location >= 0  # type: ignore[attr-defined]
-    )
     return card(
         snap,
         cs.name[cid],
@@ -63,8 +58,15 @@ def _card(
         text=text,
         actions=acts,
         css=f"kind-{kind} {css}",
-        data={"card": cid, "targets": targets},
+        target=_target,
+        data={"card": cid},
     )
+
+
+def _target(action: Action) -> str | None:
+    """The Location an action acts on, as the Locations' `data-tile`."""
+    location = getattr(action, "location", None)
+    return f"L{location}" if isinstance(location, int) and location >= 0 else None
 
 
 def standing(game: CardGame, view: dict[str, Any]) -> list[int]:

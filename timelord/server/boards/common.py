@@ -11,7 +11,7 @@ a small menu of `data-action` buttons.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -73,23 +73,39 @@ class Snapshot:
         return self.seat is not None and self.to_move == self.seat and not self.over
 
 
-def act_attrs(snap: Snapshot, actions: Sequence[Action], title: str = "") -> str:
+#: Names the board element an action acts on (the `data-tile` of a tile or a Location).
+Target = Callable[[Action], "str | None"]
+
+
+def act_attrs(
+    snap: Snapshot, actions: Sequence[Action], title: str = "", target: Target | None = None
+) -> str:
     """Attributes that make an element perform `actions`: `data-action` for one,
-    `data-actions` (a menu) for several, nothing for none."""
+    `data-actions` (a menu) for several, nothing for none. With `target`, each menu entry
+    names the board element it acts on, so the player may click that element instead, and
+    `data-targets` lists them for outlining."""
     if not actions:
         return ""
+    targets = [target(a) for a in actions] if target is not None else [None] * len(actions)
+    outline = " ".join(dict.fromkeys(t for t in targets if t is not None))
+    extra = f' data-targets="{esc(outline)}"' if outline else ""
     if len(actions) == 1:
         label = snap.label(actions[0])
         hint = f"{title}: {label}" if title else label
         return (
             f' data-action="{esc(action_json(actions[0]))}" tabindex="0" role="button"'
-            f' aria-label="{esc(hint)}"'
+            f' aria-label="{esc(hint)}"{extra}'
         )
-    menu = [{"action": a.to_json(), "label": snap.label(a)} for a in actions]
+    menu = []
+    for a, t in zip(actions, targets, strict=True):
+        item: dict[str, Any] = {"action": a.to_json(), "label": snap.label(a)}
+        if t is not None:
+            item["target"] = t
+        menu.append(item)
     hint = f"{title}: {len(actions)} choices" if title else f"{len(actions)} choices"
     return (
         f' data-actions="{esc(json.dumps(menu, separators=(",", ":")))}" tabindex="0"'
-        f' role="button" aria-haspopup="menu" aria-label="{esc(hint)}"'
+        f' role="button" aria-haspopup="menu" aria-label="{esc(hint)}"{extra}'
     )
 
 
@@ -123,13 +139,14 @@ def card(
     corner: Any = None,
     text: str = "",
     actions: Sequence[Action] = (),
+    target: Target | None = None,
     css: str = "",
     data: Mapping[str, Any] | None = None,
 ) -> str:
     """One card in the shared anatomy: name on top, kind badge, big numbers in the corners,
     text below; the full text also on hover (title). Playable cards are controls."""
     full = text or snap.card_text(name)
-    attrs = act_attrs(snap, actions, name)
+    attrs = act_attrs(snap, actions, name, target)
     extra = "".join(f' data-{k}="{esc(v)}"' for k, v in (data or {}).items())
     classes = f"card {css}" + (" playable" if actions else "")
     num = f'<span class="num">{esc(number)}</span>' if number is not None else ""

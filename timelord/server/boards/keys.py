@@ -51,6 +51,12 @@ def _tiles_of(action: Action) -> list[int]:
     return [t for t in tiles if isinstance(t, int)]
 
 
+def _target(action: Action) -> str | None:
+    """The tile an action acts on (a tunnel's first end), as the tiles' `data-tile`."""
+    tiles = _tiles_of(action)
+    return str(tiles[0]) if tiles else None
+
+
 def _card_actions(snap: Snapshot, game: KeysGame, card_id: str) -> list[Action]:
     """The actions that play `card_id` from the hand."""
     content = game.content
@@ -234,7 +240,6 @@ def _hand(snap: Snapshot, game: KeysGame, view: dict[str, Any]) -> str:
         name = content.card_names[i]
         effect = EFFECT_IDS[content.card_effects[i]]
         acts = _card_actions(snap, game, cid)
-        targets = " ".join(str(t) for a in acts for t in _tiles_of(a))
         colour = content.card_colours[i]
         css = f"keys-card door-{content.colour_ids[colour]}" if colour >= 0 else "keys-card"
         letter = content.colour_letters[colour] if colour >= 0 else None
@@ -246,7 +251,8 @@ def _hand(snap: Snapshot, game: KeysGame, view: dict[str, Any]) -> str:
                 number=letter,
                 actions=acts,
                 css=css,
-                data={"card": cid, "targets": targets},
+                target=_target,
+                data={"card": cid},
             )
         )
     body = "".join(cards) or '<p class="muted">no cards</p>'

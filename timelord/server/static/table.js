@@ -107,7 +107,15 @@ async function act(action) {
   else { toast(`Refused: ${reason(res.data)}`); refresh(); }
 }
 
-function closeMenu() { menu.hidden = true; menu.innerHTML = ""; }
+// While a card's menu is open, the board elements its moves act on are outlined and a click
+// on one makes that move (a card, then its target), as the menu's own buttons do.
+let picks = new Map();    // data-tile -> action
+function closeMenu() {
+  menu.hidden = true;
+  menu.innerHTML = "";
+  picks = new Map();
+  board.querySelectorAll(".pick").forEach((el) => el.classList.remove("pick"));
+}
 
 let opener = null;        // the board element whose menu is open, to return focus to
 function openMenu(el) {
@@ -123,12 +131,21 @@ function openMenu(el) {
   menu.style.top = `${r.bottom - host.top + 4}px`;
   menu.hidden = false;
   menu.querySelector("button")?.focus();
+  for (const it of items) {
+    if (it.target === undefined || it.target === el.dataset.tile || picks.has(it.target)) continue;
+    picks.set(it.target, it.action);
+    board.querySelectorAll(`[data-tile="${CSS.escape(it.target)}"]`).forEach((t) => t.classList.add("pick"));
+  }
 }
 
 root.addEventListener("click", (e) => {
   if (mode !== "play") return;
   const cancel = e.target.closest("[data-cancel]");
   if (cancel) { closeMenu(); return; }
+  const picked = e.target.closest(".pick[data-tile]");
+  if (picked && picks.has(picked.dataset.tile)) {
+    e.preventDefault(); act(picks.get(picked.dataset.tile)); return;
+  }
   const one = e.target.closest("[data-action]");
   if (one && root.contains(one)) { e.preventDefault(); act(JSON.parse(one.dataset.action)); return; }
   const many = e.target.closest("[data-actions]");
