@@ -124,5 +124,6 @@ def test_play_a_table_against_bots_to_the_end(
     page.click("#next")
     page.wait_for_function("() => document.querySelector('#step').value === '1'")
     page.select_option("#replay-seat", "0")
-    page.wait_for_selector(".frame")
+    page.wait_for_selector("[data-hand]")
+    page.screenshot(path=str(artifacts / f"{game_id}-replay.png"))
     assert page.errors == []

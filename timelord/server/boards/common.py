@@ -70,7 +70,13 @@ class Snapshot:
 
     @property
     def my_turn(self) -> bool:
-        return self.seat is not None and self.to_move == self.seat and not self.over
+        """Whether this seat may act now (a replay's snapshots offer no moves, so never)."""
+        return (
+            self.seat is not None
+            and self.to_move == self.seat
+            and not self.over
+            and bool(self.legal)
+        )
 
 
 #: Names the board element an action acts on (the `data-tile` of a tile or a Location).
@@ -176,6 +182,8 @@ def legal_panel(snap: Snapshot) -> str:
             return '<p class="muted">The game is over.</p>'
         if snap.seat is None:
             return '<p class="muted">You are watching.</p>'
+        if snap.to_move == snap.seat:
+            return '<p class="muted">This seat was to move here.</p>'
         return f'<p class="muted">Waiting for {esc(_waiting(snap))}.</p>'
     groups: dict[str, list[Action]] = {}
     for a in snap.legal:
