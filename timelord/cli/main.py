@@ -26,6 +26,7 @@ _COMMANDS = {
     "replay": ("replay", "step through a saved record"),
     "simulate": ("simulate", "run bot matches and print statistics"),
     "report": ("report", "write an HTML report of simulation results"),
+    "serve": ("serve", "serve tables in the browser and over HTTP/WebSocket"),
 }
 
 
