@@ -10,7 +10,8 @@ seat's WebSocket; whenever its seat must act it sends the first legal action and
 round trip until the snapshot of the next version arrives. A table that ends is replaced by
 a new one. Printed per database: round trip p50 / p95 / max, the person's actions and all
 actions (bots included) served per second, and the server's resident memory per table
-(growth of its RSS from the idle server to the loaded one, divided by the tables). The
+(growth of its RSS from the idle server to the loaded one, divided by the tables), and its
+CPU use (percent of one core, and milliseconds per action served, bots' moves included). The
 issue's target: p95 <= 50 ms on a 2-core machine. For scale the same run measures the
 engine's own cost of one action as the server does it (apply_with_events, view, legal
 actions and JSON), in this process.
@@ -22,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -39,6 +41,12 @@ from tests.server.helpers import Server, cluster, postgres_bin
 from timelord import Rng
 
 TARGET_P95_MS = 50.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> int:
@@ -130,8 +138,10 @@ async def measure(server: Server, args: argparse.Namespace) -> dict[str, float]:
         load.round_trips.clear()
         first = load.actions()
         start = time.perf_counter()
+        cpu = cpu_seconds(server.process.pid)
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - start
+        cpu = cpu_seconds(server.process.pid) - cpu
         served = load.actions() - first
         trips = sorted(load.round_trips)
         loaded = rss_kib(server.process.pid)
@@ -150,6 +160,8 @@ async def measure(server: Server, args: argparse.Namespace) -> dict[str, float]:
         "person": len(trips) / elapsed,
         "served": served / elapsed,
         "kib": (loaded - idle) / args.tables,
+        "cpu": cpu / elapsed * 100,
+        "cpu_ms": cpu / max(served, 1) * 1000,
         "errors": len(load.errors),
     }
 
@@ -189,7 +201,7 @@ def main() -> None:
     )
     print(
         f"{'db':<12}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}{'person/s':>10}{'actions/s':>11}"
-        f"{'KiB/table':>11}{'p95/engine':>12}{'errors':>8}  ok"
+        f"{'KiB/table':>11}{'CPU %':>7}{'CPU ms/act':>11}{'p95/engine':>12}{'errors':>8}  ok"
     )
     dbs = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     with tempfile.TemporaryDirectory(prefix="timelord-bench-") as tmp:
@@ -198,7 +210,8 @@ def main() -> None:
             ok = "yes" if r["p95"] <= TARGET_P95_MS else "NO"
             print(
                 f"{db:<12}{r['p50']:>8.1f}{r['p95']:>8.1f}{r['max']:>8.1f}{r['person']:>10.1f}"
-                f"{r['served']:>11.1f}{r['kib']:>11.0f}{r['p95'] / 1000 / engine:>12.0f}"
+                f"{r['served']:>11.1f}{r['kib']:>11.0f}{r['cpu']:>7.0f}{r['cpu_ms']:>11.2f}"
+                f"{r['p95'] / 1000 / engine:>12.0f}"
                 f"{r['errors']:>8.0f}  {ok}",
                 flush=True,
             )

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from timelord.server.errors import ApiError, malformed, too_large
+from timelord.server.errors import ApiError, malformed, rate_limited, too_large
 from timelord.server.tables import Live, Tables, seat_list
 
 router = APIRouter(prefix="/api")
@@ -328,7 +328,7 @@ async def _serve_socket(
                     if refused > 4 * bucket.burst:
                         await websocket.close(1008, "flooding")
                         break
-                    raise ApiError(429, "rate/limited", "too many messages; slow down")
+                    raise rate_limited()
                 if len(raw) > MAX_BODY:
                     raise too_large(MAX_BODY)
                 version, action = action_request(parse_json(raw))

@@ -32,7 +32,9 @@ def too_large(limit: int) -> ApiError:
 
 
 def rate_limited() -> ApiError:
-    return ApiError(429, "rate/limited", "too many requests on this connection; slow down")
+    return ApiError(
+        429, "rate/limited", "too many requests or messages on this connection; slow down"
+    )
 
 
 def forbidden(reason: str) -> ApiError:
