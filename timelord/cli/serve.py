@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from timelord.core import ConfigError
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -34,8 +36,8 @@ def run(args: argparse.Namespace) -> int:
     from timelord.server import create_app
     from timelord.server.api import MAX_BODY
 
-    if args.bot_delay < 0:
-        raise SystemExit("--bot-delay must be 0 or more")
+    if not args.bot_delay >= 0:  # also refuses nan
+        raise ConfigError("--bot-delay must be 0 or more seconds")
     app = create_app(args.db, args.bot_delay)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
