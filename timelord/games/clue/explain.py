@@ -61,11 +61,41 @@ _WAITING = {
 }
 
 
+def _no_such(state: ClueState, action: Action) -> IllegalAction | None:
+    """The refusal of an action naming a node, card, side card, seat or intrigue card that
+    does not exist (actions built outside the legal list: API clients, edited records)."""
+    g = state.game
+
+    def bad(value: object, size: int) -> bool:
+        return isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size
+
+    if isinstance(action, Move) and bad(action.to, g.board.nodes):
+        return IllegalAction(f"there is no board node {action.to!r}", "C-3.2")
+    if isinstance(action, UsePassage) and bad(action.location, g.board.rooms):
+        return IllegalAction(f"there is no location {action.location!r}", "C-2.2")
+    if isinstance(action, NameCard | ShowCard) and bad(action.card, len(g.card_names)):
+        return IllegalAction(f"there is no card {action.card!r}", "C-4.1")
+    if isinstance(action, LookAtSideCard) and bad(action.index, len(state.side)):
+        if not state.side:
+            return IllegalAction("side cards are only in the two-player variant", "C-8.2")
+        return IllegalAction(f"there is no side card {action.index!r}", "C-8.2")
+    if isinstance(action, Target) and bad(action.seat, g.players):
+        return IllegalAction(f"there is no seat {action.seat!r} at this table", "C-6.4")
+    if isinstance(action, PlayCard) and (
+        not isinstance(action.card, str) or action.card not in g.effect
+    ):
+        return IllegalAction(f"there is no intrigue action card {action.card!r}", "C-6.4")
+    return None
+
+
 def why_illegal(state: ClueState, action: Action) -> IllegalAction:
     g = state.game
     ph = state.phase
     if ph == OVER:
         return GameOver("the game is over", "C-5.2")
+    missing = _no_such(state, action)
+    if missing is not None:
+        return missing
     seat = state.dec
     wanted, rule = _WAITING[ph]
     here = state.pos[state.chars[seat]]
@@ -97,8 +127,6 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
             return IllegalAction("roll the dice before moving", "C-3.1")
     if isinstance(action, PlayCard):
         card = action.card
-        if card not in g.effect:
-            return IllegalAction(f"there is no intrigue card {card!r}", "C-6.4")
         if card not in state.kept[seat]:
             return IllegalAction(f"you do not hold {g.intrigue_names[card]}", "C-6.4")
         return IllegalAction(

@@ -191,7 +191,7 @@ class ClueGame(Game):
         return self.card_names[card]
 
     def node_name(self, node: int) -> str:
-        if node < len(self.locations):
+        if 0 <= node < len(self.locations):
             return self.locations[node]
         if node == TARDIS:
             return "the TARDIS"
