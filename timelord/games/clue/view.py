@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import CorruptRecord
+from timelord.games.clue.check import check_state
 from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
 
 if TYPE_CHECKING:
@@ -141,6 +142,31 @@ def _int(value: Any) -> int:
     return value
 
 
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise CorruptRecord(f"expected true or false, got {value!r}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise CorruptRecord(f"expected a string, got {value!r}")
+    return value
+
+
+def _each(value: Any, read: Any) -> tuple[Any, ...]:
+    """A list read item by item (a string or an object is not a list of lists)."""
+    if not isinstance(value, list):
+        raise CorruptRecord(f"expected a list, got {value!r}")
+    return tuple(read(v) for v in value)
+
+
+def _named(value: Any, names: tuple[str, ...], what: str) -> int:
+    if not isinstance(value, str) or value not in names:
+        raise CorruptRecord(f"unknown {what} {value!r}; known: {', '.join(names)}")
+    return names.index(value)
+
+
 def make_state(game: ClueGame, fields: dict[str, Any]) -> ClueState:
     """A state from already-checked field values (names as in `ClueState`)."""
     s = object.__new__(ClueState)
@@ -150,22 +176,39 @@ def make_state(game: ClueGame, fields: dict[str, Any]) -> ClueState:
     return s
 
 
-def _log_from(items: list[Any]) -> Any:
+def _log_from(items: Any) -> Any:
+    if not isinstance(items, list):
+        raise CorruptRecord("the history must be a list")
     log: Any = None
     for item in items:
         if not isinstance(item, list) or not item or not isinstance(item[0], str):
             raise CorruptRecord(f"bad history entry {item!r}")
+        if not all(isinstance(x, int | str) for x in item):
+            raise CorruptRecord(f"history entry {item!r} holds something not a number or word")
         log = (tuple(item), log)
     return log
 
 
 def state_from_json(game: ClueGame, data: Any) -> ClueState:
+    """The state `data` (from `state_to_json`) describes; `CorruptRecord` unless well formed
+    and reachable (`check.check_state`)."""
+    state = read_state(game, data)
+    check_state(state)
+    return state
+
+
+def read_state(game: ClueGame, data: Any) -> ClueState:
+    """`data` read field by field with every type and length checked, but not whether the
+    position is reachable: scenario tests build hand-made positions (a pile of one
+    Pocketwatch) this way; everything from outside goes through `state_from_json`."""
+    if not isinstance(data, dict):
+        raise CorruptRecord("a Clue state must be a JSON object")
     try:
         n = game.players
         fields: dict[str, Any] = {
             "game": game,
             "rng": _int(data["rng"]),
-            "hands": tuple(_ints(h) for h in data["hands"]),
+            "hands": _each(data["hands"], _ints),
             "env": _ints(data["envelope"]),
             "left": _ints(data["leftovers"]),
             "side": _ints(data["side"]),
@@ -173,38 +216,38 @@ def state_from_json(game: ClueGame, data: Any) -> ClueState:
             "pos": _ints(data["movers"]),
             "wpos": _ints(data["weapons"]),
             "cur": _int(data["current"]),
-            "phase": PHASES.index(data["phase"]),
+            "phase": _named(data["phase"], PHASES, "phase"),
             "dec": _int(data["decider"]),
             "roll": _ints(data["roll"]),
             "steps": _int(data["steps"]),
             "moved": _bools(data["moved"]),
             "out": _strs(data["out"]),
             "saw": _bools(data["saw_envelope"]),
-            "seen_side": tuple(_ints(s) for s in data["side_seen"]),
+            "seen_side": _each(data["side_seen"], _ints),
             "pile": _strs(data["pile"]),
-            "kept": tuple(_strs(k) for k in data["kept"]),
+            "kept": _each(data["kept"], _strs),
             "discards": _strs(data["discards"]),
             "watches": _int(data["watches"]),
             "used": _bools(data["powers_used"]),
             "extra": _ints(data["extra_turns"]),
             "turn": _int(data["turn"]),
             "naming": _ints(data["naming"]),
-            "purpose": str(data["purpose"]),
+            "purpose": _str(data["purpose"]),
             "nloc": _int(data["naming_location"]),
             "rum": _ints(data["rumour"]),
             "ask": _int(data["ask"]),
             "shows": _int(data["shows"]),
             "peekq": _ints(data["peek_queue"]),
             "bellq": _ints(data.get("bell_queue", [])),
-            "second": bool(data["second"]),
-            "ctx": CTX_NAMES.index(data["ctx"]),
+            "second": _bool(data["second"]),
+            "ctx": _named(data["ctx"], CTX_NAMES, "drawing context"),
             "winner": _int(data["winner"]),
             "log": _log_from(data["log"]),
         }
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, CorruptRecord):
-            raise
-        raise CorruptRecord(f"not a Clue state: {exc}") from exc
+    except KeyError as exc:
+        raise CorruptRecord(f"not a Clue state: it lacks {exc}") from exc
+    if not 0 <= fields["rng"] < 1 << 64:
+        raise CorruptRecord("the generator state must be a 64-bit number")
     for name in ("hands", "moved", "out", "saw", "seen_side", "kept", "used", "extra", "chars"):
         if len(fields[name]) != n:
             raise CorruptRecord(f"state field {name} does not have one entry per player")
