@@ -136,10 +136,11 @@ def _mutate(data: Any, rng: Rng) -> Any:
     elif how == 4:
         parent[key] = ("x", None, 1.5, [], {}, True, -1)[rng.below(7)]
     elif how == 5:
-        hands = out["hands"]
-        src = hands[rng.below(len(hands))]
-        if src:
-            hands[rng.below(len(hands))].append(src[rng.below(len(src))])
+        hands = out.get("hands")
+        if isinstance(hands, list) and all(isinstance(h, list) for h in hands) and hands:
+            src = hands[rng.below(len(hands))]
+            if src:
+                hands[rng.below(len(hands))].append(src[rng.below(len(src))])
     else:
         parent[key] = 10**20 if isinstance(value, int) else str(value) + "!"
     return out

@@ -220,6 +220,7 @@ def _check_history(s: ClueState, g: ClueGame, n: int) -> None:
     triple: tuple[int, ...] = ()
     asker = -1
     last_show: int | None = None
+    shower = -1
     shows = 0
     seen_side: set[tuple[int, int]] = set()
     powers: set[int] = set()
@@ -245,7 +246,7 @@ def _check_history(s: ClueState, g: ClueGame, n: int) -> None:
         if kind == "rumour":
             for c, cat in zip(args[1:], g.categories, strict=True):
                 _in(c, cat, "rumour card")
-            triple, asker, last_show, shows = tuple(args[1:]), who, None, 0
+            triple, asker, last_show, shower, shows = tuple(args[1:]), who, None, -1, 0
             last_rumour = tuple(args)
         elif kind == "pass":
             if not triple or who == asker or set(triple) & set(s.hands[who]):
@@ -261,11 +262,10 @@ def _check_history(s: ClueState, g: ClueGame, n: int) -> None:
                 or card not in s.hands[who]
             ):
                 raise _fail(f"seat {who} showed a card it does not hold or nobody asked about")
-            last_show = card
+            last_show, shower = card, who
             shows += 1
         elif kind == "peek":
-            _seat(args[1], n, "peeked seat")
-            if last_show is None or args[2] != last_show:
+            if last_show is None or args[1:] != (shower, last_show) or who in (asker, shower):
                 raise _fail("a peek at a card that was not just shown")
         elif kind == "side":
             index, card = args[1], args[2]
