@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 import timelord
-from timelord.core import CorruptRecord, IllegalAction
+from timelord.core import CorruptRecord, IllegalAction, InvalidSeat
 from timelord.core.record import Record, replay
 from timelord.games.clue.actions import (
     LookAtSideCard,
@@ -86,3 +86,10 @@ def test_an_edited_record_with_an_impossible_move_is_a_corrupt_record() -> None:
         record = Record("clue", game.options, 5, [*actions, {"type": "Move", "to": to}])
         with pytest.raises(CorruptRecord, match="no board node"):
             replay(record)
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 10**9, True, "0", 1.0])
+def test_a_view_for_a_seat_not_at_the_table_is_refused(seat: object) -> None:
+    state = timelord.load("clue", players=4).new_game(2)
+    with pytest.raises(InvalidSeat):
+        state.view(seat)  # type: ignore[arg-type]

@@ -68,6 +68,7 @@ def _public(state: ClueState) -> dict[str, Any]:
 
 def build_view(state: ClueState, seat: int | None) -> dict[str, Any]:
     g = state.game
+    g.check_seat(seat)
     over = state.phase == PHASES.index("over")
     revealed = {str(p): list(state.hands[p]) for p in range(g.players) if state.out[p] == WATCH}
     sees_envelope = over or (seat is not None and state.saw[seat])
