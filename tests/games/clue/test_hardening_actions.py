@@ -32,9 +32,7 @@ def _moving(h: SimpleNamespace) -> object:
 
 
 @pytest.mark.parametrize("to", [999, 10**6, -1, -30])
-def test_c3_2_a_move_to_a_node_that_does_not_exist_is_refused(
-    h: SimpleNamespace, to: int
-) -> None:
+def test_c3_2_a_move_to_a_node_that_does_not_exist_is_refused(h: SimpleNamespace, to: int) -> None:
     state = _moving(h)
     with pytest.raises(IllegalAction) as err:
         state.apply(Move(to))  # type: ignore[attr-defined]

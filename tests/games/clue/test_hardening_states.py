@@ -72,7 +72,7 @@ def _cases(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 @pytest.mark.parametrize("index", range(23))
 def test_inconsistent_states_are_corrupt_records(index: int) -> None:
     data = _midgame(4, 11, 0)
-    name, bad = _cases(data)[index]
+    _name, bad = _cases(data)[index]
     with pytest.raises(CorruptRecord):
         _game().state_from_json(bad)
 
@@ -94,7 +94,12 @@ def test_a_history_that_does_not_fit_the_hands_is_refused() -> None:
 
 
 def test_real_states_still_read_back() -> None:
-    for players, options in ((2, {"variant": "two-player"}), (3, {}), (6, {}), (4, {"intrigue": False})):
+    for players, options in (
+        (2, {"variant": "two-player"}),
+        (3, {}),
+        (6, {}),
+        (4, {"intrigue": False}),
+    ):
         game = _game(players, **options)
         for seed in range(3):
             data = _midgame(players, seed, 40 + 60 * seed, **options)
@@ -162,7 +167,8 @@ def _plays_on(game: ClueGame, state: Any, rng: Rng) -> None:
 
 
 @pytest.mark.parametrize(
-    ("players", "options"), [(4, {}), (2, {"variant": "two-player"}), (5, {}), (3, {"intrigue": False})]
+    ("players", "options"),
+    [(4, {}), (2, {"variant": "two-player"}), (5, {}), (3, {"intrigue": False})],
 )
 def test_mutated_states_are_refused_or_play_on(players: int, options: dict[str, Any]) -> None:
     game = _game(players, **options)

@@ -101,9 +101,8 @@ def _check_cards(s: ClueState, g: ClueGame, n: int) -> None:
 
 
 def _check_intrigue(s: ClueState, g: ClueGame, n: int) -> None:
-    if not g.intrigue:
-        if s.pile or any(s.kept) or s.discards or s.watches:
-            raise _fail("this game has no intrigue cards")
+    if not g.intrigue and (s.pile or any(s.kept) or s.discards or s.watches):
+        raise _fail("this game has no intrigue cards")
     if not 0 <= s.watches <= g.max_turns:
         raise _fail("impossible number of Pocketwatches drawn")
     for p, kept in enumerate(s.kept):

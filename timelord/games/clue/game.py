@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from timelord.core import ConfigError, Game, Rng, View
+from timelord.core.viewcache import ViewCache
 from timelord.games.clue.actions import ACTION_TYPES
 from timelord.games.clue.board import TARDIS, Board, cards_data, standard_board
 from timelord.games.clue.state import START, WATCH, ClueState, name_actions
 from timelord.games.clue.view import make_state, state_from_json
+
+if TYPE_CHECKING:
+    from timelord.games.clue.sample import PreparedView
 
 __all__ = ["ClueGame", "ClueState"]
 
@@ -103,6 +107,8 @@ class ClueGame(Game):
         #: the NameCard actions of each category, in card order (legal while naming)
         self.name_actions = name_actions(self.categories)
         self.max_turns = max_rounds * players
+        #: Views prepared for `sample_state` (search samples one view many times).
+        self._views: ViewCache[PreparedView] = ViewCache(self._prepare_view, size=32)
 
     @property
     def max_actions(self) -> int:
@@ -178,9 +184,16 @@ class ClueGame(Game):
         return state_from_json(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> ClueState:
-        from timelord.games.clue.sample import sample_state
+        return self.prepared_view(view).draw(rng)
 
-        return sample_state(self, view, rng)
+    def prepared_view(self, view: View) -> PreparedView:
+        """`view` checked and prepared for sampling, once per view (`sample.py`)."""
+        return self._views.get(view)
+
+    def _prepare_view(self, view: View) -> PreparedView:
+        from timelord.games.clue.sample import prepare_view
+
+        return prepare_view(self, view)
 
     def render_view(self, view: View) -> str:
         from timelord.games.clue.render import render_view

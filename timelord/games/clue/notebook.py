@@ -7,7 +7,8 @@ wraps them in `deduction.Knowledge` for `deduce`. Every fact comes from the view
 - `known`: cards seen in a player's hand (shown to this seat, seen with Psychic Paper or
   Madame Vastra's power, scanned, or revealed by a player the eighth Pocketwatch put out);
 - events: `NoneOf` for each player who could not answer a rumour, `OneOf` for each card shown
-  to someone else unseen, `NotEnvelope` for each wrong accusation.
+  to someone else unseen and for the player being asked to show one now, `NotEnvelope` for
+  each wrong accusation.
 A seat that has seen the envelope (its own wrong accusation, or the end of the game) is out
 or done; the notebook shows the envelope straight from the view. Only with
 `pin_envelope=True` is that knowledge passed on, as a `NotEnvelope` for every other possible
@@ -63,6 +64,9 @@ def knowledge_fields(view: dict[str, Any], pin_envelope: bool = False) -> dict[s
                 known[card] = holder
         elif kind == "accuse" and not ev[5]:
             events.append(("not-envelope", tuple(ev[2:5])))
+    if view["phase"] == "answer" and view["to_move"] not in (seat, None):
+        # The seat asked to show now holds one of the three (or it would have passed).
+        events.append(("one", view["to_move"], tuple(view["rumour"][1:])))
     envelope = view["envelope"]
     if envelope is not None and pin_envelope:
         truth = tuple(envelope)

@@ -168,6 +168,43 @@ def _named(value: Any, names: tuple[str, ...], what: str) -> int:
     return names.index(value)
 
 
+def _phase(value: Any) -> int:
+    return _named(value, PHASES, "phase")
+
+
+def _ctx(value: Any) -> int:
+    return _named(value, CTX_NAMES, "drawing context")
+
+
+#: How each field of `_public` is read back (views and records share them).
+PUBLIC_READERS: dict[str, Any] = {
+    "characters": _ints,
+    "turn": _int,
+    "current": _int,
+    "phase": _phase,
+    "roll": _ints,
+    "steps": _int,
+    "movers": _ints,
+    "weapons": _ints,
+    "moved": _bools,
+    "out": _strs,
+    "watches": _int,
+    "discards": _strs,
+    "powers_used": _bools,
+    "extra_turns": _ints,
+    "naming": _ints,
+    "purpose": _str,
+    "naming_location": _int,
+    "rumour": _ints,
+    "ask": _int,
+    "shows": _int,
+    "peek_queue": _ints,
+    "bell_queue": _ints,
+    "second": _bool,
+    "ctx": _ctx,
+}
+
+
 def make_state(game: ClueGame, fields: dict[str, Any]) -> ClueState:
     """A state from already-checked field values (names as in `ClueState`)."""
     s = object.__new__(ClueState)
@@ -217,7 +254,7 @@ def read_state(game: ClueGame, data: Any) -> ClueState:
             "pos": _ints(data["movers"]),
             "wpos": _ints(data["weapons"]),
             "cur": _int(data["current"]),
-            "phase": _named(data["phase"], PHASES, "phase"),
+            "phase": _phase(data["phase"]),
             "dec": _int(data["decider"]),
             "roll": _ints(data["roll"]),
             "steps": _int(data["steps"]),
@@ -241,7 +278,7 @@ def read_state(game: ClueGame, data: Any) -> ClueState:
             "peekq": _ints(data["peek_queue"]),
             "bellq": _ints(data.get("bell_queue", [])),
             "second": _bool(data["second"]),
-            "ctx": _named(data["ctx"], CTX_NAMES, "drawing context"),
+            "ctx": _ctx(data["ctx"]),
             "winner": _int(data["winner"]),
             "log": _log_from(data["log"]),
         }
