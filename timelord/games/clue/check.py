@@ -198,10 +198,12 @@ def _check_phase(s: ClueState, g: ClueGame, n: int) -> None:
     if s.bellq and ph != BELL:
         raise _fail("a Cloister Bell queue outside its moves")
     for q, what in ((s.peekq, "peek"), (s.bellq, "Cloister Bell")):
-        if len(set(q)) != len(q) or any(p == s.cur for p in q):
-            raise _fail(f"bad {what} queue")
+        if len(set(q)) != len(q):
+            raise _fail(f"a seat twice in the {what} queue")
         for p in q:
             _seat(p, n, f"{what} queue seat")
+    if s.cur in s.peekq:
+        raise _fail("the asker never peeks at its own answer")
     if ph == ANSWER and (
         s.dec != s.ask or s.dec == s.cur or not set(s.rum[1:]) & set(s.hands[s.dec])
     ):
