@@ -2,10 +2,11 @@
 
 `knowledge_fields(view)` reads the view's history into plain values; `knowledge_from_view`
 wraps them in `deduction.Knowledge` for `deduce`. Every fact comes from the view alone:
-- `own_hand`: the seat's cards; `public`: the face-up leftovers and the two-player side cards
-  this seat has looked at (in no hand and not in the envelope);
+- `own_hand`: the seat's cards; `public`: the face-up leftovers (in no hand, not aside and not
+  in the envelope);
 - `known`: cards seen in a player's hand (shown to this seat, seen with Psychic Paper or
-  Madame Vastra's power, scanned, or revealed by a player the eighth Pocketwatch put out);
+  Madame Vastra's power, scanned, or revealed by a player the eighth Pocketwatch put out),
+  and the two-player side cards this seat has looked at, as held aside (`players`);
 - events: `NoneOf` for each player who could not answer a rumour, `OneOf` for each card shown
   to someone else unseen and for the player being asked to show one now, `NotEnvelope` for
   each wrong accusation.
@@ -35,8 +36,8 @@ def knowledge_fields(view: dict[str, Any], pin_envelope: bool = False) -> dict[s
     categories = tuple(tuple(c) for c in view["categories"])
     own = frozenset(view["hand"])
     public = set(view["leftovers"])
-    public.update(view["side_seen"].values())
-    known: dict[int, int] = {}
+    # A side card looked at is certainly aside: holder `players` (one past the last seat).
+    known: dict[int, int] = {c: view["players"] for c in view["side_seen"].values()}
     for p, cards in view["revealed"].items():
         if int(p) != seat:
             for c in cards:
@@ -116,9 +117,9 @@ def certain(view: dict[str, Any]) -> dict[int, str]:
     for c in fields["own_hand"]:
         out[c] = "hand"
     for c in fields["public"]:
-        out[c] = "face up" if c in view["leftovers"] else "aside"
+        out[c] = "face up"
     for c, p in fields["known"].items():
-        out[c] = f"seat {p}"
+        out[c] = "aside" if p == fields["players"] else f"seat {p}"
     if view["envelope"] is not None:
         for c in view["envelope"]:
             out[c] = "envelope"

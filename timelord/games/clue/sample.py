@@ -162,6 +162,7 @@ class PreparedView:
         "seat",
         "side_count",
         "side_known",
+        "side_seen_cards",
         "view",
     )
 
@@ -174,6 +175,7 @@ class PreparedView:
         self.sampler = _sampler(view)
         self.side_count = view["side_count"]
         self.side_known = {int(i): c for i, c in view["side_seen"].items()}
+        self.side_seen_cards = frozenset(self.side_known.values())
         log = view["log"]
 
         # The history: a shared prefix up to the first hidden card, then entries that are
@@ -305,10 +307,10 @@ class PreparedView:
         held = [tuple(sorted(h)) for h in hands]
         side: list[int] = []
         if self.side_count:
-            aside.sort()
+            known = self.side_known
+            aside = sorted(c for c in aside if c not in self.side_seen_cards)
             shuffle(rng, aside)
             it = iter(aside)
-            known = self.side_known
             side = [known[i] if i in known else next(it) for i in range(self.side_count)]
 
         # The history with every hidden card filled in from the deal.

@@ -583,6 +583,7 @@ class ClueState(State):
         if (
             self.shows == 1
             and not self.second
+            and self.ask != asker  # someone is left to ask (C-7.1)
             and self._can_power(asker)
             and self.game.power_effect[self.chars[asker]] == "second-answer"
         ):
