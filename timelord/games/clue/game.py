@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from timelord.core import ConfigError, Game, Rng, View
 from timelord.core.viewcache import ViewCache
@@ -19,6 +19,9 @@ __all__ = ["ClueGame", "ClueState"]
 
 VARIANTS = ("standard", "two-player")
 SIDE_CARDS = 4
+#: The round bound's ceiling: far beyond any real game (a solved game takes under 30 rounds),
+#: low enough that a record's `max_actions` stays a sane number.
+MAX_ROUNDS = 1000
 
 
 class ClueGame(Game):
@@ -34,6 +37,17 @@ class ClueGame(Game):
     id = "clue"
     description = "Clue: Doctor Who, the deduction game (2-6 players)"
     action_types = ACTION_TYPES
+    options_doc: ClassVar[Mapping[str, str]] = {
+        "players": "number of seats, 2 to 6 (default 4)",
+        "variant": '"standard" (default) or "two-player": exactly 2 seats or teams, four '
+        "face-down side cards, no intrigue deck (C-8.2)",
+        "intrigue": "true or false: play with the intrigue deck (default: true for the standard "
+        "variant; always false for two-player; false plays original Clue, C-8.1)",
+        "powers": "true or false: the characters' once-per-game powers (default: on with the "
+        "intrigue deck and in the two-player variant, CL-12)",
+        "max_rounds": f"rounds before an unsolved game stops, 1 to {MAX_ROUNDS} (default 60, "
+        "CL-10)",
+    }
 
     def __init__(
         self,
@@ -45,7 +59,7 @@ class ClueGame(Game):
     ) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
             raise ConfigError(f"clue: players must be 2 to 6, not {players!r}")
-        if variant not in VARIANTS:
+        if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"clue: variant must be one of {VARIANTS}, not {variant!r}")
         if variant == "two-player" and players != 2:
             raise ConfigError("clue: the two-player variant is for exactly 2 players or teams")
@@ -61,8 +75,12 @@ class ClueGame(Game):
             powers = intrigue or variant == "two-player"
         if not isinstance(powers, bool):
             raise ConfigError(f"clue: powers must be true or false, not {powers!r}")
-        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-            raise ConfigError(f"clue: max_rounds must be a positive integer, not {max_rounds!r}")
+        if (
+            not isinstance(max_rounds, int)
+            or isinstance(max_rounds, bool)
+            or not 1 <= max_rounds <= MAX_ROUNDS
+        ):
+            raise ConfigError(f"clue: max_rounds must be 1 to {MAX_ROUNDS}, not {max_rounds!r}")
         self.players = players
         self.variant = variant
         self.intrigue = intrigue
