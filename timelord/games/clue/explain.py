@@ -7,14 +7,10 @@ from typing import TYPE_CHECKING
 from timelord.core import Action, GameOver, IllegalAction
 from timelord.games.clue.actions import (
     Accuse,
-    DrawIntrigue,
-    EndTurn,
     LookAtSideCard,
     Move,
     NameCard,
-    Pass,
     PlayCard,
-    RollDice,
     ShowCard,
     StayPut,
     Target,
@@ -170,48 +166,4 @@ def _timing(effect: str) -> str:
     return "not now"
 
 
-def describe(state: ClueState, action: Action, seat: int | None) -> str:
-    g = state.game
-    who = state.dec
-    name = "You" if seat == who else g.seat_name(who)
-    kind = type(action)
-    if kind is RollDice:
-        return f"{name} rolled the dice"
-    if isinstance(action, UsePassage):
-        return f"{name} took the passage to {g.node_name(action.location)}"
-    if kind is StayPut:
-        return f"{name} stayed in {g.node_name(state.pos[state.chars[who]])} to make a rumour"
-    if isinstance(action, Move):
-        return f"{name} moved to {g.node_name(action.to)}"
-    if isinstance(action, NameCard):
-        what = "accused" if state.purpose == "accuse" else "named"
-        return f"{name} {what} {g.card_name(action.card)}"
-    if isinstance(action, ShowCard):
-        asker = state.rum[0]
-        if seat in (who, asker):
-            to = "you" if seat == asker else g.seat_name(asker)
-            return f"{name} showed {g.card_name(action.card)} to {to}"
-        return f"{name} showed a card to {g.seat_name(asker)}"
-    if isinstance(action, LookAtSideCard):
-        index = action.index
-        if seat == who:
-            return f"You looked at side card {index + 1}: {g.card_name(state.side[index])}"
-        return f"{name} looked at side card {index + 1}"
-    if kind is Accuse:
-        return f"{name} made an accusation"
-    if kind is EndTurn:
-        return f"{name} ended the turn"
-    if isinstance(action, PlayCard):
-        return f"{name} played {g.intrigue_names.get(action.card, action.card)}"
-    if kind is UsePower:
-        return f"{name} used {g.suspects[state.chars[who]]}'s power"
-    if isinstance(action, Target):
-        return f"{name} scanned {g.seat_name(action.seat)}'s hand"
-    if kind is DrawIntrigue:
-        return f"{name} drew an intrigue card"
-    if kind is Pass:
-        return f"{name} passed"
-    return f"{name}: {action}"
-
-
-__all__ = ["PHASES", "describe", "why_illegal"]
+__all__ = ["PHASES", "why_illegal"]

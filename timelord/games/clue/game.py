@@ -140,6 +140,11 @@ class ClueGame(Game):
     def seat_name(self, seat: int) -> str:
         return f"Seat {seat}"
 
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        from timelord.games.clue.text import event_text
+
+        return event_text(self, kind, data, seat)
+
     def new_game(self, seed: int) -> ClueState:
         rng = Rng(seed)
         envelope = tuple(cat[rng.below(len(cat))] for cat in self.categories)
@@ -219,7 +224,7 @@ class ClueGame(Game):
         return render_view(self, view)
 
     def card_name(self, card: int) -> str:
-        return self.card_names[card]
+        return self.card_names[card] if 0 <= card < len(self.card_names) else f"card {card}"
 
     def node_name(self, node: int) -> str:
         if 0 <= node < len(self.locations):
