@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from timelord.core import ConfigError, Game, Rng, View
+from timelord.core.action import Action
 from timelord.core.viewcache import ViewCache
-from timelord.games.clue.actions import ACTION_TYPES
+from timelord.games.clue.actions import ACTION_TYPES, PlayCard
 from timelord.games.clue.board import TARDIS, Board, cards_data, standard_board
 from timelord.games.clue.state import START, WATCH, ClueState, name_actions
 from timelord.games.clue.view import make_state, state_from_json
@@ -15,7 +16,13 @@ from timelord.games.clue.view import make_state, state_from_json
 if TYPE_CHECKING:
     from timelord.games.clue.sample import PreparedView
 
-__all__ = ["ClueGame", "ClueState"]
+__all__ = ["ClueGame", "ClueState", "power_name"]
+
+
+def power_name(suspect: str) -> str:
+    """The glossary name of a character's power."""
+    return f"{suspect}'s power"
+
 
 VARIANTS = ("standard", "two-player")
 SIDE_CARDS = 4
@@ -222,6 +229,42 @@ class ClueGame(Game):
         from timelord.games.clue.render import render_view
 
         return render_view(self, view)
+
+    def glossary(self) -> Mapping[str, Mapping[str, str]]:
+        """Every location, character power, intrigue action card and the Pocketwatch, with
+        its short text from `data/cards.toml` and whether that text is sourced."""
+        from timelord.games.clue.board import board_data
+
+        data = cards_data()
+        guessed = {
+            name
+            for p in board_data()["passage"]
+            if p["status"] == "reconstruction"
+            for name in p["between"]
+        }
+        out: dict[str, Mapping[str, str]] = {}
+        for loc in data["location"]:
+            source = "reconstruction" if loc["name"] in guessed else loc["status"]
+            out[loc["name"]] = {"text": loc["text"], "source": source}
+        power = {p["effect"]: p for p in data["power"]}
+        for suspect in data["suspect"]:
+            p = power[suspect["power"]]
+            out[power_name(suspect["name"])] = {"text": p["text"], "source": p["status"]}
+        for card in data["intrigue"]:
+            out[card["name"]] = {"text": card["text"], "source": card["status"]}
+        watch = data["pocketwatch"]
+        out["Pocketwatch"] = {"text": watch["text"], "source": watch["status"]}
+        return out
+
+    def action_card(self, action: Action) -> str | None:
+        if isinstance(action, PlayCard) and action.card in self.intrigue_names:
+            return self.intrigue_names[action.card]
+        return None
+
+    def action_label(self, view: View, action: Action) -> str:
+        from timelord.games.clue.render import action_label
+
+        return action_label(self, view, action)
 
     def card_name(self, card: int) -> str:
         return self.card_names[card] if 0 <= card < len(self.card_names) else f"card {card}"
