@@ -108,3 +108,19 @@ def test_render_names_a_cloister_bell_move() -> None:
     assert _event_text(["power", 1, "scan"], ["x"] * 21, 0, {}) == (
         "Seat 1 used a power: a look at a random card of another hand"
     )
+
+
+def test_the_notebook_marks_what_the_deducer_proves() -> None:
+    from types import SimpleNamespace
+
+    view = timelord.load("clue", players=3).new_game(4).view(0)
+    card = next(c for c in range(21) if c not in view["hand"] and c not in view["leftovers"])
+    holder = {c: (0.5, 0.5, 0.0) for c in range(21)}
+    holder[card] = (0.0, 1.0, 0.0)
+    odds = SimpleNamespace(envelope={c: 0.0 for c in range(21)}, holder=holder)
+    row = next(
+        ln
+        for ln in render_notebook(view, odds).split("\n")
+        if ln.strip().startswith(timelord.load("clue").card_names[card])
+    )
+    assert row.split()[-5:] == ["-", "X", "-", "0%", "envelope"]

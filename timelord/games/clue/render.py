@@ -180,7 +180,8 @@ def render_notebook(view: Mapping[str, Any], probabilities: Any = None) -> str:
             mark = facts.get(c, "")
             cells = []
             for p in players:
-                if mark == f"seat {p}" or (mark == "hand" and p == me):
+                sure = holder is not None and holder[c][p] == 1.0
+                if sure or mark == f"seat {p}" or (mark == "hand" and p == me):
                     cells.append("X")
                 elif mark or (holder is not None and holder[c][p] == 0.0):
                     cells.append("-")
@@ -239,7 +240,10 @@ def render_view(game: ClueGame, view: Mapping[str, Any]) -> str:
     recent = view["log"][-8:]
     if recent:
         lines.append("Recent:")
-        lines.extend("  " + _event_text(ev, names, me, game.intrigue_names) for ev in recent)
+        for ev in recent:
+            text = _event_text(ev, names, me, game.intrigue_names)
+            lead = len(text) - len(text.lstrip())
+            lines.append("  " + text[:lead] + text[lead : lead + 1].upper() + text[lead + 1 :])
     if me is not None:
         lines.append(render_notebook(view))
     return "\n".join(lines)
