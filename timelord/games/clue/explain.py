@@ -121,6 +121,9 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
             return IllegalAction("accusations are made only from the TARDIS in the centre", "C-5.1")
         if kind is Move:
             return IllegalAction("roll the dice before moving", "C-3.1")
+    if isinstance(action, PlayCard | UsePower) and state.out[seat]:
+        what = "cards" if isinstance(action, PlayCard) else "powers"
+        return IllegalAction(f"a player who is out plays no {what}", "C-5.3")
     if isinstance(action, PlayCard):
         card = action.card
         if card not in state.kept[seat]:
