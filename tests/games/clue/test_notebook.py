@@ -140,3 +140,18 @@ def test_a_seat_that_saw_the_envelope_gets_exact_odds_from_the_view() -> None:
     assert odds is not None
     assert {c for c, p in odds.items() if p == 1.0} == env
     assert all(p == 0.0 for c, p in odds.items() if c not in env)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_c8_2_the_detective_knows_a_side_card_it_looked_at_is_aside(level: str) -> None:
+    from timelord.agents.clue.heuristic import ClueDetective
+
+    for state in _states(2, range(6), variant="two-player")[::7]:
+        for seat in range(2):
+            view = state.view(seat)
+            looked = set(view["side_seen"].values())
+            if looked:
+                d = ClueDetective(state.game, level).deduce(view)
+                assert all(d.aside[c] == 1.0 and d.envelope[c] == 0.0 for c in looked)
+                return
+    pytest.fail("no side card was looked at")
