@@ -91,3 +91,35 @@ def test_a_view_for_a_seat_not_at_the_table_is_refused(seat: object) -> None:
     state = timelord.load("clue", players=4).new_game(2)
     with pytest.raises(InvalidSeat):
         state.view(seat)  # type: ignore[arg-type]
+
+
+def test_any_action_with_any_field_is_applied_or_refused_with_a_library_error() -> None:
+    """A fuzzer over actions: every kind with odd field values (negative, past the end, huge,
+    of the wrong type), built in Python and read from JSON, at many positions."""
+    import contextlib
+    import dataclasses
+
+    from timelord.core import GameError, Rng
+    from timelord.games.clue.actions import ACTION_TYPES
+
+    odd: list[object] = [-1, 0, 1, 3, 9, 20, 21, 63, 64, 511, 512, 10**20, "x", True, None, []]
+    odd += ["vortex-jump", "pocketwatch"]
+    for players, options in ((4, {}), (2, {"variant": "two-player"})):
+        game = timelord.load("clue", players=players, **options)
+        state, rng = game.new_game(9), Rng(9)
+        for step in range(240):
+            if state.is_over:
+                break
+            if step % 4 == 0:
+                for cls in ACTION_TYPES:
+                    fields = dataclasses.fields(cls)
+                    for value in odd if fields else [None]:
+                        values = {f.name: value for f in fields}
+                        try:
+                            action = game.action_from_json({"type": cls.__name__, **values})
+                        except GameError:
+                            action = cls(**values)  # type: ignore[arg-type]
+                        with contextlib.suppress(GameError):
+                            state.apply(action)
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.below(len(legal))])
