@@ -67,6 +67,9 @@ def check_state(s: ClueState) -> None:
     """`CorruptRecord` unless `s` is a state the rules could have reached."""
     g = s.game
     n = g.players
+    for name in ("hands", "moved", "out", "saw", "seen_side", "kept", "used", "extra", "chars"):
+        if len(getattr(s, name)) != n:
+            raise _fail(f"{name} does not have one entry per player")
     _check_cards(s, g, n)
     _check_intrigue(s, g, n)
     _check_places(s, g, n)
