@@ -186,3 +186,21 @@ def test_mutated_states_are_refused_or_play_on(players: int, options: dict[str, 
                 continue
             _plays_on(game, state, rng)
     assert tried == 160 and refused > 0
+
+
+def test_a_wrong_accusation_credited_to_another_seat_is_refused() -> None:
+    game = _game()
+    state, rng = game.new_game(2), Rng(2)
+    while not any(e[0] == "accuse" and not e[5] for e in state.events()):
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.below(len(legal))])
+    data = state.to_json()
+    game.state_from_json(data)
+    i, entry = next((i, e) for i, e in enumerate(data["log"]) if e[0] == "accuse")
+    for other in range(4):
+        if other != entry[1] and not data["out"][other]:
+            log = copy.deepcopy(data["log"])
+            log[i][1] = other
+            with pytest.raises(CorruptRecord, match="wrong accusers"):
+                game.state_from_json(_edited(data, log=log))
+            return

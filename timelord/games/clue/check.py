@@ -229,6 +229,7 @@ def _check_history(s: ClueState, g: ClueGame, n: int) -> None:
     seen_side: set[tuple[int, int]] = set()
     powers: set[int] = set()
     outs: dict[int, str] = {}
+    wrong: set[int] = set()
     watches = 0
     right = -1
     last_rumour: tuple[int, ...] = ()
@@ -288,6 +289,8 @@ def _check_history(s: ClueState, g: ClueGame, n: int) -> None:
                 raise _fail("an accusation's verdict does not match the envelope")
             if args[4]:
                 right = who
+            else:
+                wrong.add(who)
         elif kind == "play":
             if args[1] not in g.effect:
                 raise _fail(f"played an unknown card {args[1]!r}")
@@ -312,6 +315,8 @@ def _check_history(s: ClueState, g: ClueGame, n: int) -> None:
         raise _fail("the powers used do not match the history")
     if outs != {p: o for p, o in enumerate(s.out) if o}:
         raise _fail("the players out do not match the history")
+    if wrong != {p for p, o in enumerate(s.out) if o == "accused"}:
+        raise _fail("the wrong accusers do not match the history")
     if watches != s.watches or right != s.winner:
         raise _fail("the Pocketwatches drawn or the winner do not match the history")
     if s.rum and (s.rum != last_rumour or s.shows != shows):
