@@ -29,7 +29,7 @@ from timelord.games.clue.check import check_state
 from timelord.games.clue.deduction import DealSampler, shuffle
 from timelord.games.clue.notebook import knowledge_from_view
 from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
-from timelord.games.clue.view import PUBLIC_READERS, _int, _ints, _strs, make_state
+from timelord.games.clue.view import PUBLIC_READERS, make_state, read_int, read_ints, read_strs
 
 if TYPE_CHECKING:
     from timelord.games.clue.game import ClueGame
@@ -87,32 +87,33 @@ def check_view(game: ClueGame, view: Any) -> int:
         n, total = game.players, len(game.card_names)
         side = 4 if game.variant == "two-player" else 0
         each = (total - len(game.categories) - side) // n
-        if _ints(view["hand_sizes"]) != (each,) * n or len(_ints(view["hand"])) != each:
+        if read_ints(view["hand_sizes"]) != (each,) * n or len(read_ints(view["hand"])) != each:
             raise CorruptRecord(f"every hand of this game holds {each} cards")
-        if len(_ints(view["leftovers"])) != total - len(game.categories) - side - each * n:
+        if len(read_ints(view["leftovers"])) != total - len(game.categories) - side - each * n:
             raise CorruptRecord("wrong number of face-up cards")
         if view["side_count"] != side or not isinstance(view["side_seen"], dict):
             raise CorruptRecord(f"this game has {side} side cards")
         for index, card in view["side_seen"].items():
-            if index not in [str(i) for i in range(side)] or _int(card) not in range(total):
+            if index not in [str(i) for i in range(side)] or read_int(card) not in range(total):
                 raise CorruptRecord("a side card that is not there")
         revealed = view["revealed"]
         if not isinstance(revealed, dict) or any(
-            key not in [str(p) for p in range(n)] or len(_ints(cards)) != each
+            key not in [str(p) for p in range(n)] or len(read_ints(cards)) != each
             for key, cards in revealed.items()
         ):
             raise CorruptRecord("revealed hands must be whole hands of seats at the table")
-        if view["envelope"] is not None and len(_ints(view["envelope"])) != len(game.categories):
+        envelope = view["envelope"]
+        if envelope is not None and len(read_ints(envelope)) != len(game.categories):
             raise CorruptRecord("the envelope holds one card of each kind")
         deck = len(game.intrigue_deck)
-        counts = _ints(view["kept_counts"])
+        counts = read_ints(view["kept_counts"])
         if len(counts) != n or any(not 0 <= c <= deck for c in counts):
             raise CorruptRecord("impossible numbers of kept cards")
-        if not 0 <= _int(view["pile_size"]) <= deck or len(_strs(view["kept"])) > deck:
+        if not 0 <= read_int(view["pile_size"]) <= deck or len(read_strs(view["kept"])) > deck:
             raise CorruptRecord("impossible number of intrigue cards")
         for key in ("to_move", "winner"):
             if view[key] is not None:
-                _int(view[key])
+                read_int(view[key])
         log = view["log"]
         if not isinstance(log, list) or len(log) > game.max_actions:
             raise CorruptRecord("the history must be a list of at most max_actions entries")

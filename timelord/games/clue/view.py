@@ -117,7 +117,7 @@ def state_to_json(state: ClueState) -> dict[str, Any]:
     }
 
 
-def _ints(value: Any) -> tuple[int, ...]:
+def read_ints(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in value
     ):
@@ -125,7 +125,7 @@ def _ints(value: Any) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _strs(value: Any) -> tuple[str, ...]:
+def read_strs(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise CorruptRecord(f"expected a list of strings, got {value!r}")
     return tuple(value)
@@ -137,7 +137,7 @@ def _bools(value: Any) -> tuple[bool, ...]:
     return tuple(value)
 
 
-def _int(value: Any) -> int:
+def read_int(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise CorruptRecord(f"expected an integer, got {value!r}")
     return value
@@ -178,28 +178,28 @@ def _ctx(value: Any) -> int:
 
 #: How each field of `_public` is read back (views and records share them).
 PUBLIC_READERS: dict[str, Any] = {
-    "characters": _ints,
-    "turn": _int,
-    "current": _int,
+    "characters": read_ints,
+    "turn": read_int,
+    "current": read_int,
     "phase": _phase,
-    "roll": _ints,
-    "steps": _int,
-    "movers": _ints,
-    "weapons": _ints,
+    "roll": read_ints,
+    "steps": read_int,
+    "movers": read_ints,
+    "weapons": read_ints,
     "moved": _bools,
-    "out": _strs,
-    "watches": _int,
-    "discards": _strs,
+    "out": read_strs,
+    "watches": read_int,
+    "discards": read_strs,
     "powers_used": _bools,
-    "extra_turns": _ints,
-    "naming": _ints,
+    "extra_turns": read_ints,
+    "naming": read_ints,
     "purpose": _str,
-    "naming_location": _int,
-    "rumour": _ints,
-    "ask": _int,
-    "shows": _int,
-    "peek_queue": _ints,
-    "bell_queue": _ints,
+    "naming_location": read_int,
+    "rumour": read_ints,
+    "ask": read_int,
+    "shows": read_int,
+    "peek_queue": read_ints,
+    "bell_queue": read_ints,
     "second": _bool,
     "ctx": _ctx,
 }
@@ -244,41 +244,41 @@ def read_state(game: ClueGame, data: Any) -> ClueState:
     try:
         fields: dict[str, Any] = {
             "game": game,
-            "rng": _int(data["rng"]),
-            "hands": _each(data["hands"], _ints),
-            "env": _ints(data["envelope"]),
-            "left": _ints(data["leftovers"]),
-            "side": _ints(data["side"]),
-            "chars": _ints(data["characters"]),
-            "pos": _ints(data["movers"]),
-            "wpos": _ints(data["weapons"]),
-            "cur": _int(data["current"]),
+            "rng": read_int(data["rng"]),
+            "hands": _each(data["hands"], read_ints),
+            "env": read_ints(data["envelope"]),
+            "left": read_ints(data["leftovers"]),
+            "side": read_ints(data["side"]),
+            "chars": read_ints(data["characters"]),
+            "pos": read_ints(data["movers"]),
+            "wpos": read_ints(data["weapons"]),
+            "cur": read_int(data["current"]),
             "phase": _phase(data["phase"]),
-            "dec": _int(data["decider"]),
-            "roll": _ints(data["roll"]),
-            "steps": _int(data["steps"]),
+            "dec": read_int(data["decider"]),
+            "roll": read_ints(data["roll"]),
+            "steps": read_int(data["steps"]),
             "moved": _bools(data["moved"]),
-            "out": _strs(data["out"]),
+            "out": read_strs(data["out"]),
             "saw": _bools(data["saw_envelope"]),
-            "seen_side": _each(data["side_seen"], _ints),
-            "pile": _strs(data["pile"]),
-            "kept": _each(data["kept"], _strs),
-            "discards": _strs(data["discards"]),
-            "watches": _int(data["watches"]),
+            "seen_side": _each(data["side_seen"], read_ints),
+            "pile": read_strs(data["pile"]),
+            "kept": _each(data["kept"], read_strs),
+            "discards": read_strs(data["discards"]),
+            "watches": read_int(data["watches"]),
             "used": _bools(data["powers_used"]),
-            "extra": _ints(data["extra_turns"]),
-            "turn": _int(data["turn"]),
-            "naming": _ints(data["naming"]),
+            "extra": read_ints(data["extra_turns"]),
+            "turn": read_int(data["turn"]),
+            "naming": read_ints(data["naming"]),
             "purpose": _str(data["purpose"]),
-            "nloc": _int(data["naming_location"]),
-            "rum": _ints(data["rumour"]),
-            "ask": _int(data["ask"]),
-            "shows": _int(data["shows"]),
-            "peekq": _ints(data["peek_queue"]),
-            "bellq": _ints(data.get("bell_queue", [])),
+            "nloc": read_int(data["naming_location"]),
+            "rum": read_ints(data["rumour"]),
+            "ask": read_int(data["ask"]),
+            "shows": read_int(data["shows"]),
+            "peekq": read_ints(data["peek_queue"]),
+            "bellq": read_ints(data.get("bell_queue", [])),
             "second": _bool(data["second"]),
             "ctx": _ctx(data["ctx"]),
-            "winner": _int(data["winner"]),
+            "winner": read_int(data["winner"]),
             "log": _log_from(data["log"]),
         }
     except KeyError as exc:
