@@ -193,6 +193,8 @@ def test_two_servers_on_one_postgres_stay_in_step(
     with _ws(b, bots, None) as watcher:
         while not (last := _next(watcher))["over"]:
             pass
+    # server a learns of b's last moves by a notice, which may lag under load
+    wait_for(lambda: snap(a.client, bots["id"])["version"] == last["version"])
     assert last == snap(a.client, bots["id"]) == snap(b.client, bots["id"])
     store = Store(url)
     try:
