@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from timelord.core import Action, ConfigError, Game, Rng, View
+from timelord.core.viewcache import ViewCache
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.actions import ACTION_TYPES
 from timelord.games.episodes.cards import Deck, custom_deck, standard_deck
 from timelord.games.episodes.state import EpisodesState
-from timelord.games.episodes.view import sample_state
+from timelord.games.episodes.view import prepare, sample_state
 
 
 def _int_option(name: str, value: object, lo: int, hi: int) -> int:
@@ -50,6 +51,8 @@ class EpisodesGame(Game):
             "max_rounds": self.max_rounds,
             "deck": None if deck is None else [list(row) for row in deck],
         }
+        #: what `sample_state` read and checked from each recent view (thread-safe, never stale)
+        self._views: ViewCache[Any] = ViewCache(lambda view: prepare(self, view))
 
     @property
     def max_actions(self) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from timelord.core import ConfigError, Game, Rng, State, View
+from timelord.core.viewcache import ViewCache
 from timelord.games.keys.actions import ACTION_TYPES
 from timelord.games.keys.board import (
     CELLS,
@@ -48,9 +49,14 @@ class KeysGame(Game):
         self.options = {"players": self.players, "round_limit": self.round_limit}
         self.content: Content = standard_content()
         self.tables = Tables(self.content, self.players)
-        #: (view, a copy of it, its plan) of the latest `sample_state` (see there)
-        self._sample_plan: tuple[View, View, Any] | None = None
+        #: what `sample_state` read and checked from each recent view (thread-safe, never stale)
+        self._views: ViewCache[Any] = ViewCache(self._prepare)
         self._extra_tiles = sum(1 for _, back in self.content.tiles if back == EXTRA_TURN)
+
+    def _prepare(self, view: View) -> Any:
+        from timelord.games.keys.view import prepare
+
+        return prepare(self, view)
 
     @property
     def max_actions(self) -> int:

@@ -8,7 +8,6 @@ its own draws since then (ruling K-R17).
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from functools import cache
@@ -109,6 +108,7 @@ def _public(s: KeysState) -> dict[str, Any]:
 
 def build_view(s: KeysState, seat: int | None) -> View:
     """All that `seat` knows (None: a spectator): the public table plus its own hand."""
+    s.game.check_seat(seat)
     view: dict[str, Any] = {"seat": seat}
     view.update(_public(s))
     if seat is not None:
@@ -392,16 +392,39 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     drawn back itself, and the other unseen cards go to other hands (ruling K-R17).
 
     Search asks for many samples of one view in a row, so reading and checking the view is
-    done once (`_Plan`, kept on the game with a copy of the view it was made from and reused
-    only while the view still equals that copy); each call then only deals.
+    done once (`prepare`, kept in the game's `ViewCache`); each call then only deals.
     """
-    cached = game._sample_plan
-    if cached is not None and cached[0] is view and cached[1] == view:
-        plan = cached[2]
-    else:
+    return game._views.get(view).deal(rng)
+
+
+def prepare(game: KeysGame, view: View) -> _Plan:
+    """Read and check a view at the door, once per view: `CorruptRecord` unless it is a view
+    this game could show (a doctored one can then neither hang nor crash a deal). Beyond the
+    fields' types, one trial deal must give the view back exactly: the cheapest complete test
+    that its counts agree, paid once per view and not per sample."""
+    from timelord.core.errors import GameError
+
+    if not isinstance(view, dict):
+        raise CorruptRecord("a Keys view must be a JSON object")
+    try:
+        seat = game.check_seat(view["seat"])
+        sizes = view["hand_sizes"]
+        if not (
+            isinstance(sizes, list)
+            and len(sizes) == game.players
+            and all(type(n) is int and 0 <= n <= HAND_LIMIT for n in sizes)
+            and type(view["deck_size"]) is int
+        ):
+            raise CorruptRecord("view: hand and pile sizes must be small whole numbers")
         plan = _Plan(game, view)
-        game._sample_plan = (view, json.loads(json.dumps(view)), plan)
-    return plan.deal(rng)
+        same = build_view(plan.deal(Rng(0)), seat) == view
+    except GameError as exc:
+        raise CorruptRecord(f"not a view of this Keys game: {exc}") from exc
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise CorruptRecord(f"not a view of this Keys game: {exc!r}") from exc
+    if not same:
+        raise CorruptRecord("the view does not add up: no deal of this game shows it")
+    return plan
 
 
 #: 64-bit draws that make a number far above n! (2**32 times at least), for `_shuffle`
