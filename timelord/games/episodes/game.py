@@ -78,6 +78,11 @@ class EpisodesGame(Game):
     def sample_state(self, view: View, rng: Rng) -> EpisodesState:
         return sample_state(self, view, rng)
 
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        from timelord.games.episodes.text import event_text
+
+        return event_text(self, kind, data, seat)
+
     def render_view(self, view: View) -> str:
         from timelord.games.episodes.render import render_view
 

@@ -1,22 +1,12 @@
-"""What each seat sees (E-8), rebuilding a full state from a view, and per-seat move text."""
+"""What each seat sees (E-8), and rebuilding a full state from a view."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from timelord.core import Action, CorruptRecord, Rng, View
+from timelord.core import CorruptRecord, Rng, View
 from timelord.games.episodes import rules as R
-from timelord.games.episodes.actions import (
-    ChooseOpponent,
-    DiscardCard,
-    KeepCard,
-    PlayEpisode,
-    SkipAbility,
-    SkipEpisode,
-    UseAbility,
-)
-from timelord.games.episodes.cards import ABILITY_TEXT, CODE_OF, FOE, LABEL, PLOT, SUIT_INDEX, SUITS
+from timelord.games.episodes.cards import CODE_OF, LABEL, SUIT_INDEX, SUITS
 
 if TYPE_CHECKING:
     from timelord.games.episodes.game import EpisodesGame
@@ -421,6 +411,7 @@ def _deal(game: EpisodesGame, prep: _Prepared, rng: Rng) -> EpisodesState:
     st.pool = [pool] * (n + 1) if pool is not None else [[] for _ in range(n + 1)]
     st.rng = rng.next64()
     st._legal = None
+    st._log = None
     st._settle_cache()
     return st
 
@@ -490,61 +481,3 @@ def check_state(st: EpisodesState) -> None:
         raise CorruptRecord("discard phase without excess cards")
     if st.phase != R.DISCARD and st.floor:
         raise CorruptRecord("a discard floor outside the end phase")
-
-
-def describe(st: EpisodesState, action: Action, seat: int | None) -> str:
-    """One line for `seat` about `action` by the player to move, hiding what it may not see."""
-    game = st.game
-    actor = st.turn % game.players
-    who = "You" if seat == actor else game.seat_name(actor)
-
-    def v(verb: str) -> str:
-        return verb if who == "You" else verb + "s"
-
-    if isinstance(action, UseAbility):
-        s = SUIT_INDEX[action.suit]
-        text = f"{who} {v('discard')} {action.suit} {action.fp} to {ABILITY_TEXT[s]}"
-        targets = [o for o, h in enumerate(st.hands) if o != actor and h]
-        if s in R.TARGETED and len(targets) == 1:  # the engine picks the only target (E-8.8)
-            return f"{text}: {_hit_text(st, s, targets[0], seat, who, v)}"
-        return text
-    if isinstance(action, SkipAbility):
-        return f"{who} {v('use')} no ability"
-    if isinstance(action, ChooseOpponent):
-        return _hit_text(st, st.pending, action.seat, seat, who, v)
-    if isinstance(action, KeepCard):
-        rest = st.limbo[:]
-        rest.remove(SUIT_INDEX[action.suit] * 16 + action.fp)
-        gone = ", ".join(_labels(rest)) or "nothing"
-        if seat == actor:
-            return f"You keep {action.suit} {action.fp} and discard {gone}"
-        return f"{who} keeps one drawn card and discards {gone}"
-    if isinstance(action, PlayEpisode):
-        return (
-            f"{who} {v('play')} an episode "
-            f"({', '.join(f'{s} {f}' for s, f in zip(SUITS, action.fps, strict=False))}) "
-            f"for {R.threat(action.fps)} VP"
-        )
-    if isinstance(action, SkipEpisode):
-        return f"{who} {v('play')} no episode"
-    if isinstance(action, DiscardCard):
-        return f"{who} {v('discard')} {action.suit} {action.fp} (hand limit)"
-    return f"{who}: {action}"
-
-
-def _hit_text(
-    st: EpisodesState, suit: int, target: int, seat: int | None, who: str, v: Callable[[str], str]
-) -> str:
-    """What a Foe, Plot or Special ability on `target` does, as `seat` may see it."""
-    actor = st.turn % st.game.players
-    victim = st.game.seat_name(target) if seat != target else "you"
-    if suit == PLOT:
-        return f"{who} {v('look')} at {victim}'s hand"
-    hand = st.hands[target]
-    # The same draw the rules make next: the generator is not used in between.
-    card = LABEL[hand[Rng(st.rng).below(len(hand))]] if hand else "nothing"
-    if suit == FOE:
-        if seat in (actor, target):
-            return f"{who} {v('steal')} {card} from {victim}"
-        return f"{who} steals a random card from {victim}"
-    return f"{who} {v('make')} {victim} discard a random card: {card}"
