@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from timelord.core import ConfigError, Game, Rng, State, View
@@ -116,6 +117,11 @@ class KeysGame(Game):
         from timelord.games.keys.view import sample_state
 
         return sample_state(self, view, rng)
+
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        from timelord.games.keys.text import event_text
+
+        return event_text(self, kind, data, seat)
 
     def render_view(self, view: View, ansi: bool = False) -> str:
         """The grid as text; plain by default, `ansi=True` adds terminal colours."""

@@ -1,4 +1,4 @@
-"""What leaves the engine: JSON forms of a state, seat views, sampling from a view, log lines.
+"""What leaves the engine: JSON forms of a state, seat views, sampling from a view.
 
 Secrets (K-7.3): each hand is known only to its holder; the order of the draw pile to nobody;
 the back of a door that has never been opened to nobody. Everything else is on the table,
@@ -14,27 +14,10 @@ from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Action, CorruptRecord, Rng, View
-from timelord.games.keys.actions import (
-    AssaultPawn,
-    CloseDoor,
-    DiscardCard,
-    ForgoBonus,
-    MovePawn,
-    OpenDoor,
-    PlaceBarrier,
-    PlaceCookie,
-    PlacePandorica,
-    PlaceTunnel,
-    RemoveBarrier,
-    StayPut,
-    StepOff,
-)
+from timelord.core import CorruptRecord, Rng, View
 from timelord.games.keys.board import (
     BACK_IDS,
     BACK_INDEX,
-    BACK_NAMES,
-    BONUS_CARD,
     CELLS,
     CONTROL,
     CONTROL_BIT,
@@ -46,7 +29,6 @@ from timelord.games.keys.board import (
     OPEN_DOOR,
     SEAT_EDGES,
     TARDIS_KEY,
-    TELEPORT,
     Content,
     diagonal_corner,
     tile_name,
@@ -58,7 +40,6 @@ from timelord.games.keys.rules import (
     PANDORICA_TURNS,
     PHASE_IDS,
     KeysState,
-    _malformed,
     bits,
 )
 
@@ -575,97 +556,4 @@ class _Plan:
         return s
 
 
-# -- log lines -------------------------------------------------------------------------
-
-
-def _verb(you: bool, verb: str) -> str:
-    if you:
-        return verb
-    if verb.endswith(("sh", "go")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _teleports(s: KeysState, tile: int, seat: int) -> bool:
-    """Whether `seat`'s pawn arriving on `tile` teleports (K-5.5); asked only of face-up
-    tiles, so nothing leaks."""
-    if not 0 <= tile < CELLS or not s.open_mask >> tile & 1 or not 0 <= seat < len(s.pos):
-        return False
-    return s.back[tile] == TELEPORT and (CONTROL not in s.pos or s.pos[seat] == CONTROL)
-
-
-def _allowed(s: KeysState, action: Action) -> bool:
-    return not s.is_over and _malformed(action) is None and s._refusal(action) is None
-
-
-def describe(s: KeysState, action: Action, seat: int | None) -> str:
-    """One line telling `seat` what the seat to move does (nothing in it is secret)."""
-    game = s.game
-    content = game.content
-    mover = s.seat
-    you = seat == mover
-    who = "You" if you else game.seat_name(mover)
-
-    def v(verb: str) -> str:
-        return _verb(you, verb)
-
-    def door(t: int) -> str:
-        c = s.colour[t] if 0 <= t < CELLS else -1
-        return f"{tile_name(t)} ({content.colour_ids[c]} door)" if c >= 0 else tile_name(t)
-
-    def card(card_id: str) -> str:
-        if card_id == BONUS_CARD:
-            return "the TARDIS Key bonus"
-        i = game.tables.card_index.get(card_id)
-        return content.card_names[i] if i is not None else card_id
-
-    if _malformed(action) is not None:  # nothing to tell, and its fields may not even print
-        return f"{who} {v('try')} a move that is no Keys to the TARDIS move"
-    kind = type(action)
-    a: Any = action
-    if kind is DiscardCard:
-        return f"{who} {v('discard')} {card(a.card)}"
-    if kind is OpenDoor:
-        # Opening shows the back to everyone (K-5.8), but only an opening that will happen:
-        # a refused one (wrong colour, card not held, wrong step) must not name it.
-        behind = BACK_NAMES[s.back[a.tile]] if _allowed(s, action) else "?"
-        return f"{who} {v('open')} {door(a.tile)} with {card(a.card)}: it is a {behind}"
-    if kind is CloseDoor:
-        return f"{who} {v('close')} {door(a.tile)} with {card(a.card)}"
-    if kind is RemoveBarrier:
-        return f"{who} {v('remove')} the Time Barrier on {tile_name(a.tile)} with a Sonic"
-    if kind is PlaceBarrier:
-        return f"{who} {v('place')} a Time Barrier on {door(a.tile)}"
-    if kind is PlaceCookie:
-        return f"{who} {v('place')} a Jam Cookie on the Dalek door {tile_name(a.tile)}"
-    if kind is PlacePandorica:
-        return f"{who} {v('trap')} {game.seat_name(a.seat)} in the Pandorica"
-    if kind is AssaultPawn:
-        note = ""
-        if _teleports(s, a.tile, a.seat):
-            note = ", who is teleported to TARDIS Control"
-        return (
-            f"{who} {v('send')} Cybermen to push {game.seat_name(a.seat)} "
-            f"to {tile_name(a.tile)}{note}"
-        )
-    if kind is PlaceTunnel:
-        return f"{who} {v('lay')} a Time Tunnel {tile_name(a.tile)}-{tile_name(a.other)}"
-    if kind is MovePawn:
-        entering = s.pos[mover] < 0
-        text = f"{who} {v('enter')} at" if entering else f"{who} {v('move')} to"
-        text += f" {tile_name(a.tile)}"
-        if _teleports(s, a.tile, mover):
-            text += " and teleport to TARDIS Control" if you else " and teleports to Control"
-        return text
-    if kind is StepOff:
-        return f"{who} {v('step')} off the board"
-    if kind is StayPut:
-        return f"{who} {v('stay')} put"
-    if kind is ForgoBonus:
-        return f"{who} {v('forgo')} the TARDIS Key bonus"
-    return f"{who}: {action}"
-
-
-__all__ = ["build_view", "describe", "sample_state", "state_from_json", "state_to_json"]
+__all__ = ["build_view", "prepare", "sample_state", "state_from_json", "state_to_json"]
