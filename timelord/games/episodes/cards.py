@@ -131,6 +131,22 @@ def card_entries() -> tuple[CardEntry, ...]:
 
 
 @cache
+def texts() -> dict[str, dict[str, str]]:
+    """Short texts of each suit's ability and each step of a turn, from `data/texts.toml`:
+    `{name: {"text", "source", "rule", "kind"}}` (source: confirmed or reconstruction)."""
+    raw = resources.files(__package__).joinpath("data/texts.toml").read_text(encoding="utf-8")
+    out = {}
+    for row in tomllib.loads(raw)["text"]:
+        out[row["name"]] = {
+            "text": row["text"],
+            "source": row["status"],
+            "rule": row["rule"],
+            "kind": row["kind"],
+        }
+    return out
+
+
+@cache
 def standard_deck() -> Deck:
     """The 90-card deck of the data file."""
     return build_deck((SUITS[e.suit], e.fp, e.copies, e.name) for e in card_entries())

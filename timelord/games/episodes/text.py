@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from timelord.core import Action, View
+from timelord.games.episodes.actions import ChooseOpponent, UseAbility
 from timelord.games.episodes.cards import ABILITY_TEXT, SUIT_INDEX
 
 if TYPE_CHECKING:
@@ -150,3 +152,13 @@ _TEXTS: dict[str, Maker] = {
     "turn": _turn,
     "end": _end,
 }
+
+
+def action_label(game: EpisodesGame, view: View, action: Action) -> str:
+    """A menu line for an offered action, from the seat's view only."""
+    if isinstance(action, UseAbility) and action.suit in SUIT_INDEX:
+        return f"discard {action.suit} {action.fp} to {ABILITY_TEXT[SUIT_INDEX[action.suit]]}"
+    if isinstance(action, ChooseOpponent) and 0 <= action.seat < len(view["hand_sizes"]):
+        held = cards(view["hand_sizes"][action.seat])
+        return f"target {game.seat_name(action.seat)} ({held} in hand)"
+    return str(action)

@@ -10,9 +10,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from timelord.core import ConfigError, Game, Rng, State, View
+from timelord.core import Action, ConfigError, Game, Rng, State, View
 from timelord.core.viewcache import ViewCache
 from timelord.games.keys.actions import ACTION_TYPES
 from timelord.games.keys.board import (
@@ -24,6 +24,7 @@ from timelord.games.keys.board import (
     SEAT_EDGES,
     Content,
     standard_content,
+    texts,
 )
 from timelord.games.keys.rules import DEAL, KeysState, Tables
 
@@ -43,6 +44,13 @@ class KeysGame(Game):
     id = "keys"
     description = "Keys to the TARDIS, a race across door tiles (2-4 players)"
     action_types = ACTION_TYPES
+    options_doc: ClassVar[Mapping[str, str]] = {
+        "players": "number of players, 2 to 4 (default 2)",
+        "round_limit": (
+            f"rounds after which the game ends with no winner, 1 to 100000 "
+            f"(default {DEFAULT_ROUND_LIMIT}; K-7.2)"
+        ),
+    }
 
     def __init__(self, players: int = 2, round_limit: int = DEFAULT_ROUND_LIMIT) -> None:
         self.players = _int_option("players", players, 2, 4)
@@ -117,6 +125,19 @@ class KeysGame(Game):
         from timelord.games.keys.view import sample_state
 
         return sample_state(self, view, rng)
+
+    def glossary(self) -> Mapping[str, Mapping[str, str]]:
+        return texts(self.content)
+
+    def action_card(self, action: Action) -> str | None:
+        from timelord.games.keys.text import action_card
+
+        return action_card(self, action)
+
+    def action_label(self, view: View, action: Action) -> str:
+        from timelord.games.keys.text import action_label
+
+        return action_label(self, view, action)
 
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
         from timelord.games.keys.text import event_text

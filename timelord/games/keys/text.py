@@ -6,7 +6,39 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from timelord.games.keys.board import BACK_IDS, BACK_NAMES, BONUS_CARD, tile_name
+from timelord.core import Action, View
+from timelord.games.keys.actions import (
+    AssaultPawn,
+    CloseDoor,
+    DiscardCard,
+    ForgoBonus,
+    MovePawn,
+    OpenDoor,
+    PlaceBarrier,
+    PlaceCookie,
+    PlacePandorica,
+    PlaceTunnel,
+    RemoveBarrier,
+    StayPut,
+    StepOff,
+)
+from timelord.games.keys.board import (
+    BACK_IDS,
+    BACK_NAMES,
+    BARRIER,
+    BONUS_CARD,
+    CELLS,
+    COOKIE,
+    CYBERMAN,
+    EDGE_IDS,
+    EDGE_TILES,
+    OPPOSITE,
+    PANDORICA,
+    SONIC,
+    TARDIS_KEY,
+    TUNNEL,
+    tile_name,
+)
 
 if TYPE_CHECKING:
     from timelord.games.keys.game import KeysGame
@@ -169,3 +201,110 @@ def event_text(game: KeysGame, kind: str, data: Mapping[str, Any], seat: int | N
     make = _TEXTS.get(kind)
     teller = Teller(game, data, seat)
     return make(teller) if make is not None else f"{teller.who}: {kind}"
+
+
+# -- menus -----------------------------------------------------------------------------
+
+_EFFECT_OF = {
+    RemoveBarrier: SONIC,
+    PlaceBarrier: BARRIER,
+    PlaceCookie: COOKIE,
+    PlacePandorica: PANDORICA,
+    AssaultPawn: CYBERMAN,
+    PlaceTunnel: TUNNEL,
+}
+
+
+def action_card(game: KeysGame, action: Action) -> str | None:
+    """The glossary name of the card (or tile) an action plays or uses."""
+    content = game.content
+    if isinstance(action, OpenDoor | CloseDoor | DiscardCard):
+        if action.card == BONUS_CARD:
+            return BACK_NAMES[TARDIS_KEY]
+        index = game.tables.card_index.get(action.card) if isinstance(action.card, str) else None
+        return content.card_names[index] if index is not None else None
+    if isinstance(action, ForgoBonus):
+        return BACK_NAMES[TARDIS_KEY]
+    if isinstance(action, StepOff):
+        return "Step off"
+    effect = _EFFECT_OF.get(type(action))
+    return content.card_names[content.card_of(effect)] if effect is not None else None
+
+
+def _short_card(game: KeysGame, card_id: str) -> str:
+    """ "yellow key", "Sonic Screwdriver", "the TARDIS Key bonus"."""
+    content = game.content
+    if card_id == BONUS_CARD:
+        return "the TARDIS Key bonus"
+    index = game.tables.card_index.get(card_id)
+    if index is None:
+        return card_id
+    colour = content.card_colours[index]
+    return f"{content.colour_ids[colour]} key" if colour >= 0 else content.card_names[index]
+
+
+def _tile(view: View, tile: int, colour: bool = True) -> str:
+    """ "c1", with what the seat knows of it: "c1 (red door, Dalek Door behind)"."""
+    name = tile_name(tile)
+    notes = []
+    if colour and view["colours"][tile]:
+        notes.append(f"{view['colours'][tile]} door")
+    back = view["backs"][tile]
+    if back is not None and tile not in view["open"]:
+        notes.append(f"{back_name(back)} behind")
+    return f"{name} ({', '.join(notes)})" if notes else name
+
+
+def action_label(game: KeysGame, view: View, action: Action) -> str:
+    """A menu line for an offered action, from the seat's view only: tiles named as on the
+    board, cards by colour ("open c1 with yellow key")."""
+    a: Any = action
+    if isinstance(action, OpenDoor | CloseDoor):
+        verb_ = "open" if isinstance(action, OpenDoor) else "close"
+        is_key = _short_card(game, a.card).endswith(" key")
+        return f"{verb_} {_tile(view, a.tile, not is_key)} with {_short_card(game, a.card)}"
+    if isinstance(action, DiscardCard):
+        return f"discard {_short_card(game, a.card)} without using it"
+    if isinstance(action, RemoveBarrier):
+        return f"remove the Time Barrier on {tile_name(a.tile)} with Sonic Screwdriver"
+    if isinstance(action, PlaceBarrier):
+        return f"put a Time Barrier on {_tile(view, a.tile)}"
+    if isinstance(action, PlaceCookie):
+        return f"put a Jam Cookie on the Dalek Door {tile_name(a.tile)}"
+    if isinstance(action, PlacePandorica):
+        where = view["pawns"][a.seat]
+        return f"trap {game.seat_name(a.seat)} at {tile_name(where)} in the Pandorica"
+    if isinstance(action, AssaultPawn):
+        where = view["pawns"][a.seat]
+        return (
+            f"Cyberman Assault: push {game.seat_name(a.seat)} from {tile_name(where)} "
+            f"to {tile_name(a.tile)}"
+        )
+    if isinstance(action, PlaceTunnel):
+        return f"lay a Time Tunnel {tile_name(a.tile)}-{tile_name(a.other)}"
+    if isinstance(action, MovePawn):
+        return _move_label(view, a.tile)
+    if isinstance(action, StepOff):
+        return "step off the board"
+    if isinstance(action, StayPut):
+        return "stay put (end the turn)"
+    if isinstance(action, ForgoBonus):
+        return "give up the TARDIS Key bonus"
+    return str(action)
+
+
+def _move_label(view: View, tile: int) -> str:
+    mover = view["to_move"]
+    if not isinstance(mover, int) or not 0 <= tile < CELLS:
+        return f"move to {tile_name(tile)}"
+    entering = view["pawns"][mover] is None
+    text = f"{'enter at' if entering else 'move to'} {tile_name(tile)}"
+    back = view["backs"][tile]
+    goal = OPPOSITE[EDGE_IDS.index(view["edges"][mover])]
+    if back == "teleport":
+        text += " (Teleport: on to TARDIS Control if it is free)"
+    elif tile in EDGE_TILES[goal]:
+        text += " (your goal edge: escape and win)"
+    elif back in ("tardis-key", "extra-turn") and tile not in view["bonus_used"][mover]:
+        text += f" ({back_name(back)})"
+    return text
