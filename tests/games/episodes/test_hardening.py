@@ -145,3 +145,33 @@ def test_bad_options_are_refused(options: dict) -> None:
 def test_a_custom_deck_within_the_caps_plays() -> None:
     game = EpisodesGame(players=2, deck=[[s, 5, 3] for s in ("Doctor", "Foe")])
     assert game.new_game(1).legal_actions()
+
+
+def _deep(levels: int = 5000) -> list:
+    deep: list = []
+    for _ in range(levels):
+        deep = [deep]
+    return deep
+
+
+def test_deeply_nested_input_is_refused_not_a_recursion_error() -> None:
+    game = EpisodesGame(players=3)
+    st = _play(game, 2, 30)
+    data = st.to_json()
+    for key in ("ended", "fixed", "hands"):
+        with pytest.raises(CorruptRecord):
+            game.state_from_json({**data, key: _deep()})
+    view = st.view(1)
+    with pytest.raises(CorruptRecord):
+        game.sample_state({**view, "vp": [0, 0, _deep()]}, Rng(1))
+
+
+def test_a_view_with_true_for_1_is_refused() -> None:
+    """JSON true is not the number 1, though Python finds them equal."""
+    game = EpisodesGame(players=3)
+    st = _play(game, 2, 30)
+    view = st.view(1)
+    assert view["drawn_old"] == 0
+    bad = {**view, "drawn_old": False}  # equal to 0 in Python, yet not a count
+    with pytest.raises(CorruptRecord):
+        game.sample_state(bad, Rng(1))

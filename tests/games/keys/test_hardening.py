@@ -119,3 +119,53 @@ def test_a_view_edited_in_place_is_prepared_again() -> None:
 def test_bad_options_are_refused(options: dict) -> None:
     with pytest.raises(ConfigError):
         KeysGame(**options)
+
+
+def _deep(levels: int = 5000) -> list:
+    deep: list = []
+    for _ in range(levels):
+        deep = [deep]
+    return deep
+
+
+def test_deeply_nested_input_is_refused_not_a_recursion_error() -> None:
+    game = KeysGame(players=2)
+    st = _play(game, 2, 30)
+    data = st.to_json()
+    for key in ("tunnels", "pawns", "hands"):
+        with pytest.raises(CorruptRecord):
+            game.state_from_json({**data, key: [_deep(), _deep()]})
+    with pytest.raises(CorruptRecord):
+        game.sample_state({**st.view(1), "backs": _deep()}, Rng(1))
+
+
+def test_a_view_with_true_for_a_seat_is_refused() -> None:
+    game = KeysGame(players=2)
+    st = next(s for n in range(20, 40) if (s := _play(game, 2, n)).to_move == 1)
+    view = st.view(1)
+    assert game.sample_state(view, Rng(1)).view(1) == view
+    with pytest.raises(CorruptRecord):  # equal to 1 in Python, yet not a seat
+        game.sample_state({**view, "to_move": True}, Rng(1))
+
+
+def test_states_whose_tiles_are_not_the_box_are_refused() -> None:
+    """Two door tiles' colours swapped (another colour mix than the box), or a used bonus
+    tile no longer seen: accepted before, then views could not be sampled."""
+    game = KeysGame(players=2)
+    data = _play(game, 3, 120).to_json()
+    colours = data["colours"]
+    a = next(t for t in range(49) if colours[t] and data["backs"][t] == "dalek")
+    b = next(
+        t for t in range(49) if colours[t] not in (None, colours[a]) and data["backs"][t] == "open"
+    )
+    swapped = copy.deepcopy(data)
+    swapped["colours"][a], swapped["colours"][b] = colours[b], colours[a]
+    with pytest.raises(CorruptRecord):
+        game.state_from_json(swapped)
+    used = copy.deepcopy(data)
+    used["bonus_used"][0] = [t for t in range(49) if data["backs"][t] == "extra-turn"][:1]
+    used["seen"] = [t for t in used["seen"] if t not in used["bonus_used"][0]]
+    used["open"] = [t for t in used["open"] if t not in used["bonus_used"][0]]
+    used["pawns"] = [p if p not in used["bonus_used"][0] else None for p in used["pawns"]]
+    with pytest.raises(CorruptRecord):
+        game.state_from_json(used)

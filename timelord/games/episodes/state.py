@@ -739,12 +739,17 @@ class EpisodesState(State):
             st.pool = [_cards(p) for p in data["pool"]]
             st.floor = _int(data["floor"])
             st.reshuffles = _int(data["reshuffles"])
-            st.ended = str(data["ended"])
+            ended = data["ended"]
+            if not isinstance(ended, str):
+                raise TypeError("'ended' must be text")
+            st.ended = ended
             st.rng = _int(data["rng"])
             if len(st.vp) != n or len(st.hands) != n or len(st.top) != n:
                 raise CorruptRecord("per-seat lists do not match the player count")
             if len(st.known) != n or any(len(row) != n for row in st.known):
                 raise CorruptRecord("knowledge table does not match the player count")
+        except RecursionError:
+            raise CorruptRecord("not an Episodes state: a field is nested too deep") from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CorruptRecord(f"not an Episodes state: {exc!r}") from exc
         check_state(st)

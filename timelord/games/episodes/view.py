@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from timelord.core import CorruptRecord, Rng, View
@@ -265,9 +266,14 @@ def prepare(game: EpisodesGame, view: View) -> _Prepared:
         prep = _Prepared(game, view)
         trial = _deal(game, prep, Rng(0))
         check_state(trial)
-        same = build_view(trial, prep.seat) == view
+        # as JSON text, so a true where the game writes 1 (equal in Python) is caught too
+        same = json.dumps(build_view(trial, prep.seat), sort_keys=True) == json.dumps(
+            view, sort_keys=True
+        )
     except GameError as exc:
         raise CorruptRecord(f"not a view of this Episodes game: {exc}") from exc
+    except RecursionError:
+        raise CorruptRecord("not a view of this Episodes game: nested too deep") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise CorruptRecord(f"not a view of this Episodes game: {exc!r}") from exc
     if not same:
@@ -322,7 +328,11 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     Everything that does not depend on the deal is read and checked from the view once
     (`prepare`, kept in the game's `ViewCache`): search calls this once per iteration.
     """
-    return _deal(game, game._views.get(view), rng)
+    try:
+        prep = game._views.get(view)
+    except RecursionError:  # the cache copies the view before `prepare` can look at it
+        raise CorruptRecord("not a view of this Episodes game: nested too deep") from None
+    return _deal(game, prep, rng)
 
 
 def _deal(game: EpisodesGame, prep: _Prepared, rng: Rng) -> EpisodesState:

@@ -8,6 +8,7 @@ its own draws since then (ruling K-R17).
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from functools import cache
@@ -268,8 +269,8 @@ def board_cards(s: KeysState) -> Counter[int]:
 def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysState:
     """Read back `state_to_json`; `CorruptRecord` if it is not a valid state.
 
-    `whole_deck=False` skips the check that every card of the box is in exactly one place,
-    for scenario tests that build small decks of their own.
+    `whole_deck=False` skips the checks that every card and door tile of the box is in
+    exactly one place, for scenario tests that build small decks and layouts of their own.
     """
     if not isinstance(data, dict):
         raise CorruptRecord("a keys state must be a JSON object")
@@ -305,6 +306,12 @@ def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysS
                 where.update(hand)
             if where != Counter(game.content.deck):
                 raise CorruptRecord("keys state: the cards do not add up to the box's deck")
+            layout = Counter((s.colour[t], s.back[t]) for t in DOOR_TILES)
+            if layout != Counter(game.content.tiles):
+                raise CorruptRecord("keys state: the door tiles are not the box's tiles")
+        # A bonus was taken standing on the tile, which was then open, so its back is known.
+        if any(u & ~s.seen_mask for u in s.used):
+            raise CorruptRecord("keys state: a used bonus tile must have been seen")
         here = s.pos[s.seat]
         if s.phase == BONUS and (here < 0 or s.back[here] != TARDIS_KEY):
             raise CorruptRecord("keys state: a TARDIS Key bonus needs the pawn on such a tile")
@@ -312,6 +319,8 @@ def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysS
         raise
     except KeyError as exc:
         raise CorruptRecord(f"keys state lacks {exc.args[0]!r}") from exc
+    except RecursionError:
+        raise CorruptRecord("keys state: a field is nested too deep") from None
     except (TypeError, ValueError) as exc:
         raise CorruptRecord(f"keys state: {exc}") from exc
     return s
@@ -375,7 +384,11 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     Search asks for many samples of one view in a row, so reading and checking the view is
     done once (`prepare`, kept in the game's `ViewCache`); each call then only deals.
     """
-    return game._views.get(view).deal(rng)
+    try:
+        plan = game._views.get(view)
+    except RecursionError:  # the cache copies the view before `prepare` can look at it
+        raise CorruptRecord("not a view of this Keys game: nested too deep") from None
+    return plan.deal(rng)
 
 
 def prepare(game: KeysGame, view: View) -> _Plan:
@@ -389,6 +402,7 @@ def prepare(game: KeysGame, view: View) -> _Plan:
         raise CorruptRecord("a Keys view must be a JSON object")
     try:
         seat = game.check_seat(view["seat"])
+        game.check_seat(view["to_move"])  # copied into the deal as it stands
         sizes = view["hand_sizes"]
         if not (
             isinstance(sizes, list)
@@ -398,9 +412,14 @@ def prepare(game: KeysGame, view: View) -> _Plan:
         ):
             raise CorruptRecord("view: hand and pile sizes must be small whole numbers")
         plan = _Plan(game, view)
-        same = build_view(plan.deal(Rng(0)), seat) == view
+        # as JSON text, so a false where the game writes 0 (equal in Python) is caught too
+        same = json.dumps(build_view(plan.deal(Rng(0)), seat), sort_keys=True) == json.dumps(
+            view, sort_keys=True
+        )
     except GameError as exc:
         raise CorruptRecord(f"not a view of this Keys game: {exc}") from exc
+    except RecursionError:
+        raise CorruptRecord("not a view of this Keys game: nested too deep") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise CorruptRecord(f"not a view of this Keys game: {exc!r}") from exc
     if not same:
