@@ -175,3 +175,44 @@ def test_a_view_with_true_for_1_is_refused() -> None:
     bad = {**view, "drawn_old": False}  # equal to 0 in Python, yet not a count
     with pytest.raises(CorruptRecord):
         game.sample_state(bad, Rng(1))
+
+
+def test_every_refusal_names_a_reason_and_a_clause() -> None:
+    """Actions built outside the legal list (as API clients send them) are refused with the
+    clause that forbids them, at every phase of real games."""
+    from timelord.core import IllegalAction
+    from timelord.games.episodes.actions import (
+        ChooseOpponent,
+        DiscardCard,
+        KeepCard,
+        PlayEpisode,
+        SkipAbility,
+        SkipEpisode,
+        UseAbility,
+    )
+    from timelord.games.episodes.cards import SUITS
+
+    game = EpisodesGame(players=3)
+    space = [SkipAbility(), SkipEpisode(), PlayEpisode((1, 2)), PlayEpisode((9,) * 6)]
+    space += [ChooseOpponent(s) for s in range(-1, 4)]
+    for suit in SUITS:
+        for fp in (0, 1, 5, 9, 15, 16):
+            space += [UseAbility(suit, fp), KeepCard(suit, fp), DiscardCard(suit, fp)]
+    clauses = set()
+    for seed in range(2):
+        st = _play(game, seed, 0)
+        rng = Rng(seed)
+        for _ in range(80):
+            if st.is_over:
+                break
+            legal = st.legal_actions()
+            for action in space:
+                if action in legal:
+                    continue
+                with pytest.raises(IllegalAction) as refused:
+                    st.apply(action)
+                assert refused.value.reason and refused.value.rule.startswith("E-"), action
+                assert "allowed now" not in refused.value.reason
+                clauses.add(refused.value.rule)
+            st = st.apply(legal[rng.below(len(legal))])  # type: ignore[assignment]
+    assert {"E-4.1", "E-4.6", "E-4.8", "E-5.1", "E-6.1"} <= clauses

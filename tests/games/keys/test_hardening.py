@@ -169,3 +169,33 @@ def test_states_whose_tiles_are_not_the_box_are_refused() -> None:
     used["pawns"] = [p if p not in used["bonus_used"][0] else None for p in used["pawns"]]
     with pytest.raises(CorruptRecord):
         game.state_from_json(used)
+
+
+def test_every_refusal_names_a_reason_and_a_clause() -> None:
+    """Every action the game can offer, tried at every step of real games: each one not
+    legal now is refused with a reason and the clause that forbids it."""
+    from timelord.core import IllegalAction
+
+    game = KeysGame(players=3)
+    t = game.tables
+    space = [*t.discard, *t.remove, *t.barrier, *t.cookie, *t.pandorica, *t.tunnel, *t.move]
+    for row in (*t.open_, *t.close, *t.assault):
+        space.extend(row[::3])
+    space += [t.step_off, t.stay, t.forgo]
+    clauses = set()
+    st = game.new_game(4)
+    rng = Rng(4)
+    for _ in range(60):
+        if st.is_over:
+            break
+        legal = set(map(id, st.legal_actions()))
+        for action in space:
+            if id(action) in legal:
+                continue
+            with pytest.raises(IllegalAction) as refused:
+                st.apply(action)
+            assert refused.value.reason and refused.value.rule.startswith("K-"), action
+            clauses.add(refused.value.rule)
+        options = st.legal_actions()
+        st = st.apply(options[rng.below(len(options))])
+    assert {"K-3.2", "K-3.3", "K-4.1", "K-5.1", "K-6.1"} <= clauses

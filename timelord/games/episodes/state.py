@@ -60,6 +60,9 @@ _USE = {c: UseAbility(SUITS[c >> 4], c & 15) for c in _CODES}
 _KEEP = {c: KeepCard(SUITS[c >> 4], c & 15) for c in _CODES}
 _DISCARD = {c: DiscardCard(SUITS[c >> 4], c & 15) for c in _CODES}
 _CHOOSE = tuple(ChooseOpponent(s) for s in range(6))
+_KINDS = frozenset(
+    (UseAbility, SkipAbility, ChooseOpponent, KeepCard, PlayEpisode, SkipEpisode, DiscardCard)
+)
 _EPISODES: dict[tuple[int, ...], PlayEpisode] = {}
 
 
@@ -274,9 +277,15 @@ class EpisodesState(State):
                 legal = self._legal = self._compute_legal()
             if action in legal:
                 return self.apply_unchecked(action)
-        if not well_formed(action):
-            raise InvalidAction(f"malformed {type(action).__name__}: {action!r}")
         return super().apply(action)
+
+    def check(self, action: Action) -> None:
+        # A malformed or foreign action breaks no rule: it is no move at all (InvalidAction).
+        if isinstance(action, Action) and (
+            type(action) not in _KINDS or not well_formed(action)
+        ):
+            raise InvalidAction(f"{action!r} is not a well-formed Episodes move")
+        super().check(action)
 
     # ------------------------------------------------------------------ legal moves
 

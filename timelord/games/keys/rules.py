@@ -322,6 +322,13 @@ class KeysState(State):
         assert self._log is not None
         self._log.append(Event(kind, {"actor": self.seat, **data}))
 
+    def check(self, action: Action) -> None:
+        # A malformed or foreign action breaks no rule: it is no move at all (InvalidAction).
+        malformed = _malformed(action)
+        if malformed is not None:
+            raise InvalidAction(malformed)
+        super().check(action)
+
     def why_illegal(self, action: Action) -> IllegalAction:
         malformed = _malformed(action)
         if malformed is not None:
@@ -507,7 +514,7 @@ class KeysState(State):
             if cls is StayPut:
                 return None
             return IllegalAction(
-                "you have played your card this turn; now move or stay put", "K-3.3"
+                "one card a turn, played before the move; now move or stay put", "K-3.3"
             )
         if phase == BONUS:
             if cls is ForgoBonus:
@@ -532,16 +539,20 @@ class KeysState(State):
                     "the TARDIS Key bonus comes only from moving onto a TARDIS Key tile", "K-5.6"
                 )
             return IllegalAction(f"there is no card {card_id!r} in this game", "K-1.2")
-        if self.tables.effects[index] not in effects:
-            return IllegalAction(f"a {card_id} card cannot do that", "K-6")
+        name = self.game.content.card_names[index]
+        if self.tables.effects[index] not in effects:  # only door turning limits the card
+            return IllegalAction(
+                f"a {name} cannot open or close doors; only Keys and the Sonic Screwdriver do",
+                "K-6.1",
+            )
         if index not in self.hands[self.seat]:
-            return IllegalAction(f"you hold no {card_id} card", "K-3.2")
+            return IllegalAction(f"you hold no {name} card", "K-3.2")
         return index
 
     def _holds(self, effect: int) -> IllegalAction | None:
         card = self.game.content.card_of(effect)
         if card not in self.hands[self.seat]:
-            name = self.game.content.card_ids[card]
+            name = self.game.content.card_names[card]
             return IllegalAction(f"you hold no {name} card", "K-3.2")
         return None
 
