@@ -120,3 +120,13 @@ def test_events_never_depend_on_what_the_seat_cannot_see() -> None:
             assert game.tell(twin_events, seat) == game.tell(events, seat), action
             compared += 1
     assert compared > 200
+
+
+def test_a_draw_from_nothing_is_told(table) -> None:
+    """E-3.3: with the deck and the discard pile empty the draw is lost, and said so."""
+    from timelord.games.episodes.actions import SkipAbility
+
+    st = table([["Doctor 1"], ["Foe 2"]], deck=[])
+    assert _told(st, SkipAbility(), 0)[-1] == (
+        "Seat 1 draws nothing: the deck and the discard pile are empty (E-3.3)"
+    )

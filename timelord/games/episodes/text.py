@@ -69,6 +69,8 @@ def _peek(game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, *_: Any) -
 
 
 def _draw(game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
+    if d["count"] == 0:
+        return f"{who} {v('draw')} nothing: the deck and the discard pile are empty (E-3.3)"
     text = f"{who} {v('draw')} {cards(d['count'])}{_DRAW_REASON.get(d['reason'], '')}"
     if d["count"] < d["asked"]:
         text += ", all that was left (E-3.3)"
