@@ -281,9 +281,7 @@ class EpisodesState(State):
 
     def check(self, action: Action) -> None:
         # A malformed or foreign action breaks no rule: it is no move at all (InvalidAction).
-        if isinstance(action, Action) and (
-            type(action) not in _KINDS or not well_formed(action)
-        ):
+        if isinstance(action, Action) and (type(action) not in _KINDS or not well_formed(action)):
             raise InvalidAction(f"{action!r} is not a well-formed Episodes move")
         super().check(action)
 
