@@ -135,3 +135,14 @@ def test_events_never_depend_on_what_the_seat_cannot_see() -> None:
             assert game.tell(twin_events, seat) == game.tell(events, seat), action
             compared += 1
     assert compared > 200
+
+
+def test_a_turn_with_nothing_to_do_is_told(make) -> None:
+    """K-R9 / K-R3: a seat with no card and no move passes by itself, and everyone hears it."""
+    state = make(pawns=["c1", None], open_=["c1"], phase="move", hands=[[], []], deck=[])
+    assert _told(state, StayPut(), 0) == [
+        "You stay put",
+        "Round 1: Seat 1 (north)'s turn",
+        "Seat 1 (north) has no card to play and cannot move: the turn passes",
+        "Round 2: Your turn",
+    ]
