@@ -192,7 +192,9 @@ def test_e8_5_describe_forced_target_two_players(table) -> None:
     action = UseAbility("Foe", 4)
     after = st.apply(action)
     taken = next(c for c in ("Gadget 2", "Plot 3") if c not in after.view(1)["hand"])
-    assert st.describe(action, 1).endswith(f"Seat 0 steals {taken} from you")
+    assert f"Seat 0 steals {taken} from you (the only opponent holding cards)" in st.describe(
+        action, 1
+    )
     assert taken not in st.describe(action, None)
 
 
