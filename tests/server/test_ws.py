@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 from typing import Any
 
@@ -157,4 +158,7 @@ def test_outbox_keeps_only_the_latest_snapshot_and_gives_up_on_a_flood() -> None
             box.push_message(f"e{i}")
         assert await box.next() is None
 
-    asyncio.run(scenario())
+    # in a thread of its own: the browser tests' Playwright keeps an event loop running in
+    # this one for the whole session, and asyncio.run refuses to start inside it
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, scenario()).result()

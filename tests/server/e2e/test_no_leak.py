@@ -109,7 +109,9 @@ def test_a_seat_page_holds_no_hidden_card_of_another_seat(
             hand_part = html[html.index("Your cards") : html.index("Notebook")]
             for c in secret:
                 assert f'data-known="{other}:{c}"' not in html
-                assert game.card_names[c] not in hand_part
+                # by id and by the card's own name tag: card texts may name other cards
+                assert f'data-card="{c}"' not in hand_part
+                assert f'<span class="card-name">{game.card_names[c]}</span>' not in hand_part
             checked += len(secret)
             # and what it does know is marked, so the search above looks in the right place
             for c in mine["hand"]:
