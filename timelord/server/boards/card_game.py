@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from timelord.core.action import Action
+from timelord.games.card_game.actions import PlayDefender, PlayEnemy, PlayLocation, PlaySupport
 from timelord.games.card_game.game import CardGame
 from timelord.server.boards.common import (
     Snapshot,
@@ -33,7 +34,12 @@ PHASE_TEXT = {
 
 
 def _card(
-    snap: Snapshot, game: CardGame, cid: Any, acts: Sequence[Action] = (), css: str = ""
+    snap: Snapshot,
+    game: CardGame,
+    cid: Any,
+    acts: Sequence[Action] = (),
+    css: str = "",
+    probe: bool = False,
 ) -> str:
     """A card by id, or a back when the view does not know it."""
     if not isinstance(cid, int) or not 0 <= cid < len(game.cards.name):
@@ -60,7 +66,25 @@ def _card(
         css=f"kind-{kind} {css}",
         target=_target,
         data={"card": cid},
+        probe=_play(snap, cid, kind) if probe else None,
     )
+
+
+def _play(snap: Snapshot, cid: int, kind: str) -> Action | None:
+    """The move that would play hand card `cid` (on the first Location it could go to), so a
+    click on a card that cannot be played now can ask the engine why."""
+    locations = snap.view["locations"]
+    own = [L for L, loc in enumerate(locations) if loc["owner"] == snap.seat]
+    other = [L for L, loc in enumerate(locations) if loc["owner"] != snap.seat]
+    if kind == "location":
+        return PlayLocation(cid)
+    if kind == "defender":
+        return PlayDefender(cid, own[0] if own else 0)
+    if kind == "enemy":
+        return PlayEnemy(cid, other[0] if other else 0)
+    if kind == "support":
+        return PlaySupport(cid)
+    return None
 
 
 def _target(action: Action) -> str | None:
@@ -119,7 +143,8 @@ def render(snap: Snapshot) -> str:
     if snap.seat is not None:
         mine = view["hands"][snap.seat]["known"]
         cards = [
-            _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c)) for c in mine
+            _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c), probe=True)
+            for c in mine
         ]
         hand_html = (
             f'<h3 class="section-title">Your hand ({len(mine)})</h3>'

@@ -115,6 +115,14 @@ def act_attrs(
     )
 
 
+def explain_attr(snap: Snapshot, actions: Sequence[Action], probe: Action | None) -> str:
+    """For an element the seat cannot act on now, `data-explain`: the move a click on it
+    would mean, which the client sends to the explain route to show the engine's reason."""
+    if actions or probe is None or snap.seat is None or snap.over:
+        return ""
+    return f' data-explain="{esc(action_json(probe))}"'
+
+
 def seat_initial(snap: Snapshot, seat: int) -> str:
     """A seat's one-character mark beside its colour: ★ for you, else its name's initial
     (its number when names are "Seat N")."""
@@ -148,11 +156,13 @@ def card(
     target: Target | None = None,
     css: str = "",
     data: Mapping[str, Any] | None = None,
+    probe: Action | None = None,
 ) -> str:
     """One card in the shared anatomy: name on top, kind badge, big numbers in the corners,
-    text below; the full text also on hover (title). Playable cards are controls."""
+    text below; the full text also on hover (title). Playable cards are controls; an
+    unplayable one with a `probe` (the move playing it would be) can be asked why not."""
     full = text or snap.card_text(name)
-    attrs = act_attrs(snap, actions, name, target)
+    attrs = act_attrs(snap, actions, name, target) + explain_attr(snap, actions, probe)
     extra = "".join(f' data-{k}="{esc(v)}"' for k, v in (data or {}).items())
     classes = f"card {css}" + (" playable" if actions else "")
     num = f'<span class="num">{esc(number)}</span>' if number is not None else ""

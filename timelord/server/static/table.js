@@ -82,6 +82,8 @@ function place(html) {
   const key = focused && board.contains(focused)
     ? (focused.dataset.action ?? focused.dataset.actions ?? focused.id) : null;
   closeMenu();
+  const why = document.getElementById("why");
+  if (why) why.hidden = true;   // a reason given for the board before no longer holds
   const before = marks();
   board.innerHTML = html;
   // What changed glows briefly, so a player sees what the last move touched.
@@ -151,7 +153,20 @@ root.addEventListener("click", (e) => {
   const many = e.target.closest("[data-actions]");
   if (many) { e.preventDefault(); openMenu(many); return; }
   if (!menu.contains(e.target)) closeMenu();
+  const ask = e.target.closest("[data-explain]");
+  if (ask && token) explain(JSON.parse(ask.dataset.explain));
 });
+
+/** Something was clicked that offers no move now: ask the engine why that move is refused
+ * (the explain route changes nothing) and say so. */
+async function explain(action) {
+  const res = await call("POST", `${apiBase}/explain${q}`, { action });
+  const why = document.getElementById("why");
+  const text = !res.ok ? reason(res.data)
+    : res.data.legal ? "That move is allowed; choose it from the list of moves."
+    : `Not now: ${res.data.reason}${res.data.rule ? ` (rule ${res.data.rule})` : ""}`;
+  if (why) { why.textContent = text; why.hidden = false; }
+}
 
 document.addEventListener("keydown", (e) => {
   if (e.target.matches?.("input, select, textarea")) return;

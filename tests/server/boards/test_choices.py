@@ -1,0 +1,56 @@
+"""Board affordances beyond the list of moves: an element that cannot act now names the move
+a click would mean (so the client can ask the engine why), and Clue's accusation starts from
+the TARDIS at the centre of the map."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from typing import Any
+
+import timelord
+from timelord.server.boards import render_board
+
+from .test_boards import _playout, _snapshot
+
+
+def _attr_values(html: str, attr: str) -> list[Any]:
+    return [json.loads(unescape(m)) for m in re.findall(rf'{attr}="([^"]*)"', html)]
+
+
+def test_probes_are_moves_the_engine_refuses_now() -> None:
+    """Every `data-explain` is a move the seat is not offered; the engine gives a reason."""
+    for game_id in ("keys", "card-game", "clue"):
+        game, state, events = _playout(game_id, 3, 20)
+        seat = state.to_move
+        html = render_board(game, seat, _snapshot(game, state, seat, events))
+        probes = _attr_values(html, "data-explain")
+        assert probes, f"{game_id}: no element can be asked why"
+        offered = [a.to_json() for a in state.legal_actions()]
+        for probe in probes:
+            assert probe not in offered
+            assert state.why_illegal(game.action_from_json(probe)).reason
+        # a spectator cannot act, so it is never offered a question
+        spectator = render_board(game, None, _snapshot(game, state, None, events))
+        assert "data-explain" not in spectator
+
+
+def test_clicking_the_tardis_starts_the_accusation() -> None:
+    """Where an accusation is legal (everyone starts in the TARDIS), the TARDIS on the map
+    offers it; elsewhere on the board it is only in the list of moves."""
+    game = timelord.load("clue", players=3)
+    state = game.new_game(1)
+    accuse = {"type": "Accuse"}
+    assert accuse in [a.to_json() for a in state.legal_actions()]
+    seat = state.to_move
+    html = render_board(game, seat, _snapshot(game, state, seat, []))
+    tardis = re.search(r'<div class="room tardis[^"]*" data-tile="R\d+"[^>]*>', html)
+    assert tardis is not None
+    tag = tardis.group(0)
+    offered = _attr_values(tag, "data-action") + [
+        item["action"] for menu in _attr_values(tag, "data-actions") for item in menu
+    ]
+    assert accuse in offered
+    board = html.split('<div class="legal"')[0]
+    assert board.count('{&quot;type&quot;:&quot;Accuse&quot;}') == 1

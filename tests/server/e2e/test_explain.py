@@ -1,0 +1,40 @@
+"""Clicking a board element that offers no move now shows the engine's reason (asked of the
+explain route, which changes nothing), and the Card Game's choices of several cards are made
+as a selection with a confirm button."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from tests.server.e2e.test_play import MY_TURN_OR_OVER
+
+
+def _create(base: str, game: str, seats: list[str], seed: int, **options: Any) -> Any:
+    body = json.dumps({"game": game, "options": options, "seats": seats, "seed": seed})
+    request = urllib.request.Request(
+        f"{base}/api/tables", body.encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def test_a_click_that_cannot_act_shows_the_reason(page: Any, server: str, artifacts: Path) -> None:
+    table = _create(server, "keys", ["human", "heuristic"], 11, players=2)
+    page.goto(table["seats"][0]["url"])
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+    version = page.get_attribute(".frame", "data-version")
+    assert page.is_hidden("#why")
+    tile = page.query_selector(".board-area [data-explain]")
+    assert tile is not None, "no tile without a move to ask about"
+    tile.click()
+    page.wait_for_selector("#why:not([hidden])")
+    text = page.inner_text("#why")
+    assert text.startswith("Not now: ") and len(text) > len("Not now: ") + 5, text
+    page.screenshot(path=str(artifacts / "keys-why-not.png"))
+    # asking changed nothing: same version, still this seat's turn
+    assert page.get_attribute(".frame", "data-version") == version
+    assert page.get_attribute(".frame", "data-my-turn") == "true"
+    assert not page.errors
