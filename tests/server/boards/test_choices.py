@@ -53,4 +53,4 @@ def test_clicking_the_tardis_starts_the_accusation() -> None:
     ]
     assert accuse in offered
     board = html.split('<div class="legal"')[0]
-    assert board.count('{&quot;type&quot;:&quot;Accuse&quot;}') == 1
+    assert board.count("{&quot;type&quot;:&quot;Accuse&quot;}") == 1
