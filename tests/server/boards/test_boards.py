@@ -97,10 +97,11 @@ def test_waiting_seat_and_spectator_get_no_controls(game_id: str) -> None:
 def test_result_screen_names_the_winners(game_id: str) -> None:
     game, state, events = _playout(game_id, 3, 100_000)
     assert state.is_over
-    html = render_board(game, 0, _snapshot(game, state, 0, events))
+    result = {"scores": state.scores(), "winners": state.winners()}
+    html = render_board(game, 0, _snapshot(game, state, 0, events), result)
     found = re.search(r'data-result="([^"]*)"', html)
     assert found is not None
-    assert json.loads(unescape(found.group(1)))["winners"] == state.winners()
+    assert json.loads(unescape(found.group(1))) == result
     assert 'data-to-move=""' in html
     assert _offered(html) == []
 

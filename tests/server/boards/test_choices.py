@@ -9,8 +9,10 @@ import re
 from html import unescape
 from typing import Any
 
+import pytest
+
 import timelord
-from timelord.server.boards import render_board
+from timelord.server.boards import BoardError, render_board
 
 from .test_boards import _playout, _snapshot
 
@@ -54,3 +56,30 @@ def test_clicking_the_tardis_starts_the_accusation() -> None:
     assert accuse in offered
     board = html.split('<div class="legal"')[0]
     assert board.count("{&quot;type&quot;:&quot;Accuse&quot;}") == 1
+
+
+def test_card_game_result_comes_from_the_servers_result_not_a_recount() -> None:
+    """The board shows the scores and winners it is given (the engine's, computed on the
+    server), so it can never disagree with the record; without them it names no winner."""
+    game, state, events = _playout("card-game", 3, 100_000)
+    assert state.is_over
+    snapshot = _snapshot(game, state, 0, events)
+    told = {"scores": [3.0, 11.0], "winners": [1]}
+    html = render_board(game, 0, snapshot, told)
+    data = re.search(r'data-result="([^"]*)"', html)
+    assert data is not None and json.loads(unescape(data.group(1))) == told
+    assert "<td>11</td>" in html
+    bare = render_board(game, 0, snapshot)
+    data = re.search(r'data-result="([^"]*)"', bare)
+    assert data is not None and json.loads(unescape(data.group(1))) == {
+        "winners": [],
+        "scores": None,
+    }
+
+
+def test_a_malformed_result_is_refused() -> None:
+    game, state, events = _playout("card-game", 3, 100_000)
+    snapshot = _snapshot(game, state, 0, events)
+    for bad in ({"scores": [1], "winners": []}, {"scores": [1, 2], "winners": [5]}, {}):
+        with pytest.raises(BoardError):
+            render_board(game, 0, snapshot, bad)

@@ -163,11 +163,8 @@ def render(snap: Snapshot) -> str:
             )
     lines = "".join(_line(snap, game, view, s, vp[s], take) for s in _order(snap, view))
     controls = _controls(snap, take(lambda a: True))
-    winners = []
-    if snap.over:
-        best = max(vp)
-        winners = [s for s, v in enumerate(vp) if v == best]
-    result = result_panel(snap, vp if snap.over else None, winners)
+    # the final scores and winners come from the server's result, never recounted here
+    result = result_panel(snap, None, [])
     board = f'<div class="card-game">{info}{lines}{controls}{hand_html}{reserve_html}</div>'
     return frame(snap, "Doctor Who: The Card Game", board, result)
 

@@ -45,6 +45,9 @@ class Snapshot:
     to_move: int | None
     over: bool
     version: int = 0
+    #: a finished game's {"scores", "winners"} as the server's engine computed them (None
+    #: while playing, or when the caller has only a snapshot)
+    result: Mapping[str, Any] | None = None
     labels: dict[str, str] = field(default_factory=dict)
 
     def label(self, action: Action) -> str:
@@ -241,9 +244,12 @@ def event_log(snap: Snapshot, limit: int = 60) -> str:
 
 
 def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable[int]) -> str:
-    """The result screen: winners and scores, from what the view says."""
+    """The result screen: winners and scores as the server's result gives them, else as
+    the view says (`scores`, `winners`)."""
     if not snap.over:
         return ""
+    if snap.result is not None:
+        scores, winners = snap.result["scores"], snap.result["winners"]
     won = sorted(winners)
     if not won:
         headline = "nobody wins"
@@ -256,7 +262,8 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
     rows = ""
     if scores is not None:
         rows = "".join(
-            f"<tr><td>{seat_chip(snap, i)}</td><td>{esc(s)}</td></tr>" for i, s in enumerate(scores)
+            f"<tr><td>{seat_chip(snap, i)}</td><td>{esc(_number(s))}</td></tr>"
+            for i, s in enumerate(scores)
         )
         rows = f'<table class="scores"><tr><th>Seat</th><th>Score</th></tr>{rows}</table>'
     data = esc(json.dumps({"winners": won, "scores": list(scores) if scores is not None else None}))
@@ -264,6 +271,13 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
         f'<section class="result" data-result="{data}"><h2>Game over: {esc(headline)}</h2>'
         f"{rows}</section>"
     )
+
+
+def _number(value: Any) -> Any:
+    """A score as a player reads it: 12, not 12.0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def frame(snap: Snapshot, title: str, board: str, result: str = "") -> str:
