@@ -55,7 +55,7 @@ def _playout(game_id: str, seed: int, steps: int) -> tuple[Game, State, list[Eve
 def _offered(html: str) -> list[dict[str, Any]]:
     """Every action the board offers: single controls and the entries of menus."""
     out = [json.loads(unescape(m)) for m in re.findall(r'data-action="([^"]*)"', html)]
-    for m in re.findall(r'data-actions="([^"]*)"', html):
+    for m in re.findall(r'data-(?:actions|choices)="([^"]*)"', html):
         out.extend(item["action"] for item in json.loads(unescape(m)))
     return out
 

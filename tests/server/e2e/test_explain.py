@@ -38,3 +38,39 @@ def test_a_click_that_cannot_act_shows_the_reason(page: Any, server: str, artifa
     assert page.get_attribute(".frame", "data-version") == version
     assert page.get_attribute(".frame", "data-my-turn") == "true"
     assert not page.errors
+
+
+def test_card_game_choice_of_cards_is_a_selection_with_a_confirm_button(
+    page: Any, server: str, artifacts: Path
+) -> None:
+    table = _create(server, "card-game", ["human", "heuristic"], 1, players=2, max_turns=12)
+    page.goto(table["seats"][0]["url"])
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
+    version = page.get_attribute(".frame", "data-version")
+    box = page.query_selector(".chooser[data-choices]")
+    assert box is not None, "no choice of several cards on the first turn"
+    choices = json.loads(box.get_attribute("data-choices"))
+    confirm = box.query_selector(".confirm")
+    assert confirm.is_disabled() and confirm.get_attribute("data-action") is None
+    toggles = {int(t.get_attribute("data-pick")): t for t in box.query_selector_all("[data-pick]")}
+    legal = {tuple(sorted(c["action"]["cards"])) for c in choices}
+    # every card at once is not a legal choice here, so it cannot be confirmed
+    assert tuple(sorted(toggles)) not in legal
+    for t in toggles.values():
+        t.click()
+    assert confirm.is_disabled() and confirm.get_attribute("data-action") is None
+    for t in toggles.values():
+        t.click()
+    # the largest legal choice, picked card by card, can be confirmed as that action
+    choice = max(choices, key=lambda c: len(c["action"]["cards"]))
+    for c in choice["action"]["cards"]:
+        toggles[c].click()
+    assert not confirm.is_disabled()
+    assert json.loads(confirm.get_attribute("data-action")) == choice["action"]
+    assert page.inner_text(".chooser .choice-label") == choice["label"]
+    page.screenshot(path=str(artifacts / "card-game-chooser.png"))
+    confirm.click()
+    page.wait_for_function(
+        "v => document.querySelector('.frame')?.dataset.version !== v", arg=version
+    )
+    assert not page.errors

@@ -9,6 +9,7 @@ reserve or discard a set of cards) are grouped as buttons under the hand.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -162,7 +163,7 @@ def render(snap: Snapshot) -> str:
                 f'<div class="row">{"".join(rcards)}</div>'
             )
     lines = "".join(_line(snap, game, view, s, vp[s], take) for s in _order(snap, view))
-    controls = _controls(snap, take(lambda a: True))
+    controls = _controls(snap, game, take(lambda a: True))
     # the final scores and winners come from the server's result, never recounted here
     result = result_panel(snap, None, [])
     board = f'<div class="card-game">{info}{lines}{controls}{hand_html}{reserve_html}</div>'
@@ -238,16 +239,28 @@ def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take:
     )
 
 
-def _controls(snap: Snapshot, rest: list[Action]) -> str:
-    """Moves that belong to no card or place: one button each, or one menu per kind."""
+#: What a choice of several cards does, as its chooser's heading says it.
+CHOOSE_TEXT = {
+    "PlaceReserve": "Put cards in your reserve",
+    "DiscardForTime": "Discard cards for Time Points",
+    "DiscardEnemies": "Discard Enemies",
+}
+
+
+def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> str:
+    """Moves that belong to no card or place: one button each, one menu per kind, or a
+    chooser for a choice of several cards."""
     if not rest:
         return ""
     groups: dict[str, list[Action]] = {}
     for a in rest:
         groups.setdefault(type(a).__name__, []).append(a)
     buttons = []
+    choosers = []
     for kind, acts in groups.items():
-        if len(acts) == 1:
+        if len(acts) > 1 and all(isinstance(getattr(a, "cards", None), tuple) for a in acts):
+            choosers.append(_chooser(snap, game, kind, acts))
+        elif len(acts) == 1:
             buttons.append(f"<button{act_attrs(snap, acts)}>{esc(snap.label(acts[0]))}</button>")
         else:
             words = "".join(" " + c.lower() if c.isupper() else c for c in kind).strip()
@@ -255,4 +268,29 @@ def _controls(snap: Snapshot, rest: list[Action]) -> str:
                 f"<button{act_attrs(snap, acts, words.capitalize())}>"
                 f"{esc(words.capitalize())}… ({len(acts)})</button>"
             )
-    return f'<div class="turn-controls">{"".join(buttons)}</div>'
+    return f'<div class="turn-controls">{"".join(buttons)}</div>{"".join(choosers)}'
+
+
+def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> str:
+    """A choice of several cards made as a selection and a confirm button: each card that
+    some legal choice uses is a toggle, and the client enables the confirm button (with the
+    chosen action's `data-action`) only when the selection is exactly one legal choice."""
+    cards: dict[int, None] = {}
+    for a in acts:
+        cards.update(dict.fromkeys(getattr(a, "cards", ())))
+    choices = json.dumps(
+        [{"action": a.to_json(), "label": snap.label(a)} for a in acts], separators=(",", ":")
+    )
+    heading = CHOOSE_TEXT.get(kind, kind)
+    toggles = "".join(
+        f'<button type="button" class="pick-card" data-pick="{c}" aria-pressed="false"'
+        f' title="{esc(snap.card_text(game.cards.name[c]))}">{esc(game.cards.name[c])}</button>'
+        for c in cards
+    )
+    return (
+        f'<fieldset class="chooser" data-choices="{esc(choices)}">'
+        f"<legend>{esc(heading)}: pick the cards, then confirm ({len(acts)} choices)</legend>"
+        f'<div class="row">{toggles}</div>'
+        '<button type="button" class="confirm" disabled>Confirm</button> '
+        '<span class="choice-label muted" aria-live="polite">Pick cards.</span></fieldset>'
+    )
