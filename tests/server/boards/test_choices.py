@@ -5,6 +5,7 @@ the TARDIS at the centre of the map."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from html import unescape
 from typing import Any
@@ -83,3 +84,47 @@ def test_a_malformed_result_is_refused() -> None:
     for bad in ({"scores": [1], "winners": []}, {"scores": [1, 2], "winners": [5]}, {}):
         with pytest.raises(BoardError):
             render_board(game, 0, snapshot, bad)
+
+
+def test_card_game_shows_the_latest_conflict_step_by_step() -> None:
+    """Reveal (cards and strengths), strengths, result: from the conflict's own events, the
+    same for every seat and the spectator (a conflict's cards are face-up)."""
+    game = timelord.load("card-game", players=2)
+    for seed in range(20):
+        state = game.new_game(seed)
+        rng = random.Random(seed)
+        events: list[Any] = []
+        while not state.is_over:
+            state, new = state.apply_with_events(rng.choice(state.legal_actions()))
+            events.extend(new)
+            conflict = [e for e in new if e.kind == "conflict"]
+            if conflict:
+                break
+        else:
+            continue
+        data = conflict[-1].data
+        reveal = [e for e in events if e.kind == "reveal"][-1].data
+        cs = game.cards
+        for seat in (0, 1, None):
+            html = render_board(game, seat, _snapshot(game, state, seat, events))
+            panel = re.search(r'<section class="conflict".*?</section>', html)
+            assert panel is not None
+            text = unescape(re.sub(r"<[^>]+>", " ", panel.group(0)))
+            text = " ".join(text.split())
+            assert f"Latest conflict: {cs.name[data['place']]}" in text
+            for c in reveal["defenders"] + reveal["enemies"]:
+                assert f"{cs.name[c]} ({cs.strength[c]})" in text
+            assert f"attack {data['attack']} against defence {data['defence']}" in text
+            won = data["attacker"] if data["winner"] == "attack" else data["owner"]
+            name = "You" if won == seat else game.seat_name(won)
+            assert f"Result : the {data['winner']} ({name}) wins" in text
+            steps = [m for m in ("Reveal", "Strengths", "Result") if m in text]
+            assert steps == ["Reveal", "Strengths", "Result"]
+        return
+    raise AssertionError("no random Card Game reached a conflict")
+
+
+def test_no_conflict_panel_before_the_first_conflict() -> None:
+    game = timelord.load("card-game", players=2)
+    state = game.new_game(1)
+    assert 'class="conflict"' not in render_board(game, 0, _snapshot(game, state, 0, []))

@@ -5,11 +5,14 @@ as a selection with a confirm button."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+import timelord
 from tests.server.e2e.test_play import MY_TURN_OR_OVER
+from timelord.core import Record
 
 
 def _create(base: str, game: str, seats: list[str], seed: int, **options: Any) -> Any:
@@ -73,4 +76,40 @@ def test_card_game_choice_of_cards_is_a_selection_with_a_confirm_button(
     page.wait_for_function(
         "v => document.querySelector('.frame')?.dataset.version !== v", arg=version
     )
+    assert not page.errors
+
+
+def test_card_game_conflict_is_shown_step_by_step(page: Any, server: str, artifacts: Path) -> None:
+    """A bots' game, replayed: at the step of a conflict the board shows the conflict panel
+    (reveal, strengths, result), and stepping onto it highlights it so the steps play in."""
+    table = _create(server, "card-game", ["heuristic", "heuristic"], 3, players=2, max_turns=12)
+    deadline = time.monotonic() + 120
+    while True:
+        with urllib.request.urlopen(f"{server}/api/tables/{table['id']}", timeout=30) as r:
+            if json.load(r)["over"]:
+                break
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.5)
+    with urllib.request.urlopen(f"{server}/api/tables/{table['id']}/record", timeout=30) as r:
+        record = Record.from_json(json.load(r))
+    game = timelord.load("card-game", **record.options)
+    state = game.new_game(record.seed)
+    conflicts = []
+    for done, data in enumerate(record.actions, 1):
+        state, events = state.apply_with_events(game.action_from_json(data))
+        conflicts += [done] * any(e.kind == "conflict" for e in events)
+    assert conflicts, "the bots' game had no conflict"
+    step = conflicts[0]
+    page.goto(f"{server}/tables/{table['id']}/replay")
+    page.wait_for_selector("#step-label:has-text('step 0 of')")
+    page.eval_on_selector(
+        "#step", "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", step - 1
+    )
+    page.wait_for_selector(f"#step-label:has-text('step {step - 1} of')")
+    page.keyboard.press("ArrowRight")
+    panel = page.wait_for_selector(".conflict.changed")
+    text = panel.inner_text()
+    assert "Reveal" in text and "Strengths" in text and "Result" in text
+    page.wait_for_timeout(2500)  # let the three steps play in before the screenshot
+    page.screenshot(path=str(artifacts / "card-game-conflict.png"))
     assert not page.errors

@@ -166,8 +166,81 @@ def render(snap: Snapshot) -> str:
     controls = _controls(snap, game, take(lambda a: True))
     # the final scores and winners come from the server's result, never recounted here
     result = result_panel(snap, None, [])
-    board = f'<div class="card-game">{info}{lines}{controls}{hand_html}{reserve_html}</div>'
+    board = (
+        f'<div class="card-game">{info}{_conflict(snap, game)}{lines}{controls}{hand_html}'
+        f"{reserve_html}</div>"
+    )
     return frame(snap, "Doctor Who: The Card Game", board, result)
+
+
+#: Events that belong to a conflict between its reveal and its result, and after it.
+DURING = ("beaten", "turned", "ironsides", "decline")
+AFTER = ("discard", "tardis", "return-to-hand", "valiant", "decline")
+
+
+def _conflict(snap: Snapshot, game: CardGame) -> str:
+    """The latest conflict step by step, from the seat's events: the cards revealed (with
+    their strengths), what changed the sides, both strengths, and the result with what it
+    did. Its `data-tile` lets the client's change highlight replay the steps when it is new."""
+    events = snap.events
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["kind"] == "conflict"), -1)
+    if at < 0:
+        return ""
+    data = events[at]["data"]
+    start = at
+    while start > 0 and events[start - 1]["kind"] != "conflict" and at - start < 12:
+        start -= 1
+        if events[start]["kind"] == "reveal":
+            break
+    reveal = events[start] if events[start]["kind"] == "reveal" else None
+    during = [e for e in events[start + 1 : at] if e["kind"] in DURING]
+    after = []
+    for e in events[at + 1 : at + 9]:
+        if e["kind"] not in AFTER:
+            break
+        after.append(e)
+    cs = game.cards
+
+    def named(cards: Any) -> str:
+        out = []
+        for c in cards if isinstance(cards, list) else []:
+            if isinstance(c, int) and 0 <= c < len(cs.name):
+                out.append(f"{cs.name[c]} ({cs.strength[c]})")
+        return ", ".join(out) or "none"
+
+    place = data.get("place")
+    where = cs.name[place] if isinstance(place, int) and 0 <= place < len(cs.name) else "?"
+    steps = []
+    if reveal is not None:
+        steps.append(
+            '<li class="step"><strong>Reveal</strong>: Defenders '
+            f"{esc(named(reveal['data'].get('defenders')))} · Enemies "
+            f"{esc(named(reveal['data'].get('enemies')))}"
+            + "".join(f"<br>{esc(e['text'])}" for e in during)
+            + "</li>"
+        )
+    attack, defence = data.get("attack"), data.get("defence")
+    attacker, owner = data.get("attacker"), data.get("owner")
+    side = ""
+    if isinstance(attacker, int) and isinstance(owner, int):
+        side = f" ({esc(snap.seat_name(attacker))} against {esc(snap.seat_name(owner))})"
+    steps.append(
+        f'<li class="step"><strong>Strengths</strong>{side}: attack '
+        f'<span class="num">{esc(attack)}</span> against defence '
+        f'<span class="num">{esc(defence)}</span></li>'
+    )
+    winner = data.get("winner")
+    won = {"attack": attacker, "defence": owner}.get(str(winner))
+    by = f" ({esc(snap.seat_name(won))})" if isinstance(won, int) else ""
+    steps.append(
+        f'<li class="step"><strong>Result</strong>: the {esc(winner)}{by} wins'
+        + "".join(f"<br>{esc(e['text'])}" for e in after)
+        + "</li>"
+    )
+    return (
+        f'<section class="conflict" data-tile="conflict" aria-label="Latest conflict">'
+        f"<h3>Latest conflict: {esc(where)}</h3><ol>{''.join(steps)}</ol></section>"
+    )
 
 
 def _order(snap: Snapshot, view: dict[str, Any]) -> list[int]:
