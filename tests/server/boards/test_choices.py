@@ -55,6 +55,7 @@ def test_clicking_the_tardis_starts_the_accusation() -> None:
         item["action"] for menu in _attr_values(tag, "data-actions") for item in menu
     ]
     assert accuse in offered
+    assert "click the TARDIS to accuse" in html
     board = html.split('<div class="legal"')[0]
     assert board.count("{&quot;type&quot;:&quot;Accuse&quot;}") == 1
 

@@ -84,6 +84,8 @@ def render(snap: Snapshot) -> str:
     )
     if snap.my_turn:
         hint = PHASE_TEXT.get(view["phase"], "")
+        if view["phase"] != "accuse" and any(type(a).__name__ == "Accuse" for a in snap.legal):
+            hint += " Or click the TARDIS to accuse."
         naming = view.get("naming") or []
         if view["phase"] == "name":
             hint += f" You are naming for {'an' if view['purpose'] == 'accuse' else 'a'}"
