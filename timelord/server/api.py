@@ -74,6 +74,16 @@ class ActionIn(BaseModel):
     action: dict[str, Any]
 
 
+class ExplainIn(BaseModel):
+    action: dict[str, Any]
+
+
+class Explanation(BaseModel):
+    legal: bool = Field(description="whether the action would be accepted now")
+    reason: str = Field(description="the engine's reason it would be refused ('' if legal)")
+    rule: str = Field(description="the rule clause that forbids it ('' if legal or none)")
+
+
 class TableSummary(BaseModel):
     id: str
     game: str
@@ -242,6 +252,27 @@ async def act(request: Request, table_id: str, token: str | None = None) -> Resp
     version, action = action_request(body)
     await tables.act(live, seat, version, action)
     return _json(live.snapshot_text(seat))
+
+
+@router.post(
+    "/tables/{table_id}/explain",
+    response_model=Explanation,
+    responses=_errors(400, 403, 404, 413, 422),
+    openapi_extra=_body_doc(ExplainIn),
+    summary="Ask whether an action would be legal now, and why not",
+    description="Checks the action for the seat of the token as the actions route would, "
+    "without applying it: never changes the table. An illegal action answers 200 with "
+    "legal false, the engine's reason and rule; 403 seat/forbidden for a wrong token or "
+    "another seat's turn; 422 action/invalid for a malformed action.",
+)
+async def explain(request: Request, table_id: str, token: str | None = None) -> Response:
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    body = await read_json(request)
+    seat = live.seat_of(token)
+    if not isinstance(body, dict) or set(body) != {"action"}:
+        raise malformed('the body must be {"action": {...}}')
+    return JSONResponse(tables.explain(live, seat, body["action"]))
 
 
 @router.get(

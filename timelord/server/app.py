@@ -42,6 +42,8 @@ Read a seat's snapshot with GET /api/tables/{id}?token=T (no token: the spectato
 POST /api/tables/{id}/actions?token=T naming the version you saw, or hold a WebSocket at
 /api/tables/{id}/ws?token=T: it sends the snapshot on connect and after every change and takes
 {"version", "action"} messages, answering refusals as {"code", "reason", "rule", "status"}.
+POST /api/tables/{id}/explain?token=T with {"action"} says whether that action would be legal
+now and, if not, the engine's reason and rule, without changing the table.
 Errors: 400 request/malformed, 403 seat/forbidden, 404 table/not_found, 409 action/stale,
 413 request/too_large, 422 action/illegal | action/invalid | config/invalid, 429 rate/limited.
 """

@@ -127,10 +127,18 @@ async def board(request: Request, table_id: str, token: str = "") -> Response:
     live, seat = await _seat_table(request, table_id, token)
     snapshot = json.loads(live.snapshot_text(seat))
     try:
-        html = render_board(live.game, seat, snapshot)
+        html = render_board(live.game, seat, snapshot, final_result(live.state))
     except GameError as exc:
         return _error(422, "board/invalid", str(exc))
     return HTMLResponse(html)
+
+
+def final_result(state: State) -> dict[str, Any] | None:
+    """A finished game's scores and winners as the engine computes them (public once the
+    game is over: the server stores the same with the record); None while it is played."""
+    if not state.is_over:
+        return None
+    return {"scores": state.scores(), "winners": state.winners()}
 
 
 #: How many finished games each app keeps replayed for the replay page.
@@ -166,7 +174,7 @@ class _Replay:
             "legal": [],
             "events": self.game.tell(told, seat),
         }
-        return render_board(self.game, seat, snapshot)
+        return render_board(self.game, seat, snapshot, final_result(state))
 
 
 async def _replay(request: Request, table_id: str) -> _Replay:

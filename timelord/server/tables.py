@@ -384,11 +384,7 @@ class Tables:
             state = live.state
             if state.is_over:
                 raise ApiError(422, "action/illegal", "the game is over; no more moves", "end")
-            if seat is None:
-                raise forbidden("a spectator cannot act; use your seat's token")
-            if seat != state.to_move:
-                assert state.to_move is not None  # a game not over has a seat to move
-                raise forbidden(f"it is {live.game.seat_name(state.to_move)}'s turn, not yours")
+            _check_turn(live, seat)
             try:
                 action = live.game.action_from_json(action_data)
                 following, events = state.apply_with_events(action)
@@ -418,6 +414,22 @@ class Tables:
                 ) from exc
             live.advance(following, events)
             self._changed(live)
+
+    def explain(self, live: Live, seat: int | None, action_data: Any) -> dict[str, Any]:
+        """Whether `action_data` would be legal for `seat` now and, if not, the engine's
+        reason and rule; refused with the codes `act` uses, and it never changes the table."""
+        state = live.state
+        if state.is_over:
+            return {"legal": False, "reason": "the game is over; no more moves", "rule": "end"}
+        _check_turn(live, seat)
+        try:
+            action = live.game.action_from_json(action_data)
+            state.check(action)
+        except IllegalAction as exc:
+            return {"legal": False, "reason": exc.reason, "rule": exc.rule}
+        except (InvalidAction, GameError) as exc:
+            raise ApiError(422, "action/invalid", str(exc)) from exc
+        return {"legal": True, "reason": "", "rule": ""}
 
     def _changed(self, live: Live) -> None:
         for outbox in list(live.subscribers):
@@ -521,6 +533,16 @@ class Tables:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _check_turn(live: Live, seat: int | None) -> None:
+    """403 seat/forbidden unless `seat` is the seat to move (a spectator never is)."""
+    if seat is None:
+        raise forbidden("a spectator cannot act; use your seat's token")
+    to_move = live.state.to_move
+    if seat != to_move:
+        assert to_move is not None  # a game not over has a seat to move
+        raise forbidden(f"it is {live.game.seat_name(to_move)}'s turn, not yours")
 
 
 def _configure(game_id: Any, options: Any, seats: Any) -> tuple[Game, list[str]]:

@@ -55,7 +55,7 @@ def _playout(game_id: str, seed: int, steps: int) -> tuple[Game, State, list[Eve
 def _offered(html: str) -> list[dict[str, Any]]:
     """Every action the board offers: single controls and the entries of menus."""
     out = [json.loads(unescape(m)) for m in re.findall(r'data-action="([^"]*)"', html)]
-    for m in re.findall(r'data-actions="([^"]*)"', html):
+    for m in re.findall(r'data-(?:actions|choices)="([^"]*)"', html):
         out.extend(item["action"] for item in json.loads(unescape(m)))
     return out
 
@@ -97,10 +97,11 @@ def test_waiting_seat_and_spectator_get_no_controls(game_id: str) -> None:
 def test_result_screen_names_the_winners(game_id: str) -> None:
     game, state, events = _playout(game_id, 3, 100_000)
     assert state.is_over
-    html = render_board(game, 0, _snapshot(game, state, 0, events))
+    result = {"scores": state.scores(), "winners": state.winners()}
+    html = render_board(game, 0, _snapshot(game, state, 0, events), result)
     found = re.search(r'data-result="([^"]*)"', html)
     assert found is not None
-    assert json.loads(unescape(found.group(1)))["winners"] == state.winners()
+    assert json.loads(unescape(found.group(1))) == result
     assert 'data-to-move=""' in html
     assert _offered(html) == []
 

@@ -1,7 +1,8 @@
 """The moves of the Card Game. Card fields hold physical card ids; locations are indices.
 
 Multi-card plays are sequences (`PlayDefender`, `PlayDefender`, `Finish`), so each legal
-action list stays small. `__str__` gives plain ids; `CardGameState.describe` gives names.
+action list stays small. `__str__` names cards as `Name#id` (the id keeps it exact);
+`CardGame.action_label` gives a seat's menu line and `describe` what an applied action did.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ class BuyCards(Action):
     count: int
 
     def __str__(self) -> str:
-        return f"buy {self.count} card(s)"
+        return f"buy {self.count} card" + ("" if self.count == 1 else "s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +152,7 @@ class TakeTime(Action):
     seat: int
 
     def __str__(self) -> str:
-        return f"take a time point from seat {self.seat}"
+        return f"take a Time Point from seat {self.seat}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,7 @@ class DiscardToRegenerate(Action):
 @dataclass(frozen=True, slots=True)
 class UseIronsides(Action):
     def __str__(self) -> str:
-        return "pay 1 time point for +1 defence (Ironsides)"
+        return "pay for Ironsides: +1 defence"
 
 
 @dataclass(frozen=True, slots=True)

@@ -171,7 +171,9 @@ def card_set_from_toml(text: str) -> CardSet:
 
 def card_set_from_data(data: dict[str, Any]) -> CardSet:
     """A card set from the manifest's structure (`[game]`, `[[card]]`, `[[start]]`, optional
-    `[colours]`), as parsed TOML or as the JSON `CardSet.to_data` gives."""
+    `[colours]`), as parsed TOML or as the JSON `CardSet.to_data` gives. `ValueError` if a
+    record is of the wrong type or out of its range (`check_manifest`)."""
+    check_manifest(data)
     g = data.get("game", {})
     consts = GameConstants(
         **{k: int(v) for k, v in g.items() if k in GameConstants.__dataclass_fields__}
@@ -180,6 +182,97 @@ def card_set_from_data(data: dict[str, Any]) -> CardSet:
     starts = [design_from_record(r, START) for r in data["start"]]
     colours = tuple(data.get("colours", {}).get("names", ("Red", "Blue", "Green", "Yellow")))
     return CardSet(designs, starts, consts, colours)
+
+
+#: Bounds of a manifest (the `cards` option comes from outside: records, API clients). Card
+#: ids stay below 1024 (the legal-action caches pack them in 10 bits).
+MAX_CARDS = 1000
+MAX_DESIGNS = 300
+_CONSTANT_RANGE = {
+    "time_points": (1, 1000),
+    "counters": (1, 50),
+    "hand_size": (1, 50),
+    "pass_cards": (1, 49),
+    "pass_cards_two_player": (1, 49),
+    "end_depth": (0, MAX_CARDS),
+    "buy_cost": (1, 1000),
+    "reserve_limit": (0, 50),
+}
+_FIELD_TYPES: dict[str, Any] = {
+    "key": str, "name": str, "kind": str, "type": str, "status": str, "name_status": str,
+    "art": list, "copies": int, "strength": int, "vp": int, "tp": int, "order": int,
+    "two_player": bool, "combines": list, "effects": list, "sources": list,
+}  # fmt: skip
+#: Effect parameters the rules read, with their types (others are kept but never read).
+_PARAM_TYPES: dict[str, Any] = {
+    "reveal_tp": int, "count": int, "bonus": int, "slots": int, "cost": int, "boost": int,
+    "stays": bool, "needs_face_up": bool, "discard_defender": bool, "beaten_by": str,
+    "needs_type": str, "turns": str, "stopped_by": str, "removes": str,
+}  # fmt: skip
+_NUMBER_RANGE = (-1000, 1000)
+
+
+def _typed(value: Any, kind: Any, what: str) -> None:
+    ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    if not ok:
+        raise ValueError(f"{what} must be {kind.__name__}, not {value!r}")
+    if kind is int and not _NUMBER_RANGE[0] <= value <= _NUMBER_RANGE[1]:
+        raise ValueError(f"{what} must lie in {_NUMBER_RANGE}, not {value}")
+    if kind is str and len(value) > 200:
+        raise ValueError(f"{what} is too long")
+
+
+def check_manifest(data: Any) -> None:
+    """Refuse (ValueError) a manifest of the wrong shape, types or sizes: every field typed,
+    numbers bounded, at most `MAX_CARDS` cards, so no option can exhaust memory or time."""
+    if not isinstance(data, dict):
+        raise ValueError("a card manifest is an object")
+    game = data.get("game", {})
+    if not isinstance(game, dict):
+        raise ValueError("[game] must be an object")
+    for name, value in game.items():
+        if name in _CONSTANT_RANGE:
+            lo, hi = _CONSTANT_RANGE[name]
+            _typed(value, int, f"game.{name}")
+            if not lo <= value <= hi:
+                raise ValueError(f"game.{name} must lie in {lo}..{hi}, not {value}")
+    hand = game.get("hand_size", GameConstants.hand_size)
+    for name in ("pass_cards", "pass_cards_two_player"):
+        if game.get(name, getattr(GameConstants, name)) >= hand:
+            raise ValueError(f"game.{name} must be smaller than the hand size {hand}")
+    total = 0
+    for part in ("card", "start"):
+        records = data.get(part)
+        if not isinstance(records, list) or not records:
+            raise ValueError(f"[[{part}]] must be a non-empty list of records")
+        if len(records) > MAX_DESIGNS:
+            raise ValueError(f"at most {MAX_DESIGNS} [[{part}]] records")
+        for i, rec in enumerate(records):
+            if not isinstance(rec, dict) or "key" not in rec or "name" not in rec:
+                raise ValueError(f"{part} {i}: a record with a key and a name")
+            for name, value in rec.items():
+                kind = _FIELD_TYPES.get(name) or _PARAM_TYPES.get(name)
+                if kind is not None:
+                    _typed(value, kind, f"{part} {rec['key']!r}: {name}")
+                elif not isinstance(value, (str, int, float, bool)):
+                    raise ValueError(f"{part} {rec['key']!r}: {name} must be a plain value")
+            for name in ("combines", "effects", "sources", "art"):
+                for x in rec.get(name, []):
+                    _typed(x, str, f"{part} {rec['key']!r}: {name} entry")
+            if part == "card" and rec.get("kind") not in KINDS:
+                raise ValueError(f"card {rec['key']!r}: kind must be one of {KINDS}")
+            copies = rec.get("copies", 1)
+            if not 1 <= copies <= 50:
+                raise ValueError(f"{part} {rec['key']!r}: copies must lie in 1..50")
+            total += copies if part == "card" else 1
+    if total > MAX_CARDS:
+        raise ValueError(f"at most {MAX_CARDS} cards in a set, not {total}")
+    colours = data.get("colours", {})
+    names = colours.get("names", []) if isinstance(colours, dict) else None
+    if not isinstance(names, list) or len(names) > 4:
+        raise ValueError("colours.names must be a list of at most 4 seat names")
+    for x in names:
+        _typed(x, str, "a colour name")
 
 
 @lru_cache(maxsize=1)

@@ -6,14 +6,17 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from timelord.core import Action, ConfigError, CorruptRecord, Game, Rng, View
+from timelord.core import Action, ConfigError, Game, Rng, View
+from timelord.core.viewcache import ViewCache
 from timelord.games.card_game.actions import ACTION_TYPES
 from timelord.games.card_game.cards import CardSet, card_set_from_data, standard_cards
-from timelord.games.card_game.sampling import sample_state as _sample_state
+from timelord.games.card_game.sampling import prepare, sample_state
 from timelord.games.card_game.state import CardGameState
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
 DEFAULT_MAX_TURNS = 400
+#: The largest turn limit accepted (random games end before turn 200).
+MAX_TURNS = 10_000
 #: Steps the player to move may take in one turn before only discarding and ending remain
 #: (ruling C-R10).
 TURN_STEP_CAP = 60
@@ -28,6 +31,15 @@ class CardGame(Game):
     id: ClassVar[str] = "card-game"
     description: ClassVar[str] = "Doctor Who: The Card Game (2-4 players)"
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    options_doc: ClassVar[Mapping[str, str]] = {
+        "players": "seats at the table: 2, 3 or 4 (default 4; 2 plays the second edition's "
+        "two-player variant, C-2.5)",
+        "max_turns": f"a simulation bound: the game ends, scored as usual, when this turn "
+        f"would begin; 1 to {MAX_TURNS} (default {DEFAULT_MAX_TURNS}; C-6.5)",
+        "cards": "null for the shipped 127-card manifest (default), or a custom card set as "
+        "manifest data ([game] constants, [[card]] and [[start]] records, at most 1000 "
+        "cards, as CardSet.to_data() gives)",
+    }
 
     def __init__(
         self,
@@ -37,8 +49,12 @@ class CardGame(Game):
     ) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise ConfigError(f"card-game: players must be 2, 3 or 4, not {players!r}")
-        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
-            raise ConfigError(f"card-game: max_turns must be a positive integer: {max_turns!r}")
+        if (
+            not isinstance(max_turns, int)
+            or isinstance(max_turns, bool)
+            or not 1 <= max_turns <= MAX_TURNS
+        ):
+            raise ConfigError(f"card-game: max_turns must be 1 to {MAX_TURNS}: {max_turns!r}")
         self.players = players
         self.max_turns = max_turns
         if cards is None:
@@ -51,6 +67,8 @@ class CardGame(Game):
         self.turn_step_cap = TURN_STEP_CAP
         c = self.cards.constants
         self.pass_count = c.pass_cards if players > 2 else c.pass_cards_two_player
+        # Per-view preparations of `sample_state`, safe under threads.
+        self._views: ViewCache[Any] = ViewCache(lambda view: prepare(self, view))
 
     @classmethod
     def with_cards(cls, cards: CardSet, players: int = 4, max_turns: int = 400) -> CardGame:
@@ -81,18 +99,44 @@ class CardGame(Game):
         return s
 
     def state_from_json(self, data: Mapping[str, Any]) -> CardGameState:
-        try:
-            return CardGameState.from_json(self, dict(data))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CorruptRecord(f"not a card-game state: {exc}") from exc
+        """Read back `to_json()`; `CorruptRecord` unless the state could arise in play
+        (types, conservation of cards, the pending decision, knowledge: `validate`)."""
+        from timelord.games.card_game.validate import state_from_data
+
+        return state_from_data(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> CardGameState:
-        return _sample_state(self, view, rng)
+        """A state consistent with `view` (C-7.2); the view is checked and prepared once
+        (`CorruptRecord` if doctored, `InvalidSeat` for a spectator's view)."""
+        return sample_state(self._views.get(view), rng)
 
     def render_view(self, view: View) -> str:
         from timelord.games.card_game.render import render_view
 
         return render_view(self, view)
+
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        """One sentence, ending with a full stop, so that `describe` reads as prose."""
+        from timelord.games.card_game.render import event_text
+
+        return event_text(self, kind, dict(data), seat) + "."
+
+    def glossary(self) -> Mapping[str, Mapping[str, str]]:
+        """Every card design of this game's set, and the counters, by name: what it is (from
+        the card data) and what its ability does (`data/texts.toml`)."""
+        from timelord.games.card_game.render import glossary
+
+        return glossary(self.cards)
+
+    def action_card(self, action: Action) -> str | None:
+        from timelord.games.card_game.render import action_card
+
+        return action_card(self.cards, action)
+
+    def action_label(self, view: View, action: Action) -> str:
+        from timelord.games.card_game.render import action_label
+
+        return action_label(self, view, action)
 
     def seat_name(self, seat: int) -> str:
         return self.cards.colours[seat] if seat < len(self.cards.colours) else f"Seat {seat}"
@@ -100,10 +144,15 @@ class CardGame(Game):
 
 def _custom_cards(data: Mapping[str, Any], players: int) -> CardSet:
     """The `cards` option: manifest data (see `CardSet.to_data`); ConfigError if unusable."""
+    if not isinstance(data, Mapping):
+        raise ConfigError("card-game: cards must be a card manifest (an object) or null")
     try:
         cs = card_set_from_data(dict(data))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ConfigError(f"card-game: cards is not a card manifest: {exc}") from exc
     if len(cs.start_cards) < players:
         raise ConfigError(f"card-game: cards needs at least {players} starting Locations")
+    hand = cs.constants.hand_size
+    if len(cs.cards_in_play(players)) < players * hand:
+        raise ConfigError(f"card-game: cards must hold {players * hand} cards to deal")
     return cs

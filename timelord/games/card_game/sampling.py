@@ -17,8 +17,8 @@ Every deal of the hidden cards that agrees with the view is equally likely (C-7.
 
 All integer picks are exact (rejection, no modulo or multiply-shift bias). Search agents call
 this once per iteration with the same few views, so the work that depends only on the view is
-done once per view object and cached (`_Template`; a caller must not change a view in place
-and sample from it again).
+done once per view (`prepare`, which also checks the view) and kept in the game's
+`ViewCache`, which prepares a view again if it was changed in place.
 """
 
 from __future__ import annotations
@@ -28,11 +28,9 @@ from itertools import combinations, permutations, product
 from math import comb, factorial
 from typing import Any
 
-from timelord.core import Rng
+from timelord.core import CorruptRecord, GameError, Rng
 from timelord.games.card_game.state import ATTACK, DEFEND, IRON, CardGameState
 
-#: Views whose templates are kept (search agents cycle through a few at most).
-_CACHE_SIZE = 64
 #: Largest number of design multisets listed for one group; beyond it a group is drawn by
 #: rejection (still exactly uniform, only slower).
 _MAX_COMBOS = 20_000
@@ -146,27 +144,30 @@ class _Template:
     wmax: Any
 
 
-_CACHE: dict[int, tuple[Any, _Template]] = {}
+def prepare(game: Any, view: dict[str, Any]) -> _Template:
+    """The door of `sample_state`: check `view` (a doctored one is refused with
+    `CorruptRecord`, a spectator's or another table's seat with `InvalidSeat`) and prepare
+    its template. Done once per view (the game's `ViewCache`), never per sample.
 
+    Past the cheap checks of shape and sizes, the proof that the view is one the game can
+    show is a deal: one sample (from its own generator, so the caller's stream does not
+    depend on the cache) must be a state that passes the state door and shows this view."""
+    from timelord.games.card_game.validate import check_dealt, check_view
 
-def sample_state(game: Any, view: dict[str, Any], rng: Rng) -> CardGameState:
-    hit = _CACHE.get(id(view))
-    if (
-        hit is not None
-        and hit[0] is view
-        and hit[1].game is game
-        and hit[1].cs is game.cards
-        # A cheap guard against a view changed in place since (not a promise: see C-R25).
-        and hit[1].s.turn == view["turn"]
-        and hit[1].s.steps == view["steps"]
-        and hit[1].s.phase == view["phase"]
-    ):
-        t = hit[1]
-    else:
+    check_view(game, view)
+    try:
         t = _template(game, view)
-        if len(_CACHE) >= _CACHE_SIZE:
-            del _CACHE[next(iter(_CACHE))]
-        _CACHE[id(view)] = (view, t)  # the view is kept alive, so its id stays unique
+        dealt = _deal(t, Rng(0))
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+        if isinstance(exc, GameError):
+            raise
+        raise CorruptRecord(f"not a card-game view: {exc!r}") from exc
+    check_dealt(dealt, view)
+    return t
+
+
+def sample_state(t: _Template, rng: Rng) -> CardGameState:
+    """One state for the prepared view `t`, hidden cards dealt at random (C-7.2, C-7.4)."""
     return _deal(t, rng)
 
 
@@ -304,7 +305,8 @@ def _template(game: Any, view: dict[str, Any]) -> _Template:
     for i in range(t.need):
         t.fy_n *= m - i
     t.fy_words = (t.fy_n.bit_length() + 16 + 63) // 64
-    assert len(t.pool) == t.need + t.deck_hidden + sum(g.k for g in groups), "view miscounts"
+    if len(t.pool) != t.need + t.deck_hidden + sum(g.k for g in groups):
+        raise CorruptRecord("the view's counts do not add up to the cards it hides")
     if t.shuffled is not None and groups:
         # The most completions any filling can have: it uses as few reshuffled cards as the
         # other hidden cards allow.
@@ -376,7 +378,7 @@ def _group(
         g.cum = []
     else:
         if not combos:
-            raise RuntimeError("no hidden-card deal fits this view")
+            raise CorruptRecord("no hidden-card deal fits this view")
         g.combos = combos
         acc = 0
         g.cum = []
@@ -567,7 +569,7 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
             if rng.below(t.wmax) < comb(r, t.deck_hidden):
                 break
         else:
-            raise RuntimeError("no hidden-card deal fits this view")
+            raise CorruptRecord("no hidden-card deal fits this view")
         for g, fill in zip(groups, fills, strict=True):
             if g.pre is not None:
                 known[fill] = g.bits[0]

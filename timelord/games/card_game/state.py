@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Action, GameOver, IllegalAction, InvalidAction, State, View
+from timelord.core import Action, Event, GameOver, IllegalAction, InvalidAction, State, View
 
 if TYPE_CHECKING:
     from timelord.games.card_game.cards import CardSet
@@ -83,6 +83,10 @@ class CardGameState(State):
     rng: int
     ended: str
     shuffled: tuple[int, ...]
+
+    #: Where the rules append events while `apply_logged` applies an action; None (this
+    #: class default, no instance slot) on every other path, so playouts pay one lookup.
+    log: list[Event] | None = None
 
     def __init__(self, game: CardGame) -> None:
         self.game = game
@@ -159,23 +163,6 @@ class CardGameState(State):
             out[name] = v
         return out
 
-    @classmethod
-    def from_json(cls, game: CardGame, data: dict[str, Any]) -> CardGameState:
-        s = cls(game)
-        for name in _FIELDS:
-            # `shuffled` came with ruling C-R26; older records have no reshuffle in them.
-            v = data.get(name, []) if name == "shuffled" else data[name]
-            if name == "passed":
-                v = [tuple(tuple(p) for p in seat) for seat in v]
-            elif name in _NESTED:
-                v = [tuple(x) for x in v]
-            elif name in ("newres", "deck", "discard", "aside", "p_cards", "shuffled"):
-                v = tuple(v)
-            elif isinstance(v, list):
-                v = list(v)
-            setattr(s, name, v)
-        return s
-
     # ------------------------------------------------------------------ protocol
     @property
     def to_move(self) -> int | None:
@@ -224,6 +211,16 @@ class CardGameState(State):
         _apply_action(s, action)
         return s
 
+    def apply_logged(self, action: Action, log: list[Event]) -> CardGameState:
+        """`apply_unchecked`, the rules appending to `log` what happened (`rules/tell.py`)."""
+        s = self.copy()
+        s.log = log
+        try:
+            _apply_action(s, action)
+        finally:
+            del s.log
+        return s
+
     def why_illegal(self, action: Action) -> IllegalAction:
         return _explain(self, action)
 
@@ -241,11 +238,6 @@ class CardGameState(State):
         from timelord.games.card_game.view import make_view
 
         return make_view(self, seat)
-
-    def describe(self, action: Action, seat: int | None) -> str:
-        from timelord.games.card_game.render import describe
-
-        return describe(self, action, seat)
 
     def __repr__(self) -> str:
         return f"<CardGameState turn={self.turn} active={self.active} phase={self.phase}>"

@@ -8,10 +8,13 @@ from timelord.games.card_game.state import ATTACK, DEFEND, IRON, CardGameState
 
 
 def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
+    s.game.check_seat(seat)
     n = s.game.players
     known = s.known
     if seat is None:
-        bit = 0
+        # A spectator sees only what lies face-up (C-7.1). On the table a card every seat
+        # knows is face-up (revealed in a conflict); a card in a hand, a reserve or the deck
+        # may be known to every seat (passed cards in a 2-player game) and still be secret.
         full = (1 << n) - 1
 
         def sees(c: int) -> bool:
@@ -39,11 +42,12 @@ def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
         )
     hands = []
     reserves = []
+    hidden = seat is None
     for p in range(n):
         h = s.hands[p]
-        hands.append({"count": len(h), "known": [c for c in h if sees(c)]})
+        hands.append({"count": len(h), "known": [] if hidden else [c for c in h if sees(c)]})
         r = s.reserve[p]
-        reserves.append({"count": len(r), "known": [c for c in r if sees(c)]})
+        reserves.append({"count": len(r), "known": [] if hidden else [c for c in r if sees(c)]})
     staged: list[Any] = []
     if s.phase in (DEFEND, ATTACK):
         staged = [c if sees(c) else None for c in s.p_cards]
@@ -68,7 +72,7 @@ def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
         "deck": {
             "count": len(s.deck),
             "below_end": s.end_depth,
-            "known": sorted(c for c in s.deck if sees(c)),
+            "known": [] if hidden else sorted(c for c in s.deck if sees(c)),
             "reshuffled": list(s.shuffled),
         },
         "discard": list(s.discard),

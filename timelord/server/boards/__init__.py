@@ -23,8 +23,11 @@ class BoardError(GameError):
     """A snapshot that cannot be drawn (malformed view, legal list or events)."""
 
 
-def read_snapshot(game: Game, seat: Any, data: Any) -> Snapshot:
-    """Check a snapshot from outside and decode its legal actions; `BoardError` if malformed."""
+def read_snapshot(
+    game: Game, seat: Any, data: Any, result: Mapping[str, Any] | None = None
+) -> Snapshot:
+    """Check a snapshot from outside and decode its legal actions; `BoardError` if malformed.
+    `result` is a finished game's `{"scores", "winners"}` from the engine, when known."""
     if not isinstance(data, Mapping):
         raise BoardError("the snapshot must be a JSON object")
     view, legal, events = data.get("view"), data.get("legal", []), data.get("events", [])
@@ -44,7 +47,10 @@ def read_snapshot(game: Game, seat: Any, data: Any) -> Snapshot:
         actions = [game.action_from_json(a) for a in legal]
     except InvalidAction as exc:
         raise BoardError(f"snapshot.legal: {exc}") from exc
+    if result is not None and not _is_result(result, game.players):
+        raise BoardError("result must be {'scores': [number per seat], 'winners': [seat]}")
     return Snapshot(
+        result=result,
         game=game,
         seat=seat,
         view=view,
@@ -56,6 +62,17 @@ def read_snapshot(game: Game, seat: Any, data: Any) -> Snapshot:
     )
 
 
+def _is_result(result: Mapping[str, Any], players: int) -> bool:
+    scores, winners = result.get("scores"), result.get("winners")
+    return (
+        isinstance(scores, list)
+        and len(scores) == players
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in scores)
+        and isinstance(winners, list)
+        and all(type(w) is int and 0 <= w < players for w in winners)
+    )
+
+
 def renderer(game_id: str) -> Callable[[Snapshot], str]:
     """The board function for a game; the generic board for a game without its own."""
     name = BOARDS.get(game_id, "generic")
@@ -64,9 +81,12 @@ def renderer(game_id: str) -> Callable[[Snapshot], str]:
     return fn
 
 
-def render_board(game: Game, seat: int | None, snapshot: Any) -> str:
-    """The HTML fragment of `seat`'s table, made only from its snapshot."""
-    snap = read_snapshot(game, seat, snapshot)
+def render_board(
+    game: Game, seat: int | None, snapshot: Any, result: Mapping[str, Any] | None = None
+) -> str:
+    """The HTML fragment of `seat`'s table, made only from its snapshot (and, once the game
+    is over, the public result the server's engine computed, so boards never recount it)."""
+    snap = read_snapshot(game, seat, snapshot, result)
     try:
         return renderer(game.id)(snap)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:

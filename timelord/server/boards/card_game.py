@@ -9,10 +9,12 @@ reserve or discard a set of cards) are grouped as buttons under the hand.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from timelord.core.action import Action
+from timelord.games.card_game.actions import PlayDefender, PlayEnemy, PlayLocation, PlaySupport
 from timelord.games.card_game.game import CardGame
 from timelord.server.boards.common import (
     Snapshot,
@@ -33,7 +35,12 @@ PHASE_TEXT = {
 
 
 def _card(
-    snap: Snapshot, game: CardGame, cid: Any, acts: Sequence[Action] = (), css: str = ""
+    snap: Snapshot,
+    game: CardGame,
+    cid: Any,
+    acts: Sequence[Action] = (),
+    css: str = "",
+    probe: bool = False,
 ) -> str:
     """A card by id, or a back when the view does not know it."""
     if not isinstance(cid, int) or not 0 <= cid < len(game.cards.name):
@@ -60,7 +67,25 @@ def _card(
         css=f"kind-{kind} {css}",
         target=_target,
         data={"card": cid},
+        probe=_play(snap, cid, kind) if probe else None,
     )
+
+
+def _play(snap: Snapshot, cid: int, kind: str) -> Action | None:
+    """The move that would play hand card `cid` (on the first Location it could go to), so a
+    click on a card that cannot be played now can ask the engine why."""
+    locations = snap.view["locations"]
+    own = [L for L, loc in enumerate(locations) if loc["owner"] == snap.seat]
+    other = [L for L, loc in enumerate(locations) if loc["owner"] != snap.seat]
+    if kind == "location":
+        return PlayLocation(cid)
+    if kind == "defender":
+        return PlayDefender(cid, own[0] if own else 0)
+    if kind == "enemy":
+        return PlayEnemy(cid, other[0] if other else 0)
+    if kind == "support":
+        return PlaySupport(cid)
+    return None
 
 
 def _target(action: Action) -> str | None:
@@ -119,7 +144,8 @@ def render(snap: Snapshot) -> str:
     if snap.seat is not None:
         mine = view["hands"][snap.seat]["known"]
         cards = [
-            _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c)) for c in mine
+            _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c), probe=True)
+            for c in mine
         ]
         hand_html = (
             f'<h3 class="section-title">Your hand ({len(mine)})</h3>'
@@ -137,14 +163,84 @@ def render(snap: Snapshot) -> str:
                 f'<div class="row">{"".join(rcards)}</div>'
             )
     lines = "".join(_line(snap, game, view, s, vp[s], take) for s in _order(snap, view))
-    controls = _controls(snap, take(lambda a: True))
-    winners = []
-    if snap.over:
-        best = max(vp)
-        winners = [s for s, v in enumerate(vp) if v == best]
-    result = result_panel(snap, vp if snap.over else None, winners)
-    board = f'<div class="card-game">{info}{lines}{controls}{hand_html}{reserve_html}</div>'
+    controls = _controls(snap, game, take(lambda a: True))
+    # the final scores and winners come from the server's result, never recounted here
+    result = result_panel(snap, None, [])
+    board = (
+        f'<div class="card-game">{info}{_conflict(snap, game)}{lines}{controls}{hand_html}'
+        f"{reserve_html}</div>"
+    )
     return frame(snap, "Doctor Who: The Card Game", board, result)
+
+
+#: Events that belong to a conflict between its reveal and its result, and after it.
+DURING = ("beaten", "turned", "ironsides", "decline")
+AFTER = ("discard", "tardis", "return-to-hand", "valiant", "decline")
+
+
+def _conflict(snap: Snapshot, game: CardGame) -> str:
+    """The latest conflict step by step, from the seat's events: the cards revealed (with
+    their strengths), what changed the sides, both strengths, and the result with what it
+    did. Its `data-tile` lets the client's change highlight replay the steps when it is new."""
+    events = snap.events
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["kind"] == "conflict"), -1)
+    if at < 0:
+        return ""
+    data = events[at]["data"]
+    start = at
+    while start > 0 and events[start - 1]["kind"] != "conflict" and at - start < 12:
+        start -= 1
+        if events[start]["kind"] == "reveal":
+            break
+    reveal = events[start] if events[start]["kind"] == "reveal" else None
+    during = [e for e in events[start + 1 : at] if e["kind"] in DURING]
+    after = []
+    for e in events[at + 1 : at + 9]:
+        if e["kind"] not in AFTER:
+            break
+        after.append(e)
+    cs = game.cards
+
+    def named(cards: Any) -> str:
+        out = []
+        for c in cards if isinstance(cards, list) else []:
+            if isinstance(c, int) and 0 <= c < len(cs.name):
+                out.append(f"{cs.name[c]} ({cs.strength[c]})")
+        return ", ".join(out) or "none"
+
+    place = data.get("place")
+    where = cs.name[place] if isinstance(place, int) and 0 <= place < len(cs.name) else "?"
+    steps = []
+    if reveal is not None:
+        steps.append(
+            '<li class="step"><strong>Reveal</strong>: Defenders '
+            f"{esc(named(reveal['data'].get('defenders')))} · Enemies "
+            f"{esc(named(reveal['data'].get('enemies')))}"
+            + "".join(f"<br>{esc(e['text'])}" for e in during)
+            + "</li>"
+        )
+    attack, defence = data.get("attack"), data.get("defence")
+    attacker, owner = data.get("attacker"), data.get("owner")
+    side = ""
+    if isinstance(attacker, int) and isinstance(owner, int):
+        side = f" ({esc(snap.seat_name(attacker))} against {esc(snap.seat_name(owner))})"
+    steps.append(
+        f'<li class="step"><strong>Strengths</strong>{side}: attack '
+        f'<span class="num">{esc(attack)}</span> against defence '
+        f'<span class="num">{esc(defence)}</span></li>'
+    )
+    winner = data.get("winner")
+    won = {"attack": attacker, "defence": owner}.get(str(winner))
+    by = f" ({esc(snap.seat_name(won))})" if isinstance(won, int) else ""
+    steps.append(
+        f'<li class="step"><strong>Result</strong>: the {esc(winner)}{by} wins'
+        + "".join(f"<br>{esc(e['text'])}" for e in after)
+        + "</li>"
+    )
+    return (
+        f'<section class="conflict" data-tile="conflict" aria-label="Latest conflict">'
+        f"<h3>Latest conflict: {esc(where)}</h3><ol>{''.join(steps)}</ol></section>"
+    )
 
 
 def _order(snap: Snapshot, view: dict[str, Any]) -> list[int]:
@@ -216,16 +312,28 @@ def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take:
     )
 
 
-def _controls(snap: Snapshot, rest: list[Action]) -> str:
-    """Moves that belong to no card or place: one button each, or one menu per kind."""
+#: What a choice of several cards does, as its chooser's heading says it.
+CHOOSE_TEXT = {
+    "PlaceReserve": "Put cards in your reserve",
+    "DiscardForTime": "Discard cards for Time Points",
+    "DiscardEnemies": "Discard Enemies",
+}
+
+
+def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> str:
+    """Moves that belong to no card or place: one button each, one menu per kind, or a
+    chooser for a choice of several cards."""
     if not rest:
         return ""
     groups: dict[str, list[Action]] = {}
     for a in rest:
         groups.setdefault(type(a).__name__, []).append(a)
     buttons = []
+    choosers = []
     for kind, acts in groups.items():
-        if len(acts) == 1:
+        if len(acts) > 1 and all(isinstance(getattr(a, "cards", None), tuple) for a in acts):
+            choosers.append(_chooser(snap, game, kind, acts))
+        elif len(acts) == 1:
             buttons.append(f"<button{act_attrs(snap, acts)}>{esc(snap.label(acts[0]))}</button>")
         else:
             words = "".join(" " + c.lower() if c.isupper() else c for c in kind).strip()
@@ -233,4 +341,29 @@ def _controls(snap: Snapshot, rest: list[Action]) -> str:
                 f"<button{act_attrs(snap, acts, words.capitalize())}>"
                 f"{esc(words.capitalize())}… ({len(acts)})</button>"
             )
-    return f'<div class="turn-controls">{"".join(buttons)}</div>'
+    return f'<div class="turn-controls">{"".join(buttons)}</div>{"".join(choosers)}'
+
+
+def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> str:
+    """A choice of several cards made as a selection and a confirm button: each card that
+    some legal choice uses is a toggle, and the client enables the confirm button (with the
+    chosen action's `data-action`) only when the selection is exactly one legal choice."""
+    cards: dict[int, None] = {}
+    for a in acts:
+        cards.update(dict.fromkeys(getattr(a, "cards", ())))
+    choices = json.dumps(
+        [{"action": a.to_json(), "label": snap.label(a)} for a in acts], separators=(",", ":")
+    )
+    heading = CHOOSE_TEXT.get(kind, kind)
+    toggles = "".join(
+        f'<button type="button" class="pick-card" data-pick="{c}" aria-pressed="false"'
+        f' title="{esc(snap.card_text(game.cards.name[c]))}">{esc(game.cards.name[c])}</button>'
+        for c in cards
+    )
+    return (
+        f'<fieldset class="chooser" data-choices="{esc(choices)}">'
+        f"<legend>{esc(heading)}: pick the cards, then confirm ({len(acts)} choices)</legend>"
+        f'<div class="row">{toggles}</div>'
+        '<button type="button" class="confirm" disabled>Confirm</button> '
+        '<span class="choice-label muted" aria-live="polite">Pick cards.</span></fieldset>'
+    )

@@ -12,6 +12,7 @@ from typing import Any
 
 from timelord.core.action import Action
 from timelord.games.clue import notebook
+from timelord.games.clue.actions import Move
 from timelord.games.clue.board import FIRST_SQUARE, TARDIS, cards_data
 from timelord.games.clue.game import ClueGame
 from timelord.server.boards.common import (
@@ -20,6 +21,7 @@ from timelord.server.boards.common import (
     act_attrs,
     card,
     esc,
+    explain_attr,
     frame,
     result_panel,
     seat_chip,
@@ -32,7 +34,7 @@ PHASE_TEXT = {
     "move": "Choose where to move: click a glowing location or square.",
     "name": "Name the cards: click a row of the notebook.",
     "show": "Show one of your cards that matches the rumour.",
-    "accuse": "In the TARDIS: accuse, or end your turn.",
+    "accuse": "In the TARDIS: click it to accuse, or end your turn.",
 }
 
 
@@ -82,6 +84,8 @@ def render(snap: Snapshot) -> str:
     )
     if snap.my_turn:
         hint = PHASE_TEXT.get(view["phase"], "")
+        if view["phase"] != "accuse" and any(type(a).__name__ == "Accuse" for a in snap.legal):
+            hint += " Or click the TARDIS to accuse."
         naming = view.get("naming") or []
         if view["phase"] == "name":
             hint += f" You are naming for {'an' if view['purpose'] == 'accuse' else 'a'}"
@@ -159,6 +163,9 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
             lambda a, room=room: (
                 getattr(a, "to", None) == room
                 or (type(a).__name__ == "UsePassage" and a.location == room)
+                # the accusation starts from the TARDIS at the centre (C-5.1), as does its
+                # alternative, ending the turn there
+                or (room == TARDIS and type(a).__name__ in ("Accuse", "EndTurn"))
             )
         )
         tokens = _tokens(snap, game, mover_at.get(room, []), seat_of)
@@ -168,7 +175,8 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
             cls += " can-act"
         items.append(
             f'<div class="{cls}" data-tile="R{room}" style="grid-area:{r0 + 1}/{c0 + 1}/'
-            f'{r1 + 2}/{c1 + 2}"{act_attrs(snap, acts, name)}><span class="room-name">'
+            f'{r1 + 2}/{c1 + 2}"{act_attrs(snap, acts, name)}'
+            f'{explain_attr(snap, acts, Move(room))}><span class="room-name">'
             f"{esc(name)}</span>{tokens}"
             + (f'<span class="arms">⚒ {esc(arms)}</span>' if arms else "")
             + "</div>"

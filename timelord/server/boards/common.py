@@ -45,6 +45,9 @@ class Snapshot:
     to_move: int | None
     over: bool
     version: int = 0
+    #: a finished game's {"scores", "winners"} as the server's engine computed them (None
+    #: while playing, or when the caller has only a snapshot)
+    result: Mapping[str, Any] | None = None
     labels: dict[str, str] = field(default_factory=dict)
 
     def label(self, action: Action) -> str:
@@ -115,6 +118,14 @@ def act_attrs(
     )
 
 
+def explain_attr(snap: Snapshot, actions: Sequence[Action], probe: Action | None) -> str:
+    """For an element the seat cannot act on now, `data-explain`: the move a click on it
+    would mean, which the client sends to the explain route to show the engine's reason."""
+    if actions or probe is None or snap.seat is None or snap.over:
+        return ""
+    return f' data-explain="{esc(action_json(probe))}"'
+
+
 def seat_initial(snap: Snapshot, seat: int) -> str:
     """A seat's one-character mark beside its colour: ★ for you, else its name's initial
     (its number when names are "Seat N")."""
@@ -148,11 +159,13 @@ def card(
     target: Target | None = None,
     css: str = "",
     data: Mapping[str, Any] | None = None,
+    probe: Action | None = None,
 ) -> str:
     """One card in the shared anatomy: name on top, kind badge, big numbers in the corners,
-    text below; the full text also on hover (title). Playable cards are controls."""
+    text below; the full text also on hover (title). Playable cards are controls; an
+    unplayable one with a `probe` (the move playing it would be) can be asked why not."""
     full = text or snap.card_text(name)
-    attrs = act_attrs(snap, actions, name, target)
+    attrs = act_attrs(snap, actions, name, target) + explain_attr(snap, actions, probe)
     extra = "".join(f' data-{k}="{esc(v)}"' for k, v in (data or {}).items())
     classes = f"card {css}" + (" playable" if actions else "")
     num = f'<span class="num">{esc(number)}</span>' if number is not None else ""
@@ -231,9 +244,12 @@ def event_log(snap: Snapshot, limit: int = 60) -> str:
 
 
 def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable[int]) -> str:
-    """The result screen: winners and scores, from what the view says."""
+    """The result screen: winners and scores as the server's result gives them, else as
+    the view says (`scores`, `winners`)."""
     if not snap.over:
         return ""
+    if snap.result is not None:
+        scores, winners = snap.result["scores"], snap.result["winners"]
     won = sorted(winners)
     if not won:
         headline = "nobody wins"
@@ -246,7 +262,8 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
     rows = ""
     if scores is not None:
         rows = "".join(
-            f"<tr><td>{seat_chip(snap, i)}</td><td>{esc(s)}</td></tr>" for i, s in enumerate(scores)
+            f"<tr><td>{seat_chip(snap, i)}</td><td>{esc(_number(s))}</td></tr>"
+            for i, s in enumerate(scores)
         )
         rows = f'<table class="scores"><tr><th>Seat</th><th>Score</th></tr>{rows}</table>'
     data = esc(json.dumps({"winners": won, "scores": list(scores) if scores is not None else None}))
@@ -254,6 +271,13 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
         f'<section class="result" data-result="{data}"><h2>Game over: {esc(headline)}</h2>'
         f"{rows}</section>"
     )
+
+
+def _number(value: Any) -> Any:
+    """A score as a player reads it: 12, not 12.0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def frame(snap: Snapshot, title: str, board: str, result: str = "") -> str:

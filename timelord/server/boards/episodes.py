@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from timelord.core.action import Action
+from timelord.games.episodes.actions import UseAbility
 from timelord.games.episodes.cards import ABILITY_TEXT, CODE_OF, DEFENDERS, SUITS, THREAT
 from timelord.games.episodes.game import EpisodesGame
 from timelord.server.boards.common import (
@@ -53,8 +54,15 @@ def _name(game: EpisodesGame, label: str) -> str:
 
 
 def _card_of(
-    snap: Snapshot, game: EpisodesGame, label: str, acts: list[Action], css: str = ""
+    snap: Snapshot,
+    game: EpisodesGame,
+    label: str,
+    acts: list[Action],
+    css: str = "",
+    probe: bool = False,
 ) -> str:
+    """A card by its label; a hand card (`probe`) that offers no move now can be asked why
+    it cannot be discarded for its ability."""
     suit, fp = _split(label)
     ability = ABILITY_TEXT[SUITS.index(suit)] if suit in SUITS else ""
     side = "Defender" if suit in SUITS and SUITS.index(suit) in DEFENDERS else "Threat"
@@ -68,6 +76,7 @@ def _card_of(
         actions=acts,
         css=f"suit-{esc(suit)} {css}",
         data={"card": label},
+        probe=UseAbility(suit, fp) if probe else None,
     )
 
 
@@ -157,7 +166,9 @@ def _hand(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> str:
         cards = [x for x in hand if _split(x)[0] == suit]
         side = "Defender" if i in DEFENDERS else "Threat"
         have = "✓" if cards else "✗ missing"
-        body = "".join(_card_of(snap, game, x, _acts_for(snap, x), "small") for x in cards)
+        body = "".join(
+            _card_of(snap, game, x, _acts_for(snap, x), "small", probe=True) for x in cards
+        )
         rows.append(
             f'<div class="suit-row suit-{suit}"><div class="suit-label">'
             f'<span class="suit-mark">{SUIT_MARK[suit]}</span> {suit}<br>'

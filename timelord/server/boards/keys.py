@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from timelord.core.action import Action
+from timelord.games.keys.actions import MovePawn
 from timelord.games.keys.board import BACK_IDS, BACK_NAMES, EDGE_IDS, EFFECT_IDS, SIZE, tile_name
 from timelord.games.keys.game import KeysGame
 from timelord.server.boards.common import (
@@ -20,6 +21,7 @@ from timelord.server.boards.common import (
     act_attrs,
     card,
     esc,
+    explain_attr,
     frame,
     result_panel,
     seat_chip,
@@ -222,7 +224,8 @@ def _tile(
         cls += " can-act"
     return (
         f'<div class="{cls}" data-tile="{t}" title="{esc(name)}: {esc(state)}"'
-        f'{act_attrs(snap, acts, name)}><span class="tname">{name}</span>'
+        f"{act_attrs(snap, acts, name)}{explain_attr(snap, acts, MovePawn(t))}>"
+        f'<span class="tname">{name}</span>'
         f'<span class="letter" aria-hidden="true">{letter}</span>{"".join(marks)}{tokens}</div>'
     )
 

@@ -82,6 +82,8 @@ function place(html) {
   const key = focused && board.contains(focused)
     ? (focused.dataset.action ?? focused.dataset.actions ?? focused.id) : null;
   closeMenu();
+  const why = document.getElementById("why");
+  if (why) why.hidden = true;   // a reason given for the board before no longer holds
   const before = marks();
   board.innerHTML = html;
   // What changed glows briefly, so a player sees what the last move touched.
@@ -142,6 +144,8 @@ root.addEventListener("click", (e) => {
   if (mode !== "play") return;
   const cancel = e.target.closest("[data-cancel]");
   if (cancel) { closeMenu(); return; }
+  const toggle = e.target.closest("[data-pick]");
+  if (toggle) { e.preventDefault(); pickCard(toggle); return; }
   const picked = e.target.closest(".pick[data-tile]");
   if (picked && picks.has(picked.dataset.tile)) {
     e.preventDefault(); act(picks.get(picked.dataset.tile)); return;
@@ -151,7 +155,43 @@ root.addEventListener("click", (e) => {
   const many = e.target.closest("[data-actions]");
   if (many) { e.preventDefault(); openMenu(many); return; }
   if (!menu.contains(e.target)) closeMenu();
+  const ask = e.target.closest("[data-explain]");
+  if (ask && token) explain(JSON.parse(ask.dataset.explain));
 });
+
+// A choice of several cards: toggles select cards; the confirm button takes the action of
+// the one legal choice made of exactly the selected cards (and is disabled otherwise).
+function pickCard(toggle) {
+  const box = toggle.closest("[data-choices]");
+  toggle.setAttribute("aria-pressed", toggle.getAttribute("aria-pressed") === "true" ? "false" : "true");
+  const chosen = [...box.querySelectorAll('[data-pick][aria-pressed="true"]')]
+    .map((b) => Number(b.dataset.pick)).sort((a, b) => a - b);
+  const same = (cards) => cards.length === chosen.length
+    && [...cards].sort((a, b) => a - b).every((c, i) => c === chosen[i]);
+  const match = JSON.parse(box.dataset.choices).find((it) => same(it.action.cards ?? []));
+  const confirm = box.querySelector(".confirm");
+  const label = box.querySelector(".choice-label");
+  if (match) {
+    confirm.dataset.action = JSON.stringify(match.action);
+    confirm.disabled = false;
+    label.textContent = match.label;
+  } else {
+    delete confirm.dataset.action;
+    confirm.disabled = true;
+    label.textContent = chosen.length ? "Not a choice you can make: change the cards." : "Pick cards.";
+  }
+}
+
+/** Something was clicked that offers no move now: ask the engine why that move is refused
+ * (the explain route changes nothing) and say so. */
+async function explain(action) {
+  const res = await call("POST", `${apiBase}/explain${q}`, { action });
+  const why = document.getElementById("why");
+  const text = !res.ok ? reason(res.data)
+    : res.data.legal ? "That move is allowed; choose it from the list of moves."
+    : `Not now: ${res.data.reason}${res.data.rule ? ` (rule ${res.data.rule})` : ""}`;
+  if (why) { why.textContent = text; why.hidden = false; }
+}
 
 document.addEventListener("keydown", (e) => {
   if (e.target.matches?.("input, select, textarea")) return;

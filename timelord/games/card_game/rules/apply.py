@@ -44,6 +44,7 @@ from timelord.games.card_game.rules.conflict import (
     use_ironsides,
 )
 from timelord.games.card_game.rules.supports import apply_support, finish_regeneration
+from timelord.games.card_game.rules.tell import place, say, say_hidden
 from timelord.games.card_game.rules.turn import after_action, end_turn
 from timelord.games.card_game.state import (
     ATTACK,
@@ -77,18 +78,21 @@ def apply_action(s: CardGameState, a: Action) -> None:
         c = a.card  # type: ignore[attr-defined]
         reserve_remove(s, p, c)
         hand_add(s, p, c)
+        say_hidden(s, "pick-up", (c,), actor=p)
     elif t is DiscardForTime or t is PlaceReserve:
         cards = a.cards  # type: ignore[attr-defined]
         for c in cards:
             hand_remove(s, p, c)
         if t is DiscardForTime:
             to_discard(s, cards)
+            say(s, "discard", actor=p, cards=list(cards), why="time")
             gain(s, p, len(cards))
         else:
             for c in cards:
                 hide_from_hand(s, p, c)
             s.reserve[p] = tuple(sorted(s.reserve[p] + cards))
             s.newres = s.newres + cards
+            say_hidden(s, "reserve", cards, actor=p)
         after_action(s)
     elif t is PlayDefender or t is PlayEnemy:
         c = a.card  # type: ignore[attr-defined]
@@ -100,6 +104,9 @@ def apply_action(s: CardGameState, a: Action) -> None:
             s.p_cards = (c,)
         else:
             s.p_cards = (*s.p_cards, c)
+        if s.log is not None:
+            role = "defender" if t is PlayDefender else "enemy"
+            say_hidden(s, "declare", (c,), actor=p, role=role, **place(s, s.p_loc))
     elif t is Finish:
         _finish(s)
     elif t is EndTurn:
@@ -115,6 +122,7 @@ def apply_action(s: CardGameState, a: Action) -> None:
         s.loc_up.append(0)
         s.loc_att.append(-1)
         s.loc_tardis.append(False)
+        say(s, "play-location", actor=p, card=c, **place(s, len(s.loc_card) - 1))
         short = gain(s, p, s.cs.tp[c])
         if short > 0 and any(s.tp[q] > 0 for q in range(s.game.players) if q != p):
             s.phase = TAKE
@@ -129,6 +137,7 @@ def apply_action(s: CardGameState, a: Action) -> None:
     elif t is BuyCards:
         n = a.count  # type: ignore[attr-defined]
         pay(s, p, n * s.cs.constants.buy_cost)
+        say(s, "buy", actor=p, count=n, cost=n * s.cs.constants.buy_cost)
         draw(s, p, n)
         after_action(s)
     elif t is PlaySupport:
@@ -138,12 +147,16 @@ def apply_action(s: CardGameState, a: Action) -> None:
         L = a.location  # type: ignore[attr-defined]
         hand_remove(s, p, c)
         publish(s, (c,))
+        say(s, "take-over", actor=p, card=c, previous=s.loc_att[L], **place(s, L))
         s.loc_en[L] = (*s.loc_en[L], c)
         s.loc_up[L] = (1 << len(s.loc_en[L])) - 1
         s.loc_att[L] = p
         after_action(s)
     elif t is RemoveTardis:
         s.loc_tardis[a.location] = False  # type: ignore[attr-defined]
+        if s.log is not None:
+            L = a.location  # type: ignore[attr-defined]
+            say(s, "tardis", actor=s.loc_owner[L], by=p, placed=False, **place(s, L))
         s.p_n -= 1
         if s.p_n <= 0 or not any(s.loc_tardis):
             after_action(s)
@@ -152,6 +165,7 @@ def apply_action(s: CardGameState, a: Action) -> None:
         after_action(s)
     elif t is Pass:
         if s.phase == JACK:
+            say(s, "decline", actor=p, choice="tardis")
             after_action(s)
         elif s.phase == IRON:
             use_ironsides(s, False)
@@ -166,6 +180,7 @@ def apply_action(s: CardGameState, a: Action) -> None:
         c = a.card  # type: ignore[attr-defined]
         hand_remove(s, p, c)
         to_discard(s, (c,))
+        say(s, "discard", actor=p, cards=[c], why="regeneration")
         s.p_n += 1
     elif t is DiscardEnemies:
         discard_enemies(s, s.p_loc, a.cards)  # type: ignore[attr-defined]
@@ -180,6 +195,7 @@ def _finish(s: CardGameState) -> None:
         L = s.p_loc
         new = s.p_cards
         s.loc_def[L] = s.loc_def[L] + new
+        say_hidden(s, "defend", new, actor=p, **place(s, L))
         if s.loc_en[L]:
             start_conflict(s, L, new)
         else:
@@ -191,8 +207,10 @@ def _finish(s: CardGameState) -> None:
             # C-4.3: the attack is spent removing the TARDIS counter.
             s.loc_tardis[L] = False
             to_discard(s, cards)
+            say(s, "attack-tardis", actor=p, cards=list(cards), **place(s, L))
             after_action(s)
             return
+        say_hidden(s, "attack", cards, actor=p, new=s.loc_att[L] < 0, **place(s, L))
         s.loc_att[L] = p
         s.loc_en[L] = s.loc_en[L] + cards
         if s.loc_def[L]:
@@ -200,6 +218,7 @@ def _finish(s: CardGameState) -> None:
         else:
             after_action(s)
     elif ph == CLEVER:
+        say(s, "decline", actor=p, choice="mr-clever")
         after_action(s)
     elif ph == REGEN:
         finish_regeneration(s)

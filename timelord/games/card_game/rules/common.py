@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import insort
 
 from timelord.core import Rng
+from timelord.games.card_game.rules.tell import place, say, say_hidden
 from timelord.games.card_game.state import CardGameState
 
 
@@ -70,6 +71,8 @@ def gain(s: CardGameState, p: int, n: int) -> int:
     got = min(n, s.supply)
     s.supply -= got
     s.tp[p] += got
+    if got and s.log is not None:
+        say(s, "time", actor=p, count=got, source=None)
     return n - got
 
 
@@ -83,6 +86,8 @@ def steal(s: CardGameState, taker: int, victim: int, n: int) -> None:
     got = min(n, s.tp[victim])
     s.tp[victim] -= got
     s.tp[taker] += got
+    if got and s.log is not None:
+        say(s, "time", actor=taker, count=got, source=victim)
 
 
 def reshuffle(s: CardGameState) -> None:
@@ -92,6 +97,7 @@ def reshuffle(s: CardGameState) -> None:
     s.deck = tuple(sorted(s.discard))
     s.shuffled = s.deck  # public: every seat saw these cards go in (C-R26)
     s.discard = ()
+    say(s, "reshuffle", actor=None, cards=list(s.deck))
 
 
 def draw(s: CardGameState, p: int, n: int) -> int:
@@ -106,6 +112,9 @@ def draw(s: CardGameState, p: int, n: int) -> int:
     bit = 1 << p
     k = s.known
     r = Rng(s.rng)
+    log = s.log
+    got: list[int] = []
+    uncovered = False
     for _ in range(n):
         if not s.deck:
             if not s.discard:
@@ -123,10 +132,16 @@ def draw(s: CardGameState, p: int, n: int) -> int:
         k[c] = bit
         hand_add(s, p, c)
         drawn += 1
+        if log is not None:
+            got.append(c)
         if s.end_depth >= 0 and len(deck) == s.end_depth:
             s.end_depth = -1
-            s.end_now = True
+            s.end_now = uncovered = True
     s.rng = r.state
+    if log is not None and got:
+        say_hidden(s, "draw", got, actor=p)
+        if uncovered:
+            say(s, "end-card", actor=p)
     return drawn
 
 
@@ -152,6 +167,7 @@ def place_tardis(s: CardGameState, L: int) -> bool:
     if s.loc_tardis[L] or tardis_in_play(s, o) >= s.cs.constants.counters:
         return False
     s.loc_tardis[L] = True
+    say(s, "tardis", actor=o, placed=True, **place(s, L))
     return True
 
 
@@ -181,6 +197,7 @@ def end_attack(s: CardGameState, L: int) -> None:
 
 def discard_attack(s: CardGameState, L: int) -> None:
     to_discard(s, s.loc_en[L])
+    say(s, "discard", actor=s.loc_att[L], cards=list(s.loc_en[L]), **place(s, L))
     end_attack(s, L)
 
 

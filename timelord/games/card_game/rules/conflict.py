@@ -22,6 +22,7 @@ from timelord.games.card_game.rules.common import (
     steal,
     to_discard,
 )
+from timelord.games.card_game.rules.tell import place, say
 from timelord.games.card_game.rules.turn import after_action
 from timelord.games.card_game.state import IRON, MAIN, MATCH, VALIANT, CardGameState
 
@@ -37,6 +38,7 @@ def start_conflict(s: CardGameState, L: int, new_defs: tuple[int, ...]) -> None:
     # C-5.1: everything turns face-up; reveal bonuses.
     publish(s, defs)
     publish(s, ens)
+    say(s, "reveal", actor=None, defenders=list(defs), enemies=list(ens), **place(s, L))
     for d in defs:
         if "reveal-gain" in cs.effects[d]:
             gain(s, owner, int(cs.param(d, "reveal_tp", 1)))
@@ -53,6 +55,7 @@ def start_conflict(s: CardGameState, L: int, new_defs: tuple[int, ...]) -> None:
     dtypes = {cs.type[d] for d in defs}
     for e in ens:
         if cs.is_enemy[e] and "beaten-by" in cs.effects[e] and cs.param(e, "beaten_by") in dtypes:
+            say(s, "beaten", actor=owner, card=e, **place(s, L))
             defender_wins(s, L)
             conflict_done(s)
             return
@@ -80,18 +83,22 @@ def _astronaut_and_kovarian(s: CardGameState, L: int) -> None:
         if victims:
             ens.remove(a)
             to_discard(s, (a,))
+            say(s, "discard", actor=s.loc_att[L], cards=[a], why="stopped", **place(s, L))
             if stop not in turns:
                 defs.remove(victims[0])
                 to_discard(s, (victims[0],))
+                say(s, "discard", actor=s.loc_owner[L], cards=[victims[0]], why="stopped")
         else:
             kill = cs.param(a, "removes", "")
             for d in [d for d in defs if cs.type[d] == kill]:
                 defs.remove(d)
                 to_discard(s, (d,))
+                say(s, "discard", actor=s.loc_owner[L], cards=[d], why="removed", card=a)
     for d in list(defs):
         if cs.type[d] in turns:
             defs.remove(d)
             ens.append(d)
+            say(s, "turned", actor=s.loc_att[L], card=d, **place(s, L))
     s.loc_en[L] = tuple(ens)
     s.loc_def[L] = tuple(defs)
     s.loc_up[L] = (1 << len(ens)) - 1
@@ -119,6 +126,9 @@ def use_ironsides(s: CardGameState, use: bool) -> None:
         c = ironsides_card(s, owner)
         pay(s, owner, int(s.cs.param(c, "cost", 1)))
         boost = int(s.cs.param(c, "boost", 1))
+        say(s, "ironsides", actor=owner, card=c, cost=int(s.cs.param(c, "cost", 1)), boost=boost)
+    else:
+        say(s, "decline", actor=owner, choice="ironsides")
     compare(s, L, s.p_cards, boost)
 
 
@@ -131,18 +141,27 @@ def compare(s: CardGameState, L: int, new_defs: tuple[int, ...], boost: int) -> 
     """C-5.2 to C-5.4."""
     cs = s.cs
     dstr = strength(s, s.loc_def[L]) + boost
-    if dstr >= strength(s, s.loc_en[L]):
+    astr = strength(s, s.loc_en[L])
+    if s.log is not None:
+        won = "defence" if dstr >= astr else "attack"
+        say(s, "conflict", actor=None, attacker=s.loc_att[L], owner=s.loc_owner[L],
+            attack=astr, defence=dstr, winner=won, **place(s, L))  # fmt: skip
+    if dstr >= astr:
         defender_wins(s, L)
         conflict_done(s)
         return
     owner = s.loc_owner[L]
     keep = []
+    back = []
     for d in s.loc_def[L]:
         if "returns-to-hand" in cs.effects[d] and d not in new_defs:
             hand_add(s, owner, d)  # C-card-rory: public, everyone saw it go back
+            back.append(d)
         else:
             keep.append(d)
     s.loc_def[L] = tuple(keep)
+    if back:
+        say(s, "return-to-hand", actor=owner, cards=back)
     s.phase = VALIANT
     s.p_loc = L
     s.p_cards = ()
@@ -162,6 +181,10 @@ def play_valiant(s: CardGameState, card: int | None) -> None:
     owner = s.loc_owner[L]
     defs = s.loc_def[L]
     if card is None:
+        if s.log is not None:
+            say(s, "decline", actor=owner, choice="valiant")
+            if defs:
+                say(s, "discard", actor=owner, cards=list(defs), why="conflict")
         to_discard(s, defs)
     else:
         if card in s.hands[owner]:
@@ -171,6 +194,7 @@ def play_valiant(s: CardGameState, card: int | None) -> None:
         to_discard(s, (card,))
         for d in defs:
             hand_add(s, owner, d)
+        say(s, "valiant", actor=owner, card=card, cards=list(defs))
     s.loc_def[L] = ()
     options = matching_sets(s, L, s.p_n)
     if len(options) == 1:
@@ -213,6 +237,7 @@ def matching_sets(s: CardGameState, L: int, target: int) -> list[tuple[int, ...]
 def discard_enemies(s: CardGameState, L: int, cards: tuple[int, ...]) -> None:
     ens = [e for e in s.loc_en[L] if e not in cards]
     to_discard(s, cards)
+    say(s, "discard", actor=s.loc_att[L], cards=list(cards), why="conflict", **place(s, L))
     s.loc_en[L] = tuple(ens)
     s.loc_up[L] = (1 << len(ens)) - 1
     conflict_done(s)
@@ -220,6 +245,8 @@ def discard_enemies(s: CardGameState, L: int, cards: tuple[int, ...]) -> None:
 
 def defender_wins(s: CardGameState, L: int) -> None:
     """C-5.3: every card involved is discarded; TARDIS on; the Dalek counter goes home."""
+    if s.loc_def[L]:
+        say(s, "discard", actor=s.loc_owner[L], cards=list(s.loc_def[L]), why="conflict")
     to_discard(s, s.loc_def[L])
     s.loc_def[L] = ()
     discard_attack(s, L)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from timelord.core import Action, GameOver, IllegalAction, NotYourTurn
+from timelord.core import Action, GameOver, IllegalAction
 from timelord.games.card_game.actions import (
     BuyCards,
     DiscardEnemies,
@@ -309,7 +309,7 @@ _PHASE_OF: dict[type[Action], tuple[tuple[str, ...], str]] = {
     DiscardForTime: ((MAIN,), "C-4.9"),
     EndTurn: ((MAIN,), "C-3.3"),
     Finish: ((DEFEND, ATTACK, CLEVER, REGEN), "C-3.1"),
-    Pass: ((JACK, IRON, VALIANT), "C-5.2"),
+    Pass: ((JACK, IRON, VALIANT), "C-3.1"),
     TakeTime: ((TAKE,), "C-4.1"),
     RemoveTardis: ((CLEVER,), "C-card-mr-clever"),
     PlaceTardis: ((JACK,), "C-card-captain-jack"),
@@ -333,8 +333,19 @@ _PHASE_TEXT = {
 }
 
 
+_KIND_TEXT = {
+    "location": "a Location",
+    "defender": "a Defender",
+    "enemy": "an Enemy",
+    "support": "a Support card",
+    "start": "a starting Location",
+}
+
+
 def explain(s: CardGameState, a: Action) -> IllegalAction:
-    """Why `a` is not legal now, naming the clause."""
+    """Why `a` (not among the legal actions) is refused now, naming the clause that forbids
+    it; for an action built outside the legal list (an API client) the real reason, down to
+    naming the listed form of an equal move (C-1.1)."""
     if s.phase == OVER:
         return GameOver("the game is over", "C-6")
     phases, rule = _PHASE_OF.get(type(a), ((), ""))
@@ -345,12 +356,13 @@ def explain(s: CardGameState, a: Action) -> IllegalAction:
     cs = s.cs
     hand = s.hands[p]
     g = s.game
+    capped = s.phase == MAIN and s.steps >= g.turn_step_cap and not s.endgame
     card = getattr(a, "card", None)
     if isinstance(a, (PlayLocation, PlayDefender, PlayEnemy, TakeOver, PlaySupport)):
         if card not in hand:
             return IllegalAction(f"card {card} is not in your hand", "C-3.1")
         assert card is not None
-        if s.phase == MAIN and s.steps >= g.turn_step_cap and not s.endgame:
+        if capped:
             return IllegalAction("this turn has reached its step limit; discard or end", "C-3.5")
         if len(hand) - 1 < min_hand(s):
             return IllegalAction(
@@ -364,10 +376,10 @@ def explain(s: CardGameState, a: Action) -> IllegalAction:
             PlaySupport: "support",
         }
         if cs.kind[card] != kinds[type(a)]:
-            return IllegalAction(f"{cs.name[card]} is not a {kinds[type(a)]} card", rule)
-        prev = [c for c in hand if cs.design[c] == cs.design[card] and c < card]
-        if prev:
-            return IllegalAction(f"play the first copy ({prev[0]}) of identical cards", "C-1.1")
+            return IllegalAction(f"{cs.name[card]} is not {_KIND_TEXT[kinds[type(a)]]} card", rule)
+        first = _first_copy(s, hand, card)
+        if first != card:
+            return IllegalAction(_copy_text(s, first), "C-1.1")
     loc = getattr(a, "location", -1)
     if isinstance(a, (PlayDefender, PlayEnemy, TakeOver)) and not 0 <= loc < len(s.loc_card):
         return IllegalAction(f"there is no location {loc}", rule)
@@ -411,22 +423,9 @@ def explain(s: CardGameState, a: Action) -> IllegalAction:
             "C-3.3",
         )
     if isinstance(a, BuyCards):
-        return IllegalAction(
-            f"buying {a.count} card(s) needs {a.count * cs.constants.buy_cost} Time Points "
-            "and that many cards to draw",
-            "C-4.8",
-        )
+        return _explain_buy(s, a, p, capped)
     if isinstance(a, (PlaceReserve, DiscardForTime)):
-        if not 1 <= len(a.cards) <= 2 or len(set(a.cards)) != len(a.cards):
-            return IllegalAction("choose 1 or 2 different cards", rule)
-        if any(c not in hand for c in a.cards):
-            return IllegalAction("those cards are not all in your hand", rule)
-        if len(hand) - len(a.cards) < min_hand(s):
-            return IllegalAction(
-                f"you may never have fewer than {g.pass_count} cards in hand", "C-3.2"
-            )
-        if isinstance(a, PlaceReserve):
-            return IllegalAction("your reserve has no room for that", "C-4.7")
+        return _explain_group(s, a, p, capped, rule)
     if isinstance(a, PlaySupport):
         if "valiant" in cs.effects[card or 0]:
             return IllegalAction(
@@ -438,6 +437,88 @@ def explain(s: CardGameState, a: Action) -> IllegalAction:
         )
     if isinstance(a, TakeTime):
         return IllegalAction("take Time Points only from another player who has some", "C-4.1")
-    if isinstance(p, int) and s.to_move != p:
-        return NotYourTurn("it is not your turn", "C-3.1")
+    if isinstance(a, RemoveTardis):
+        return IllegalAction(f"there is no TARDIS counter at location {a.location}", rule)
+    if isinstance(a, DiscardToRegenerate):
+        if a.card not in hand:
+            return IllegalAction(f"card {a.card} is not in your hand", rule)
+        return IllegalAction(_copy_text(s, _first_copy(s, hand, a.card)), "C-1.1")
+    if isinstance(a, PlayValiant):
+        owned = valiant_cards(s, p)
+        if a.card not in owned:
+            return IllegalAction("that is not a The Valiant card in your hand or reserve", rule)
+        first = _first_copy(s, sorted(owned), a.card)
+        if first != a.card:
+            return IllegalAction(_copy_text(s, first), "C-1.1")
+        return IllegalAction(f"you may never have fewer than {g.pass_count} cards in hand", "C-3.2")
+    if isinstance(a, DiscardEnemies):
+        return IllegalAction(
+            f"discard Enemy cards whose strength comes closest to the defence ({s.p_n}) "
+            "without exceeding it, one set of those offered",
+            "C-5.5",
+        )
+    return IllegalAction(f"{a} is not allowed now", rule)
+
+
+def _first_copy(s: CardGameState, cards: Iterable[int], card: int) -> int:
+    """The lowest-numbered copy of `card`'s design among `cards` (the one the list names)."""
+    design = s.cs.design
+    return min((c for c in cards if design[c] == design[card]), default=card)
+
+
+def _copy_text(s: CardGameState, first: int) -> str:
+    return f"copies of one design are alike: choose the first copy, {s.cs.label(first)}"
+
+
+def _n_cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _explain_buy(s: CardGameState, a: BuyCards, p: int, capped: bool) -> IllegalAction:
+    cost = s.cs.constants.buy_cost
+    if not isinstance(a.count, int) or a.count < 1:
+        return IllegalAction("buy at least one card", "C-4.8")
+    if capped:
+        return IllegalAction("this turn has reached its step limit; discard or end", "C-3.5")
+    if a.count * cost > s.tp[p]:
+        return IllegalAction(
+            f"buying {_n_cards(a.count)} needs {a.count * cost} Time Points; you have {s.tp[p]}",
+            "C-4.8",
+        )
+    return IllegalAction(f"only {_n_cards(cards_to_buy(s))} left to draw", "C-4.8")
+
+
+def _explain_group(
+    s: CardGameState, a: PlaceReserve | DiscardForTime, p: int, capped: bool, rule: str
+) -> IllegalAction:
+    """PlaceReserve and DiscardForTime: which of their conditions the cards break."""
+    g = s.game
+    hand = s.hands[p]
+    cards = a.cards
+    if not 1 <= len(cards) <= 2 or len(set(cards)) != len(cards):
+        return IllegalAction("choose 1 or 2 different cards", rule)
+    if any(c not in hand for c in cards):
+        return IllegalAction("those cards are not all in your hand", rule)
+    if capped and (isinstance(a, PlaceReserve) or len(cards) > 1):
+        return IllegalAction(
+            "this turn has reached its step limit: only single cards may be discarded", "C-3.5"
+        )
+    if len(hand) - len(cards) < min_hand(s) or (capped and len(hand) <= g.pass_count):
+        return IllegalAction(f"you may never have fewer than {g.pass_count} cards in hand", "C-3.2")
+    design = s.cs.design
+    listed = []
+    for d in sorted({design[c] for c in cards}):
+        k = sum(1 for c in cards if design[c] == d)
+        listed += [c for c in hand if design[c] == d][:k]
+    listed.sort()
+    if tuple(listed) != cards:
+        form = type(a)(tuple(listed))
+        return IllegalAction(
+            f"copies of one design are alike and cards are given in hand order: {form}", "C-1.1"
+        )
+    if isinstance(a, PlaceReserve):
+        room = reserve_capacity(s, p) - reserve_used(s, p)
+        return IllegalAction(
+            f"your reserve has room for {_n_cards(max(room, 0))} more, not {len(cards)}", "C-4.7"
+        )
     return IllegalAction(f"{a} is not allowed now", rule)

@@ -21,6 +21,7 @@ from timelord.games.card_game.rules.common import (
     to_discard,
 )
 from timelord.games.card_game.rules.intern import mk as _mk
+from timelord.games.card_game.rules.tell import place, say
 from timelord.games.card_game.rules.turn import after_action
 from timelord.games.card_game.state import CLEVER, JACK, REGEN, CardGameState
 
@@ -92,6 +93,9 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
     eff = cs.effects[c]
     hand_remove(s, p, c)
     publish(s, (c,))
+    if s.log is not None:
+        at = place(s, a.location) if a.location >= 0 else {}
+        say(s, "play-support", actor=p, card=c, target=a.target, extra=a.extra, **at)
     if cs.param(c, "stays", False):
         s.upres[p] = (*s.upres[p], c)
     else:
@@ -100,6 +104,7 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
     if "reveal-attack" in eff:
         s.loc_up[L] = (1 << len(s.loc_en[L])) - 1
         publish(s, s.loc_en[L])
+        say(s, "reveal", actor=None, defenders=[], enemies=list(s.loc_en[L]), **place(s, L))
         gain(s, p, int(cs.param(c, "tp", 1)))
     elif "remove-tardis" in eff:
         gain(s, p, int(cs.param(c, "tp", 2)))
@@ -115,6 +120,7 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
         s.loc_up[L] = low | ((up >> (a.target + 1)) << a.target)
         s.loc_en[L] = tuple(ens)
         to_discard(s, (e,))
+        say(s, "discard", actor=s.loc_att[L], cards=[e], why="support", **place(s, L))
         if not ens:
             end_attack(s, L)
             o = s.loc_owner[L]
@@ -131,12 +137,15 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
             q = left(s, q)
     elif "redirect" in eff:
         M = a.target
+        if s.log is not None:
+            say(s, "move-attack", actor=s.loc_att[L], to=M, to_place=s.loc_card[M], **place(s, L))
         s.loc_en[M] = s.loc_en[L]
         s.loc_up[M] = s.loc_up[L]
         s.loc_att[M] = s.loc_att[L]
         end_attack(s, L)
         if s.loc_tardis[M]:
             s.loc_tardis[M] = False
+            say(s, "tardis", actor=s.loc_owner[M], placed=False, **place(s, M))
             discard_attack(s, M)
         elif s.loc_def[M]:
             from timelord.games.card_game.rules.conflict import start_conflict
@@ -151,6 +160,7 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
             else:
                 reserve_remove(s, p, d)
             to_discard(s, (d,))
+            say(s, "discard", actor=p, cards=[d], why="support")
         discard_attack(s, L)
         place_tardis(s, L)
     elif "regenerate" in eff:
@@ -161,5 +171,6 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
 
 
 def finish_regeneration(s: CardGameState) -> None:
+    say(s, "regenerate", actor=s.active, count=s.p_n + 1)
     draw(s, s.active, s.p_n + 1)
     after_action(s)

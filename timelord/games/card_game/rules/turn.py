@@ -14,6 +14,8 @@ from timelord.games.card_game.rules.common import (
     right,
     tardis_in_play,
 )
+from timelord.games.card_game.rules.endgame import victory_points
+from timelord.games.card_game.rules.tell import say, say_hidden
 from timelord.games.card_game.state import MAIN, OVER, CardGameState
 
 if TYPE_CHECKING:
@@ -110,10 +112,12 @@ def end_turn(s: CardGameState) -> None:
         k[c] |= add
     s.passed[p] = (*s.passed[p], hand)
     s.hands[p] = ()
+    say_hidden(s, "pass-cards", hand, actor=p, to=to)
     draw(s, p, s.cs.constants.hand_size - P)
     if s.end_now:
         draw(s, p, s.cs.constants.hand_size - len(s.hands[p]))
         s.endgame = True
+        say(s, "end-game", actor=None)
     next_turn(s)
 
 
@@ -125,6 +129,8 @@ def next_turn(s: CardGameState) -> None:
     s.end_now = False
     s.phase = MAIN
     start_turn(s)
+    if s.phase != OVER:
+        say(s, "turn", actor=s.active, turn=s.turn)
 
 
 def start_turn(s: CardGameState) -> None:
@@ -153,6 +159,11 @@ def finish(s: CardGameState, why: str) -> None:
     s.p_loc = -1
     s.p_cards = ()
     s.p_n = 0
+    if s.log is not None:
+        vp = victory_points(s)
+        best = max(vp)
+        winners = [p for p, v in enumerate(vp) if v == best]
+        say(s, "game-over", actor=None, why=why, scores=vp, winners=winners)
 
 
 __all__ = ["after_action", "all_mask", "end_turn", "setup"]
