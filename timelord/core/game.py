@@ -214,7 +214,8 @@ class State(ABC):
         else is refused with the error `apply` would raise."""
         self.game.check_seat(seat)
         _, events = self.apply_with_events(action)
-        return " ".join(e["text"] for e in self.game.tell(events, seat))
+        texts = [e["text"] for e in self.game.tell(events, seat)]
+        return " ".join(t if t.endswith((".", "!", "?")) else t + "." for t in texts)
 
     @property
     def players(self) -> int:

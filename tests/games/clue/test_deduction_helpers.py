@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import timelord
 from timelord.core import Rng
-from timelord.games.clue.deduction import Knowledge, NoneOf, NotEnvelope, OneOf
+from timelord.games.clue.deduction import Knowledge, NoneOf, NotEnvelope, OneOf, deduce
+from timelord.games.clue.notebook import knowledge_from_view
 
 
 def deals(categories, hand_sizes, public):
@@ -152,3 +154,25 @@ def random_knowledge(rng: Rng, sizes=(2, 2, 3), players=2, rumours=3, variant_as
         events=tuple(events),
     )
     return k, env, where
+
+
+def test_certainties_are_exact_floats() -> None:
+    """Issue 10: n * (1 / worlds) made certain cards 0.9999999999999999."""
+    from timelord.games.clue.deduction import _chance
+
+    for worlds in (3, 7, 49, 10**6 + 3, 3 * 10**17 + 1):
+        assert _chance(worlds, worlds) == 1.0 and _chance(0, worlds) == 0.0
+        assert _chance(1, worlds) > 0.0 and _chance(worlds - 1, worlds) < 1.0
+    game = timelord.load("clue", players=4)
+    state, rng = game.new_game(1), Rng(1)
+    for _ in range(150):
+        legal = [a for a in state.legal_actions() if type(a).__name__ != "Accuse"]
+        state = state.apply(legal[rng.below(len(legal))])
+    view = state.view(0)
+    d = deduce(knowledge_from_view(view))
+    assert all(d.holder[c][0] == 1.0 for c in view["hand"])
+    for c, row in d.holder.items():
+        for p, chance in enumerate(row):
+            assert (chance == 1.0) == (d.holder_count[c][p] == d.worlds)
+        if d.envelope_count[c] == d.worlds:
+            assert d.envelope[c] == 1.0

@@ -34,11 +34,13 @@ def _check(state: ClueState, seat: int, pin: bool = True) -> dict[str, Any]:
     assert f["seat"] == seat and f["players"] == state.players
     assert f["own_hand"] == hands[seat]
     assert list(f["hand_sizes"]) == [len(h) for h in hands]
-    assert f["public"] <= set(data["leftovers"]) | set(data["side"])
-    aside = 21 - 3 - sum(f["hand_sizes"]) - len(f["public"])
-    assert aside == len(data["side"]) - len(f["public"] & set(data["side"]))
+    assert f["public"] == set(data["leftovers"])
+    assert 21 - 3 - sum(f["hand_sizes"]) - len(f["public"]) == len(data["side"])
     for card, holder in f["known"].items():
-        assert card in hands[holder] and holder != seat
+        if holder == state.players:  # a side card this seat looked at
+            assert card in data["side"]
+        else:
+            assert card in hands[holder] and holder != seat
     for ev in f["events"]:
         if ev[0] == "none":
             assert not hands[ev[1]] & set(ev[2])
@@ -59,12 +61,21 @@ def test_every_fact_in_the_notebook_is_true(players: int, options: dict[str, Any
     assert {"none", "one", "not-envelope"} <= kinds
 
 
-def test_two_player_side_cards_seen_count_as_public() -> None:
-    seen = False
-    for state in _states(2, range(6), variant="two-player"):
+def test_c8_2_side_cards_seen_are_certainly_aside() -> None:
+    """Issue 10: they used to count as face up, so the deducer gave them probability 0
+    everywhere (aside included) and the heuristic misjudged them."""
+    seen = 0
+    for state in _states(2, range(6), variant="two-player")[::4]:
         for seat in range(2):
             f = _check(state, seat)
-            seen = seen or bool(f["public"])
+            view = state.view(seat)
+            looked = set(view["side_seen"].values())
+            assert {c for c, p in f["known"].items() if p == 2} == looked
+            if looked:
+                d = deduction.deduce(knowledge_from_view(view))
+                assert all(d.aside[c] == 1.0 and d.envelope[c] == 0.0 for c in looked)
+                assert all(certain(view)[c] == "aside" for c in looked)
+                seen += 1
     assert seen
 
 
@@ -129,3 +140,18 @@ def test_a_seat_that_saw_the_envelope_gets_exact_odds_from_the_view() -> None:
     assert odds is not None
     assert {c for c, p in odds.items() if p == 1.0} == env
     assert all(p == 0.0 for c, p in odds.items() if c not in env)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_c8_2_the_detective_knows_a_side_card_it_looked_at_is_aside(level: str) -> None:
+    from timelord.agents.clue.heuristic import ClueDetective
+
+    for state in _states(2, range(6), variant="two-player")[::7]:
+        for seat in range(2):
+            view = state.view(seat)
+            looked = set(view["side_seen"].values())
+            if looked:
+                d = ClueDetective(state.game, level).deduce(view)
+                assert all(d.aside[c] == 1.0 and d.envelope[c] == 0.0 for c in looked)
+                return
+    pytest.fail("no side card was looked at")

@@ -77,6 +77,12 @@ def test_c8_2_two_player_variant_sets_four_cards_aside() -> None:
         {"players": 3, "variant": "two-player"},
         {"players": 2, "variant": "two-player", "intrigue": True},
         {"max_rounds": 0},
+        {"max_rounds": 10**9},
+        {"max_rounds": "60"},
+        {"max_rounds": 60.0},
+        {"variant": ["standard"]},
+        {"players": "4"},
+        {"powers": 1},
         {"intrigue": "yes"},
         {"colour": "blue"},
     ],
@@ -101,3 +107,9 @@ def test_c8_2_two_player_variant_keeps_character_powers() -> None:
     assert timelord.load("clue", players=2, variant="two-player", powers=False).powers is False
     with pytest.raises(ConfigError):
         timelord.load("clue", players=2, variant="two-player", intrigue=True)
+
+
+def test_every_option_is_documented() -> None:
+    game = timelord.load("clue")
+    assert set(game.options_doc) == set(game.options)
+    assert all(text for text in game.options_doc.values())

@@ -7,7 +7,15 @@ from types import SimpleNamespace
 import pytest
 
 from timelord.core import IllegalAction
-from timelord.games.clue.actions import DrawIntrigue, NameCard, Pass, ShowCard, StayPut
+from timelord.games.clue.actions import (
+    DrawIntrigue,
+    NameCard,
+    Pass,
+    PlayCard,
+    ShowCard,
+    StayPut,
+    UsePower,
+)
 
 G = 2  # Gallifrey's room
 NO_POWERS = {"powers": False}
@@ -115,3 +123,15 @@ def test_c4_3_a_player_who_is_out_still_answers(h: SimpleNamespace) -> None:
     state = _asking(h, out=["", "accused", "", ""])
     state = h.play(state, NameCard(h.RIVER), NameCard(h.LIPSTICK))
     assert state.to_move == 1 and state.view(1)["phase"] == "answer"
+
+
+def test_c5_3_a_player_who_is_out_answering_may_play_no_card_or_power(
+    h: SimpleNamespace,
+) -> None:
+    state = _asking(h, out=["", "accused", "", ""], kept=[[], ["psychic-paper"], [], []])
+    state = h.play(state, NameCard(h.RIVER), NameCard(h.LIPSTICK))
+    assert state.to_move == 1
+    for action, words in ((PlayCard("psychic-paper"), "no cards"), (UsePower(), "no powers")):
+        with pytest.raises(IllegalAction) as err:
+            state.apply(action)
+        assert err.value.rule == "C-5.3" and words in err.value.reason

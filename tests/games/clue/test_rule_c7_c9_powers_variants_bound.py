@@ -49,6 +49,18 @@ def test_c7_1_amy_and_rory_get_a_second_answer(h: SimpleNamespace) -> None:
     assert shows == [["show", 1, 0, h.RIVER], ["show", 2, 0, h.SONIC]]
 
 
+def test_c7_1_amy_and_rory_are_not_offered_a_second_answer_with_nobody_left_to_ask(
+    h: SimpleNamespace,
+) -> None:
+    # Seats 1 and 2 hold none of the three; seat 3, the last before the asker, answers.
+    state = _asking(h, naming_location=h.room(h.SKARO), movers=[h.room(h.SKARO), 9, 9, 9, 9, 9])
+    state = h.play(state, NameCard(h.AMY), NameCard(h.LIPSTICK), ShowCard(h.SKARO))
+    assert state.to_move == 2  # Vastra may peek first
+    state = state.apply(Pass())
+    assert state.to_move == 1 and state.view(1)["phase"] == "start"
+    assert state.view(0)["powers_used"] == [False, False, False, False]
+
+
 def test_c7_1_a_power_is_used_once_per_game(h: SimpleNamespace) -> None:
     state = h.build(characters=[3, 1, 2, 0], powers_used=[True, False, False, False])
     assert UsePower() not in state.legal_actions()

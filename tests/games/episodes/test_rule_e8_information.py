@@ -180,9 +180,9 @@ def test_e8_5_describe_hides_stolen_card_from_third_seat(table) -> None:
     action = ChooseOpponent(1)
     after = st.apply(action)
     taken = next(c for c in ("Gadget 2", "Plot 3") if c not in after.view(1)["hand"])
-    assert st.describe(action, 0) == f"You steal {taken} from Seat 1"
-    assert st.describe(action, 1) == f"Seat 0 steals {taken} from you"
-    assert st.describe(action, 2) == "Seat 0 steals a random card from Seat 1"
+    assert st.describe(action, 0) == f"You steal {taken} from Seat 1."
+    assert st.describe(action, 1) == f"Seat 0 steals {taken} from you."
+    assert st.describe(action, 2) == "Seat 0 steals a random card from Seat 1."
     assert taken not in st.describe(action, None)
 
 
@@ -192,7 +192,9 @@ def test_e8_5_describe_forced_target_two_players(table) -> None:
     action = UseAbility("Foe", 4)
     after = st.apply(action)
     taken = next(c for c in ("Gadget 2", "Plot 3") if c not in after.view(1)["hand"])
-    assert st.describe(action, 1).endswith(f"Seat 0 steals {taken} from you")
+    assert f"Seat 0 steals {taken} from you (the only opponent holding cards)" in st.describe(
+        action, 1
+    )
     assert taken not in st.describe(action, None)
 
 
@@ -201,8 +203,8 @@ def test_e8_7_describe_gadget_keep(table) -> None:
     st = table([["Gadget 4", *EP], ["Plot 2"]], deck=DECK)
     st = st.apply(UseAbility("Gadget", 4))
     keep = KeepCard("Plot", 8)
-    assert st.describe(keep, 0) == "You keep Plot 8 and discard Plot 7, Plot 9"
-    assert st.describe(keep, 1) == "Seat 0 keeps one drawn card and discards Plot 7, Plot 9"
+    assert st.describe(keep, 0) == "You keep Plot 8 and discard Plot 7, Plot 9."
+    assert st.describe(keep, 1) == "Seat 0 keeps one drawn card and discards Plot 7, Plot 9."
 
 
 def test_e8_10_seat_knows_what_others_know_of_its_hand(table) -> None:

@@ -150,7 +150,12 @@ def test_unseen_backs_leave_no_trace(players: int, seed: int, steps: int, pick: 
     for seat in [None, *range(players)]:
         assert twin.view(seat) == state.view(seat)
         for action in probes:
-            revealing = isinstance(action, OpenDoor) and state._refusal(action) is None
-            if not state.is_over and not revealing:
+            refusal = None if state.is_over else state._refusal(action)
+            revealing = isinstance(action, OpenDoor) and refusal is None
+            if state.is_over or revealing:
+                continue
+            if refusal is None:
                 assert twin.describe(action, seat) == state.describe(action, seat)
+            else:
+                assert str(twin._refusal(action)) == str(refusal)
     assert twin.legal_actions() == state.legal_actions()

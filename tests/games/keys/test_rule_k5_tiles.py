@@ -117,7 +117,7 @@ def test_k5_5_teleport_from_control_goes_back(make) -> None:
     since Control is then free; only another pawn on Control stops a Teleport."""
     tiles = {"d5": ("red", "teleport")}
     state = make(tiles=tiles, pawns=["d4", None], open_=["d5"], phase="move")
-    assert state.describe(MovePawn(T("d5")), 1).endswith("teleports to Control")
+    assert "moves to d5 and teleports to TARDIS Control" in state.describe(MovePawn(T("d5")), 1)
     assert state.apply(MovePawn(T("d5"))).view(None)["pawns"][0] == T("d4")
     pushed = make(tiles=tiles, pawns=["a1", "d4"], open_=["a1", "d5"], hands=[["cyberman"] * 4, []])
     assert pushed.apply(AssaultPawn(1, T("d5"))).view(None)["pawns"][1] == T("d4")

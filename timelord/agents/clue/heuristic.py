@@ -223,7 +223,7 @@ class _CrossedOff:
                     row[seat] = 1.0
                 elif fact is not None and fact.startswith("seat "):
                     row[int(fact[5:])] = 1.0
-                elif fact == "public":
+                elif fact == "aside":
                     self.aside[c] = 1.0
                 self.holder[c] = tuple(row)
                 self.envelope[c] = 1.0 / len(open_cards) if c in open_cards else 0.0

@@ -49,6 +49,8 @@ class Board:
                     if ch.islower():
                         doors[room_of[ch.upper()]].append((r, c))
         self.intrigue = frozenset(intrigue)
+        #: door squares (row, column) of each location and the TARDIS, for legends
+        self.doors = {room: tuple(cells) for room, cells in doors.items()}
         self.nodes = FIRST_SQUARE + len(self.cell)
         # exits[room]: squares next to its doors; adj[square]: walkable squares and rooms.
         self.exits: list[tuple[int, ...]] = [() for _ in range(FIRST_SQUARE)]
@@ -187,7 +189,12 @@ class Board:
 
     def square_name(self, node: int) -> str:
         r, c = self.cell[node - FIRST_SQUARE]
-        return f"square {chr(ord('a') + c)}{r + 1}"
+        return f"square {cell_name(r, c)}"
+
+
+def cell_name(row: int, column: int) -> str:
+    """A grid cell as the render's rulers name it: column letter, row number ("h7")."""
+    return f"{chr(ord('a') + column)}{row + 1}"
 
 
 def _read(name: str) -> dict[str, Any]:
@@ -202,9 +209,15 @@ def cards_data() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
+def board_data() -> dict[str, Any]:
+    """The parsed `data/board.toml`."""
+    return _read("board.toml")
+
+
+@lru_cache(maxsize=1)
 def standard_board() -> Board:
     """The board of `data/board.toml`, with locations in card order."""
-    data = _read("board.toml")
+    data = board_data()
     locs = cards_data()["location"]
     letters = [loc["letter"] for loc in locs]
     index = {loc["name"]: i for i, loc in enumerate(locs)}

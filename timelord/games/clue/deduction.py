@@ -145,6 +145,20 @@ class Knowledge:
         return total - len(self.categories) - sum(self.hand_sizes) - len(self.public)
 
 
+_BELOW_ONE = math.nextafter(1.0, 0.0)
+_ABOVE_ZERO = math.nextafter(0.0, 1.0)
+
+
+def _chance(n: int, worlds: int) -> float:
+    """`n / worlds` as a float that is exactly 1.0 or 0.0 only when certain (the count says
+    so), never by rounding: 0.9999999999999999 for a certainty, or 1.0 for 1 - 10^-20."""
+    if n == worlds:
+        return 1.0
+    if n == 0:
+        return 0.0
+    return min(max(n / worlds, _ABOVE_ZERO), _BELOW_ONE)
+
+
 class Deduction:
     """The answer of `deduce`: where each card may be, with exact counts behind it.
 
@@ -181,10 +195,9 @@ class Deduction:
         self.envelope_count = envelope_count
         self.holder_count = holder_count
         self.aside_count = aside_count
-        inv = 1.0 / worlds
-        self.envelope = {c: n * inv for c, n in envelope_count.items()}
-        self.holder = {c: tuple(n * inv for n in ns) for c, ns in holder_count.items()}
-        self.aside = {c: n * inv for c, n in aside_count.items()}
+        self.envelope = {c: _chance(n, worlds) for c, n in envelope_count.items()}
+        self.holder = {c: tuple(_chance(n, worlds) for n in ns) for c, ns in holder_count.items()}
+        self.aside = {c: _chance(n, worlds) for c, n in aside_count.items()}
 
     # -- certainties (from integer counts, so never from chance) --------------------------
 

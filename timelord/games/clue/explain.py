@@ -7,14 +7,10 @@ from typing import TYPE_CHECKING
 from timelord.core import Action, GameOver, IllegalAction
 from timelord.games.clue.actions import (
     Accuse,
-    DrawIntrigue,
-    EndTurn,
     LookAtSideCard,
     Move,
     NameCard,
-    Pass,
     PlayCard,
-    RollDice,
     ShowCard,
     StayPut,
     Target,
@@ -61,11 +57,41 @@ _WAITING = {
 }
 
 
+def _no_such(state: ClueState, action: Action) -> IllegalAction | None:
+    """The refusal of an action naming a node, card, side card, seat or intrigue card that
+    does not exist (actions built outside the legal list: API clients, edited records)."""
+    g = state.game
+
+    def bad(value: object, size: int) -> bool:
+        return isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size
+
+    if isinstance(action, Move) and bad(action.to, g.board.nodes):
+        return IllegalAction(f"there is no board node {action.to!r}", "C-3.2")
+    if isinstance(action, UsePassage) and bad(action.location, g.board.rooms):
+        return IllegalAction(f"there is no location {action.location!r}", "C-2.2")
+    if isinstance(action, NameCard | ShowCard) and bad(action.card, len(g.card_names)):
+        return IllegalAction(f"there is no card {action.card!r}", "C-4.1")
+    if isinstance(action, LookAtSideCard) and bad(action.index, len(state.side)):
+        if not state.side:
+            return IllegalAction("side cards are only in the two-player variant", "C-8.2")
+        return IllegalAction(f"there is no side card {action.index!r}", "C-8.2")
+    if isinstance(action, Target) and bad(action.seat, g.players):
+        return IllegalAction(f"there is no seat {action.seat!r} at this table", "C-6.4")
+    if isinstance(action, PlayCard) and (
+        not isinstance(action.card, str) or action.card not in g.effect
+    ):
+        return IllegalAction(f"there is no intrigue action card {action.card!r}", "C-6.4")
+    return None
+
+
 def why_illegal(state: ClueState, action: Action) -> IllegalAction:
     g = state.game
     ph = state.phase
     if ph == OVER:
         return GameOver("the game is over", "C-5.2")
+    missing = _no_such(state, action)
+    if missing is not None:
+        return missing
     seat = state.dec
     wanted, rule = _WAITING[ph]
     here = state.pos[state.chars[seat]]
@@ -95,10 +121,11 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
             return IllegalAction("accusations are made only from the TARDIS in the centre", "C-5.1")
         if kind is Move:
             return IllegalAction("roll the dice before moving", "C-3.1")
+    if isinstance(action, PlayCard | UsePower) and state.out[seat]:
+        what = "cards" if isinstance(action, PlayCard) else "powers"
+        return IllegalAction(f"a player who is out plays no {what}", "C-5.3")
     if isinstance(action, PlayCard):
         card = action.card
-        if card not in g.effect:
-            return IllegalAction(f"there is no intrigue card {card!r}", "C-6.4")
         if card not in state.kept[seat]:
             return IllegalAction(f"you do not hold {g.intrigue_names[card]}", "C-6.4")
         return IllegalAction(
@@ -142,48 +169,4 @@ def _timing(effect: str) -> str:
     return "not now"
 
 
-def describe(state: ClueState, action: Action, seat: int | None) -> str:
-    g = state.game
-    who = state.dec
-    name = "You" if seat == who else g.seat_name(who)
-    kind = type(action)
-    if kind is RollDice:
-        return f"{name} rolled the dice"
-    if isinstance(action, UsePassage):
-        return f"{name} took the passage to {g.node_name(action.location)}"
-    if kind is StayPut:
-        return f"{name} stayed in {g.node_name(state.pos[state.chars[who]])} to make a rumour"
-    if isinstance(action, Move):
-        return f"{name} moved to {g.node_name(action.to)}"
-    if isinstance(action, NameCard):
-        what = "accused" if state.purpose == "accuse" else "named"
-        return f"{name} {what} {g.card_name(action.card)}"
-    if isinstance(action, ShowCard):
-        asker = state.rum[0]
-        if seat in (who, asker):
-            to = "you" if seat == asker else g.seat_name(asker)
-            return f"{name} showed {g.card_name(action.card)} to {to}"
-        return f"{name} showed a card to {g.seat_name(asker)}"
-    if isinstance(action, LookAtSideCard):
-        index = action.index
-        if seat == who:
-            return f"You looked at side card {index + 1}: {g.card_name(state.side[index])}"
-        return f"{name} looked at side card {index + 1}"
-    if kind is Accuse:
-        return f"{name} made an accusation"
-    if kind is EndTurn:
-        return f"{name} ended the turn"
-    if isinstance(action, PlayCard):
-        return f"{name} played {g.intrigue_names.get(action.card, action.card)}"
-    if kind is UsePower:
-        return f"{name} used {g.suspects[state.chars[who]]}'s power"
-    if isinstance(action, Target):
-        return f"{name} scanned {g.seat_name(action.seat)}'s hand"
-    if kind is DrawIntrigue:
-        return f"{name} drew an intrigue card"
-    if kind is Pass:
-        return f"{name} passed"
-    return f"{name}: {action}"
-
-
-__all__ = ["PHASES", "describe", "why_illegal"]
+__all__ = ["PHASES", "why_illegal"]

@@ -3,18 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from timelord.core import ConfigError, Game, Rng, View
-from timelord.games.clue.actions import ACTION_TYPES
+from timelord.core.action import Action
+from timelord.core.viewcache import ViewCache
+from timelord.games.clue.actions import ACTION_TYPES, PlayCard
 from timelord.games.clue.board import TARDIS, Board, cards_data, standard_board
 from timelord.games.clue.state import START, WATCH, ClueState, name_actions
 from timelord.games.clue.view import make_state, state_from_json
 
-__all__ = ["ClueGame", "ClueState"]
+if TYPE_CHECKING:
+    from timelord.games.clue.sample import PreparedView
+
+__all__ = ["ClueGame", "ClueState", "power_name"]
+
+
+def power_name(suspect: str) -> str:
+    """The glossary name of a character's power."""
+    return f"{suspect}'s power"
+
 
 VARIANTS = ("standard", "two-player")
 SIDE_CARDS = 4
+#: The round bound's ceiling: far beyond any real game (a solved game takes under 30 rounds),
+#: low enough that a record's `max_actions` stays a sane number.
+MAX_ROUNDS = 1000
 
 
 class ClueGame(Game):
@@ -30,6 +44,17 @@ class ClueGame(Game):
     id = "clue"
     description = "Clue: Doctor Who, the deduction game (2-6 players)"
     action_types = ACTION_TYPES
+    options_doc: ClassVar[Mapping[str, str]] = {
+        "players": "number of seats, 2 to 6 (default 4)",
+        "variant": '"standard" (default) or "two-player": exactly 2 seats or teams, four '
+        "face-down side cards, no intrigue deck (C-8.2)",
+        "intrigue": "true or false: play with the intrigue deck (default: true for the standard "
+        "variant; always false for two-player; false plays original Clue, C-8.1)",
+        "powers": "true or false: the characters' once-per-game powers (default: on with the "
+        "intrigue deck and in the two-player variant, CL-12)",
+        "max_rounds": f"rounds before an unsolved game stops, 1 to {MAX_ROUNDS} (default 60, "
+        "CL-10)",
+    }
 
     def __init__(
         self,
@@ -41,7 +66,7 @@ class ClueGame(Game):
     ) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
             raise ConfigError(f"clue: players must be 2 to 6, not {players!r}")
-        if variant not in VARIANTS:
+        if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"clue: variant must be one of {VARIANTS}, not {variant!r}")
         if variant == "two-player" and players != 2:
             raise ConfigError("clue: the two-player variant is for exactly 2 players or teams")
@@ -57,8 +82,12 @@ class ClueGame(Game):
             powers = intrigue or variant == "two-player"
         if not isinstance(powers, bool):
             raise ConfigError(f"clue: powers must be true or false, not {powers!r}")
-        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-            raise ConfigError(f"clue: max_rounds must be a positive integer, not {max_rounds!r}")
+        if (
+            not isinstance(max_rounds, int)
+            or isinstance(max_rounds, bool)
+            or not 1 <= max_rounds <= MAX_ROUNDS
+        ):
+            raise ConfigError(f"clue: max_rounds must be 1 to {MAX_ROUNDS}, not {max_rounds!r}")
         self.players = players
         self.variant = variant
         self.intrigue = intrigue
@@ -103,6 +132,8 @@ class ClueGame(Game):
         #: the NameCard actions of each category, in card order (legal while naming)
         self.name_actions = name_actions(self.categories)
         self.max_turns = max_rounds * players
+        #: Views prepared for `sample_state` (search samples one view many times).
+        self._views: ViewCache[PreparedView] = ViewCache(self._prepare_view, size=32)
 
     @property
     def max_actions(self) -> int:
@@ -115,6 +146,11 @@ class ClueGame(Game):
 
     def seat_name(self, seat: int) -> str:
         return f"Seat {seat}"
+
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        from timelord.games.clue.text import event_text
+
+        return event_text(self, kind, data, seat)
 
     def new_game(self, seed: int) -> ClueState:
         rng = Rng(seed)
@@ -178,20 +214,63 @@ class ClueGame(Game):
         return state_from_json(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> ClueState:
-        from timelord.games.clue.sample import sample_state
+        return self.prepared_view(view).draw(rng)
 
-        return sample_state(self, view, rng)
+    def prepared_view(self, view: View) -> PreparedView:
+        """`view` checked and prepared for sampling, once per view (`sample.py`)."""
+        return self._views.get(view)
+
+    def _prepare_view(self, view: View) -> PreparedView:
+        from timelord.games.clue.sample import prepare_view
+
+        return prepare_view(self, view)
 
     def render_view(self, view: View) -> str:
         from timelord.games.clue.render import render_view
 
         return render_view(self, view)
 
+    def glossary(self) -> Mapping[str, Mapping[str, str]]:
+        """Every location, character power, intrigue action card and the Pocketwatch, with
+        its short text from `data/cards.toml` and whether that text is sourced."""
+        from timelord.games.clue.board import board_data
+
+        data = cards_data()
+        guessed = {
+            name
+            for p in board_data()["passage"]
+            if p["status"] == "reconstruction"
+            for name in p["between"]
+        }
+        out: dict[str, Mapping[str, str]] = {}
+        for loc in data["location"]:
+            source = "reconstruction" if loc["name"] in guessed else loc["status"]
+            out[loc["name"]] = {"text": loc["text"], "source": source}
+        power = {p["effect"]: p for p in data["power"]}
+        for suspect in data["suspect"]:
+            p = power[suspect["power"]]
+            out[power_name(suspect["name"])] = {"text": p["text"], "source": p["status"]}
+        for card in data["intrigue"]:
+            out[card["name"]] = {"text": card["text"], "source": card["status"]}
+        watch = data["pocketwatch"]
+        out["Pocketwatch"] = {"text": watch["text"], "source": watch["status"]}
+        return out
+
+    def action_card(self, action: Action) -> str | None:
+        if isinstance(action, PlayCard) and action.card in self.intrigue_names:
+            return self.intrigue_names[action.card]
+        return None
+
+    def action_label(self, view: View, action: Action) -> str:
+        from timelord.games.clue.render import action_label
+
+        return action_label(self, view, action)
+
     def card_name(self, card: int) -> str:
-        return self.card_names[card]
+        return self.card_names[card] if 0 <= card < len(self.card_names) else f"card {card}"
 
     def node_name(self, node: int) -> str:
-        if node < len(self.locations):
+        if 0 <= node < len(self.locations):
             return self.locations[node]
         if node == TARDIS:
             return "the TARDIS"

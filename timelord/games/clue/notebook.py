@@ -2,12 +2,14 @@
 
 `knowledge_fields(view)` reads the view's history into plain values; `knowledge_from_view`
 wraps them in `deduction.Knowledge` for `deduce`. Every fact comes from the view alone:
-- `own_hand`: the seat's cards; `public`: the face-up leftovers and the two-player side cards
-  this seat has looked at (in no hand and not in the envelope);
+- `own_hand`: the seat's cards; `public`: the face-up leftovers (in no hand, not aside and not
+  in the envelope);
 - `known`: cards seen in a player's hand (shown to this seat, seen with Psychic Paper or
-  Madame Vastra's power, scanned, or revealed by a player the eighth Pocketwatch put out);
+  Madame Vastra's power, scanned, or revealed by a player the eighth Pocketwatch put out),
+  and the two-player side cards this seat has looked at, as held aside (`players`);
 - events: `NoneOf` for each player who could not answer a rumour, `OneOf` for each card shown
-  to someone else unseen, `NotEnvelope` for each wrong accusation.
+  to someone else unseen and for the player being asked to show one now, `NotEnvelope` for
+  each wrong accusation.
 A seat that has seen the envelope (its own wrong accusation, or the end of the game) is out
 or done; the notebook shows the envelope straight from the view. Only with
 `pin_envelope=True` is that knowledge passed on, as a `NotEnvelope` for every other possible
@@ -34,8 +36,8 @@ def knowledge_fields(view: dict[str, Any], pin_envelope: bool = False) -> dict[s
     categories = tuple(tuple(c) for c in view["categories"])
     own = frozenset(view["hand"])
     public = set(view["leftovers"])
-    public.update(view["side_seen"].values())
-    known: dict[int, int] = {}
+    # A side card looked at is certainly aside: holder `players` (one past the last seat).
+    known: dict[int, int] = {c: view["players"] for c in view["side_seen"].values()}
     for p, cards in view["revealed"].items():
         if int(p) != seat:
             for c in cards:
@@ -63,6 +65,9 @@ def knowledge_fields(view: dict[str, Any], pin_envelope: bool = False) -> dict[s
                 known[card] = holder
         elif kind == "accuse" and not ev[5]:
             events.append(("not-envelope", tuple(ev[2:5])))
+    if view["phase"] == "answer" and view["to_move"] not in (seat, None):
+        # The seat asked to show now holds one of the three (or it would have passed).
+        events.append(("one", view["to_move"], tuple(view["rumour"][1:])))
     envelope = view["envelope"]
     if envelope is not None and pin_envelope:
         truth = tuple(envelope)
@@ -112,9 +117,9 @@ def certain(view: dict[str, Any]) -> dict[int, str]:
     for c in fields["own_hand"]:
         out[c] = "hand"
     for c in fields["public"]:
-        out[c] = "face up" if c in view["leftovers"] else "aside"
+        out[c] = "face up"
     for c, p in fields["known"].items():
-        out[c] = f"seat {p}"
+        out[c] = "aside" if p == fields["players"] else f"seat {p}"
     if view["envelope"] is not None:
         for c in view["envelope"]:
             out[c] = "envelope"

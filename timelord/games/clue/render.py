@@ -1,12 +1,22 @@
-"""Terminal text: the board with its movers, a seat's cards, recent events and the notebook."""
+"""Terminal text: the board with its legend and movers, a seat's cards, recent events, the
+notebook grid, and how a menu names each offered move (`action_label`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from timelord.games.clue.board import FIRST_SQUARE, TARDIS, cards_data, standard_board
+from timelord.core import Action
+from timelord.games.clue.actions import Move, NameCard, PlayCard, ShowCard, Target, UsePassage
+from timelord.games.clue.board import (
+    FIRST_SQUARE,
+    TARDIS,
+    cards_data,
+    cell_name,
+    standard_board,
+)
 from timelord.games.clue.notebook import certain
+from timelord.games.clue.text import POWER_NAMES
 
 if TYPE_CHECKING:
     from timelord.games.clue.game import ClueGame
@@ -36,6 +46,69 @@ def render_board(view: Mapping[str, Any]) -> str:
     head = "   " + "".join(chr(ord("a") + c) for c in range(board.width))
     body = [f"{r + 1:>2} " + "".join(row).replace("#", " ") for r, row in enumerate(rows)]
     return "\n".join([head, *body])
+
+
+def board_legend() -> str:
+    """What the board's letters mean: each location's letter, name and doors; the symbols."""
+    board = standard_board()
+    locations = cards_data()["location"]
+    lines = ["Legend (lowercase letters are doors):"]
+    for room, loc in [*enumerate(locations), (TARDIS, {"letter": "T", "name": "the TARDIS"})]:
+        doors = ", ".join(cell_name(r, c) for r, c in board.doors[room])
+        passages = board.passages[room] if room < TARDIS else ()
+        way = (
+            "; passage to " + ", ".join(locations[p]["name"] for p in passages) if passages else ""
+        )
+        door = "doors" if len(board.doors[room]) > 1 else "door"
+        lines.append(f"  {loc['letter']} {loc['name']} ({door} {doors}{way})")
+    lines.append("  . corridor, + centre grid, ? intrigue square, 1-6 movers on squares")
+    return "\n".join(lines)
+
+
+def percent(p: float) -> str:
+    """A chance for people: "<1%" for anything possible below 1%, "0%" only when ruled out,
+    ">99%" short of certain, "100%" only when certain."""
+    if p <= 0.0:
+        return "0%"
+    if p >= 1.0:
+        return "100%"
+    if p < 0.01:
+        return "<1%"
+    if p > 0.99:
+        return ">99%"
+    return f"{100 * p:.0f}%"
+
+
+def action_label(game: ClueGame, view: Mapping[str, Any], action: Action) -> str:
+    """An offered move in words from the seat's view: moves by where they lead ("move towards
+    Skaro, 3 squares away", "enter Victorian London"), cards and powers by name."""
+    board = game.board
+    seat = view["seat"]
+    if isinstance(action, Move):
+        to = action.to
+        if to < FIRST_SQUARE:
+            return f"enter {game.node_name(to)}"
+        away = board.distances(to)
+        room = min(range(board.rooms), key=lambda r: (away.get(r, 1 << 20), r))
+        steps = away.get(room, 0)
+        away_text = f"{steps} square{'s' * (steps != 1)} away"
+        return f"move towards {game.locations[room]}, {away_text} ({board.square_name(to)})"
+    if isinstance(action, UsePassage):
+        return f"take the passage to {game.node_name(action.location)} (no roll)"
+    if isinstance(action, NameCard):
+        verb = "accuse" if view["purpose"] == "accuse" else "name"
+        return f"{verb} {game.card_name(action.card)}"
+    if isinstance(action, ShowCard) and view["rumour"]:
+        return f"show {game.card_name(action.card)} to {game.seat_name(view['rumour'][0])}"
+    if isinstance(action, PlayCard):
+        return f"play {game.intrigue_names.get(action.card, action.card)}"
+    if isinstance(action, Target):
+        return f"scan {game.seat_name(action.seat)}'s hand"
+    if type(action).__name__ == "UsePower" and isinstance(seat, int):
+        character = game.suspects[view["characters"][seat]]
+        what = POWER_NAMES.get(game.power_effect[view["characters"][seat]], "")
+        return f"use {character}'s power: {what}"
+    return str(action)
 
 
 def _event_text(
@@ -71,7 +144,7 @@ def _event_text(
     if kind == "play":
         return f"{seat(ev[1])} played {kind_name(ev[2])}"
     if kind == "power":
-        return f"{seat(ev[1])} used a power ({ev[2]})"
+        return f"{seat(ev[1])} used a power: {POWER_NAMES.get(ev[2], 'a power')}"
     if kind == "bell":
         where = _place(ev[2], [x["name"] for x in cards_data()["location"]])
         return f"  Cloister Bell: {seat(ev[1])} moved to {where}"
@@ -82,33 +155,45 @@ def _event_text(
 
 
 def render_notebook(view: Mapping[str, Any], probabilities: Any = None) -> str:
-    """The seat's score sheet: each card with what is certain and, optionally, the odds.
+    """The seat's score sheet as a grid: a row per card, a column per player ("X" holds it,
+    "-" does not, "." unknown), and what else is certain (face up, aside, the envelope).
 
-    `probabilities` may be the deducer's answer (anything with `.envelope[card]`) or a
-    mapping card -> probability that the card is in the envelope; None shows certain
+    `probabilities` may be the deducer's answer (with `.envelope[card]` and, for the "-"
+    marks it proves, `.holder[card][player]`) or a mapping card -> probability that the card
+    is in the envelope, shown as odds ("<1%" when possible but unlikely); None shows certain
     knowledge only (the player may turn the deducer off).
     """
     names = _names()
     facts = certain(dict(view))
+    me = view["seat"]
+    players = range(view["players"])
     odds: Mapping[int, float] | None = None
+    holder = getattr(probabilities, "holder", None)
     if probabilities is not None:
         odds = getattr(probabilities, "envelope", probabilities)
-    titles = ("Who?", "What?", "Where?")
+    columns = ["you" if p == me else f"S{p}" for p in players]
     out = ["Notebook" + ("" if odds is None else "  (envelope odds from the deducer)")]
-    for title, cat in zip(titles, view["categories"], strict=True):
+    out.append(f"  {'':<28}" + "".join(f"{c:>4}" for c in columns))
+    for title, cat in zip(("Who?", "What?", "Where?"), view["categories"], strict=True):
         out.append(f" {title}")
         for c in cat:
             mark = facts.get(c, "")
+            cells = []
+            for p in players:
+                sure = holder is not None and holder[c][p] == 1.0
+                if sure or mark == f"seat {p}" or (mark == "hand" and p == me):
+                    cells.append("X")
+                elif mark or (holder is not None and holder[c][p] == 0.0):
+                    cells.append("-")
+                else:
+                    cells.append(".")
+            note = {"hand": "yours", "face up": "face up", "aside": "aside"}.get(mark, "")
             if mark == "envelope":
-                tick = "!!"
-            elif mark:
-                tick = "x "
-            else:
-                tick = "  "
-            line = f"  [{tick}] {names[c]:<26} {mark}"
-            if odds is not None and not mark:
-                line += f"{100 * float(odds[c]):5.1f}% envelope"
-            out.append(line.rstrip())
+                note = "ENVELOPE"
+            elif odds is not None and not mark:
+                note = f"{percent(float(odds[c]))} envelope"
+            row = f"  {names[c]:<28}" + "".join(f"{x:>4}" for x in cells)
+            out.append(f"{row}  {note}".rstrip())
     return "\n".join(out)
 
 
@@ -128,6 +213,7 @@ def render_view(game: ClueGame, view: Mapping[str, Any]) -> str:
         a, b = view["roll"]
         lines.append(f"Roll: {'?' if a == 0 else a} + {b}, {view['steps']} steps")
     lines.append(render_board(view))
+    lines.append(board_legend())
     lines.append("Movers: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(game.suspects)))
     for node in [*range(len(locations)), TARDIS]:
         here = [game.suspects[i] for i, p in enumerate(view["movers"]) if p == node]
@@ -154,7 +240,10 @@ def render_view(game: ClueGame, view: Mapping[str, Any]) -> str:
     recent = view["log"][-8:]
     if recent:
         lines.append("Recent:")
-        lines.extend("  " + _event_text(ev, names, me, game.intrigue_names) for ev in recent)
+        for ev in recent:
+            text = _event_text(ev, names, me, game.intrigue_names)
+            lead = len(text) - len(text.lstrip())
+            lines.append("  " + text[:lead] + text[lead : lead + 1].upper() + text[lead + 1 :])
     if me is not None:
         lines.append(render_notebook(view))
     return "\n".join(lines)

@@ -10,19 +10,26 @@ and that envelope. Kept intrigue cards and the pile are dealt from what nobody h
 
 Search bots sample one view many times, so everything that depends on the view alone (the
 sampler, the history with its hidden cards marked, the intrigue cards nobody has seen, the
-fields copied as they are) is prepared once per view object (`_Template`) and each draw only
-deals the hidden cards and fills them in.
+fields copied as they are) is prepared once per view (`PreparedView`, kept in the game's
+`ViewCache`) and each draw only deals the hidden cards and fills them in.
+
+The view comes from outside, so preparing it is the door: `check_view` refuses a view of
+the wrong shape or with impossible counts at once (no deducer is ever asked about a hand of
+10^20 cards), and the first deal must be a state `check_state` accepts whose view for the
+seat is exactly the given view; anything else is a `CorruptRecord`. The draws after that
+trust the prepared view.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Rng
+from timelord.core import CorruptRecord, Rng
+from timelord.games.clue.check import check_state
 from timelord.games.clue.deduction import DealSampler, shuffle
 from timelord.games.clue.notebook import knowledge_from_view
 from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
-from timelord.games.clue.view import make_state
+from timelord.games.clue.view import PUBLIC_READERS, make_state, read_int, read_ints, read_strs
 
 if TYPE_CHECKING:
     from timelord.games.clue.game import ClueGame
@@ -57,27 +64,92 @@ def _sampler(view: dict[str, Any]) -> DealSampler:
     return sampler
 
 
-def _fingerprint(view: dict[str, Any]) -> tuple[Any, ...]:
-    """Cheap fields that change with every action: a view object edited in place after it
-    was prepared is prepared again."""
-    return (
-        view["seat"],
-        view["turn"],
-        view["phase"],
-        view["to_move"],
-        len(view["log"]),
-        view["pile_size"],
-        len(view["naming"]),
-        view["ask"],
-        view["steps"],
-    )
+def check_view(game: ClueGame, view: Any) -> int:
+    """The seat of `view` if it has the shape and counts of a view of this game; else
+    `CorruptRecord` (`InvalidSeat` for a seat not at the table). Cheap: no deducing here."""
+    if not isinstance(view, dict):
+        raise CorruptRecord("a view must be a JSON object")
+    try:
+        seat = game.check_seat(view["seat"])
+        if seat is None:
+            raise CorruptRecord("sample_state needs a seat's view, not the spectator's")
+        same = (
+            view["players"] == game.players
+            and view["variant"] == game.variant
+            and view["intrigue"] is game.intrigue
+            and view["powers"] is game.powers
+            and view["categories"] == [list(c) for c in game.categories]
+        )
+        if not same:
+            raise CorruptRecord("this view is of a game with other options")
+        for key, read in PUBLIC_READERS.items():
+            read(view[key])
+        n, total = game.players, len(game.card_names)
+        side = 4 if game.variant == "two-player" else 0
+        each = (total - len(game.categories) - side) // n
+        if read_ints(view["hand_sizes"]) != (each,) * n or len(read_ints(view["hand"])) != each:
+            raise CorruptRecord(f"every hand of this game holds {each} cards")
+        if len(read_ints(view["leftovers"])) != total - len(game.categories) - side - each * n:
+            raise CorruptRecord("wrong number of face-up cards")
+        if view["side_count"] != side or not isinstance(view["side_seen"], dict):
+            raise CorruptRecord(f"this game has {side} side cards")
+        for index, card in view["side_seen"].items():
+            if index not in [str(i) for i in range(side)] or read_int(card) not in range(total):
+                raise CorruptRecord("a side card that is not there")
+        revealed = view["revealed"]
+        if not isinstance(revealed, dict) or any(
+            key not in [str(p) for p in range(n)] or len(read_ints(cards)) != each
+            for key, cards in revealed.items()
+        ):
+            raise CorruptRecord("revealed hands must be whole hands of seats at the table")
+        envelope = view["envelope"]
+        if envelope is not None and len(read_ints(envelope)) != len(game.categories):
+            raise CorruptRecord("the envelope holds one card of each kind")
+        deck = len(game.intrigue_deck)
+        counts = read_ints(view["kept_counts"])
+        if len(counts) != n or any(not 0 <= c <= deck for c in counts):
+            raise CorruptRecord("impossible numbers of kept cards")
+        if not 0 <= read_int(view["pile_size"]) <= deck or len(read_strs(view["kept"])) > deck:
+            raise CorruptRecord("impossible number of intrigue cards")
+        for key in ("to_move", "winner"):
+            if view[key] is not None:
+                read_int(view[key])
+        log = view["log"]
+        if not isinstance(log, list) or len(log) > game.max_actions:
+            raise CorruptRecord("the history must be a list of at most max_actions entries")
+        for entry in log:
+            if not isinstance(entry, list) or not entry or not isinstance(entry[0], str):
+                raise CorruptRecord(f"bad history entry {entry!r}")
+            if not all(x is None or isinstance(x, int | str) for x in entry):
+                raise CorruptRecord(f"bad history entry {entry!r}")
+    except KeyError as exc:
+        raise CorruptRecord(f"a view of this game has the field {exc}") from exc
+    return seat
 
 
-class _Template:
+def prepare_view(game: ClueGame, view: dict[str, Any]) -> PreparedView:
+    """The door: check `view`, prepare it, and check that its first deal is a reachable state
+    that shows the seat exactly this view."""
+    seat = check_view(game, view)
+    try:
+        template = PreparedView(game, view)
+        first = template.draw(Rng(0))
+    except CorruptRecord:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, StopIteration) as exc:
+        # A well-shaped view whose contents no deal fits (the deducer finds none, a count is
+        # off by one): refused here, once, so the draws after this need no checks.
+        raise CorruptRecord(f"no state of this game shows this view: {exc}") from exc
+    check_state(first)
+    if first.view(seat) != view:
+        raise CorruptRecord("no state of this game shows this view")
+    return template
+
+
+class PreparedView:
     """What `sample_state` needs from one view, prepared once; `draw` deals the rest."""
 
     __slots__ = (
-        "fingerprint",
         "game",
         "hidden_log",
         "kept",
@@ -91,21 +163,20 @@ class _Template:
         "seat",
         "side_count",
         "side_known",
+        "side_seen_cards",
         "view",
     )
 
     def __init__(self, game: ClueGame, view: dict[str, Any]) -> None:
         seat = view["seat"]
-        if not isinstance(seat, int):
-            raise ValueError("sample_state needs a seat's view, not the spectator's")
         n = game.players
         self.game = game
         self.view = view
-        self.fingerprint = _fingerprint(view)
         self.seat = seat
         self.sampler = _sampler(view)
         self.side_count = view["side_count"]
         self.side_known = {int(i): c for i, c in view["side_seen"].items()}
+        self.side_seen_cards = frozenset(self.side_known.values())
         log = view["log"]
 
         # The history: a shared prefix up to the first hidden card, then entries that are
@@ -126,6 +197,7 @@ class _Template:
             prefix = (tuple(ev), prefix)
         self.log_prefix = prefix
         rest: list[tuple[Any, ...]] = []
+        hidden_show = -1  # where in `rest` the last show this seat did not see is
         for ev in log[first_hidden:]:
             kind = ev[0]
             if kind == "rumour":
@@ -133,6 +205,7 @@ class _Template:
                 rest.append(tuple(ev))
             elif kind == "show":
                 if ev[3] is None:
+                    hidden_show = len(rest)
                     rest.append((None, _SHOW, ev[1], ev[2], triple))
                     last_show = None
                 else:
@@ -143,6 +216,12 @@ class _Template:
                     rest.append((None, _PEEK, ev[1], ev[2]))
                 else:
                     rest.append(("peek", ev[1], ev[2], last_show))
+            elif kind == "peek" and last_show is None:
+                # This seat peeked at a show it was not shown: the show was that card.
+                last_show = ev[3]
+                _, _, shower, asker, _ = rest[hidden_show]
+                rest[hidden_show] = ("show", shower, asker, last_show)
+                rest.append(tuple(ev))
             elif kind == "side" and ev[3] is None:
                 rest.append((None, _SIDE, ev[1], ev[2]))
             elif kind == "scan" and ev[3] is None:
@@ -161,7 +240,7 @@ class _Template:
             len(pool) - sum(c for p, c in enumerate(view["kept_counts"]) if p != seat)
             != view["pile_size"]
         ):
-            raise ValueError("the intrigue cards in this view do not add up")
+            raise CorruptRecord("the intrigue cards in this view do not add up")
         self.pool = pool
         self.kept_counts = [0 if p == seat else view["kept_counts"][p] for p in range(n)]
         self.others_keep = any(self.kept_counts)
@@ -229,10 +308,10 @@ class _Template:
         held = [tuple(sorted(h)) for h in hands]
         side: list[int] = []
         if self.side_count:
-            aside.sort()
+            known = self.side_known
+            aside = sorted(c for c in aside if c not in self.side_seen_cards)
             shuffle(rng, aside)
             it = iter(aside)
-            known = self.side_known
             side = [known[i] if i in known else next(it) for i in range(self.side_count)]
 
         # The history with every hidden card filled in from the deal.
@@ -246,8 +325,11 @@ class _Template:
                 continue
             mark = ev[1]
             if mark == _SHOW:
+                # Which of its matching cards the answerer showed is its choice (C-4.4):
+                # uniform, so a search does not model every answerer as showing the first.
                 hand = held[ev[2]]
-                last_show = next(c for c in ev[4] if c in hand)
+                could = [c for c in ev[4] if c in hand]
+                last_show = could[0] if len(could) == 1 else could[rng.below(len(could))]
                 log = (("show", ev[2], ev[3], last_show), log)
             elif mark == _PEEK:
                 log = (("peek", ev[2], ev[3], last_show), log)
@@ -281,20 +363,3 @@ class _Template:
         s.kept = kept
         s.log = log
         return s
-
-
-#: Views prepared lately, by object identity (a search samples one view again and again;
-#: several bots at one table alternate a few). Each entry holds its view, so an id is never
-#: reused while cached; a view edited in place is caught by its fingerprint.
-_TEMPLATES: dict[int, _Template] = {}
-_TEMPLATES_MAX = 32
-
-
-def sample_state(game: ClueGame, view: dict[str, Any], rng: Rng) -> ClueState:
-    t = _TEMPLATES.get(id(view))
-    if t is None or t.view is not view or t.game is not game or t.fingerprint != _fingerprint(view):
-        t = _Template(game, view)
-        if len(_TEMPLATES) >= _TEMPLATES_MAX:
-            _TEMPLATES.clear()
-        _TEMPLATES[id(view)] = t
-    return t.draw(rng)

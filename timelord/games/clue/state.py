@@ -3,6 +3,10 @@
 Every field is immutable (ints, strs, tuples), so `apply_unchecked` copies the slots into a
 new object and replaces only what changes. The table's history is a cons list of event tuples
 (`("show", shower, asker, card)`, ...) so appending is O(1); `view` filters it per seat.
+
+`apply_logged` also tells what happened as `Event`s: at every step a seat can see, the rules
+call `_tell` when the transient `_events` list is there; on the fast path `_events` is the
+class default None, so all it costs is that test.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Action, IllegalAction, Rng, State
+from timelord.core.events import Event
 from timelord.games.clue.actions import (
     Accuse,
     DrawIntrigue,
@@ -173,6 +178,9 @@ class ClueState(State):
     winner: int
     log: Log
     _legal: list[Action] | None
+    #: Where `_tell` appends events: a list only inside `apply_logged` (an instance value that
+    #: shadows this class default for that one call).
+    _events: list[Event] | None = None
 
     def _copy(self) -> ClueState:
         # Spelled out: a loop over getattr/setattr costs three times as much on the hot path.
@@ -325,6 +333,27 @@ class ClueState(State):
         s._step(action)
         return s
 
+    def apply_logged(self, action: Action, log: list[Event]) -> ClueState:
+        s = self._copy()
+        s._events = log
+        try:
+            s._step(action)
+        finally:
+            del s._events
+        return s
+
+    def _tell(
+        self,
+        kind: str,
+        actor: int | None,
+        private: tuple[tuple[frozenset[int], dict[str, Any]], ...] = (),
+        **data: Any,
+    ) -> None:
+        """An event for `apply_logged`: `data` everyone sees, `private` only those seats.
+        Callers test `self._events is not None` first, so the fast path builds no arguments."""
+        assert self._events is not None
+        self._events.append(Event(kind, {"actor": actor, **data}, private))
+
     def _step(self, a: Action) -> None:
         ph = self.phase
         seat = self.dec
@@ -333,15 +362,25 @@ class ClueState(State):
             if a is ROLL or type(a) is RollDice:
                 self._roll()
             elif type(a) is UsePassage:
+                if self._events is not None:
+                    self._tell(
+                        "move", seat, by="passage", frm=self.pos[self.chars[seat]], to=a.location
+                    )
                 self._place(seat, a.location)
                 self._begin_naming("rumour", a.location)
             elif type(a) is StayPut:
+                if self._events is not None:
+                    self._tell("stay", seat, location=self.pos[self.chars[seat]])
                 self._begin_naming("rumour", self.pos[self.chars[seat]])
             elif type(a) is Accuse:
+                if self._events is not None:
+                    self._tell("accuse", seat)
                 self._begin_naming("accuse", -1)
             elif type(a) is PlayCard:
                 self._discard_kept(seat, a.card)
                 self._log(("play", seat, a.card))
+                if self._events is not None:
+                    self._tell("play", seat, card=a.card)
                 self._start_effect(seat, g.effect[a.card])
             elif type(a) is UsePower:
                 self._use_power(seat)
@@ -353,11 +392,17 @@ class ClueState(State):
                 self._discard_kept(seat, a.card)
                 self._log(("play", seat, a.card))
                 self.steps += 6
+                if self._events is not None:
+                    self._tell("play", seat, card=a.card, steps=self.steps)
             else:
                 assert type(a) is Move
+                if self._events is not None:
+                    self._tell("move", seat, by="dice", frm=self.pos[self.chars[seat]], to=a.to)
                 self._arrive(seat, a.to)
         elif ph == NAME:
             assert type(a) is NameCard
+            if self._events is not None:
+                self._tell("name", seat, card=a.card, purpose=self.purpose)
             self.naming = (*self.naming, a.card)
             self._after_name()
         elif ph == ANSWER:
@@ -365,22 +410,33 @@ class ClueState(State):
             self._show(seat, a.card)
         elif ph == CENTRE:
             if type(a) is Accuse:
+                if self._events is not None:
+                    self._tell("accuse", seat)
                 self._begin_naming("accuse", -1)
             else:
+                if self._events is not None:
+                    self._tell("end-turn", seat)
                 self._end_turn()
         elif ph == OFFER:
             if type(a) is DrawIntrigue:
                 self._draw(seat, CTX_RUMOUR)
             else:
+                if self._events is not None:
+                    self._tell("decline", seat, what="draw")
                 self._answers()
         elif ph == PEEK:
             if type(a) is PlayCard:
                 self._discard_kept(seat, a.card)
                 self._log(("play", seat, a.card))
+                if self._events is not None:
+                    self._tell("play", seat, card=a.card)
                 self._peek(seat)
             elif type(a) is UsePower:
                 self._use_power(seat)
                 self._peek(seat)
+            else:
+                if self._events is not None:
+                    self._tell("decline", seat, what="peek")
             self._next_peek()
         elif ph == SECOND:
             if type(a) is UsePower:
@@ -388,6 +444,8 @@ class ClueState(State):
                 self.second = True
                 self._answers()
             else:
+                if self._events is not None:
+                    self._tell("decline", seat, what="second-answer")
                 self._end_rumour()
         elif ph == SIDE:
             assert type(a) is LookAtSideCard
@@ -395,9 +453,16 @@ class ClueState(State):
                 self.seen_side, seat, tuple(sorted((*self.seen_side[seat], a.index)))
             )
             self._log(("side", seat, a.index, self.side[a.index]))
+            card = self.side[a.index]
+            if self._events is not None:
+                self._tell(
+                    "side", seat, ((frozenset({seat}), {"card": card}),), index=a.index, card=None
+                )
             self._end_rumour()
         elif ph == TELEPORT:
             assert type(a) is Move
+            if self._events is not None:
+                self._tell("move", seat, by="teleport", frm=self.pos[self.chars[seat]], to=a.to)
             self._place(seat, a.to)
             self._begin_naming("rumour", a.to)
         elif ph == SLIP:
@@ -410,6 +475,9 @@ class ClueState(State):
             card = hand[rng.below(len(hand))]
             self.rng = rng.state
             self._log(("scan", seat, a.seat, card))
+            both = frozenset({seat, a.seat})
+            if self._events is not None:
+                self._tell("scan", seat, ((both, {"card": card}),), target=a.seat, card=None)
             self._set_phase(START, seat)
         elif ph == BELL:
             assert type(a) is Move
@@ -439,7 +507,10 @@ class ClueState(State):
 
     def _use_power(self, seat: int) -> None:
         self.used = _set(self.used, seat, True)
-        self._log(("power", seat, self.game.power_effect[self.chars[seat]]))
+        effect = self.game.power_effect[self.chars[seat]]
+        self._log(("power", seat, effect))
+        if self._events is not None:
+            self._tell("power", seat, character=self.chars[seat], power=effect)
 
     def _start_effect(self, seat: int, effect: str) -> None:
         if effect == "teleport":
@@ -448,6 +519,8 @@ class ClueState(State):
             self._begin_naming("rumour", -1)
         elif effect == "extra-turn":
             self.extra = _set(self.extra, seat, self.extra[seat] + 1)
+            if self._events is not None:
+                self._tell("extra-turn", seat, extra=self.extra[seat])
         elif effect == "scan":
             self._set_phase(SCAN, seat)
         else:
@@ -463,6 +536,8 @@ class ClueState(State):
         face = 0 if a == 1 else a
         self.roll = (face, b)
         self.steps = face + b
+        if self._events is not None:
+            self._tell("roll", self.cur, dice=[face, b], steps=self.steps)
         self._set_phase(MOVE, self.cur)
         if face == 0 and g.intrigue:
             self._draw(self.cur, CTX_DIE)
@@ -495,6 +570,17 @@ class ClueState(State):
             s, w, loc = self.naming
             right = (s, w, loc) == self.env
             self._log(("accuse", seat, s, w, loc, right))
+            # A wrong accuser looks in the envelope (C-5.3); a right one opens it for all.
+            seen = ((frozenset({seat}), {"envelope": list(self.env)}),)
+            if self._events is not None:
+                self._tell(
+                    "accusation",
+                    seat,
+                    () if right else seen,
+                    cards=[s, w, loc],
+                    right=right,
+                    envelope=list(self.env) if right else None,
+                )
             self.naming = ()
             if right:
                 self.winner = seat
@@ -512,6 +598,15 @@ class ClueState(State):
         self.shows = 0
         self.second = False
         self._log(("rumour", seat, s, w, loc))
+        if self._events is not None:
+            self._tell(
+                "rumour",
+                seat,
+                cards=[s, w, loc],
+                location=room,
+                mover_from=self.pos[s],
+                weapon_from=self.wpos[w - g.first_weapon],
+            )
         self.wpos = _set(self.wpos, w - g.first_weapon, room)
         self.ask = (seat + 1) % g.players
         mover_was = self.pos[s]
@@ -537,8 +632,12 @@ class ClueState(State):
                 self._set_phase(ANSWER, p)
                 return
             self._log(("pass", p))
+            if self._events is not None:
+                self._tell("cannot-answer", p, asker=asker)
             p = (p + 1) % g.players
         self.ask = asker
+        if self.shows == 0 and self._events is not None:
+            self._tell("unanswered", asker)
         if self.shows == 0 and len(self.seen_side[asker]) < len(self.side):
             self._set_phase(SIDE, asker)
             return
@@ -548,6 +647,9 @@ class ClueState(State):
         g = self.game
         asker = self.rum[0]
         self._log(("show", shower, asker, card))
+        both = frozenset({shower, asker})
+        if self._events is not None:
+            self._tell("show", shower, ((both, {"card": card}),), asker=asker, card=None)
         self.shows += 1
         self.ask = (shower + 1) % g.players
         queue = []
@@ -572,6 +674,9 @@ class ClueState(State):
         assert last is not None
         _, shower, _, card = last[0]
         self._log(("peek", seat, shower, card))
+        both = frozenset({seat, shower})
+        if self._events is not None:
+            self._tell("peek", seat, ((both, {"card": card}),), shower=shower, card=None)
 
     def _next_peek(self) -> None:
         if self.peekq:
@@ -583,6 +688,7 @@ class ClueState(State):
         if (
             self.shows == 1
             and not self.second
+            and self.ask != asker  # someone is left to ask (C-7.1)
             and self._can_power(asker)
             and self.game.power_effect[self.chars[asker]] == "second-answer"
         ):
@@ -600,6 +706,8 @@ class ClueState(State):
     def _draw(self, seat: int, ctx: int) -> None:
         g = self.game
         if not self.pile:
+            if self._events is not None:
+                self._tell("draw", seat, card=None, empty=True)
             self._after_draw(seat, ctx)
             return
         kind = self.pile[-1]
@@ -607,6 +715,8 @@ class ClueState(State):
         if kind == WATCH:
             self.watches += 1
             self._log(("draw", seat, WATCH))
+            if self._events is not None:
+                self._tell("draw", seat, card=WATCH, watches=self.watches)
             if self.watches >= g.watches:
                 rng = Rng(self.rng)
                 at = rng.below(len(self.pile) + 1)
@@ -618,12 +728,20 @@ class ClueState(State):
         effect = g.effect[kind]
         if g.keep[kind]:
             self._log(("draw", seat, ""))
+            if self._events is not None:
+                self._tell(
+                    "draw", seat, ((frozenset({seat}), {"card": kind}),), card=None, kept=True
+                )
             self.kept = _set(self.kept, seat, tuple(sorted((*self.kept[seat], kind))))
             self._after_draw(seat, ctx)
             return
         self._log(("draw", seat, kind))
+        if self._events is not None:
+            self._tell("draw", seat, card=kind)
         self.discards = (*self.discards, kind)
         if effect == "to-centre":
+            if self._events is not None:
+                self._tell("move", seat, by=kind, frm=self.pos[self.chars[seat]], to=TARDIS)
             self._place(seat, TARDIS)
             if ctx == CTX_RUMOUR:
                 self._answers()
@@ -664,6 +782,8 @@ class ClueState(State):
 
     def _bell_move(self, seat: int, room: int) -> None:
         """Another player's card moved this mover: it may stay and make a rumour (C-2.3)."""
+        if self._events is not None:
+            self._tell("move", seat, by="cloister-bell", frm=self.pos[self.chars[seat]], to=room)
         self.pos = _set(self.pos, self.chars[seat], room)
         self.moved = _set(self.moved, seat, True)
         self._log(("bell", seat, room))
@@ -681,6 +801,8 @@ class ClueState(State):
     def _slip_to(self, seat: int, room: int) -> None:
         ctx = self.ctx
         self.ctx = CTX_NONE
+        if self._events is not None:
+            self._tell("move", seat, by="time-slip", frm=self.pos[self.chars[seat]], to=room)
         self._place(seat, room)
         if ctx == CTX_RUMOUR:
             self._answers()
@@ -690,6 +812,10 @@ class ClueState(State):
     def _eliminate(self, seat: int, reason: str) -> None:
         self.out = _set(self.out, seat, reason)
         self._log(("out", seat, reason))
+        # The eighth Pocketwatch turns the hand face up (C-6.3); a wrong accuser's stays hidden.
+        shown = list(self.hands[seat]) if reason == WATCH else None
+        if self._events is not None:
+            self._tell("out", seat, reason=reason, hand=shown)
         if reason == WATCH and self.kept[seat]:
             self.discards = (*self.discards, *self.kept[seat])
             self.kept = _set(self.kept, seat, ())
@@ -718,9 +844,14 @@ class ClueState(State):
         self.cur = nxt
         self.roll = ()
         self.steps = 0
+        if self._events is not None:
+            self._tell("turn", nxt, turn=self.turn, extra=nxt == cur)
         self._set_phase(START, nxt)
 
     def _game_over(self) -> None:
+        winner = self.winner if self.winner >= 0 else None
+        if self._events is not None:
+            self._tell("game-over", None, winner=winner, envelope=list(self.env))
         self.phase = OVER
         self.dec = -1
         self.naming = ()
@@ -733,11 +864,6 @@ class ClueState(State):
         from timelord.games.clue.explain import why_illegal
 
         return why_illegal(self, action)
-
-    def describe(self, action: Action, seat: int | None) -> str:
-        from timelord.games.clue.explain import describe
-
-        return describe(self, action, seat)
 
     # ----- views and JSON -------------------------------------------------------------------
 

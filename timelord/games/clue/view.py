@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import CorruptRecord
+from timelord.games.clue.check import check_state
 from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ def _public(state: ClueState) -> dict[str, Any]:
 
 def build_view(state: ClueState, seat: int | None) -> dict[str, Any]:
     g = state.game
+    g.check_seat(seat)
     over = state.phase == PHASES.index("over")
     revealed = {str(p): list(state.hands[p]) for p in range(g.players) if state.out[p] == WATCH}
     sees_envelope = over or (seat is not None and state.saw[seat])
@@ -115,7 +117,7 @@ def state_to_json(state: ClueState) -> dict[str, Any]:
     }
 
 
-def _ints(value: Any) -> tuple[int, ...]:
+def read_ints(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in value
     ):
@@ -123,7 +125,7 @@ def _ints(value: Any) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _strs(value: Any) -> tuple[str, ...]:
+def read_strs(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise CorruptRecord(f"expected a list of strings, got {value!r}")
     return tuple(value)
@@ -135,10 +137,72 @@ def _bools(value: Any) -> tuple[bool, ...]:
     return tuple(value)
 
 
-def _int(value: Any) -> int:
+def read_int(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise CorruptRecord(f"expected an integer, got {value!r}")
     return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise CorruptRecord(f"expected true or false, got {value!r}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise CorruptRecord(f"expected a string, got {value!r}")
+    return value
+
+
+def _each(value: Any, read: Any) -> tuple[Any, ...]:
+    """A list read item by item (a string or an object is not a list of lists)."""
+    if not isinstance(value, list):
+        raise CorruptRecord(f"expected a list, got {value!r}")
+    return tuple(read(v) for v in value)
+
+
+def _named(value: Any, names: tuple[str, ...], what: str) -> int:
+    if not isinstance(value, str) or value not in names:
+        raise CorruptRecord(f"unknown {what} {value!r}; known: {', '.join(names)}")
+    return names.index(value)
+
+
+def _phase(value: Any) -> int:
+    return _named(value, PHASES, "phase")
+
+
+def _ctx(value: Any) -> int:
+    return _named(value, CTX_NAMES, "drawing context")
+
+
+#: How each field of `_public` is read back (views and records share them).
+PUBLIC_READERS: dict[str, Any] = {
+    "characters": read_ints,
+    "turn": read_int,
+    "current": read_int,
+    "phase": _phase,
+    "roll": read_ints,
+    "steps": read_int,
+    "movers": read_ints,
+    "weapons": read_ints,
+    "moved": _bools,
+    "out": read_strs,
+    "watches": read_int,
+    "discards": read_strs,
+    "powers_used": _bools,
+    "extra_turns": read_ints,
+    "naming": read_ints,
+    "purpose": _str,
+    "naming_location": read_int,
+    "rumour": read_ints,
+    "ask": read_int,
+    "shows": read_int,
+    "peek_queue": read_ints,
+    "bell_queue": read_ints,
+    "second": _bool,
+    "ctx": _ctx,
+}
 
 
 def make_state(game: ClueGame, fields: dict[str, Any]) -> ClueState:
@@ -150,62 +214,75 @@ def make_state(game: ClueGame, fields: dict[str, Any]) -> ClueState:
     return s
 
 
-def _log_from(items: list[Any]) -> Any:
+def _log_from(items: Any) -> Any:
+    if not isinstance(items, list):
+        raise CorruptRecord("the history must be a list")
     log: Any = None
     for item in items:
         if not isinstance(item, list) or not item or not isinstance(item[0], str):
             raise CorruptRecord(f"bad history entry {item!r}")
+        if not all(isinstance(x, int | str) for x in item):
+            raise CorruptRecord(f"history entry {item!r} holds something not a number or word")
         log = (tuple(item), log)
     return log
 
 
 def state_from_json(game: ClueGame, data: Any) -> ClueState:
+    """The state `data` (from `state_to_json`) describes; `CorruptRecord` unless well formed
+    and reachable (`check.check_state`)."""
+    state = read_state(game, data)
+    check_state(state)
+    return state
+
+
+def read_state(game: ClueGame, data: Any) -> ClueState:
+    """`data` read field by field with every type and length checked, but not whether the
+    position is reachable: scenario tests build hand-made positions (a pile of one
+    Pocketwatch) this way; everything from outside goes through `state_from_json`."""
+    if not isinstance(data, dict):
+        raise CorruptRecord("a Clue state must be a JSON object")
     try:
-        n = game.players
         fields: dict[str, Any] = {
             "game": game,
-            "rng": _int(data["rng"]),
-            "hands": tuple(_ints(h) for h in data["hands"]),
-            "env": _ints(data["envelope"]),
-            "left": _ints(data["leftovers"]),
-            "side": _ints(data["side"]),
-            "chars": _ints(data["characters"]),
-            "pos": _ints(data["movers"]),
-            "wpos": _ints(data["weapons"]),
-            "cur": _int(data["current"]),
-            "phase": PHASES.index(data["phase"]),
-            "dec": _int(data["decider"]),
-            "roll": _ints(data["roll"]),
-            "steps": _int(data["steps"]),
+            "rng": read_int(data["rng"]),
+            "hands": _each(data["hands"], read_ints),
+            "env": read_ints(data["envelope"]),
+            "left": read_ints(data["leftovers"]),
+            "side": read_ints(data["side"]),
+            "chars": read_ints(data["characters"]),
+            "pos": read_ints(data["movers"]),
+            "wpos": read_ints(data["weapons"]),
+            "cur": read_int(data["current"]),
+            "phase": _phase(data["phase"]),
+            "dec": read_int(data["decider"]),
+            "roll": read_ints(data["roll"]),
+            "steps": read_int(data["steps"]),
             "moved": _bools(data["moved"]),
-            "out": _strs(data["out"]),
+            "out": read_strs(data["out"]),
             "saw": _bools(data["saw_envelope"]),
-            "seen_side": tuple(_ints(s) for s in data["side_seen"]),
-            "pile": _strs(data["pile"]),
-            "kept": tuple(_strs(k) for k in data["kept"]),
-            "discards": _strs(data["discards"]),
-            "watches": _int(data["watches"]),
+            "seen_side": _each(data["side_seen"], read_ints),
+            "pile": read_strs(data["pile"]),
+            "kept": _each(data["kept"], read_strs),
+            "discards": read_strs(data["discards"]),
+            "watches": read_int(data["watches"]),
             "used": _bools(data["powers_used"]),
-            "extra": _ints(data["extra_turns"]),
-            "turn": _int(data["turn"]),
-            "naming": _ints(data["naming"]),
-            "purpose": str(data["purpose"]),
-            "nloc": _int(data["naming_location"]),
-            "rum": _ints(data["rumour"]),
-            "ask": _int(data["ask"]),
-            "shows": _int(data["shows"]),
-            "peekq": _ints(data["peek_queue"]),
-            "bellq": _ints(data.get("bell_queue", [])),
-            "second": bool(data["second"]),
-            "ctx": CTX_NAMES.index(data["ctx"]),
-            "winner": _int(data["winner"]),
+            "extra": read_ints(data["extra_turns"]),
+            "turn": read_int(data["turn"]),
+            "naming": read_ints(data["naming"]),
+            "purpose": _str(data["purpose"]),
+            "nloc": read_int(data["naming_location"]),
+            "rum": read_ints(data["rumour"]),
+            "ask": read_int(data["ask"]),
+            "shows": read_int(data["shows"]),
+            "peekq": read_ints(data["peek_queue"]),
+            "bellq": read_ints(data.get("bell_queue", [])),
+            "second": _bool(data["second"]),
+            "ctx": _ctx(data["ctx"]),
+            "winner": read_int(data["winner"]),
             "log": _log_from(data["log"]),
         }
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, CorruptRecord):
-            raise
-        raise CorruptRecord(f"not a Clue state: {exc}") from exc
-    for name in ("hands", "moved", "out", "saw", "seen_side", "kept", "used", "extra", "chars"):
-        if len(fields[name]) != n:
-            raise CorruptRecord(f"state field {name} does not have one entry per player")
+    except KeyError as exc:
+        raise CorruptRecord(f"not a Clue state: it lacks {exc}") from exc
+    if not 0 <= fields["rng"] < 1 << 64:
+        raise CorruptRecord("the generator state must be a 64-bit number")
     return make_state(game, fields)

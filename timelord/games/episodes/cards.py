@@ -22,6 +22,9 @@ THREAT = (3, 4, 5)
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 DOCTOR, COMPANION, GADGET, FOE, PLOT, SPECIAL = range(6)
 MIN_FP, MAX_FP = 1, 15
+#: Caps on a custom deck: enough for any variant, small enough that nothing grows unbounded.
+MAX_COPIES = 100
+MAX_DECK = 1_000
 CODES = 6 * 16
 
 #: What discarding a card of each suit does (text for renderers and `describe`).
@@ -89,13 +92,12 @@ class Deck:
 
 
 def _validate(suit: object, fp: object, copies: object) -> tuple[int, int, int]:
-    if suit not in SUIT_INDEX:
+    if not isinstance(suit, str) or suit not in SUIT_INDEX:
         raise ConfigError(f"unknown suit {suit!r}; suits are {', '.join(SUITS)}")
     if not isinstance(fp, int) or isinstance(fp, bool) or not MIN_FP <= fp <= MAX_FP:
         raise ConfigError(f"FP must be an integer {MIN_FP}..{MAX_FP}, not {fp!r}")
-    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0:
-        raise ConfigError(f"copies must be a non-negative integer, not {copies!r}")
-    assert isinstance(suit, str)
+    if not isinstance(copies, int) or isinstance(copies, bool) or not 0 <= copies <= MAX_COPIES:
+        raise ConfigError(f"copies must be an integer 0..{MAX_COPIES}, not {copies!r}")
     return SUIT_INDEX[suit], fp, copies
 
 
@@ -110,6 +112,8 @@ def build_deck(entries: Iterable[tuple[str, int, int, str]]) -> Deck:
             names[code(s, f)].append(name)
     if sum(counts) == 0:
         raise ConfigError("a deck needs at least one card")
+    if sum(counts) > MAX_DECK:
+        raise ConfigError(f"a deck holds at most {MAX_DECK} cards, not {sum(counts)}")
     present = tuple(c for c in range(CODES) if counts[c])
     return Deck(tuple(counts), tuple(tuple(n) for n in names), present)
 
@@ -127,6 +131,22 @@ def card_entries() -> tuple[CardEntry, ...]:
 
 
 @cache
+def texts() -> dict[str, dict[str, str]]:
+    """Short texts of each suit's ability and each step of a turn, from `data/texts.toml`:
+    `{name: {"text", "source", "rule", "kind"}}` (source: confirmed or reconstruction)."""
+    raw = resources.files(__package__).joinpath("data/texts.toml").read_text(encoding="utf-8")
+    out = {}
+    for row in tomllib.loads(raw)["text"]:
+        out[row["name"]] = {
+            "text": row["text"],
+            "source": row["status"],
+            "rule": row["rule"],
+            "kind": row["kind"],
+        }
+    return out
+
+
+@cache
 def standard_deck() -> Deck:
     """The 90-card deck of the data file."""
     return build_deck((SUITS[e.suit], e.fp, e.copies, e.name) for e in card_entries())
@@ -134,6 +154,8 @@ def standard_deck() -> Deck:
 
 def custom_deck(rows: Sequence[object]) -> Deck:
     """A deck from the `deck` option: a list of [suit, fp, copies] (tests, variants)."""
+    if len(rows) > MAX_DECK:
+        raise ConfigError(f"a deck lists at most {MAX_DECK} rows")
     parsed = []
     for row in rows:
         if not isinstance(row, list | tuple) or len(row) != 3:

@@ -6,11 +6,27 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from timelord.core import Action, ConfigError, Game, Rng, View
+from timelord.core.viewcache import ViewCache
 from timelord.games.episodes import rules as R
-from timelord.games.episodes.actions import ACTION_TYPES
-from timelord.games.episodes.cards import Deck, custom_deck, standard_deck
+from timelord.games.episodes.actions import (
+    ACTION_TYPES,
+    DiscardCard,
+    KeepCard,
+    PlayEpisode,
+    UseAbility,
+)
+from timelord.games.episodes.cards import (
+    MAX_COPIES,
+    MAX_DECK,
+    SUIT_INDEX,
+    SUITS,
+    Deck,
+    custom_deck,
+    standard_deck,
+    texts,
+)
 from timelord.games.episodes.state import EpisodesState
-from timelord.games.episodes.view import sample_state
+from timelord.games.episodes.view import prepare, sample_state
 
 
 def _int_option(name: str, value: object, lo: int, hi: int) -> int:
@@ -27,6 +43,16 @@ class EpisodesGame(Game):
     id: ClassVar[str] = "episodes"
     description: ClassVar[str] = "Episodes, the rummy-style card game (2-6 players)"
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    options_doc: ClassVar[Mapping[str, str]] = {
+        "players": "number of players, 2 to 6 (default 3)",
+        "target": "victory points that win at once, 1 to 10000 (default 50; E-7.1)",
+        "max_rounds": "rounds after which the most VP wins, 1 to 10000 (default 100; E-R3)",
+        "deck": (
+            "null for the 90-card deck of data/cards.toml (default), or a list of "
+            f"[suit, fp, copies] rows: suit one of {', '.join(SUITS)}; fp 1 to 15; "
+            f"copies 0 to {MAX_COPIES}; at most {MAX_DECK} cards in all"
+        ),
+    }
 
     def __init__(
         self,
@@ -50,6 +76,8 @@ class EpisodesGame(Game):
             "max_rounds": self.max_rounds,
             "deck": None if deck is None else [list(row) for row in deck],
         }
+        #: what `sample_state` read and checked from each recent view (thread-safe, never stale)
+        self._views: ViewCache[Any] = ViewCache(lambda view: prepare(self, view))
 
     @property
     def max_actions(self) -> int:
@@ -74,6 +102,30 @@ class EpisodesGame(Game):
 
     def sample_state(self, view: View, rng: Rng) -> EpisodesState:
         return sample_state(self, view, rng)
+
+    def glossary(self) -> Mapping[str, Mapping[str, str]]:
+        return texts()
+
+    def action_card(self, action: Action) -> str | None:
+        if isinstance(action, UseAbility) and action.suit in SUIT_INDEX:
+            return action.suit
+        if isinstance(action, KeepCard):
+            return "Gadget"
+        if isinstance(action, PlayEpisode):
+            return "Episode"
+        if isinstance(action, DiscardCard):
+            return "Hand limit"
+        return None
+
+    def action_label(self, view: View, action: Action) -> str:
+        from timelord.games.episodes.text import action_label
+
+        return action_label(self, view, action)
+
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        from timelord.games.episodes.text import event_text
+
+        return event_text(self, kind, data, seat)
 
     def render_view(self, view: View) -> str:
         from timelord.games.episodes.render import render_view

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from timelord.core import View
 from timelord.games.episodes.cards import CODE_OF, SUITS
+from timelord.games.episodes.text import cards as n_cards
 
 if TYPE_CHECKING:
     from timelord.games.episodes.game import EpisodesGame
@@ -48,10 +49,11 @@ def render_view(game: EpisodesGame, view: View) -> str:
     ]
     for s in range(n):
         mark = " (you)" if s == seat else ""
-        out.append(f"  {name(s)}{mark}: {view['vp'][s]} VP, {view['hand_sizes'][s]} cards in hand")
+        held = n_cards(view["hand_sizes"][s])
+        out.append(f"  {name(s)}{mark}: {view['vp'][s]} VP, {held} in hand")
     out.append(
-        f"  Deck: {view['deck_size']} cards (reshuffled {view['reshuffles']}x); "
-        f"discard pile: {len(view['discard'])} cards"
+        f"  Deck: {n_cards(view['deck_size'])} (reshuffled {view['reshuffles']}x); "
+        f"discard pile: {n_cards(len(view['discard']))}"
     )
     if view["discard"]:
         out.append(f"    top of the pile last: {', '.join(view['discard'][-8:])}")
@@ -67,7 +69,7 @@ def render_view(game: EpisodesGame, view: View) -> str:
         if view["deck_top"]:
             out.append(f"  Next cards of the deck (you peeked): {', '.join(view['deck_top'])}")
     if view["phase"] == "keep":
-        drew = f"  Gadget drew {view['drawn_count']} cards"
+        drew = f"  Gadget drew {n_cards(view['drawn_count'])}"
         if view["drawn"] and view["active"] == seat:
             drew += f": {', '.join(view['drawn'])}"
         elif view["drawn"]:

@@ -26,6 +26,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Action, CorruptRecord, IllegalAction, InvalidAction, Rng, State, View
+from timelord.core.events import Event
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.actions import (
     ChooseOpponent,
@@ -59,6 +60,9 @@ _USE = {c: UseAbility(SUITS[c >> 4], c & 15) for c in _CODES}
 _KEEP = {c: KeepCard(SUITS[c >> 4], c & 15) for c in _CODES}
 _DISCARD = {c: DiscardCard(SUITS[c >> 4], c & 15) for c in _CODES}
 _CHOOSE = tuple(ChooseOpponent(s) for s in range(6))
+_KINDS = frozenset(
+    (UseAbility, SkipAbility, ChooseOpponent, KeepCard, PlayEpisode, SkipEpisode, DiscardCard)
+)
 _EPISODES: dict[tuple[int, ...], PlayEpisode] = {}
 
 
@@ -111,6 +115,7 @@ def _minus(cards: list[int], gone: list[int]) -> list[int]:
 class EpisodesState(State):
     __slots__ = (
         "_legal",
+        "_log",
         "deck",
         "discard",
         "ended",
@@ -152,6 +157,8 @@ class EpisodesState(State):
     reshuffles: int
     ended: str
     _legal: list[Action] | None
+    #: where the rules append events while `apply_logged` runs; None on the fast path
+    _log: list[Event] | None
 
     # ------------------------------------------------------------------ construction
 
@@ -180,6 +187,7 @@ class EpisodesState(State):
         st.reshuffles = 0
         st.ended = ""
         st._legal = None
+        st._log = None
         return st
 
     def _clone(self) -> EpisodesState:
@@ -204,6 +212,7 @@ class EpisodesState(State):
         st.reshuffles = self.reshuffles
         st.ended = self.ended
         st._legal = None
+        st._log = None
         return st
 
     # ------------------------------------------------------------------ protocol
@@ -244,6 +253,22 @@ class EpisodesState(State):
         st._settle()
         return st
 
+    def apply_logged(self, action: Action, log: list[Event]) -> State:
+        st = self._clone()
+        st._log = log
+        st._do(action)
+        st._settle()
+        st._log = None
+        return st
+
+    def _tell(
+        self, kind: str, data: dict[str, Any], private: tuple[tuple[frozenset[int], Any], ...] = ()
+    ) -> None:
+        """Append an event (callers check `_log is not None` first, so the fast path pays
+        nothing for building its data)."""
+        assert self._log is not None
+        self._log.append(Event(kind, data, private))
+
     def apply(self, action: Action) -> State:
         # State.apply's contract, checked against the cached list without copying it.
         if self.phase != R.OVER and isinstance(action, Action):
@@ -252,9 +277,13 @@ class EpisodesState(State):
                 legal = self._legal = self._compute_legal()
             if action in legal:
                 return self.apply_unchecked(action)
-        if not well_formed(action):
-            raise InvalidAction(f"malformed {type(action).__name__}: {action!r}")
         return super().apply(action)
+
+    def check(self, action: Action) -> None:
+        # A malformed or foreign action breaks no rule: it is no move at all (InvalidAction).
+        if isinstance(action, Action) and (type(action) not in _KINDS or not well_formed(action)):
+            raise InvalidAction(f"{action!r} is not a well-formed Episodes move")
+        super().check(action)
 
     # ------------------------------------------------------------------ legal moves
 
@@ -359,28 +388,40 @@ class EpisodesState(State):
 
     # ------------------------------------------------------------------ moving on
 
-    def _do(self, action: Action) -> None:
+    def _do(self, action: Action, forced: bool = False) -> None:
+        """Apply one decision; `forced`: the engine took it as the only choice (E-R13)."""
         kind = type(action)
         seat = self.turn % self.game.players
+        log = self._log
         if kind is UseAbility:
             assert isinstance(action, UseAbility)
-            self._use_ability(seat, SUIT_INDEX[action.suit] * 16 + action.fp)
+            c = SUIT_INDEX[action.suit] * 16 + action.fp
+            if log is not None:
+                self._tell("ability", {"actor": seat, "card": LABEL[c], "suit": action.suit})
+            self._use_ability(seat, c)
         elif kind is SkipAbility:
+            if log is not None:
+                self._tell("skip_ability", {"actor": seat})
             self.phase = R.EPISODE
         elif kind is ChooseOpponent:
             assert isinstance(action, ChooseOpponent)
-            self._hit(seat, action.seat)
+            self._hit(seat, action.seat, forced)
         elif kind is KeepCard:
             assert isinstance(action, KeepCard)
-            self._keep(seat, SUIT_INDEX[action.suit] * 16 + action.fp)
+            self._keep(seat, SUIT_INDEX[action.suit] * 16 + action.fp, forced)
         elif kind is PlayEpisode:
             assert isinstance(action, PlayEpisode)
             self._episode(seat, action.fps)
         elif kind is SkipEpisode:
+            if log is not None:
+                self._tell("skip_episode", {"actor": seat})
             self._end_phase()
         else:
             assert isinstance(action, DiscardCard)
             c = SUIT_INDEX[action.suit] * 16 + action.fp
+            if log is not None:
+                data = {"actor": seat, "card": LABEL[c], "forced": forced}
+                self._tell("hand_limit_discard", data)
             self._discard_from_hand(seat, c)
             self.floor = c
             self._end_phase()
@@ -399,7 +440,7 @@ class EpisodesState(State):
                 elif ph == R.EPISODE:
                     self._end_phase()
                 else:
-                    self._do(legal[0])  # a forced target, keep or discard (E-R13)
+                    self._do(legal[0], True)  # a forced target, keep or discard (E-R13)
                 continue
             self._legal = legal
             return
@@ -411,32 +452,48 @@ class EpisodesState(State):
             seen = min(R.PEEK, len(self.deck))
             self._fix(seen)
             self.top[seat] = seen
+            if self._log is not None:
+                cards = [LABEL[c] for c in self.deck[-1 : -seen - 1 : -1]] if seen else []
+                self._tell(
+                    "peek", {"actor": seat, "count": seen}, ((frozenset({seat}), {"cards": cards}),)
+                )
             self.phase = R.EPISODE
         elif suit == COMPANION:
-            self._draw(seat, R.COMPANION_DRAW)
+            self._draw(seat, R.COMPANION_DRAW, reason="companion")
             self.phase = R.EPISODE
         elif suit == GADGET:
-            self._draw(seat, R.GADGET_DRAW, to_limbo=True)
+            self._draw(seat, R.GADGET_DRAW, to_limbo=True, reason="gadget")
             self.phase = R.KEEP if self.limbo else R.EPISODE
         else:
             self.pending = suit
             self.phase = R.TARGET
 
-    def _hit(self, seat: int, victim: int) -> None:
+    def _hit(self, seat: int, victim: int, forced: bool = False) -> None:
         suit = self.pending
         self.pending = -1
         self.phase = R.EPISODE
         hand = self.hands[victim]
         known = self.known
+        log = self._log
         if suit == PLOT:
             known[seat][victim] = hand[:]
+            if log is not None:
+                data: dict[str, Any] = {"actor": seat, "victim": victim, "forced": forced}
+                seen = {"cards": [LABEL[c] for c in hand]}
+                self._tell("look", data, ((frozenset({seat}), seen),))
             return
         state = Rng(self.rng)
         c = hand[state.below(len(hand))]
         self.rng = state.state
         if suit == SPECIAL:
+            if log is not None:
+                data = {"actor": seat, "victim": victim, "forced": forced, "card": LABEL[c]}
+                self._tell("random_discard", data)
             self._discard_from_hand(victim, c)
             return
+        if log is not None:
+            data = {"actor": seat, "victim": victim, "forced": forced}
+            self._tell("steal", data, ((frozenset({seat, victim}), {"card": LABEL[c]}),))
         assert suit == FOE
         self.hands[victim] = _without(hand, c)
         mine = self.hands[seat][:]
@@ -453,8 +510,16 @@ class EpisodesState(State):
             elif known[s][victim]:
                 known[s][victim] = []  # E-8.4: the card taken unseen may be a known one
 
-    def _keep(self, seat: int, c: int) -> None:
+    def _keep(self, seat: int, c: int, forced: bool = False) -> None:
         rest = _without(self.limbo, c)  # sorted, so the pile order is canonical
+        if self._log is not None:
+            # Seats that saw the whole draw in a peek know the kept card too (E-8.7).
+            knowing = {seat}
+            for s, lk in enumerate(self.limbo_known):
+                if lk and len(lk) == len(self.limbo):
+                    knowing.add(s)
+            data = {"actor": seat, "discarded": [LABEL[d] for d in rest], "forced": forced}
+            self._tell("keep", data, ((frozenset(knowing), {"card": LABEL[c]}),))
         mine = self.hands[seat][:]
         insort(mine, c)
         self.hands[seat] = mine
@@ -489,11 +554,17 @@ class EpisodesState(State):
         for s, fp in enumerate(fps):
             self._discard_from_hand(seat, s * 16 + fp)
         self.vp[seat] += R.threat(fps)
+        if self._log is not None:
+            cards = [LABEL[s * 16 + fp] for s, fp in enumerate(fps)]
+            data = {"actor": seat, "cards": cards, "vp": R.threat(fps), "total": self.vp[seat]}
+            self._tell("episode", data)
         if self.vp[seat] >= self.game.target:
             self.phase = R.OVER  # E-7.1, E-R5: at once, no draw, no end phase
             self.ended = "target"
+            if self._log is not None:
+                self._tell_end()
             return
-        self._draw(seat, R.EPISODE_DRAW)
+        self._draw(seat, R.EPISODE_DRAW, reason="episode")
         self._end_phase()
 
     def _end_phase(self) -> None:
@@ -512,9 +583,17 @@ class EpisodesState(State):
         if self.turn >= self.game.max_rounds * n:
             self.phase = R.OVER  # E-7.2
             self.ended = "rounds"
+            if self._log is not None:
+                self._tell_end()
             return
-        self._draw(self.turn % n, R.DRAW)
+        if self._log is not None:
+            self._tell("turn", {"actor": self.turn % n, "round": self.turn // n + 1})
+        self._draw(self.turn % n, R.DRAW, reason="turn")
         self.phase = R.ACTION
+
+    def _tell_end(self) -> None:
+        data = {"reason": self.ended, "winners": self.winners(), "vp": self.vp[:]}
+        self._tell("end", data)
 
     # ------------------------------------------------------------------ card movements
 
@@ -528,8 +607,9 @@ class EpisodesState(State):
             if k and c in k:
                 known[s][seat] = _without(k, c)
 
-    def _draw(self, seat: int, count: int, to_limbo: bool = False) -> None:
-        """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw)."""
+    def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
+        """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw); `reason` names
+        the rule that draws, for the event."""
         deck = self.deck
         drawn: list[int] = []
         rng: Rng | None = None
@@ -538,6 +618,8 @@ class EpisodesState(State):
             if not deck:
                 if not self.discard:
                     break  # E-3.3
+                if self._log is not None:
+                    self._tell("reshuffle", {"count": len(self.discard)})
                 deck = self.deck = sorted(self.discard)  # E-3.2: unordered, see E-3.4
                 # E-8.11: the pile was face up, so everyone knows what the new deck holds.
                 self.pool = [deck[:]] * (self.game.players + 1)
@@ -556,6 +638,8 @@ class EpisodesState(State):
             self.rng = rng.state
         if to_limbo:
             self.limbo_old = cut
+        if self._log is not None:
+            self._tell_draw(seat, count, drawn, reason)
         if not drawn:
             if to_limbo:
                 self.limbo = []
@@ -588,6 +672,17 @@ class EpisodesState(State):
             mine = self.hands[seat] + drawn
             mine.sort()
             self.hands[seat] = mine
+
+    def _tell_draw(self, seat: int, asked: int, drawn: list[int], reason: str) -> None:
+        """The drawer sees its cards; a seat that peeked sees those it saw on top (E-8.3)."""
+        private: list[tuple[frozenset[int], Any]] = [
+            (frozenset({seat}), {"cards": sorted(LABEL[c] for c in drawn)})
+        ]
+        for s, seen in enumerate(self.top):
+            if seen and s != seat:
+                private.append((frozenset({s}), {"seen": [LABEL[c] for c in drawn[:seen]]}))
+        data = {"actor": seat, "count": len(drawn), "asked": asked, "reason": reason}
+        self._tell("draw", data, tuple(private))
 
     def _fix(self, count: int) -> None:
         """Settle the order of the top `count` cards: each new one is a random unfixed card,
@@ -651,12 +746,17 @@ class EpisodesState(State):
             st.pool = [_cards(p) for p in data["pool"]]
             st.floor = _int(data["floor"])
             st.reshuffles = _int(data["reshuffles"])
-            st.ended = str(data["ended"])
+            ended = data["ended"]
+            if not isinstance(ended, str):
+                raise TypeError("'ended' must be text")
+            st.ended = ended
             st.rng = _int(data["rng"])
             if len(st.vp) != n or len(st.hands) != n or len(st.top) != n:
                 raise CorruptRecord("per-seat lists do not match the player count")
             if len(st.known) != n or any(len(row) != n for row in st.known):
                 raise CorruptRecord("knowledge table does not match the player count")
+        except RecursionError:
+            raise CorruptRecord("not an Episodes state: a field is nested too deep") from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CorruptRecord(f"not an Episodes state: {exc!r}") from exc
         check_state(st)
@@ -670,14 +770,6 @@ class EpisodesState(State):
         from timelord.games.episodes.view import build_view
 
         return build_view(self, seat)
-
-    def describe(self, action: Action, seat: int | None) -> str:
-        from timelord.games.episodes.view import describe
-
-        if self.phase == R.OVER or not well_formed(action) or action not in self.legal_actions():
-            # Say nothing a refused action could reveal (a random card, a Gadget draw).
-            return f"{self.game.seat_name(self.seat)} tried a move that is not allowed now"
-        return describe(self, action, seat)
 
     def __repr__(self) -> str:
         return f"<EpisodesState turn={self.turn} phase={R.PHASES[self.phase]} vp={self.vp}>"

@@ -1,22 +1,13 @@
-"""What each seat sees (E-8), rebuilding a full state from a view, and per-seat move text."""
+"""What each seat sees (E-8), and rebuilding a full state from a view."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
 from typing import TYPE_CHECKING
 
-from timelord.core import Action, CorruptRecord, Rng, View
+from timelord.core import CorruptRecord, Rng, View
 from timelord.games.episodes import rules as R
-from timelord.games.episodes.actions import (
-    ChooseOpponent,
-    DiscardCard,
-    KeepCard,
-    PlayEpisode,
-    SkipAbility,
-    SkipEpisode,
-    UseAbility,
-)
-from timelord.games.episodes.cards import ABILITY_TEXT, CODE_OF, FOE, LABEL, PLOT, SUIT_INDEX, SUITS
+from timelord.games.episodes.cards import CODE_OF, LABEL, SUIT_INDEX, SUITS
 
 if TYPE_CHECKING:
     from timelord.games.episodes.game import EpisodesGame
@@ -33,6 +24,7 @@ def _codes(labels: list[str]) -> list[int]:
 
 def build_view(st: EpisodesState, seat: int | None) -> View:
     """All that `seat` knows; None gives what a spectator sees (public information only)."""
+    st.game.check_seat(seat)
     n = st.game.players
     active = st.turn % n
     keeping = st.phase == R.KEEP
@@ -200,6 +192,13 @@ class _Prepared:
         self.extra = max(self.peeked) - len(top)
         top.reverse()
         self.top = top
+        if min(self.needs) < 0 or min(self.limbo_need, self.fresh, self.deck_need) < 0:
+            raise CorruptRecord("the view knows more cards in a place than the place holds")
+        spare = len(self.cands) - self.take  # candidates the deck leaves to the hands
+        if min(counts) < 0 or not 0 <= self.slots <= len(self.unknown) + spare:
+            raise CorruptRecord("the view shows more cards than the deck holds")
+        if self.extra > self.deck_need:
+            raise CorruptRecord("a seat peeked deeper than the deck goes")
         self.known_by = [_codes(cards) if cards else None for cards in view["known_by"]]
         self.limbo_seen = (
             [_codes(k) for k in view["drawn_seen_by"]]
@@ -251,10 +250,68 @@ def _pick(cards: list[int], k: int, rng: Rng) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-#: The last view prepared, with its game: a search deals many states from one view object.
-#: Views are values; a caller that changes a view in place must not expect this to notice.
-#: One tuple, replaced whole, so threads sampling different views never mix their entries.
-_LAST: list[tuple[EpisodesGame, View, _Prepared] | None] = [None]
+def prepare(game: EpisodesGame, view: View) -> _Prepared:
+    """Read and check a view at the door, once per view: `CorruptRecord` unless it is a
+    seat's view this game could show (so a doctored view can neither hang nor crash a deal).
+
+    Beyond the field types and ranges, one trial deal must give back the view exactly: the
+    cheapest complete test that the counts agree, paid once and not per sample."""
+    from timelord.core.errors import GameError
+
+    if not isinstance(view, dict):
+        raise CorruptRecord("an Episodes view must be a JSON object")
+    try:
+        game.check_seat(view["seat"])
+        _check_fields(game, view)
+        prep = _Prepared(game, view)
+        trial = _deal(game, prep, Rng(0))
+        check_state(trial)
+        # as JSON text, so a true where the game writes 1 (equal in Python) is caught too
+        same = json.dumps(build_view(trial, prep.seat), sort_keys=True) == json.dumps(
+            view, sort_keys=True
+        )
+    except GameError as exc:
+        raise CorruptRecord(f"not a view of this Episodes game: {exc}") from exc
+    except RecursionError:
+        raise CorruptRecord("not a view of this Episodes game: nested too deep") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise CorruptRecord(f"not a view of this Episodes game: {exc!r}") from exc
+    if not same:
+        raise CorruptRecord("the view does not add up: no deal of this game shows it")
+    return prep
+
+
+#: view fields that are whole numbers, and those that are one whole number per seat
+_INT_FIELDS = ("turn", "deck_size", "reshuffles", "drawn_count", "drawn_old")
+_SIZES = ("deck_size", "drawn_count", "drawn_old")
+_SEAT_INTS = ("vp", "hand_sizes", "peeked")
+_SEAT_LISTS = ("known_hands", "known_by", "drawn_seen_by")
+
+
+def _check_fields(game: EpisodesGame, view: View) -> None:
+    """Types and ranges of the numbers a deal sizes its lists by, before anything is sized."""
+    n = game.players
+    limit = game.deck.size
+    for key in _INT_FIELDS:
+        v = view[key]
+        if not _is_count(v) or (key in _SIZES and v > limit):
+            raise CorruptRecord(f"view field {key!r} must be a whole number in range")
+    for key in _SEAT_INTS:
+        row = view[key]
+        if not isinstance(row, list) or len(row) != n or not all(_is_count(v) for v in row):
+            raise CorruptRecord(f"view field {key!r} must hold one whole number per seat")
+    if sum(view["hand_sizes"]) + view["deck_size"] + view["drawn_count"] > limit:
+        raise CorruptRecord("the view holds more cards than the deck")
+    for key in _SEAT_LISTS:
+        row = view[key]
+        if not isinstance(row, list) or len(row) != n or not all(isinstance(k, list) for k in row):
+            raise CorruptRecord(f"view field {key!r} must hold one list per seat")
+    if view["players"] != n:
+        raise CorruptRecord("the view is of a table with another number of players")
+
+
+def _is_count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
 def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
@@ -268,17 +325,19 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     the new deck can hold (E-8.11). Other seats' knowledge is left empty; the sampled state's
     generator is fresh, so hidden future draws vary too.
 
-    Everything that does not depend on the deal is read from the view once and kept for the
-    next call with the same view object (search calls this once per iteration).
+    Everything that does not depend on the deal is read and checked from the view once
+    (`prepare`, kept in the game's `ViewCache`): search calls this once per iteration.
     """
+    try:
+        prep = game._views.get(view)
+    except RecursionError:  # the cache copies the view before `prepare` can look at it
+        raise CorruptRecord("not a view of this Episodes game: nested too deep") from None
+    return _deal(game, prep, rng)
+
+
+def _deal(game: EpisodesGame, prep: _Prepared, rng: Rng) -> EpisodesState:
     from timelord.games.episodes.state import EpisodesState
 
-    last = _LAST[0]
-    if last is not None and last[0] is game and last[1] is view:
-        prep = last[2]
-    else:
-        prep = _Prepared(game, view)
-        _LAST[0] = (game, view, prep)
     n = game.players
     seat = prep.seat
     pool = prep.pool
@@ -362,6 +421,7 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     st.pool = [pool] * (n + 1) if pool is not None else [[] for _ in range(n + 1)]
     st.rng = rng.next64()
     st._legal = None
+    st._log = None
     st._settle_cache()
     return st
 
@@ -431,61 +491,3 @@ def check_state(st: EpisodesState) -> None:
         raise CorruptRecord("discard phase without excess cards")
     if st.phase != R.DISCARD and st.floor:
         raise CorruptRecord("a discard floor outside the end phase")
-
-
-def describe(st: EpisodesState, action: Action, seat: int | None) -> str:
-    """One line for `seat` about `action` by the player to move, hiding what it may not see."""
-    game = st.game
-    actor = st.turn % game.players
-    who = "You" if seat == actor else game.seat_name(actor)
-
-    def v(verb: str) -> str:
-        return verb if who == "You" else verb + "s"
-
-    if isinstance(action, UseAbility):
-        s = SUIT_INDEX[action.suit]
-        text = f"{who} {v('discard')} {action.suit} {action.fp} to {ABILITY_TEXT[s]}"
-        targets = [o for o, h in enumerate(st.hands) if o != actor and h]
-        if s in R.TARGETED and len(targets) == 1:  # the engine picks the only target (E-8.8)
-            return f"{text}: {_hit_text(st, s, targets[0], seat, who, v)}"
-        return text
-    if isinstance(action, SkipAbility):
-        return f"{who} {v('use')} no ability"
-    if isinstance(action, ChooseOpponent):
-        return _hit_text(st, st.pending, action.seat, seat, who, v)
-    if isinstance(action, KeepCard):
-        rest = st.limbo[:]
-        rest.remove(SUIT_INDEX[action.suit] * 16 + action.fp)
-        gone = ", ".join(_labels(rest)) or "nothing"
-        if seat == actor:
-            return f"You keep {action.suit} {action.fp} and discard {gone}"
-        return f"{who} keeps one drawn card and discards {gone}"
-    if isinstance(action, PlayEpisode):
-        return (
-            f"{who} {v('play')} an episode "
-            f"({', '.join(f'{s} {f}' for s, f in zip(SUITS, action.fps, strict=False))}) "
-            f"for {R.threat(action.fps)} VP"
-        )
-    if isinstance(action, SkipEpisode):
-        return f"{who} {v('play')} no episode"
-    if isinstance(action, DiscardCard):
-        return f"{who} {v('discard')} {action.suit} {action.fp} (hand limit)"
-    return f"{who}: {action}"
-
-
-def _hit_text(
-    st: EpisodesState, suit: int, target: int, seat: int | None, who: str, v: Callable[[str], str]
-) -> str:
-    """What a Foe, Plot or Special ability on `target` does, as `seat` may see it."""
-    actor = st.turn % st.game.players
-    victim = st.game.seat_name(target) if seat != target else "you"
-    if suit == PLOT:
-        return f"{who} {v('look')} at {victim}'s hand"
-    hand = st.hands[target]
-    # The same draw the rules make next: the generator is not used in between.
-    card = LABEL[hand[Rng(st.rng).below(len(hand))]] if hand else "nothing"
-    if suit == FOE:
-        if seat in (actor, target):
-            return f"{who} {v('steal')} {card} from {victim}"
-        return f"{who} steals a random card from {victim}"
-    return f"{who} {v('make')} {victim} discard a random card: {card}"

@@ -130,6 +130,29 @@ class Content:
         return self.card_effects.index(effect)
 
 
+@cache
+def texts(content: Content) -> dict[str, dict[str, str]]:
+    """Short texts of every card, tile back and board piece, from data/texts.toml, by the
+    name the table uses: `{name: {"text", "source", "rule", "kind"}}`."""
+    data = _read("texts.toml")
+    out: dict[str, dict[str, str]] = {}
+
+    def add(name: str, row: dict[str, Any], kind: str, **fill: str) -> None:
+        text = row["text"].format(**fill)
+        out[name] = {"text": text, "source": row["status"], "rule": row["rule"], "kind": kind}
+
+    for i, name in enumerate(content.card_names):
+        effect = EFFECT_IDS[content.card_effects[i]]
+        colour = content.card_colours[i]
+        fill = content.colour_ids[colour] if colour >= 0 else ""
+        add(name, data["effect"][effect], "card", colour=fill)
+    for back, name in zip(BACK_IDS, BACK_NAMES, strict=True):
+        add(name, data["back"][back], "tile")
+    for row in data["piece"]:
+        add(row["name"], row, "rule")
+    return out
+
+
 def _read(name: str) -> dict[str, Any]:
     text = resources.files("timelord.games.keys").joinpath("data", name).read_text("utf-8")
     return tomllib.loads(text)

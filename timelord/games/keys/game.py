@@ -9,9 +9,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from timelord.core import ConfigError, Game, Rng, State, View
+from timelord.core import Action, ConfigError, Game, Rng, State, View
+from timelord.core.viewcache import ViewCache
 from timelord.games.keys.actions import ACTION_TYPES
 from timelord.games.keys.board import (
     CELLS,
@@ -22,6 +24,7 @@ from timelord.games.keys.board import (
     SEAT_EDGES,
     Content,
     standard_content,
+    texts,
 )
 from timelord.games.keys.rules import DEAL, KeysState, Tables
 
@@ -41,6 +44,13 @@ class KeysGame(Game):
     id = "keys"
     description = "Keys to the TARDIS, a race across door tiles (2-4 players)"
     action_types = ACTION_TYPES
+    options_doc: ClassVar[Mapping[str, str]] = {
+        "players": "number of players, 2 to 4 (default 2)",
+        "round_limit": (
+            f"rounds after which the game ends with no winner, 1 to 100000 "
+            f"(default {DEFAULT_ROUND_LIMIT}; K-7.2)"
+        ),
+    }
 
     def __init__(self, players: int = 2, round_limit: int = DEFAULT_ROUND_LIMIT) -> None:
         self.players = _int_option("players", players, 2, 4)
@@ -48,9 +58,14 @@ class KeysGame(Game):
         self.options = {"players": self.players, "round_limit": self.round_limit}
         self.content: Content = standard_content()
         self.tables = Tables(self.content, self.players)
-        #: (view, a copy of it, its plan) of the latest `sample_state` (see there)
-        self._sample_plan: tuple[View, View, Any] | None = None
+        #: what `sample_state` read and checked from each recent view (thread-safe, never stale)
+        self._views: ViewCache[Any] = ViewCache(self._prepare)
         self._extra_tiles = sum(1 for _, back in self.content.tiles if back == EXTRA_TURN)
+
+    def _prepare(self, view: View) -> Any:
+        from timelord.games.keys.view import prepare
+
+        return prepare(self, view)
 
     @property
     def max_actions(self) -> int:
@@ -110,6 +125,24 @@ class KeysGame(Game):
         from timelord.games.keys.view import sample_state
 
         return sample_state(self, view, rng)
+
+    def glossary(self) -> Mapping[str, Mapping[str, str]]:
+        return texts(self.content)
+
+    def action_card(self, action: Action) -> str | None:
+        from timelord.games.keys.text import action_card
+
+        return action_card(self, action)
+
+    def action_label(self, view: View, action: Action) -> str:
+        from timelord.games.keys.text import action_label
+
+        return action_label(self, view, action)
+
+    def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+        from timelord.games.keys.text import event_text
+
+        return event_text(self, kind, data, seat)
 
     def render_view(self, view: View, ansi: bool = False) -> str:
         """The grid as text; plain by default, `ansi=True` adds terminal colours."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import View
-from timelord.games.keys.board import CONTROL, SIZE, tile_name
+from timelord.games.keys.board import BACK_IDS, BACK_NAMES, CONTROL, SIZE, tile_name
+from timelord.games.keys.text import plural
 
 if TYPE_CHECKING:
     from timelord.games.keys.game import KeysGame
@@ -24,10 +25,31 @@ _BACK_LETTERS = {
     "teleport": "T",
     None: "?",
 }
-LEGEND = (
-    "legend: B/R/G/Y colour, # closed . open, ? unseen o open D Dalek K TARDIS Key "
-    "X Extra Turn T Teleport, * barrier c cookie, digit = pawn, \\ / time tunnel"
-)
+_LETTER_OF_BACK = {back: letter for back, letter in _BACK_LETTERS.items() if back is not None}
+
+
+def legend(game: KeysGame) -> list[str]:
+    """Every symbol of the grid, colours from the game's data (one short line each)."""
+    content = game.content
+    colours = ", ".join(
+        f"{letter} {cid}"
+        for cid, letter in zip(content.colour_ids, content.colour_letters, strict=True)
+    )
+    backs = ", ".join(
+        f"{_LETTER_OF_BACK[back]} {name}"
+        for back, name in zip(BACK_IDS, BACK_NAMES, strict=True)
+        if back in _LETTER_OF_BACK
+    )
+    return [
+        "Legend: a tile reads colour, door, back, overlay, pawn (R.Dc1: red, open, Dalek",
+        "  Door, Jam Cookie, Seat 1's pawn).",
+        f"  colour  {colours}",
+        "  door    # closed, . open",
+        f"  back    ? not seen yet, {backs}",
+        "  overlay * Time Barrier, c Jam Cookie, + both",
+        f"  pawn    0-{game.players - 1}: the seat whose pawn stands there",
+        "  (CC) TARDIS Control (d4); \\ or / between rows: a Time Tunnel across that corner",
+    ]
 
 
 def _cell(view: View, t: int, letters: dict[str, str], pawn_at: dict[int, int]) -> str:
@@ -69,7 +91,7 @@ def render_view(game: KeysGame, view: View, ansi: bool = False) -> str:
             )
             lines.append(spacer)
     lines.append(files)
-    lines.append(LEGEND)
+    lines.extend(legend(game))
     lines.extend(_status(game, view))
     return "\n".join(lines)
 
@@ -94,15 +116,18 @@ def _status(game: KeysGame, view: View) -> list[str]:
     for seat, edge in enumerate(view["edges"]):
         pos = view["pawns"][seat]
         where = f"on {tile_name(pos)}" if pos is not None else f"off the board ({edge} edge)"
-        notes = [f"{view['hand_sizes'][seat]} cards"]
+        notes = [plural(view["hand_sizes"][seat], "card")]
         if view["pandorica"][seat]:
-            notes.append(f"in the Pandorica for {view['pandorica'][seat]} more turn(s)")
+            notes.append(f"in the Pandorica for {plural(view['pandorica'][seat], 'more turn')}")
         if view["bonus_used"][seat]:
             notes.append("used " + ", ".join(tile_name(t) for t in view["bonus_used"][seat]))
         out.append(f"  {game.seat_name(seat)}: {where}; " + "; ".join(notes))
     pile = view["discard"]
     top = names.get(pile[-1], pile[-1]) if pile else "empty"
-    out.append(f"Draw pile: {view['deck_size']} cards. Discard pile: {len(pile)} (top: {top}).")
+    out.append(
+        f"Draw pile: {plural(view['deck_size'], 'card')}. "
+        f"Discard pile: {plural(len(pile), 'card')} (top: {top})."
+    )
     if view["reshuffled"]:
         out.append(f"The draw pile was last rebuilt from {len(view['reshuffled'])} discards.")
     if view["seat"] is not None:
@@ -111,4 +136,4 @@ def _status(game: KeysGame, view: View) -> list[str]:
     return out
 
 
-__all__ = ["LEGEND", "render_view"]
+__all__ = ["legend", "render_view"]

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import Action, GameOver, IllegalAction, InvalidAction, Rng, State, View
+from timelord.core.events import Event
 from timelord.games.keys.actions import (
     AssaultPawn,
     CloseDoor,
@@ -31,6 +32,7 @@ from timelord.games.keys.actions import (
     StepOff,
 )
 from timelord.games.keys.board import (
+    BACK_IDS,
     BACK_NAMES,
     BARRIER,
     BONUS_CARD,
@@ -155,6 +157,7 @@ class KeysState(State):
 
     __slots__ = (
         "_legal",
+        "_log",
         "_occ",
         "back",
         "barrier_mask",
@@ -217,6 +220,8 @@ class KeysState(State):
     rng: int
     _legal: list[Action] | None
     _occ: int  # occupied tiles as a mask, -1 until computed
+    #: where the rules append events while `apply_logged` runs; None on the fast path
+    _log: list[Event] | None
 
     # -- construction ------------------------------------------------------------------
 
@@ -227,6 +232,7 @@ class KeysState(State):
         s.tables = game.tables
         s._legal = None
         s._occ = -1
+        s._log = None
         return s
 
     def set_board(self, back: tuple[int, ...], colour: tuple[int, ...]) -> None:
@@ -266,6 +272,7 @@ class KeysState(State):
         s.rng = self.rng
         s._legal = None
         s._occ = self._occ
+        s._log = None
         return s
 
     # -- protocol ----------------------------------------------------------------------
@@ -303,6 +310,25 @@ class KeysState(State):
             raise refusal
         return self.apply_unchecked(action)
 
+    def apply_logged(self, action: Action, log: list[Event]) -> State:
+        s = self._copy()
+        s._log = log
+        _EFFECTS[type(action)](s, action)
+        s._log = None
+        return s
+
+    def _tell(self, kind: str, /, **data: Any) -> None:
+        """Append a public event by the seat to move (callers check `_log` first)."""
+        assert self._log is not None
+        self._log.append(Event(kind, {"actor": self.seat, **data}))
+
+    def check(self, action: Action) -> None:
+        # A malformed or foreign action breaks no rule: it is no move at all (InvalidAction).
+        malformed = _malformed(action)
+        if malformed is not None:
+            raise InvalidAction(malformed)
+        super().check(action)
+
     def why_illegal(self, action: Action) -> IllegalAction:
         malformed = _malformed(action)
         if malformed is not None:
@@ -323,11 +349,6 @@ class KeysState(State):
         from timelord.games.keys.view import state_to_json
 
         return state_to_json(self)
-
-    def describe(self, action: Action, seat: int | None) -> str:
-        from timelord.games.keys.view import describe
-
-        return describe(self, action, seat)
 
     # -- derived facts -----------------------------------------------------------------
 
@@ -493,7 +514,7 @@ class KeysState(State):
             if cls is StayPut:
                 return None
             return IllegalAction(
-                "you have played your card this turn; now move or stay put", "K-3.3"
+                "one card a turn, played before the move; now move or stay put", "K-3.3"
             )
         if phase == BONUS:
             if cls is ForgoBonus:
@@ -518,16 +539,20 @@ class KeysState(State):
                     "the TARDIS Key bonus comes only from moving onto a TARDIS Key tile", "K-5.6"
                 )
             return IllegalAction(f"there is no card {card_id!r} in this game", "K-1.2")
-        if self.tables.effects[index] not in effects:
-            return IllegalAction(f"a {card_id} card cannot do that", "K-6")
+        name = self.game.content.card_names[index]
+        if self.tables.effects[index] not in effects:  # only door turning limits the card
+            return IllegalAction(
+                f"a {name} cannot open or close doors; only Keys and the Sonic Screwdriver do",
+                "K-6.1",
+            )
         if index not in self.hands[self.seat]:
-            return IllegalAction(f"you hold no {card_id} card", "K-3.2")
+            return IllegalAction(f"you hold no {name} card", "K-3.2")
         return index
 
     def _holds(self, effect: int) -> IllegalAction | None:
         card = self.game.content.card_of(effect)
         if card not in self.hands[self.seat]:
-            name = self.game.content.card_ids[card]
+            name = self.game.content.card_names[card]
             return IllegalAction(f"you hold no {name} card", "K-3.2")
         return None
 
@@ -753,7 +778,10 @@ class KeysState(State):
                 self.stuck = _replace(self.stuck, seat, left - 1)
                 if left == 1:
                     self.discard = (*self.discard, self.tables.pandorica_card)
-            if self.extra:
+                    if self._log is not None:
+                        self._tell("freed")
+            extra = self.extra
+            if extra:
                 self.extra = False
             else:
                 seat = (seat + 1) % self.game.players
@@ -763,9 +791,15 @@ class KeysState(State):
                     if self.round >= self.game.round_limit:
                         self.phase = OVER  # K-7.2: no winner
                         self._legal = []
+                        if self._log is not None:
+                            self._log.append(Event("end", {"winner": None, "rounds": self.round}))
                         return
+            if self._log is not None:
+                self._tell("turn", round=self.round + 1, extra=extra)
             if self.start_turn():
                 return
+            if self._log is not None:
+                self._tell("no_move")
 
     def start_turn(self) -> bool:
         """Draw (K-3.1) and enter the play step; False if the turn has nothing to decide."""
@@ -781,6 +815,8 @@ class KeysState(State):
                 self.deck = tuple(pile)
                 self.discard = ()
                 self.rng = rng.state
+                if self._log is not None:
+                    self._tell("reshuffle", count=len(pile))
             if self.deck:
                 card = self.deck[-1]
                 self.hands = _replace(self.hands, seat, _insert_sorted(hand, card))
@@ -788,6 +824,9 @@ class KeysState(State):
                 if self.pool:
                     drawn = self.drawn
                     self.drawn = _replace(drawn, seat, _insert_sorted(drawn[seat], card))
+                if self._log is not None:
+                    mine = {"card": self.game.content.card_ids[card]}
+                    self._log.append(Event("draw", {"actor": seat}, ((frozenset({seat}), mine),)))
         self.phase = PLAY
         if self.hands[seat]:
             return True
@@ -802,11 +841,19 @@ class KeysState(State):
 
 def _apply_discard(s: KeysState, a: Any) -> None:
     s._play(s.tables.card_index[a.card])
+    if s._log is not None:
+        s._tell("discard", card=a.card)
     s._after_play()
 
 
 def _apply_toggle(s: KeysState, a: Any) -> None:
     opening = type(a) is OpenDoor
+    if s._log is not None:
+        # Opening shows the back to everyone (K-5.8): the event may name it.
+        back = {"back": BACK_IDS[s.back[a.tile]]} if opening else {}
+        colour = s.game.content.colour_ids[s.colour[a.tile]]
+        kind = "open" if opening else "close"
+        s._tell(kind, tile=a.tile, colour=colour, card=a.card, **back)
     if s.phase == BONUS:
         seat = s.seat  # taking the bonus uses this TARDIS Key tile up for the seat (K-R8)
         s.used = _replace(s.used, seat, s.used[seat] | 1 << s.pos[seat])
@@ -822,12 +869,16 @@ def _apply_remove(s: KeysState, a: Any) -> None:
     s._play(s.tables.sonic_card)
     s.barrier_mask &= ~(1 << a.tile)
     s.discard = (*s.discard, s.tables.barrier_card)
+    if s._log is not None:
+        s._tell("remove_barrier", tile=a.tile)
     s._after_play()
 
 
 def _apply_barrier(s: KeysState, a: Any) -> None:
     s._play(s.tables.barrier_card, to_discard=False)
     s.barrier_mask |= 1 << a.tile
+    if s._log is not None:
+        s._tell("barrier", tile=a.tile)
     s._after_play()
 
 
@@ -835,18 +886,24 @@ def _apply_cookie(s: KeysState, a: Any) -> None:
     s._play(s.tables.cookie_card, to_discard=False)
     s.cookie_mask |= 1 << a.tile
     s.open_mask |= 1 << a.tile  # the cookie opens a Dalek door closed again (K-6.4)
+    if s._log is not None:
+        s._tell("cookie", tile=a.tile)
     s._after_play()
 
 
 def _apply_pandorica(s: KeysState, a: Any) -> None:
     s._play(s.tables.pandorica_card, to_discard=False)
     s.stuck = _replace(s.stuck, a.seat, PANDORICA_TURNS)
+    if s._log is not None:
+        s._tell("pandorica", target=a.seat, turns=PANDORICA_TURNS)
     s._after_play()
 
 
 def _apply_assault(s: KeysState, a: Any) -> None:
     s._play(s.tables.cyberman_card)
     s._arrive(a.seat, a.tile)
+    if s._log is not None:
+        s._tell("assault", target=a.seat, tile=a.tile, teleported=s.pos[a.seat] != a.tile)
     s._after_play()
 
 
@@ -856,18 +913,26 @@ def _apply_tunnel(s: KeysState, a: Any) -> None:
     corner = diagonal_corner(a.tile, a.other)
     assert corner is not None
     s.corner_mask |= 1 << corner
+    if s._log is not None:
+        s._tell("tunnel", tiles=[a.tile, a.other])
     s._after_play()
 
 
 def _apply_move(s: KeysState, a: Any) -> None:
     seat = s.seat
     tile = a.tile
+    log = s._log
+    entered = s.pos[seat] < 0
     s._arrive(seat, tile)
+    if log is not None:
+        s._tell("move", tile=a.tile, entered=entered, teleported=s.pos[seat] != tile)
     kind = s.back[tile]
     if kind != TELEPORT and s.goal_mask(seat) >> tile & 1:
         s.phase = OVER  # K-7.1
         s.winner = seat
         s._legal = []
+        if log is not None:
+            log.append(Event("end", {"winner": seat, "tile": tile, "rounds": s.round}))
         return
     if kind in (TARDIS_KEY, EXTRA_TURN):
         used = s.used[seat]
@@ -875,6 +940,8 @@ def _apply_move(s: KeysState, a: Any) -> None:
             if kind == EXTRA_TURN:
                 s.used = _replace(s.used, seat, used | 1 << tile)
                 s.extra = True
+                if log is not None:
+                    s._tell("extra_turn", tile=tile)
             else:
                 # Used up only when taken (K-R8): forgone or lapsed, it waits for a return.
                 bonus: list[Action] = []
@@ -883,6 +950,8 @@ def _apply_move(s: KeysState, a: Any) -> None:
                     s.phase = BONUS
                     bonus.append(s.tables.forgo)
                     s._legal = bonus
+                    if log is not None:
+                        s._tell("bonus", tile=tile)
                     return
     s._end_turn()
 
@@ -890,14 +959,20 @@ def _apply_move(s: KeysState, a: Any) -> None:
 def _apply_step_off(s: KeysState, a: Any) -> None:
     s.pos = _replace(s.pos, s.seat, -1)
     s._occ = -1
+    if s._log is not None:
+        s._tell("step_off")
     s._end_turn()
 
 
 def _apply_stay(s: KeysState, a: Any) -> None:
+    if s._log is not None:
+        s._tell("stay")
     s._end_turn()
 
 
 def _apply_forgo(s: KeysState, a: Any) -> None:
+    if s._log is not None:
+        s._tell("forgo")
     s._end_turn()
 
 

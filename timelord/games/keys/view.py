@@ -1,4 +1,4 @@
-"""What leaves the engine: JSON forms of a state, seat views, sampling from a view, log lines.
+"""What leaves the engine: JSON forms of a state, seat views, sampling from a view.
 
 Secrets (K-7.3): each hand is known only to its holder; the order of the draw pile to nobody;
 the back of a door that has never been opened to nobody. Everything else is on the table,
@@ -15,27 +15,10 @@ from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Action, CorruptRecord, Rng, View
-from timelord.games.keys.actions import (
-    AssaultPawn,
-    CloseDoor,
-    DiscardCard,
-    ForgoBonus,
-    MovePawn,
-    OpenDoor,
-    PlaceBarrier,
-    PlaceCookie,
-    PlacePandorica,
-    PlaceTunnel,
-    RemoveBarrier,
-    StayPut,
-    StepOff,
-)
+from timelord.core import CorruptRecord, Rng, View
 from timelord.games.keys.board import (
     BACK_IDS,
     BACK_INDEX,
-    BACK_NAMES,
-    BONUS_CARD,
     CELLS,
     CONTROL,
     CONTROL_BIT,
@@ -47,7 +30,6 @@ from timelord.games.keys.board import (
     OPEN_DOOR,
     SEAT_EDGES,
     TARDIS_KEY,
-    TELEPORT,
     Content,
     diagonal_corner,
     tile_name,
@@ -59,7 +41,6 @@ from timelord.games.keys.rules import (
     PANDORICA_TURNS,
     PHASE_IDS,
     KeysState,
-    _malformed,
     bits,
 )
 
@@ -109,6 +90,7 @@ def _public(s: KeysState) -> dict[str, Any]:
 
 def build_view(s: KeysState, seat: int | None) -> View:
     """All that `seat` knows (None: a spectator): the public table plus its own hand."""
+    s.game.check_seat(seat)
     view: dict[str, Any] = {"seat": seat}
     view.update(_public(s))
     if seat is not None:
@@ -287,8 +269,8 @@ def board_cards(s: KeysState) -> Counter[int]:
 def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysState:
     """Read back `state_to_json`; `CorruptRecord` if it is not a valid state.
 
-    `whole_deck=False` skips the check that every card of the box is in exactly one place,
-    for scenario tests that build small decks of their own.
+    `whole_deck=False` skips the checks that every card and door tile of the box is in
+    exactly one place, for scenario tests that build small decks and layouts of their own.
     """
     if not isinstance(data, dict):
         raise CorruptRecord("a keys state must be a JSON object")
@@ -324,6 +306,12 @@ def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysS
                 where.update(hand)
             if where != Counter(game.content.deck):
                 raise CorruptRecord("keys state: the cards do not add up to the box's deck")
+            layout = Counter((s.colour[t], s.back[t]) for t in DOOR_TILES)
+            if layout != Counter(game.content.tiles):
+                raise CorruptRecord("keys state: the door tiles are not the box's tiles")
+        # A bonus was taken standing on the tile, which was then open, so its back is known.
+        if any(u & ~s.seen_mask for u in s.used):
+            raise CorruptRecord("keys state: a used bonus tile must have been seen")
         here = s.pos[s.seat]
         if s.phase == BONUS and (here < 0 or s.back[here] != TARDIS_KEY):
             raise CorruptRecord("keys state: a TARDIS Key bonus needs the pawn on such a tile")
@@ -331,6 +319,8 @@ def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysS
         raise
     except KeyError as exc:
         raise CorruptRecord(f"keys state lacks {exc.args[0]!r}") from exc
+    except RecursionError:
+        raise CorruptRecord("keys state: a field is nested too deep") from None
     except (TypeError, ValueError) as exc:
         raise CorruptRecord(f"keys state: {exc}") from exc
     return s
@@ -392,16 +382,49 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     drawn back itself, and the other unseen cards go to other hands (ruling K-R17).
 
     Search asks for many samples of one view in a row, so reading and checking the view is
-    done once (`_Plan`, kept on the game with a copy of the view it was made from and reused
-    only while the view still equals that copy); each call then only deals.
+    done once (`prepare`, kept in the game's `ViewCache`); each call then only deals.
     """
-    cached = game._sample_plan
-    if cached is not None and cached[0] is view and cached[1] == view:
-        plan = cached[2]
-    else:
-        plan = _Plan(game, view)
-        game._sample_plan = (view, json.loads(json.dumps(view)), plan)
+    try:
+        plan = game._views.get(view)
+    except RecursionError:  # the cache copies the view before `prepare` can look at it
+        raise CorruptRecord("not a view of this Keys game: nested too deep") from None
     return plan.deal(rng)
+
+
+def prepare(game: KeysGame, view: View) -> _Plan:
+    """Read and check a view at the door, once per view: `CorruptRecord` unless it is a view
+    this game could show (a doctored one can then neither hang nor crash a deal). Beyond the
+    fields' types, one trial deal must give the view back exactly: the cheapest complete test
+    that its counts agree, paid once per view and not per sample."""
+    from timelord.core.errors import GameError
+
+    if not isinstance(view, dict):
+        raise CorruptRecord("a Keys view must be a JSON object")
+    try:
+        seat = game.check_seat(view["seat"])
+        game.check_seat(view["to_move"])  # copied into the deal as it stands
+        sizes = view["hand_sizes"]
+        if not (
+            isinstance(sizes, list)
+            and len(sizes) == game.players
+            and all(type(n) is int and 0 <= n <= HAND_LIMIT for n in sizes)
+            and type(view["deck_size"]) is int
+        ):
+            raise CorruptRecord("view: hand and pile sizes must be small whole numbers")
+        plan = _Plan(game, view)
+        # as JSON text, so a false where the game writes 0 (equal in Python) is caught too
+        same = json.dumps(build_view(plan.deal(Rng(0)), seat), sort_keys=True) == json.dumps(
+            view, sort_keys=True
+        )
+    except GameError as exc:
+        raise CorruptRecord(f"not a view of this Keys game: {exc}") from exc
+    except RecursionError:
+        raise CorruptRecord("not a view of this Keys game: nested too deep") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise CorruptRecord(f"not a view of this Keys game: {exc!r}") from exc
+    if not same:
+        raise CorruptRecord("the view does not add up: no deal of this game shows it")
+    return plan
 
 
 #: 64-bit draws that make a number far above n! (2**32 times at least), for `_shuffle`
@@ -552,97 +575,4 @@ class _Plan:
         return s
 
 
-# -- log lines -------------------------------------------------------------------------
-
-
-def _verb(you: bool, verb: str) -> str:
-    if you:
-        return verb
-    if verb.endswith(("sh", "go")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _teleports(s: KeysState, tile: int, seat: int) -> bool:
-    """Whether `seat`'s pawn arriving on `tile` teleports (K-5.5); asked only of face-up
-    tiles, so nothing leaks."""
-    if not 0 <= tile < CELLS or not s.open_mask >> tile & 1 or not 0 <= seat < len(s.pos):
-        return False
-    return s.back[tile] == TELEPORT and (CONTROL not in s.pos or s.pos[seat] == CONTROL)
-
-
-def _allowed(s: KeysState, action: Action) -> bool:
-    return not s.is_over and _malformed(action) is None and s._refusal(action) is None
-
-
-def describe(s: KeysState, action: Action, seat: int | None) -> str:
-    """One line telling `seat` what the seat to move does (nothing in it is secret)."""
-    game = s.game
-    content = game.content
-    mover = s.seat
-    you = seat == mover
-    who = "You" if you else game.seat_name(mover)
-
-    def v(verb: str) -> str:
-        return _verb(you, verb)
-
-    def door(t: int) -> str:
-        c = s.colour[t] if 0 <= t < CELLS else -1
-        return f"{tile_name(t)} ({content.colour_ids[c]} door)" if c >= 0 else tile_name(t)
-
-    def card(card_id: str) -> str:
-        if card_id == BONUS_CARD:
-            return "the TARDIS Key bonus"
-        i = game.tables.card_index.get(card_id)
-        return content.card_names[i] if i is not None else card_id
-
-    if _malformed(action) is not None:  # nothing to tell, and its fields may not even print
-        return f"{who} {v('try')} a move that is no Keys to the TARDIS move"
-    kind = type(action)
-    a: Any = action
-    if kind is DiscardCard:
-        return f"{who} {v('discard')} {card(a.card)}"
-    if kind is OpenDoor:
-        # Opening shows the back to everyone (K-5.8), but only an opening that will happen:
-        # a refused one (wrong colour, card not held, wrong step) must not name it.
-        behind = BACK_NAMES[s.back[a.tile]] if _allowed(s, action) else "?"
-        return f"{who} {v('open')} {door(a.tile)} with {card(a.card)}: it is a {behind}"
-    if kind is CloseDoor:
-        return f"{who} {v('close')} {door(a.tile)} with {card(a.card)}"
-    if kind is RemoveBarrier:
-        return f"{who} {v('remove')} the Time Barrier on {tile_name(a.tile)} with a Sonic"
-    if kind is PlaceBarrier:
-        return f"{who} {v('place')} a Time Barrier on {door(a.tile)}"
-    if kind is PlaceCookie:
-        return f"{who} {v('place')} a Jam Cookie on the Dalek door {tile_name(a.tile)}"
-    if kind is PlacePandorica:
-        return f"{who} {v('trap')} {game.seat_name(a.seat)} in the Pandorica"
-    if kind is AssaultPawn:
-        note = ""
-        if _teleports(s, a.tile, a.seat):
-            note = ", who is teleported to TARDIS Control"
-        return (
-            f"{who} {v('send')} Cybermen to push {game.seat_name(a.seat)} "
-            f"to {tile_name(a.tile)}{note}"
-        )
-    if kind is PlaceTunnel:
-        return f"{who} {v('lay')} a Time Tunnel {tile_name(a.tile)}-{tile_name(a.other)}"
-    if kind is MovePawn:
-        entering = s.pos[mover] < 0
-        text = f"{who} {v('enter')} at" if entering else f"{who} {v('move')} to"
-        text += f" {tile_name(a.tile)}"
-        if _teleports(s, a.tile, mover):
-            text += " and teleport to TARDIS Control" if you else " and teleports to Control"
-        return text
-    if kind is StepOff:
-        return f"{who} {v('step')} off the board"
-    if kind is StayPut:
-        return f"{who} {v('stay')} put"
-    if kind is ForgoBonus:
-        return f"{who} {v('forgo')} the TARDIS Key bonus"
-    return f"{who}: {action}"
-
-
-__all__ = ["build_view", "describe", "sample_state", "state_from_json", "state_to_json"]
+__all__ = ["build_view", "prepare", "sample_state", "state_from_json", "state_to_json"]

@@ -1,0 +1,342 @@
+"""The door for saved states: `check_state` refuses any state the rules could never reach in
+a way that matters later (a card in two places, a seat past the table, a history that does
+not fit the hands), so everything behind it (`legal_actions`, `view`, `sample_state`, the
+fast path) may trust the state it gets.
+
+It holds the same standard as Episodes and Keys: every card in exactly one place and in the
+right numbers, every intrigue card accounted for, every seat, node and card in range, the
+phase's bookkeeping complete, and the history consistent with the hands (who passed holds
+none of the three, who showed holds the card), because every seat's deducer and sampler
+trust that history.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from timelord.core import CorruptRecord
+from timelord.games.clue.board import TARDIS
+from timelord.games.clue.state import (
+    ANSWER,
+    BELL,
+    CENTRE,
+    CTX_NONE,
+    CTX_RUMOUR,
+    MOVE,
+    NAME,
+    OFFER,
+    OVER,
+    PEEK,
+    SCAN,
+    SECOND,
+    SIDE,
+    SLIP,
+    START,
+    TELEPORT,
+    WATCH,
+)
+
+if TYPE_CHECKING:
+    from timelord.games.clue.game import ClueGame
+    from timelord.games.clue.state import ClueState
+
+#: Phases in which a rumour is being answered (the rumour's fields must be set).
+_RUMOUR_PHASES = frozenset({OFFER, ANSWER, PEEK, SECOND, SIDE})
+#: Phases in which the player whose turn it is decides.
+_CURRENT_DECIDES = frozenset({START, MOVE, NAME, CENTRE, TELEPORT, SCAN, SECOND})
+OUT_REASONS = ("", "accused", WATCH)
+
+
+def _fail(message: str) -> CorruptRecord:
+    return CorruptRecord(f"not a reachable Clue state: {message}")
+
+
+def _seat(value: Any, n: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise _fail(f"{what} {value!r} is not a seat at this {n}-player table")
+    return value
+
+
+def _in(value: Any, allowed: Any, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        raise _fail(f"{what} {value!r} is out of range")
+
+
+def check_state(s: ClueState) -> None:
+    """`CorruptRecord` unless `s` is a state the rules could have reached."""
+    g = s.game
+    n = g.players
+    for name in ("hands", "moved", "out", "saw", "seen_side", "kept", "used", "extra", "chars"):
+        if len(getattr(s, name)) != n:
+            raise _fail(f"{name} does not have one entry per player")
+    _check_cards(s, g, n)
+    _check_intrigue(s, g, n)
+    _check_places(s, g, n)
+    _check_phase(s, g, n)
+    _check_history(s, g, n)
+    if s.phase != OVER and not s.legal_actions():
+        raise _fail(f"nothing can be done in this {s.phase}-phase position")
+
+
+def _check_cards(s: ClueState, g: ClueGame, n: int) -> None:
+    total = len(g.card_names)
+    if len(s.env) != len(g.categories) or any(
+        c not in cat for c, cat in zip(s.env, g.categories, strict=False)
+    ):
+        raise _fail("the envelope must hold one card of each kind, in kind order")
+    want_side = 4 if g.variant == "two-player" else 0
+    if len(s.side) != want_side:
+        raise _fail(f"there must be {want_side} side cards")
+    places = [*s.env, *s.left, *s.side, *(c for h in s.hands for c in h)]
+    if sorted(places) != list(range(total)):
+        raise _fail("every card must lie in exactly one place (envelope, hand, face up, aside)")
+    each = (total - len(s.env) - len(s.side)) // n
+    if any(len(h) != each for h in s.hands) or any(list(h) != sorted(h) for h in s.hands):
+        raise _fail(f"every hand holds {each} cards, in card order")
+    if list(s.left) != sorted(s.left):
+        raise _fail("the face-up cards are in card order")
+    for p, seen in enumerate(s.seen_side):
+        if list(seen) != sorted(set(seen)) or any(not 0 <= i < len(s.side) for i in seen):
+            raise _fail(f"seat {p}'s looked-at side cards are not side-card positions")
+    if len(set(s.chars)) != n or any(not 0 <= c < len(g.suspects) for c in s.chars):
+        raise _fail("each seat plays a different suspect")
+
+
+def _check_intrigue(s: ClueState, g: ClueGame, n: int) -> None:
+    if not g.intrigue and (s.pile or any(s.kept) or s.discards or s.watches):
+        raise _fail("this game has no intrigue cards")
+    if not 0 <= s.watches <= g.max_turns:
+        raise _fail("impossible number of Pocketwatches drawn")
+    for p, kept in enumerate(s.kept):
+        if list(kept) != sorted(kept) or any(k not in g.keep or not g.keep[k] for k in kept):
+            raise _fail(f"seat {p} keeps a card that is not a kept action card")
+    if any(k not in g.effect for k in s.discards) or any(
+        k != WATCH and k not in g.effect for k in s.pile
+    ):
+        raise _fail("an unknown intrigue card")
+    if g.intrigue:
+        drawn_watches = min(s.watches, g.watches - 1)
+        held = Counter(s.pile) + Counter(s.discards) + Counter(k for ks in s.kept for k in ks)
+        held[WATCH] += drawn_watches
+        if held != Counter(g.intrigue_deck):
+            raise _fail("the intrigue cards do not add up to the deck")
+    if not g.powers and any(s.used):
+        raise _fail("this game has no character powers")
+    extra_cards = sum(1 for k in g.intrigue_deck if k != WATCH and g.effect[k] == "extra-turn")
+    if any(not 0 <= e <= extra_cards + 1 for e in s.extra):
+        raise _fail("impossible number of extra turns")
+
+
+def _check_places(s: ClueState, g: ClueGame, n: int) -> None:
+    if len(s.pos) != len(g.suspects) or len(s.wpos) != len(g.weapons):
+        raise _fail("one place per mover and per weapon")
+    for node in s.pos:
+        _in(node, range(g.board.nodes), "mover place")
+    for node in s.wpos:
+        _in(node, range(TARDIS + 1), "weapon place")
+    if any(o not in OUT_REASONS for o in s.out):
+        raise _fail(f"a player is out for an unknown reason (known: {OUT_REASONS})")
+    if any(saw != (o == "accused") for saw, o in zip(s.saw, s.out, strict=True)):
+        raise _fail("exactly the wrong accusers have seen the envelope")
+    if not 1 <= s.turn <= g.max_turns:
+        raise _fail(f"turn {s.turn} is outside 1-{g.max_turns}")
+
+
+def _check_phase(s: ClueState, g: ClueGame, n: int) -> None:
+    ph = s.phase
+    _seat(s.cur, n, "current player")
+    _seat(s.ask, n, "seat asked")
+    if ph == OVER:
+        if s.dec != -1:
+            raise _fail("nobody decides once the game is over")
+    else:
+        _seat(s.dec, n, "deciding seat")
+        if s.out[s.cur]:
+            raise _fail("a player who is out has no turn")
+    if s.winner != -1:
+        _seat(s.winner, n, "winner")
+        if ph != OVER:
+            raise _fail("a winner before the game is over")
+    if ph in _CURRENT_DECIDES and s.dec != s.cur:
+        raise _fail("the player whose turn it is decides in this phase")
+    if ph in (OFFER, PEEK, SLIP, BELL) and s.out[s.dec]:
+        raise _fail("a player who is out makes no choices")
+    if s.roll:
+        if len(s.roll) != 2 or s.roll[0] not in (0, 2, 3, 4, 5, 6) or s.roll[1] not in range(1, 7):
+            raise _fail(f"bad dice {list(s.roll)} (the first die shows ? (0) or 2-6)")
+    elif ph == MOVE:
+        raise _fail("moving without a roll")
+    if not 0 <= s.steps <= 12 + 6 * len(g.intrigue_deck):
+        raise _fail(f"impossible number of steps {s.steps}")
+    if s.purpose not in ("", "rumour", "accuse"):
+        raise _fail(f"unknown naming purpose {s.purpose!r}")
+    _in(s.nloc, range(-1, g.board.rooms), "naming location")
+    if s.naming and ph != NAME:
+        raise _fail("cards named outside the naming phase")
+    if ph == NAME:
+        if not s.purpose or (s.purpose == "accuse" and s.nloc != -1):
+            raise _fail("naming without a purpose")
+        need = 3 if (s.purpose == "accuse" or s.nloc < 0) else 2
+        if len(s.naming) >= need or any(
+            c not in cat for c, cat in zip(s.naming, g.categories, strict=False)
+        ):
+            raise _fail("the cards named so far are not one of each kind in order")
+    in_rumour = ph in _RUMOUR_PHASES or (ph in (SLIP, BELL) and s.ctx == CTX_RUMOUR)
+    if (s.ctx != CTX_NONE) != (ph in (SLIP, BELL)):
+        raise _fail("a drawn card's context outside its choice")
+    if bool(s.rum) != in_rumour:
+        raise _fail("a rumour must be open exactly while it is being answered")
+    if s.rum:
+        if len(s.rum) != 4 or s.rum[0] != s.cur:
+            raise _fail("the open rumour is the current player's: asker, suspect, weapon, place")
+        for c, cat in zip(s.rum[1:], g.categories, strict=True):
+            _in(c, cat, "card of the open rumour")
+        if not 0 <= s.shows <= 2:
+            raise _fail("at most two cards answer a rumour")
+    elif s.shows or s.second:
+        raise _fail("answers counted with no rumour open")
+    if s.peekq and ph != PEEK:
+        raise _fail("a queue of peeks outside the peek window")
+    if s.bellq and ph != BELL:
+        raise _fail("a Cloister Bell queue outside its moves")
+    for q, what in ((s.peekq, "peek"), (s.bellq, "Cloister Bell")):
+        if len(set(q)) != len(q):
+            raise _fail(f"a seat twice in the {what} queue")
+        for p in q:
+            _seat(p, n, f"{what} queue seat")
+    if s.cur in s.peekq:
+        raise _fail("the asker never peeks at its own answer")
+    if ph == ANSWER and (
+        s.dec != s.ask or s.dec == s.cur or not set(s.rum[1:]) & set(s.hands[s.dec])
+    ):
+        raise _fail("the seat asked must hold a named card to answer")
+    if ph in (OFFER, PEEK) and s.dec == s.cur:
+        raise _fail("the asker does not decide in this phase")
+    if ph in (PEEK, SECOND) and not s.shows:
+        raise _fail("no card has been shown")
+    if ph == SIDE and len(s.seen_side[s.dec]) >= len(s.side):
+        raise _fail("no side card left to look at")
+
+
+def _check_history(s: ClueState, g: ClueGame, n: int) -> None:
+    """Walk the history: every entry well formed and consistent with the hands and fields."""
+    triple: tuple[int, ...] = ()
+    asker = -1
+    last_show: int | None = None
+    shower = -1
+    shows = 0
+    seen_side: set[tuple[int, int]] = set()
+    powers: set[int] = set()
+    outs: dict[int, str] = {}
+    wrong: set[int] = set()
+    watches = 0
+    right = -1
+    last_rumour: tuple[int, ...] = ()
+    cards = range(len(g.card_names))
+    node = s.log
+    entries = []
+    while node is not None:
+        entries.append(node[0])
+        node = node[1]
+    entries.reverse()
+    for ev in entries:
+        kind, args = ev[0], ev[1:]
+        size = _SIZES.get(kind)
+        if size is None or len(args) != size:
+            raise _fail(f"history entry {list(ev)!r} has an unknown kind or shape")
+        if kind in _NAMED and not isinstance(args[1], str):
+            raise _fail(f"history entry {list(ev)!r} must name its card or reason in words")
+        who = _seat(args[0], n, f"{kind} seat")
+        if kind == "rumour":
+            for c, cat in zip(args[1:], g.categories, strict=True):
+                _in(c, cat, "rumour card")
+            triple, asker, last_show, shower, shows = tuple(args[1:]), who, None, -1, 0
+            last_rumour = tuple(args)
+        elif kind == "pass":
+            if not triple or who == asker or set(triple) & set(s.hands[who]):
+                raise _fail(f"seat {who} passed on a rumour it could answer")
+        elif kind == "show":
+            card = args[2]
+            _in(card, cards, "card shown")
+            if (
+                not triple
+                or args[1] != asker
+                or who == asker
+                or card not in triple
+                or card not in s.hands[who]
+            ):
+                raise _fail(f"seat {who} showed a card it does not hold or nobody asked about")
+            last_show, shower = card, who
+            shows += 1
+        elif kind == "peek":
+            if last_show is None or args[1:] != (shower, last_show) or who in (asker, shower):
+                raise _fail("a peek at a card that was not just shown")
+        elif kind == "side":
+            index, card = args[1], args[2]
+            _in(index, range(len(s.side)), "side card position")
+            if s.side[index] != card or (who, index) in seen_side:
+                raise _fail("a look at a side card that does not match the side cards")
+            seen_side.add((who, index))
+        elif kind == "scan":
+            target = _seat(args[1], n, "scanned seat")
+            if target == who or args[2] not in s.hands[target]:
+                raise _fail("a scan of a card that seat does not hold")
+        elif kind == "accuse":
+            for c, cat in zip(args[1:4], g.categories, strict=True):
+                _in(c, cat, "accused card")
+            if args[4] is not (tuple(args[1:4]) == s.env):
+                raise _fail("an accusation's verdict does not match the envelope")
+            if args[4]:
+                right = who
+            else:
+                wrong.add(who)
+        elif kind == "play":
+            if args[1] not in g.effect:
+                raise _fail(f"played an unknown card {args[1]!r}")
+        elif kind == "power":
+            if not g.powers or args[1] != g.power_effect[s.chars[who]] or who in powers:
+                raise _fail("a character power used twice or not this seat's")
+            powers.add(who)
+        elif kind == "draw":
+            if args[1] == WATCH:
+                watches += 1
+            elif args[1] != "" and (args[1] not in g.keep or g.keep[args[1]]):
+                raise _fail(f"a drawn card {args[1]!r} that is not shown when drawn")
+        elif kind == "bell":
+            _in(args[1], range(g.board.rooms), "Cloister Bell location")
+        elif kind == "out":
+            if args[1] not in OUT_REASONS[1:] or who in outs:
+                raise _fail("a player put out twice or for an unknown reason")
+            outs[who] = args[1]
+    if seen_side != {(p, i) for p, seen in enumerate(s.seen_side) for i in seen}:
+        raise _fail("the side cards looked at do not match the history")
+    if powers != {p for p, used in enumerate(s.used) if used}:
+        raise _fail("the powers used do not match the history")
+    if outs != {p: o for p, o in enumerate(s.out) if o}:
+        raise _fail("the players out do not match the history")
+    if wrong != {p for p, o in enumerate(s.out) if o == "accused"}:
+        raise _fail("the wrong accusers do not match the history")
+    if watches != s.watches or right != s.winner:
+        raise _fail("the Pocketwatches drawn or the winner do not match the history")
+    if s.rum and (s.rum != last_rumour or s.shows != shows):
+        raise _fail("the open rumour does not match the history")
+
+
+#: Kinds whose second argument is a word (a card id, a power effect, a reason).
+_NAMED = frozenset({"play", "power", "draw", "out"})
+#: Arguments after the kind, per kind of history entry.
+_SIZES = {
+    "rumour": 4,
+    "pass": 1,
+    "show": 3,
+    "peek": 3,
+    "side": 3,
+    "scan": 3,
+    "accuse": 5,
+    "play": 2,
+    "power": 2,
+    "draw": 2,
+    "bell": 2,
+    "out": 2,
+}

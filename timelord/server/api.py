@@ -1,0 +1,375 @@
+"""The HTTP and WebSocket contract (issue 12), documented in /openapi.json.
+
+Every refusal answers `{"code", "reason", "rule"}` with its status and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from timelord.server.errors import ApiError, malformed, rate_limited, too_large
+from timelord.server.tables import Live, Tables, seat_list
+
+router = APIRouter(prefix="/api")
+
+#: largest request body (create or action) and WebSocket message, in bytes
+MAX_BODY = 16 * 1024
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(examples=["action/stale"])
+    reason: str
+    rule: str = Field("", description="the rule clause that forbids an illegal action")
+
+
+class CreateTable(BaseModel):
+    game: str = Field(examples=["keys"])
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"players": 2}])
+    seats: list[str] = Field(
+        examples=[["human", "ismcts:hard"]],
+        description="one per seat: human, random, heuristic[:easy|medium|hard], "
+        "ismcts[:easy|medium|hard]",
+    )
+    seed: int | None = None
+
+
+class SeatOut(BaseModel):
+    seat: int
+    agent: str
+    token: str | None = Field(description="the seat's secret (human seats); given only once")
+    url: str | None = Field(description="the seat's page in the browser client")
+
+
+class TableCreated(BaseModel):
+    id: str
+    seats: list[SeatOut]
+    watch_url: str
+
+
+class EventOut(BaseModel):
+    kind: str
+    text: str
+    data: dict[str, Any]
+
+
+class Snapshot(BaseModel):
+    version: int = Field(description="actions applied so far; name it when you act")
+    over: bool
+    to_move: int | None
+    view: dict[str, Any] = Field(description="the engine's view(seat) exactly")
+    legal: list[dict[str, Any]] = Field(description="action JSON, only for the seat to move")
+    events: list[EventOut] = Field(description="the seat's events, oldest first")
+
+
+class ActionIn(BaseModel):
+    version: int
+    action: dict[str, Any]
+
+
+class ExplainIn(BaseModel):
+    action: dict[str, Any]
+
+
+class Explanation(BaseModel):
+    legal: bool = Field(description="whether the action would be accepted now")
+    reason: str = Field(description="the engine's reason it would be refused ('' if legal)")
+    rule: str = Field(description="the rule clause that forbids it ('' if legal or none)")
+
+
+class TableSummary(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    status: str = Field(description="playing or over")
+    version: int
+    to_move: int | None
+    created: str
+
+
+class TableList(BaseModel):
+    tables: list[TableSummary]
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorBody} for status in statuses}
+
+
+def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        }
+    }
+
+
+def _tables(request: Request | WebSocket) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+def _json(text: str, status: int = 200) -> Response:
+    return Response(text, status_code=status, media_type="application/json")
+
+
+async def read_json(request: Request) -> Any:
+    """The request body as JSON: 413 past MAX_BODY (read no further), 400 if not JSON."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise too_large(MAX_BODY)
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_large(MAX_BODY)
+        chunks.append(chunk)
+    return parse_json(b"".join(chunks))
+
+
+def parse_json(raw: bytes | str) -> Any:
+    try:
+        return json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise malformed(f"the body is not JSON: {exc}") from exc
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def action_request(body: Any) -> tuple[int, Any]:
+    """(version, action) from `{"version", "action"}`; 400 if the body has another shape."""
+    if not isinstance(body, dict) or set(body) != {"version", "action"}:
+        raise malformed('the body must be {"version": int, "action": {...}}')
+    version = body["version"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise malformed("version must be an integer")
+    return version, body["action"]
+
+
+def _since(value: int | None) -> int:
+    if value is None:
+        return 0
+    if value < 0:
+        raise malformed("since must be a version (0 or more)")
+    return value
+
+
+def _base(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+@router.post(
+    "/tables",
+    status_code=201,
+    response_model=TableCreated,
+    responses=_errors(400, 413, 422),
+    openapi_extra=_body_doc(CreateTable),
+    summary="Create a table",
+    description="Seats are 'human' (each gets a token, given only here) or a bot spec; "
+    "bots start playing at once. 422 config/invalid for an unknown game, option or seat.",
+)
+async def create_table(request: Request) -> Response:
+    body = await read_json(request)
+    if not isinstance(body, dict) or not set(body) <= {"game", "options", "seats", "seed"}:
+        raise malformed('the body must be {"game", "options", "seats", "seed"}')
+    if "game" not in body or "seats" not in body:
+        raise malformed("the body needs game and seats")
+    live, tokens = await _tables(request).create(
+        body["game"], body.get("options"), body["seats"], body.get("seed")
+    )
+    base = _base(request)
+    answer = {
+        "id": live.id,
+        "seats": seat_list(live, tokens, base),
+        "watch_url": f"{base}/tables/{live.id}",
+    }
+    return JSONResponse(answer, status_code=201)
+
+
+@router.get(
+    "/tables",
+    response_model=TableList,
+    responses=_errors(400),
+    summary="List tables, newest first",
+)
+async def list_tables(
+    request: Request,
+    status: str | None = Query(None, pattern="^(playing|over)$"),
+    limit: int = Query(100, ge=1, le=1000),
+) -> Response:
+    tables = await _tables(request).summaries(status, limit)
+    return JSONResponse({"tables": tables})
+
+
+@router.get(
+    "/tables/{table_id}",
+    response_model=Snapshot,
+    responses=_errors(400, 403, 404),
+    summary="A seat's snapshot (no token: the spectator's)",
+    description="The seat's view, legal actions (to the seat to move) and events, oldest "
+    "first; `since=V` keeps only events of actions after version V. The WebSocket "
+    "/api/tables/{id}/ws?token=T[&since=V] sends this snapshot on connect and after every "
+    'change, and accepts {"version", "action"} messages; a refusal arrives as '
+    '{"code", "reason", "rule", "status"} with the status the HTTP route would answer.',
+)
+async def snapshot(
+    request: Request,
+    table_id: str,
+    token: str | None = None,
+    since: int | None = None,
+) -> Response:
+    live = await _tables(request).live(table_id)
+    seat = live.seat_of(token)
+    return _json(live.snapshot_text(seat, _since(since)))
+
+
+@router.post(
+    "/tables/{table_id}/actions",
+    response_model=Snapshot,
+    responses=_errors(400, 403, 404, 409, 413, 422),
+    openapi_extra=_body_doc(ActionIn),
+    summary="Act for the seat of the token",
+    description="409 action/stale unless version is the table's current version; "
+    "422 action/illegal (with reason and rule) or action/invalid (malformed action); "
+    "403 seat/forbidden for a wrong token or another seat's turn. A refusal changes nothing.",
+)
+async def act(request: Request, table_id: str, token: str | None = None) -> Response:
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    body = await read_json(request)
+    seat = live.seat_of(token)
+    version, action = action_request(body)
+    await tables.act(live, seat, version, action)
+    return _json(live.snapshot_text(seat))
+
+
+@router.post(
+    "/tables/{table_id}/explain",
+    response_model=Explanation,
+    responses=_errors(400, 403, 404, 413, 422),
+    openapi_extra=_body_doc(ExplainIn),
+    summary="Ask whether an action would be legal now, and why not",
+    description="Checks the action for the seat of the token as the actions route would, "
+    "without applying it: never changes the table. An illegal action answers 200 with "
+    "legal false, the engine's reason and rule; 403 seat/forbidden for a wrong token or "
+    "another seat's turn; 422 action/invalid for a malformed action.",
+)
+async def explain(request: Request, table_id: str, token: str | None = None) -> Response:
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    body = await read_json(request)
+    seat = live.seat_of(token)
+    if not isinstance(body, dict) or set(body) != {"action"}:
+        raise malformed('the body must be {"action": {...}}')
+    return JSONResponse(tables.explain(live, seat, body["action"]))
+
+
+@router.get(
+    "/tables/{table_id}/record",
+    responses=_errors(403, 404),
+    summary="The finished game's timelord Record (403 before the end)",
+)
+async def record(request: Request, table_id: str) -> Response:
+    found = await _tables(request).record(table_id)
+    return JSONResponse(found.to_json())
+
+
+class RateLimit:
+    """A token bucket: `rate` per second on average, bursts of up to `burst`."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+@router.websocket("/tables/{table_id}/ws")
+async def watch(websocket: WebSocket, table_id: str) -> None:
+    tables = _tables(websocket)
+    await websocket.accept()
+    try:
+        live = await tables.live(table_id)
+        seat = live.seat_of(websocket.query_params.get("token"))
+        since = _since_text(websocket.query_params.get("since"))
+    except ApiError as exc:
+        await websocket.send_text(_error_text(exc))
+        await websocket.close(4000 + exc.status)
+        return
+    await _serve_socket(websocket, tables, live, seat, since)
+
+
+def _since_text(value: str | None) -> int:
+    if value is None:
+        return 0
+    if not (value.isascii() and value.isdigit()):
+        raise malformed("since must be a version (0 or more)")
+    return int(value)
+
+
+def _error_text(exc: ApiError) -> str:
+    return json.dumps({**exc.body(), "status": exc.status})
+
+
+async def _serve_socket(
+    websocket: WebSocket, tables: Tables, live: Live, seat: int | None, since: int
+) -> None:
+    limits = websocket.app.state.limits
+    bucket = RateLimit(*limits)
+    outbox = tables.subscribe(live, seat, since)
+
+    async def send() -> None:
+        while (text := await outbox.next()) is not None:
+            await websocket.send_text(text)
+        await websocket.close(1008, "too many messages unanswered")
+
+    sender = asyncio.create_task(send())
+    refused = 0
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            try:
+                if not bucket.allow():
+                    refused += 1
+                    if refused > 4 * bucket.burst:
+                        await websocket.close(1008, "flooding")
+                        break
+                    raise rate_limited()
+                if len(raw) > MAX_BODY:
+                    raise too_large(MAX_BODY)
+                version, action = action_request(parse_json(raw))
+                await tables.act(live, seat, version, action)
+            except ApiError as exc:
+                outbox.push_message(_error_text(exc))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        tables.unsubscribe(live, outbox)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender

@@ -1,0 +1,154 @@
+"""The ASGI application: the API, the browser client's pages when present, and the guards
+every request passes (body size, per-connection rate, errors as `{"code", "reason", "rule"}`).
+
+Interface for the browser client (`timelord.server.pages`, optional): `pages.router` is a
+FastAPI `APIRouter` mounted at the root, its templates live in timelord/server/templates and
+its files under timelord/server/static are served at /static. A seat's page is
+`/tables/{id}?token=T`, the spectator's `/tables/{id}` (the links POST /api/tables gives).
+Pages reach the tables through `request.app.state.tables` (a `Tables`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from timelord.server.api import RateLimit, router
+from timelord.server.errors import ApiError, rate_limited
+from timelord.server.storage import Store, default_url
+from timelord.server.tables import Tables
+
+log = logging.getLogger("timelord.server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+DESCRIPTION = """Play timelord's games at a table: people by link, bots on the server.
+
+Create a table with POST /api/tables; each human seat gets a token (its secret, given once).
+Read a seat's snapshot with GET /api/tables/{id}?token=T (no token: the spectator's), act with
+POST /api/tables/{id}/actions?token=T naming the version you saw, or hold a WebSocket at
+/api/tables/{id}/ws?token=T: it sends the snapshot on connect and after every change and takes
+{"version", "action"} messages, answering refusals as {"code", "reason", "rule", "status"}.
+POST /api/tables/{id}/explain?token=T with {"action"} says whether that action would be legal
+now and, if not, the engine's reason and rule, without changing the table.
+Errors: 400 request/malformed, 403 seat/forbidden, 404 table/not_found, 409 action/stale,
+413 request/too_large, 422 action/illegal | action/invalid | config/invalid, 429 rate/limited.
+"""
+
+
+def create_app(
+    db_url: str | None = None,
+    bot_delay: float = 0.3,
+    *,
+    rate: float = 200.0,
+    burst: float = 400.0,
+) -> FastAPI:
+    """The app over the database at `db_url` (None: a SQLite file in the user's data dir),
+    bots waiting `bot_delay` seconds before each move; `rate`/`burst` bound the requests or
+    WebSocket messages of one connection per second."""
+    store = Store(db_url or default_url())
+    tables = Tables(store, bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await tables.start()
+        try:
+            yield
+        finally:
+            await tables.stop()
+
+    app = FastAPI(title="timelord", description=DESCRIPTION, lifespan=lifespan)
+    app.state.tables = tables
+    app.state.limits = (rate, burst)
+    app.include_router(router)
+    _mount_client(app)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        where = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()
+        )
+        return JSONResponse(
+            {"code": "request/malformed", "reason": where or "malformed request", "rule": ""},
+            status_code=400,
+        )
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        code = "http/not_found" if exc.status_code == 404 else f"http/{exc.status_code}"
+        return JSONResponse(
+            {"code": code, "reason": str(exc.detail), "rule": ""},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s", request.url.path)
+        return JSONResponse(
+            {"code": "server/error", "reason": "the server failed; this is a bug", "rule": ""},
+            status_code=500,
+        )
+
+    app.add_middleware(ConnectionRateLimit, rate=rate, burst=burst)
+    return app
+
+
+def _mount_client(app: FastAPI) -> None:
+    """The browser client's pages and files, when that part of the package is installed."""
+    try:
+        pages = importlib.import_module("timelord.server.pages")
+    except ModuleNotFoundError as exc:
+        if exc.name != "timelord.server.pages":
+            raise
+        pages = None
+    if pages is not None:
+        app.include_router(pages.router)
+    static = Path(__file__).parent / "static"
+    if static.is_dir():
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/static", StaticFiles(directory=static), name="static")
+
+
+class ConnectionRateLimit:
+    """Refuse HTTP requests past `rate` per second (bursts of `burst`) on one connection
+    (client address and port) with 429; WebSocket messages are limited in the socket."""
+
+    def __init__(self, app: ASGIApp, rate: float, burst: float, remember: int = 4096) -> None:
+        self.app = app
+        self.rate = rate
+        self.burst = burst
+        self.remember = remember
+        self._buckets: dict[Any, RateLimit] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            key = scope.get("client")
+            key = tuple(key) if key else None
+            bucket = self._buckets.pop(key, None) or RateLimit(self.rate, self.burst)
+            self._buckets[key] = bucket  # most recent last, so the oldest go first
+            if len(self._buckets) > self.remember:
+                del self._buckets[next(iter(self._buckets))]
+            if not bucket.allow():
+                response = JSONResponse(rate_limited().body(), status_code=429)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,94 @@
+"""How one game's snapshot becomes an HTML/SVG board (rules never know screens).
+
+`render_board(game, seat, snapshot)` checks the snapshot at the door (its legal actions must
+decode for the game, its view must be a JSON object) and hands it to the game's board module,
+or to the generic board (the text picture and buttons) for a game without one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from timelord.core.errors import GameError, InvalidAction
+from timelord.core.game import Game
+from timelord.server.boards.common import Snapshot
+
+#: game id -> module under timelord.server.boards with `render(snap) -> str`.
+BOARDS = {"keys": "keys", "episodes": "episodes", "card-game": "card_game", "clue": "clue"}
+
+
+class BoardError(GameError):
+    """A snapshot that cannot be drawn (malformed view, legal list or events)."""
+
+
+def read_snapshot(
+    game: Game, seat: Any, data: Any, result: Mapping[str, Any] | None = None
+) -> Snapshot:
+    """Check a snapshot from outside and decode its legal actions; `BoardError` if malformed.
+    `result` is a finished game's `{"scores", "winners"}` from the engine, when known."""
+    if not isinstance(data, Mapping):
+        raise BoardError("the snapshot must be a JSON object")
+    view, legal, events = data.get("view"), data.get("legal", []), data.get("events", [])
+    if not isinstance(view, dict):
+        raise BoardError("snapshot.view must be an object")
+    if not isinstance(legal, list) or not isinstance(events, list):
+        raise BoardError("snapshot.legal and snapshot.events must be lists")
+    if not all(isinstance(e, Mapping) for e in events):
+        raise BoardError("each event must be an object")
+    to_move, version = data.get("to_move"), data.get("version", 0)
+    if to_move is not None and (isinstance(to_move, bool) or not isinstance(to_move, int)):
+        raise BoardError("snapshot.to_move must be a seat or null")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BoardError("snapshot.version must be an integer")
+    try:
+        game.check_seat(seat)
+        actions = [game.action_from_json(a) for a in legal]
+    except InvalidAction as exc:
+        raise BoardError(f"snapshot.legal: {exc}") from exc
+    if result is not None and not _is_result(result, game.players):
+        raise BoardError("result must be {'scores': [number per seat], 'winners': [seat]}")
+    return Snapshot(
+        result=result,
+        game=game,
+        seat=seat,
+        view=view,
+        legal=actions,
+        events=list(events),
+        to_move=to_move,
+        over=bool(data.get("over", False)),
+        version=version,
+    )
+
+
+def _is_result(result: Mapping[str, Any], players: int) -> bool:
+    scores, winners = result.get("scores"), result.get("winners")
+    return (
+        isinstance(scores, list)
+        and len(scores) == players
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in scores)
+        and isinstance(winners, list)
+        and all(type(w) is int and 0 <= w < players for w in winners)
+    )
+
+
+def renderer(game_id: str) -> Callable[[Snapshot], str]:
+    """The board function for a game; the generic board for a game without its own."""
+    name = BOARDS.get(game_id, "generic")
+    module = importlib.import_module(f"timelord.server.boards.{name}")
+    fn: Callable[[Snapshot], str] = module.render
+    return fn
+
+
+def render_board(
+    game: Game, seat: int | None, snapshot: Any, result: Mapping[str, Any] | None = None
+) -> str:
+    """The HTML fragment of `seat`'s table, made only from its snapshot (and, once the game
+    is over, the public result the server's engine computed, so boards never recount it)."""
+    snap = read_snapshot(game, seat, snapshot, result)
+    try:
+        return renderer(game.id)(snap)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        # A view that does not have the shape this game's views have.
+        raise BoardError(f"cannot draw this {game.id} view: {exc!r}") from exc

@@ -1,0 +1,310 @@
+"""Pieces every board shares: escaping, action controls, cards, seats, the log and the
+fallback list of legal actions.
+
+A board is built only from one seat's snapshot (`view`, `legal`, `events`), so nothing a
+seat may not see can reach its page. Every control that performs an action carries
+`data-action` (the action's JSON); an element that offers several actions carries
+`data-actions` (a JSON list of `{"action", "label"}`) and the client turns a click on it into
+a small menu of `data-action` buttons.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from timelord.core.action import Action
+from timelord.core.game import Game, View
+
+#: One colour per seat, always shown with the seat's initial so colour is never the only cue.
+SEAT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b7950b", "#7d3c98", "#ca6f1e")
+
+
+def esc(value: Any) -> str:
+    """HTML-escape any value as text (quotes too, so it is safe inside attributes)."""
+    return escape(str(value), quote=True)
+
+
+def action_json(action: Action) -> str:
+    """The canonical JSON text of an action, as `data-action` carries it."""
+    return json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class Snapshot:
+    """A seat's snapshot, with its legal actions decoded and labelled for that seat."""
+
+    game: Game
+    seat: int | None
+    view: View
+    legal: list[Action]
+    events: list[Mapping[str, Any]]
+    to_move: int | None
+    over: bool
+    version: int = 0
+    #: a finished game's {"scores", "winners"} as the server's engine computed them (None
+    #: while playing, or when the caller has only a snapshot)
+    result: Mapping[str, Any] | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+
+    def label(self, action: Action) -> str:
+        """How the menu names `action` for this seat (from the view only)."""
+        key = action_json(action)
+        if key not in self.labels:
+            self.labels[key] = self.game.action_label(self.view, action)
+        return self.labels[key]
+
+    def card_text(self, name: str | None) -> str:
+        """The glossary text of a card or tile name, or '' when the data has none."""
+        if not name:
+            return ""
+        entry = self.game.glossary().get(name)
+        if not entry:
+            return ""
+        source = entry.get("source", "")
+        text = entry.get("text", "")
+        return f"{text} ({source})" if source else text
+
+    def seat_name(self, seat: int) -> str:
+        return "You" if seat == self.seat else self.game.seat_name(seat)
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat may act now (a replay's snapshots offer no moves, so never)."""
+        return (
+            self.seat is not None
+            and self.to_move == self.seat
+            and not self.over
+            and bool(self.legal)
+        )
+
+
+#: Names the board element an action acts on (the `data-tile` of a tile or a Location).
+Target = Callable[[Action], "str | None"]
+
+
+def act_attrs(
+    snap: Snapshot, actions: Sequence[Action], title: str = "", target: Target | None = None
+) -> str:
+    """Attributes that make an element perform `actions`: `data-action` for one,
+    `data-actions` (a menu) for several, nothing for none. With `target`, each menu entry
+    names the board element it acts on, so the player may click that element instead, and
+    `data-targets` lists them for outlining."""
+    if not actions:
+        return ""
+    targets = [target(a) for a in actions] if target is not None else [None] * len(actions)
+    outline = " ".join(dict.fromkeys(t for t in targets if t is not None))
+    extra = f' data-targets="{esc(outline)}"' if outline else ""
+    if len(actions) == 1:
+        label = snap.label(actions[0])
+        hint = f"{title}: {label}" if title else label
+        return (
+            f' data-action="{esc(action_json(actions[0]))}" tabindex="0" role="button"'
+            f' aria-label="{esc(hint)}"{extra}'
+        )
+    menu = []
+    for a, t in zip(actions, targets, strict=True):
+        item: dict[str, Any] = {"action": a.to_json(), "label": snap.label(a)}
+        if t is not None:
+            item["target"] = t
+        menu.append(item)
+    hint = f"{title}: {len(actions)} choices" if title else f"{len(actions)} choices"
+    return (
+        f' data-actions="{esc(json.dumps(menu, separators=(",", ":")))}" tabindex="0"'
+        f' role="button" aria-haspopup="menu" aria-label="{esc(hint)}"{extra}'
+    )
+
+
+def explain_attr(snap: Snapshot, actions: Sequence[Action], probe: Action | None) -> str:
+    """For an element the seat cannot act on now, `data-explain`: the move a click on it
+    would mean, which the client sends to the explain route to show the engine's reason."""
+    if actions or probe is None or snap.seat is None or snap.over:
+        return ""
+    return f' data-explain="{esc(action_json(probe))}"'
+
+
+def seat_initial(snap: Snapshot, seat: int) -> str:
+    """A seat's one-character mark beside its colour: ★ for you, else its name's initial
+    (its number when names are "Seat N")."""
+    if seat == snap.seat:
+        return "★"
+    name = snap.game.seat_name(seat)
+    return str(seat) if name.startswith("Seat") else name[:1]
+
+
+def seat_chip(snap: Snapshot, seat: int, extra: str = "") -> str:
+    """A seat's colour dot with its initial and name."""
+    name = snap.seat_name(seat)
+    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    initial = esc(seat_initial(snap, seat))
+    cls = "seat-chip to-move" if seat == snap.to_move and not snap.over else "seat-chip"
+    return (
+        f'<span class="{cls}"><span class="dot" style="background:{colour}">{initial}</span>'
+        f"{esc(name)}{extra}</span>"
+    )
+
+
+def card(
+    snap: Snapshot,
+    name: str,
+    kind: str,
+    *,
+    number: Any = None,
+    corner: Any = None,
+    text: str = "",
+    actions: Sequence[Action] = (),
+    target: Target | None = None,
+    css: str = "",
+    data: Mapping[str, Any] | None = None,
+    probe: Action | None = None,
+) -> str:
+    """One card in the shared anatomy: name on top, kind badge, big numbers in the corners,
+    text below; the full text also on hover (title). Playable cards are controls; an
+    unplayable one with a `probe` (the move playing it would be) can be asked why not."""
+    full = text or snap.card_text(name)
+    attrs = act_attrs(snap, actions, name, target) + explain_attr(snap, actions, probe)
+    extra = "".join(f' data-{k}="{esc(v)}"' for k, v in (data or {}).items())
+    classes = f"card {css}" + (" playable" if actions else "")
+    num = f'<span class="num">{esc(number)}</span>' if number is not None else ""
+    num2 = f'<span class="num2">{esc(corner)}</span>' if corner is not None else ""
+    body = f'<span class="card-text">{esc(full)}</span>' if full else ""
+    tip = f"{name} ({kind})" + (f": {full}" if full else "")
+    return (
+        f'<div class="{classes}" title="{esc(tip)}"{attrs}{extra}>{num}{num2}'
+        f'<span class="card-name">{esc(name)}</span><span class="badge">{esc(kind)}</span>'
+        f"{body}</div>"
+    )
+
+
+def card_back(label: str = "?", kind: str = "", css: str = "") -> str:
+    """A face-down card; shows its kind when the view knows it."""
+    return (
+        f'<div class="card back {esc(css)}" title="face-down {esc(kind or "card")}">'
+        f"{esc(label)}</div>"
+    )
+
+
+def legal_panel(snap: Snapshot) -> str:
+    """Every legal action as a numbered button, grouped by action type: the fallback for
+    anything the board does not offer by clicking, and the keyboard's way in."""
+    if not snap.legal:
+        if snap.over:
+            return '<p class="muted">The game is over.</p>'
+        if snap.seat is None:
+            return '<p class="muted">You are watching.</p>'
+        if snap.to_move == snap.seat:
+            return '<p class="muted">This seat was to move here.</p>'
+        return f'<p class="muted">Waiting for {esc(_waiting(snap))}.</p>'
+    groups: dict[str, list[Action]] = {}
+    for a in snap.legal:
+        groups.setdefault(type(a).__name__, []).append(a)
+    parts = []
+    n = 0
+    for kind, actions in groups.items():
+        items = []
+        for a in actions:
+            n += 1
+            card_name = snap.game.action_card(a)
+            tip = snap.card_text(card_name)
+            title = f' title="{esc(tip)}"' if tip else ""
+            items.append(
+                f'<li><button class="act" data-key="{n}" data-action="{esc(action_json(a))}"'
+                f"{title}><kbd>{n}</kbd> {esc(snap.label(a))}</button></li>"
+            )
+        parts.append(
+            f"<details open><summary>{esc(_words(kind))} ({len(actions)})</summary>"
+            f'<ul class="acts">{"".join(items)}</ul></details>'
+        )
+    return "".join(parts)
+
+
+def _waiting(snap: Snapshot) -> str:
+    return snap.game.seat_name(snap.to_move) if snap.to_move is not None else "the game"
+
+
+def _words(name: str) -> str:
+    """'PlaceReserve' -> 'Place reserve'."""
+    out = "".join(" " + c.lower() if c.isupper() else c for c in name).strip()
+    return out[:1].upper() + out[1:]
+
+
+def event_log(snap: Snapshot, limit: int = 60) -> str:
+    """The seat's events in words, newest first; the newest is highlighted."""
+    events = list(snap.events)[-limit:]
+    if not events:
+        return '<p class="muted">Nothing has happened yet.</p>'
+    items = []
+    for i, e in enumerate(reversed(events)):
+        cls = ' class="newest"' if i == 0 else ""
+        items.append(f'<li{cls} data-kind="{esc(e.get("kind", ""))}">{esc(e.get("text", ""))}</li>')
+    return f'<ol class="log" reversed>{"".join(items)}</ol>'
+
+
+def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable[int]) -> str:
+    """The result screen: winners and scores as the server's result gives them, else as
+    the view says (`scores`, `winners`)."""
+    if not snap.over:
+        return ""
+    if snap.result is not None:
+        scores, winners = snap.result["scores"], snap.result["winners"]
+    won = sorted(winners)
+    if not won:
+        headline = "nobody wins"
+    elif won == [snap.seat]:
+        headline = "you win!"
+    else:
+        names = [snap.seat_name(w) for w in won]
+        verb = "wins" if len(won) == 1 else "share the win"
+        headline = f"{' and '.join(names)} {verb}"
+    rows = ""
+    if scores is not None:
+        rows = "".join(
+            f"<tr><td>{seat_chip(snap, i)}</td><td>{esc(_number(s))}</td></tr>"
+            for i, s in enumerate(scores)
+        )
+        rows = f'<table class="scores"><tr><th>Seat</th><th>Score</th></tr>{rows}</table>'
+    data = esc(json.dumps({"winners": won, "scores": list(scores) if scores is not None else None}))
+    return (
+        f'<section class="result" data-result="{data}"><h2>Game over: {esc(headline)}</h2>'
+        f"{rows}</section>"
+    )
+
+
+def _number(value: Any) -> Any:
+    """A score as a player reads it: 12, not 12.0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def frame(snap: Snapshot, title: str, board: str, result: str = "") -> str:
+    """The fragment the client places on the page: status line, board, result, log, actions."""
+    if snap.over:
+        status = "Game over"
+    elif snap.my_turn:
+        status = "Your turn"
+    elif snap.to_move is not None:
+        status = f"{snap.game.seat_name(snap.to_move)} to move"
+    else:
+        status = ""
+    to_move = "" if snap.to_move is None or snap.over else str(snap.to_move)
+    turn_cls = "status your-turn" if snap.my_turn else "status"
+    return (
+        f'<div class="frame" data-my-turn="{str(snap.my_turn).lower()}"'
+        f' data-version="{snap.version}">'
+        f'<div class="topline"><span class="game-title">{esc(title)}</span>'
+        f'<span class="{turn_cls}" data-to-move="{esc(to_move)}" aria-live="polite">'
+        f"{esc(status)}</span></div>"
+        f'<div class="main"><div class="board-area">{result}{board}</div>'
+        f'<aside class="side"><h3>Log</h3><div class="log-box" tabindex="-1" id="log">'
+        f"{event_log(snap)}</div><h3>All moves</h3>"
+        f'<div class="legal" id="legal">{legal_panel(snap)}</div></aside></div></div>'
+    )
+
+
+def pre(text: str) -> str:
+    """A game's text picture, for boards that show it."""
+    return f'<pre class="text-view">{esc(text)}</pre>'

@@ -1,0 +1,216 @@
+"""The browser side of `timelord serve`: the lobby, table, spectator and replay pages, and
+the board fragments the pages show.
+
+The pages are shells: their JavaScript talks to the JSON API and the WebSocket, and when a
+snapshot arrives asks `GET /tables/{id}/board?token=T` for the board, drawn only from that
+seat's snapshot (the one the API would send it), so a page shows nothing its seat was not
+sent. A finished game's replay is drawn from its public record, step by step, for any seat.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+
+import timelord
+from timelord.core.errors import ConfigError, CorruptRecord, GameError
+from timelord.core.events import Event
+from timelord.core.game import Game, State
+from timelord.core.record import Record
+from timelord.server.boards import render_board
+from timelord.server.errors import ApiError
+from timelord.server.tables import Live, Tables
+
+router = APIRouter()
+templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+
+#: The seat kinds the lobby offers (every agent kind and level the server can run).
+SEAT_KINDS = (
+    "human",
+    "random",
+    "heuristic",
+    "heuristic:hard",
+    "ismcts:easy",
+    "ismcts:medium",
+    "ismcts:hard",
+)
+
+
+def _error(status: int, code: str, reason: str) -> JSONResponse:
+    return JSONResponse({"code": code, "reason": reason}, status_code=status)
+
+
+@lru_cache(maxsize=1)
+def lobby_games() -> list[dict[str, Any]]:
+    """Each game with its default options, the seat counts it allows and option texts."""
+    out = []
+    for game_id, description in timelord.GAMES.items():
+        game = timelord.load(game_id)
+        counts = []
+        for n in range(1, 9):
+            try:
+                timelord.load(game_id, players=n)
+            except ConfigError:
+                continue
+            counts.append(n)
+        options = {k: v for k, v in game.options.items() if k != "players" and v is not None}
+        out.append(
+            {
+                "id": game_id,
+                "description": description,
+                "players": game.players,
+                "counts": counts,
+                "options": options,
+                "docs": dict(type(game).options_doc),
+            }
+        )
+    return out
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def lobby(request: Request) -> Response:
+    """Choose a game, its options and seats; see the tables in progress and finished."""
+    return templates.TemplateResponse(
+        request,
+        "lobby.html",
+        {"games": lobby_games(), "seat_kinds": SEAT_KINDS, "games_json": lobby_games()},
+    )
+
+
+async def _seat_table(
+    request: Request, table_id: str, token: str | None
+) -> tuple[Live, int | None]:
+    """The live table and the seat the token opens (None: a spectator); ApiError if not."""
+    tables: Tables = request.app.state.tables
+    live = await tables.live(table_id)
+    return live, live.seat_of(token or None)
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+async def table_page(request: Request, table_id: str, token: str = "") -> Response:
+    """A seat's table (with its token) or the spectator's (without)."""
+    try:
+        live, seat = await _seat_table(request, table_id, token)
+    except ApiError as exc:
+        return templates.TemplateResponse(
+            request, "error.html", {"reason": exc.reason}, status_code=exc.status
+        )
+    context = {
+        "table_id": table_id,
+        "token": token,
+        "mode": "play",
+        "game": live.game.id,
+        "seat": "" if seat is None else seat,
+    }
+    return templates.TemplateResponse(request, "table.html", context)
+
+
+@router.get("/tables/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+def replay_page(request: Request, table_id: str) -> Response:
+    """A finished game step by step, as any one seat (or a spectator) saw it."""
+    context = {"table_id": table_id, "token": "", "mode": "replay", "game": "", "seat": ""}
+    return templates.TemplateResponse(request, "table.html", context)
+
+
+@router.get("/tables/{table_id}/board", response_class=HTMLResponse, tags=["boards"])
+async def board(request: Request, table_id: str, token: str = "") -> Response:
+    """The seat's board as an HTML fragment, drawn only from the seat's snapshot (the one
+    GET /api/tables/{id}?token=T answers); the spectator's without a token."""
+    live, seat = await _seat_table(request, table_id, token)
+    snapshot = json.loads(live.snapshot_text(seat))
+    try:
+        html = render_board(live.game, seat, snapshot, final_result(live.state))
+    except GameError as exc:
+        return _error(422, "board/invalid", str(exc))
+    return HTMLResponse(html)
+
+
+def final_result(state: State) -> dict[str, Any] | None:
+    """A finished game's scores and winners as the engine computes them (public once the
+    game is over: the server stores the same with the record); None while it is played."""
+    if not state.is_over:
+        return None
+    return {"scores": state.scores(), "winners": state.winners()}
+
+
+#: How many finished games each app keeps replayed for the replay page.
+REPLAYS_KEPT = 8
+
+
+class _Replay:
+    """Every state of a finished game and the events of each step (a game over never
+    changes, so it is replayed once for all its viewers and steps)."""
+
+    def __init__(self, game: Game, record: Record) -> None:
+        self.game = game
+        state = game.new_game(record.seed)
+        self.states: list[State] = [state]
+        self.events: list[list[Event]] = []
+        for i, data in enumerate(record.actions):
+            try:
+                state, new = state.apply_with_events(game.action_from_json(data))
+            except GameError as exc:
+                raise CorruptRecord(f"record step {i}: {exc}") from exc
+            self.states.append(state)
+            self.events.append(new)
+
+    def draw(self, seat: int | None, step: int) -> str:
+        """Step `step` (0: the deal) as `seat` saw it, without controls."""
+        state = self.states[step]
+        told = [e for events in self.events[:step] for e in events]
+        snapshot = {
+            "version": step,
+            "over": state.is_over,
+            "to_move": state.to_move,
+            "view": state.view(seat),
+            "legal": [],
+            "events": self.game.tell(told, seat),
+        }
+        return render_board(self.game, seat, snapshot, final_result(state))
+
+
+async def _replay(request: Request, table_id: str) -> _Replay:
+    """The finished game's replay, from this app's few kept ones or replayed now (in a
+    worker thread: a long game takes a moment, and other tables must not wait)."""
+    state = request.app.state
+    kept: OrderedDict[str, _Replay] | None = getattr(state, "web_replays", None)
+    if kept is None:
+        kept = state.web_replays = OrderedDict()
+    found = kept.get(table_id)
+    if found is None:
+        tables: Tables = state.tables
+        record = await tables.record(table_id)
+        game = (await tables.live(table_id)).game
+        found = kept[table_id] = await run_in_threadpool(_Replay, game, record)
+        while len(kept) > REPLAYS_KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(table_id)
+    return found
+
+
+@router.get("/tables/{table_id}/replay/board", tags=["boards"])
+async def replay_board(
+    request: Request, table_id: str, step: int = 0, seat: int | None = None
+) -> Response:
+    """Step `step` of a finished game as `seat` saw it (no seat: a spectator):
+    `{"html", "step", "steps"}`. The record is public once the game is over, so any seat's
+    view may be shown; 403 `table/not_over` before."""
+    replay = await _replay(request, table_id)
+    try:
+        replay.game.check_seat(seat)
+    except GameError as exc:
+        return _error(422, "replay/invalid", str(exc))
+    steps = len(replay.events)
+    step = min(max(step, 0), steps)
+    html = await run_in_threadpool(replay.draw, seat, step)
+    return JSONResponse(
+        {"html": html, "step": step, "steps": steps, "players": replay.game.players}
+    )

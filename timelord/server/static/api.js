@@ -1,0 +1,66 @@
+// Small helpers shared by the lobby and the table pages.
+
+/** Fetch JSON (or text); resolves to {ok, status, data}. Never throws on HTTP errors. */
+export async function call(method, url, body, want = "json") {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    return { ok: false, status: 0, data: { code: "net/down", reason: String(err) } };
+  }
+  let data = null;
+  const text = await response.text();
+  if (want === "text" && response.ok) {
+    data = text;
+  } else {
+    try { data = text ? JSON.parse(text) : null; } catch { data = { reason: text }; }
+  }
+  return { ok: response.ok, status: response.status, data };
+}
+
+/** The readable reason of an API error body (FastAPI's {detail} or our {code, reason}). */
+export function reason(data) {
+  if (!data) return "no answer";
+  if (typeof data === "string") return data;
+  const d = data.detail ?? data;
+  if (typeof d === "string") return d;
+  if (Array.isArray(d)) return d.map((x) => x.msg ?? JSON.stringify(x)).join("; ");
+  const parts = [d.reason ?? d.message ?? JSON.stringify(d)];
+  if (d.rule) parts.push(`(rule ${d.rule})`);
+  return parts.join(" ");
+}
+
+let toastTimer = null;
+/** Show a short message (errors, refused moves) in the toast. */
+export function toast(message, kind = "error") {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = message;
+  el.className = kind;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 5000);
+}
+
+/** Tables from GET /api/tables, whatever envelope the server uses. */
+export function tableList(data) {
+  if (Array.isArray(data)) return data;
+  if (data && Array.isArray(data.tables)) return data.tables;
+  return [];
+}
+
+/** Whether a listed table has finished. */
+export function isFinished(t) {
+  const s = String(t.status ?? "").toLowerCase();
+  return t.over === true || s === "over" || s === "finished" || s === "done";
+}
+
+/** Text made safe for innerHTML. */
+export function esc(value) {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
