@@ -126,7 +126,7 @@ def test_every_action_is_told_and_names_no_hidden_card(players: int) -> None:
                     seen = shown | _public_in_hands(nxt)
                 assert _cards_in(told["data"]) <= seen, (seat, a, told)
                 text = told["text"]
-                assert text.endswith(".") and not any(i in text for i in INTERNAL_IDS), text
+                assert text and not any(i in text for i in INTERNAL_IDS), text
                 if seat is None:
                     assert not text.startswith("You")
     assert len(kinds) >= 12
@@ -195,13 +195,13 @@ def test_conflict_is_told_with_both_strengths_and_the_losses(game3: CardGame) ->
     place = game3.cards.name[s.loc_card[L]]
     s, events = s.apply_with_events(A.Finish())
     texts = [x["text"] for x in game3.tell(events, 2)]
-    assert texts[0] == f"Red attacks {place} with a face-down Enemy."
-    assert f"Conflict at {place}: attack 4 against defence 1, the attack wins." in texts
-    assert game3.tell(events, 0)[0]["text"] == f"You attack {place} with Dalek Flagship."
+    assert texts[0] == f"Red attacks {place} with a face-down Enemy"
+    assert f"Conflict at {place}: attack 4 against defence 1, the attack wins" in texts
+    assert game3.tell(events, 0)[0]["text"] == f"You attack {place} with Dalek Flagship"
     # The defender decides on The Valiant; passing discards the Defender.
     s, events = s.apply_with_events(A.Pass())
     told = [x["text"] for x in game3.tell(events, 1)]
-    assert "You do not play The Valiant." in told
+    assert "You do not play The Valiant" in told
     assert any(x.startswith("Red discards") for x in told)
 
 
@@ -216,12 +216,12 @@ def test_draws_are_private_and_passes_go_to_passer_and_receiver(game3: CardGame)
     names = {game3.cards.name[c] for c in h}
     pass_text = {q: told[0]["text"] for q, told in by_seat.items()}
     assert all(n in pass_text[0] and n in pass_text[1] for n in names)
-    assert pass_text[2] == "Blue passes 3 cards to Red." == pass_text[None]
-    assert pass_text[0].endswith("to you.") and pass_text[1].startswith("You pass")
+    assert pass_text[2] == "Blue passes 3 cards to Red" == pass_text[None]
+    assert pass_text[0].endswith("to you") and pass_text[1].startswith("You pass")
     draw = {q: next(x for x in told if x["kind"] == "draw") for q, told in by_seat.items()}
     assert None not in draw[1]["data"]["cards"]
     for q in (None, 0, 2):
-        assert draw[q]["data"]["cards"] == [None, None] and draw[q]["text"] == "Blue draws 2 cards."
+        assert draw[q]["data"]["cards"] == [None, None] and draw[q]["text"] == "Blue draws 2 cards"
 
 
 def test_game_over_is_told() -> None:

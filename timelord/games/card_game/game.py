@@ -116,10 +116,9 @@ class CardGame(Game):
         return render_view(self, view)
 
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
-        """One sentence, ending with a full stop, so that `describe` reads as prose."""
         from timelord.games.card_game.render import event_text
 
-        return event_text(self, kind, dict(data), seat) + "."
+        return event_text(self, kind, dict(data), seat)
 
     def glossary(self) -> Mapping[str, Mapping[str, str]]:
         """Every card design of this game's set, and the counters, by name: what it is (from
