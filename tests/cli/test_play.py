@@ -166,7 +166,7 @@ def test_why_not_quotes_the_clause_of_a_real_game() -> None:
     with pytest.raises(QuitGame):  # q: the person leaves
         HumanAgent(game, screen).decide(state.view(0), state.legal_actions(), referee(state))
     text = out.getvalue()
-    assert "Not allowed: open c7 with key-blue: you hold no key-blue card [K-3.2]" in text
+    assert "Not allowed: open c7 with key-blue: you hold no Key (blue) card [K-3.2]" in text
     assert "K-3.2 The player must then play exactly one card from their hand" in text
 
 
