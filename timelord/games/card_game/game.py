@@ -89,6 +89,11 @@ class CardGame(Game):
     def sample_state(self, view: View, rng: Rng) -> CardGameState:
         return _sample_state(self, view, rng)
 
+    def action_space(self) -> tuple[Action, ...]:
+        from timelord.games.card_game.action_space import action_space
+
+        return action_space(self)
+
     def render_view(self, view: View) -> str:
         from timelord.games.card_game.render import render_view
 

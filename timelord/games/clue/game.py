@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from timelord.core import ConfigError, Game, Rng, View
+from timelord.core import Action, ConfigError, Game, Rng, View
 from timelord.games.clue.actions import ACTION_TYPES
 from timelord.games.clue.board import TARDIS, Board, cards_data, standard_board
 from timelord.games.clue.state import START, WATCH, ClueState, name_actions
@@ -112,6 +112,11 @@ class ClueGame(Game):
         # play of the game (scan: play + target), at most (cards + players) * 2 in all.
         per_turn = 20 + 2 * self.players
         return self.max_turns * per_turn + 2 * (len(self.intrigue_deck) + self.players)
+
+    def action_space(self) -> tuple[Action, ...]:
+        from timelord.games.clue.action_space import action_space
+
+        return action_space(self)
 
     def seat_name(self, seat: int) -> str:
         return f"Seat {seat}"

@@ -75,6 +75,11 @@ class EpisodesGame(Game):
     def sample_state(self, view: View, rng: Rng) -> EpisodesState:
         return sample_state(self, view, rng)
 
+    def action_space(self) -> tuple[Action, ...]:
+        from timelord.games.episodes.action_space import action_space
+
+        return action_space(self)
+
     def render_view(self, view: View) -> str:
         from timelord.games.episodes.render import render_view
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.core import ConfigError, Game, Rng, State, View
+from timelord.core import Action, ConfigError, Game, Rng, State, View
 from timelord.games.keys.actions import ACTION_TYPES
 from timelord.games.keys.board import (
     CELLS,
@@ -58,6 +58,11 @@ class KeysGame(Game):
         # tile (each works once per player, K-5.7); a turn is at most three actions.
         turns = self.players * (self.round_limit + self._extra_tiles)
         return ACTIONS_PER_TURN * turns
+
+    def action_space(self) -> tuple[Action, ...]:
+        from timelord.games.keys.action_space import action_space
+
+        return action_space(self)
 
     def seat_name(self, seat: int) -> str:
         edges = SEAT_EDGES.get(self.players)

@@ -1,0 +1,46 @@
+"""Every legal action met in seeded random games lies in the game's fixed action space."""
+
+from __future__ import annotations
+
+import pytest
+
+import timelord
+from timelord.adapters.space import ActionIndex
+from timelord.core import IllegalAction, InvalidAction, Rng
+
+PLAYERS = {"card-game": (2, 3, 4), "clue": (2, 3, 4, 6), "episodes": (2, 3, 6), "keys": (2, 3, 4)}
+CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_every_legal_action_is_in_the_space(game_id: str, players: int) -> None:
+    game = timelord.load(game_id, players=players)
+    space = ActionIndex(game)
+    assert len(set(space.actions)) == len(space.actions), "an action is listed twice"
+    for seed in range(4):
+        rng = Rng(seed)
+        state = game.new_game(seed)
+        for _ in range(600):
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            by_index = space.indices(legal)
+            assert len(by_index) == len(legal), "two offered actions share one index"
+            for i, a in by_index.items():
+                assert space.action(i, legal) is a
+            state = state.apply_unchecked(rng.choice(legal))
+
+
+def test_index_refuses_what_is_not_offered() -> None:
+    game = timelord.load("episodes", players=2)
+    space = ActionIndex(game)
+    state = game.new_game(1)
+    legal = state.legal_actions()
+    offered = space.indices(legal)
+    refused = next(i for i in range(len(space)) if i not in offered)
+    with pytest.raises(IllegalAction):
+        space.action(refused, legal)
+    with pytest.raises(InvalidAction):
+        space.action(len(space), legal)
+    with pytest.raises(InvalidAction):
+        space.action("3", legal)
