@@ -9,12 +9,15 @@ interchangeable actions the rules name differently (the Card Game's DiscardEnemi
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from timelord.core import Action, Game, IllegalAction, InvalidAction
+
+#: How many action objects `ActionIndex.indices` remembers by identity.
+_KNOWN_LIMIT = 200_000
 
 
 class ActionIndex:
@@ -24,6 +27,7 @@ class ActionIndex:
         self.game = game
         self.actions: tuple[Action, ...] = tuple(game.action_space())
         self._index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
+        self._known: dict[int, tuple[Action, int]] = {}
         package = type(game).__module__.rpartition(".")[0]
         module = importlib.import_module(package + ".action_space")
         self._canonical: Callable[[Game, Action], Action] | None = getattr(
@@ -44,11 +48,18 @@ class ActionIndex:
 
     def indices(self, legal: Sequence[Action]) -> dict[int, Action]:
         """Index -> offered action, for the actions `legal` lists."""
-        get = self._index.get
+        # Engines hand out shared action objects, so most lookups go by identity: hashing a
+        # dataclass costs more than the rest of a step. Each entry holds its object, so an id
+        # cannot be reused while it is in the table; the table is emptied when it grows large.
+        known = self._known
         out: dict[int, Action] = {}
         for a in legal:
-            i = get(a)
-            out[self.index(a) if i is None else i] = a
+            hit = known.get(id(a))
+            if hit is None:
+                if len(known) >= _KNOWN_LIMIT:
+                    known.clear()
+                hit = known[id(a)] = (a, self.index(a))
+            out[hit[1]] = a
         return out
 
     def mask(self, legal: Sequence[Action]) -> np.ndarray[Any, np.dtype[np.int8]]:
@@ -57,15 +68,16 @@ class ActionIndex:
         m[list(self.indices(legal))] = 1
         return m
 
-    def action(self, index: Any, legal: Sequence[Action]) -> Action:
-        """The offered action at `index`; `IllegalAction` if it is not offered now."""
+    def action(self, index: Any, offered: Mapping[int, Action]) -> Action:
+        """The action at `index` among `offered` (`indices` of the legal actions);
+        `InvalidAction` if `index` is no index of the space, `IllegalAction` if not offered."""
         if isinstance(index, np.integer):
             index = int(index)
         if isinstance(index, bool) or not isinstance(index, int):
             raise InvalidAction(f"an action index must be an integer, not {index!r}")
         if not 0 <= index < len(self.actions):
             raise InvalidAction(f"action index {index} is outside 0..{len(self.actions) - 1}")
-        got = self.indices(legal).get(index)
+        got = offered.get(index)
         if got is None:
             raise IllegalAction(f"{self.actions[index]} (index {index}) is not offered now", "")
         return got

@@ -113,8 +113,7 @@ def _build(game: CardGame) -> tuple[tuple[Action, ...], dict[int, tuple[int, ...
     out += [PlayValiant(c) for c in ids if "valiant" in cs.effects[c]]
     strong = [c for c in enemies if cs.strength[c] > 0]
     sets = [
-        tuple(sorted(c for d, n in m for c in copies[d][:n]))
-        for m in _attacks(cs, copies, strong)
+        tuple(sorted(c for d, n in m for c in copies[d][:n])) for m in _attacks(cs, copies, strong)
     ]
     out += [DiscardEnemies(cards) for cards in sorted(sets)]
     return tuple(out), copies
