@@ -9,7 +9,7 @@ can play any seat.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,43 +20,57 @@ Array = np.ndarray[Any, np.dtype[np.float32]]
 
 
 class Writer:
-    """Writes named segments one after another into a float32 vector."""
+    """Writes named segments one after another into a float32 vector (or, with no vector,
+    only records the layout)."""
 
     def __init__(self, out: Array | None) -> None:
         self.out = out
         self.pos = 0
         self.layout: list[tuple[str, int]] = []
 
-    def _take(self, name: str, n: int) -> Array | None:
+    def _start(self, name: str, n: int) -> int:
+        at = self.pos
+        self.pos += n
         if self.out is None:
             self.layout.append((name, n))
-            self.pos += n
-            return None
-        part = self.out[self.pos : self.pos + n]
-        self.pos += n
-        return part
+            return -1
+        return at
 
     def onehot(self, name: str, n: int, i: int | None) -> None:
         """1 at `i` (nothing when `i` is None or out of range)."""
-        part = self._take(name, n)
-        if part is not None and i is not None and 0 <= i < n:
-            part[i] = 1.0
+        at = self._start(name, n)
+        if at >= 0 and i is not None and 0 <= i < n:
+            self.out[at + i] = 1.0  # type: ignore[index]
+
+    def onehots(self, name: str, n: int, items: Sequence[int | None]) -> None:
+        """One one-hot of width `n` per item (len(items) * n numbers)."""
+        at = self._start(name, n * len(items))
+        if at >= 0:
+            out = self.out
+            assert out is not None
+            for k, i in enumerate(items):
+                if i is not None and 0 <= i < n:
+                    out[at + k * n + i] = 1.0
 
     def counts(self, name: str, n: int, items: Iterable[int], scale: float = 1.0) -> None:
         """`scale` added at each index of `items` (a flag set when items are distinct)."""
-        part = self._take(name, n)
-        if part is not None:
+        at = self._start(name, n)
+        if at >= 0:
+            out = self.out
+            assert out is not None
             for i in items:
                 if 0 <= i < n:
-                    part[i] += scale
+                    out[at + i] += scale
 
     def values(self, name: str, vals: Iterable[float], n: int, scale: float = 1.0) -> None:
         """`n` numbers, each divided by `scale` (missing ones stay 0)."""
-        part = self._take(name, n)
-        if part is not None:
+        at = self._start(name, n)
+        if at >= 0:
+            out = self.out
+            assert out is not None
             for i, v in enumerate(vals):
                 if i < n:
-                    part[i] = float(v) / scale
+                    out[at + i] = float(v) / scale
 
 
 class Encoder:

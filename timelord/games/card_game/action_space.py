@@ -12,8 +12,9 @@ UseIronsides; PlayValiant per Valiant card; DiscardEnemies per set.
 DiscardEnemies is the one exception to "one physical action, one index": the attacker
 chooses a set of Enemy cards at the Location (C-5.5), and copies of a design are alike, so
 the rules offer each multiset of designs once, naming whichever copies lie there. The space
-lists each multiset of pairwise combinable Enemy designs (C-4.3) once, by the lowest ids of
-each design; `canonical` maps an offered set to that entry.
+lists each multiset of pairwise combinable Enemy designs (C-4.3; Defenders that Madame
+Kovarian turns into Enemies combine with all) once, by the lowest ids of each design;
+`canonical` maps an offered set to that entry.
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ def _build(game: CardGame) -> tuple[tuple[Action, ...], dict[int, tuple[int, ...
         copies[cs.design[c]] = (*copies.get(cs.design[c], ()), c)
     locs = range(sum(1 for c in ids if cs.is_location[c]))
     enemies = [c for c in ids if cs.is_enemy[c]]
-    most_enemies = max((sum(n for _, n in m) for m in _attacks(cs, copies, enemies)), default=0)
+    turned = {cs.param(e, "turns") for e in enemies if "turns-defender" in cs.effects[e]}
+    members = enemies + [c for c in ids if cs.is_defender[c] and cs.type[c] in turned]
+    most_enemies = max((sum(n for _, n in m) for m in _attacks(cs, copies, members)), default=0)
 
     out: list[Action] = [PlayLocation(c) for c in ids if cs.is_location[c]]
     out += [PlayDefender(c, L) for c in ids if cs.is_defender[c] for L in locs]
@@ -111,7 +114,7 @@ def _build(game: CardGame) -> tuple[tuple[Action, ...], dict[int, tuple[int, ...
     out += [DiscardToRegenerate(c) for c in ids]
     out.append(UseIronsides())
     out += [PlayValiant(c) for c in ids if "valiant" in cs.effects[c]]
-    strong = [c for c in enemies if cs.strength[c] > 0]
+    strong = [c for c in members if cs.strength[c] > 0]
     sets = [
         tuple(sorted(c for d, n in m for c in copies[d][:n])) for m in _attacks(cs, copies, strong)
     ]
@@ -145,11 +148,14 @@ def _support_shapes(
 
 
 def _attacks(
-    cs: CardSet, copies: dict[int, tuple[int, ...]], enemies: list[int]
+    cs: CardSet, copies: dict[int, tuple[int, ...]], members: list[int]
 ) -> Iterator[list[tuple[int, int]]]:
-    """Every multiset of `enemies`' designs that one attack can hold: designs pairwise able
-    to combine (C-4.3), each at most as often as it has copies; as (design, count) lists."""
-    designs = sorted({cs.design[c] for c in enemies})
+    """Every multiset of `members`' designs that one attack can hold, as (design, count)
+    lists: Enemy designs pairwise able to combine (C-4.3), each at most as often as it has
+    copies; Defenders turned into Enemies (Madame Kovarian) have no enemy type and combine
+    with all."""
+    designs = sorted({cs.design[c] for c in members})
+    enemy = {cs.design[c]: cs.is_enemy[c] for c in members}
 
     def grow(i: int, chosen: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
         if i == len(designs):
@@ -157,7 +163,7 @@ def _attacks(
             return
         yield from grow(i + 1, chosen)
         d = designs[i]
-        if all(cs.combine[d][e] for e, _ in chosen):
+        if not enemy[d] or all(cs.combine[d][e] for e, _ in chosen if enemy[e]):
             for n in range(1, len(copies[d]) + 1):
                 yield from grow(i + 1, [*chosen, (d, n)])
 
