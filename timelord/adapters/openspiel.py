@@ -36,6 +36,7 @@ import timelord
 from timelord.adapters.encode import Encoder, encoder_for
 from timelord.adapters.space import ActionIndex
 from timelord.core import GAMES, Action, ConfigError, Game, Rng, State
+from timelord.core.registry import game_class
 
 
 def short_name(game_id: str) -> str:
@@ -95,8 +96,7 @@ class TimelordGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         self.rng_seed = int(params.pop("rng_seed", 0))
-        options = {k: v for k, v in params.items()}
-        self.options_json = json.dumps(options, sort_keys=True)
+        self.options_json = json.dumps(params, sort_keys=True)
         try:
             self.tl_game, self.index, self.encoder = _table(self.game_id, self.options_json)
         except ConfigError as exc:
@@ -228,7 +228,7 @@ class TimelordObserver:
 
 def _parameters(game_id: str) -> dict[str, Any]:
     """`players` and the scalar options with defaults, from the Game class signature."""
-    cls = timelord.core.registry.game_class(game_id)
+    cls = game_class(game_id)
     out: dict[str, Any] = {}
     for name, p in inspect.signature(cls).parameters.items():
         if isinstance(p.default, bool | int | str) and not isinstance(p.default, float):
