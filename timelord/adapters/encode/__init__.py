@@ -40,7 +40,8 @@ class Writer:
         """1 at `i` (nothing when `i` is None or out of range)."""
         at = self._start(name, n)
         if at >= 0 and i is not None and 0 <= i < n:
-            self.out[at + i] = 1.0  # type: ignore[index]
+            assert self.out is not None
+            self.out[at + i] = 1.0
 
     def onehots(self, name: str, n: int, items: Sequence[int | None]) -> None:
         """One one-hot of width `n` per item (len(items) * n numbers)."""
