@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,7 +111,7 @@ def run(game_id: str, games: int, sims: int, seed: int, verbose: bool) -> Row:
     return Row(game_id, games, sims, share, lengths / max(games, 1), time.perf_counter() - t0)
 
 
-def table(rows: list[Row], seed: int) -> str:
+def table(rows: list[Row], seed: int, kept: Sequence[str] = ()) -> str:
     head = [
         "game", "games", "sims/move", "OpenSpiel ISMCTS", "95% interval",
         "timelord ismcts:hard", "95% interval", "mean length", "wall time",
@@ -131,8 +132,24 @@ def table(rows: list[Row], seed: int) -> str:
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
     ]
+    lines += list(kept)
     lines += ["| " + " | ".join(r.cells()) + " |" for r in rows]
     return "\n".join(lines) + "\n"
+
+
+def kept_rows(path: Path, games: list[str]) -> list[str]:
+    """The table rows of the section in `path` for games other than `games`, so runs of
+    different games add up to one table."""
+    if not path.exists():
+        return []
+    text = path.read_text()
+    if BEGIN not in text or END not in text:
+        return []
+    section = text[text.index(BEGIN) : text.index(END)]
+    others = [g for g in GAMES if g not in games]
+    return [
+        line for line in section.splitlines() if any(line.startswith(f"| {g} |") for g in others)
+    ]
 
 
 def write_section(path: Path, text: str) -> None:
@@ -158,13 +175,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     rows = []
-    for game_id in args.game or list(GAMES):
+    games = args.game or list(GAMES)
+    kept = kept_rows(args.doc, games) if args.write else []
+    for game_id in games:
         sims = args.sims or hard_sims(game_id)
         rows.append(run(game_id, args.games, sims, args.seed, not args.quiet))
         print(" | ".join(rows[-1].cells()), flush=True)
         if args.write:  # after every game id, so a long run that is stopped keeps its rows
-            write_section(args.doc, table(rows, args.seed))
-    print(table(rows, args.seed))
+            write_section(args.doc, table(rows, args.seed, kept))
+    print(table(rows, args.seed, kept))
     return 0
 
 
