@@ -23,6 +23,8 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
   0 to the others, so the rewards of a game sum to 1, or to 0 when nobody wins).
 - Infos: `{"events": [...]}`, the sentences telling that seat what the last step did
   (`state.apply_with_events` redacted by `game.tell`), so they hide what the seat may not see.
+  `events=False` leaves them empty and applies the move on the engine's fast path (the index
+  was checked against the offered moves already): for training loops that never read them.
 - `render_mode="ansi"`: `render()` returns the spectator's picture of the table.
 - `reset(seed=S)` deals `game.new_game(S)`: the same seed gives the same game.
 """
@@ -57,7 +59,12 @@ class raw_env(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "timelord_v0", "is_parallelizable": False}
 
     def __init__(
-        self, game: str, players: int | None = None, render_mode: str | None = None, **options: Any
+        self,
+        game: str,
+        players: int | None = None,
+        render_mode: str | None = None,
+        events: bool = True,
+        **options: Any,
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
@@ -66,6 +73,7 @@ class raw_env(AECEnv):
             options["players"] = players
         self.game: Game = timelord.load(game, **options)
         self.render_mode = render_mode
+        self.events = events
         self.metadata = {**self.metadata, "name": f"timelord_{game.replace('-', '_')}_v0"}
         self.index = ActionIndex(self.game)
         self.encoder: Encoder = encoder_for(self.game)
@@ -127,11 +135,15 @@ class raw_env(AECEnv):
             return
         state = self._current()
         chosen = self.index.action(action, self._offers(state))
-        self.state_, events = state.apply_with_events(chosen)
         self._offered = None
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.infos[a] = {"events": [e["text"] for e in self.game.tell(events, self._seat[a])]}
+        if self.events:
+            self.state_, events = state.apply_with_events(chosen)
+            for a in self.agents:
+                told = self.game.tell(events, self._seat[a])
+                self.infos[a] = {"events": [e["text"] for e in told]}
+        else:
+            self.state_ = state.apply_unchecked(chosen)  # chosen is one of the offered moves
         if self.state_.is_over:
             winners = self.state_.winners()
             for a in self.agents:
