@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,7 +94,15 @@ def play(game_id: str, index: int, sims: int, seed: int) -> tuple[list[float], l
     return list(state.returns()), seats, moves
 
 
-def run(game_id: str, games: int, sims: int, seed: int, verbose: bool) -> Row:
+def run(
+    game_id: str,
+    games: int,
+    sims: int,
+    seed: int,
+    verbose: bool,
+    progress: Callable[[Row], None] = lambda row: None,
+) -> Row:
+    """Play `games` games; `progress` gets the row so far after each one."""
     share = {OPENSPIEL: 0.0, TIMELORD: 0.0}
     lengths = 0
     t0 = time.perf_counter()
@@ -108,6 +116,9 @@ def run(game_id: str, games: int, sims: int, seed: int, verbose: bool) -> Row:
                 side: sum(r for s, r in enumerate(returns) if seats[s] == side) for side in share
             }
             print(f"  {game_id} game {i}: {got} in {moves} moves", flush=True)
+        progress(
+            Row(game_id, i + 1, sims, dict(share), lengths / (i + 1), time.perf_counter() - t0)
+        )
     return Row(game_id, games, sims, share, lengths / max(games, 1), time.perf_counter() - t0)
 
 
@@ -174,15 +185,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=Path("docs/strength.md"))
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
-    rows = []
+    rows: list[Row] = []
     games = args.game or list(GAMES)
     kept = kept_rows(args.doc, games) if args.write else []
     for game_id in games:
         sims = args.sims or hard_sims(game_id)
-        rows.append(run(game_id, args.games, sims, args.seed, not args.quiet))
+
+        def progress(row: Row) -> None:
+            if args.write:  # after every game, so a long run that is stopped keeps its games
+                write_section(args.doc, table([*rows, row], args.seed, kept))
+
+        rows.append(run(game_id, args.games, sims, args.seed, not args.quiet, progress))
         print(" | ".join(rows[-1].cells()), flush=True)
-        if args.write:  # after every game id, so a long run that is stopped keeps its rows
-            write_section(args.doc, table(rows, args.seed, kept))
     print(table(rows, args.seed, kept))
     return 0
 
