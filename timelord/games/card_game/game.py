@@ -110,6 +110,11 @@ class CardGame(Game):
         (`CorruptRecord` if doctored, `InvalidSeat` for a spectator's view)."""
         return sample_state(self._views.get(view), rng)
 
+    def action_space(self) -> tuple[Action, ...]:
+        from timelord.games.card_game.action_space import action_space
+
+        return action_space(self)
+
     def render_view(self, view: View) -> str:
         from timelord.games.card_game.render import render_view
 

@@ -144,6 +144,11 @@ class ClueGame(Game):
         per_turn = 20 + 2 * self.players
         return self.max_turns * per_turn + 2 * (len(self.intrigue_deck) + self.players)
 
+    def action_space(self) -> tuple[Action, ...]:
+        from timelord.games.clue.action_space import action_space
+
+        return action_space(self)
+
     def seat_name(self, seat: int) -> str:
         return f"Seat {seat}"
 

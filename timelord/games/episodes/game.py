@@ -127,6 +127,11 @@ class EpisodesGame(Game):
 
         return event_text(self, kind, data, seat)
 
+    def action_space(self) -> tuple[Action, ...]:
+        from timelord.games.episodes.action_space import action_space
+
+        return action_space(self)
+
     def render_view(self, view: View) -> str:
         from timelord.games.episodes.render import render_view
 

@@ -74,6 +74,11 @@ class KeysGame(Game):
         turns = self.players * (self.round_limit + self._extra_tiles)
         return ACTIONS_PER_TURN * turns
 
+    def action_space(self) -> tuple[Action, ...]:
+        from timelord.games.keys.action_space import action_space
+
+        return action_space(self)
+
     def seat_name(self, seat: int) -> str:
         edges = SEAT_EDGES.get(self.players)
         if edges is None or not 0 <= seat < len(edges):

@@ -1,0 +1,129 @@
+"""The OpenSpiel adapter: registered games pass `pyspiel.random_sim_test` at every player
+count, OpenSpiel's own ISMCTS and MCTS bots play whole games through it, resampling keeps
+the seat's information state, and states serialise."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from timelord.adapters.openspiel import short_name
+
+PLAYERS = {
+    "card-game": (2, 3, 4),
+    "clue": (2, 3, 4, 5, 6),
+    "episodes": (2, 3, 4, 5, 6),
+    "keys": (2, 3, 4),
+}
+CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
+
+
+def test_every_game_is_registered_with_its_parameters() -> None:
+    names = {g.short_name: g for g in pyspiel.registered_games()}
+    for game_id in PLAYERS:
+        info = names[short_name(game_id)]
+        assert info.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        assert "players" in info.parameter_specification
+    game = pyspiel.load_game("python_timelord_episodes", {"players": 3, "target": 20})
+    assert game.num_players() == 3
+    assert game.get_parameters()["target"] == 20
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("python_timelord_episodes", {"players": 9})
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_random_sim_test(game_id: str, players: int) -> None:
+    game = pyspiel.load_game(short_name(game_id), {"players": players})
+    # serialize=False: OpenSpiel serialises sampled-stochastic games with the game's RNG
+    # state (Game::GetRNGState), which pyspiel lets no Python game provide; state
+    # serialisation is checked below instead.
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def _zero_or_rollout(game: object, rollouts: bool, rs: np.random.RandomState) -> mcts.Evaluator:
+    if rollouts:
+        return mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    return _Flat()
+
+
+class _Flat(mcts.Evaluator):
+    """No playout: value 0, uniform prior (keeps full-game tests short on two cores)."""
+
+    def evaluate(self, state: object) -> np.ndarray:
+        return np.zeros(state.num_players())  # type: ignore[attr-defined]
+
+    def prior(self, state: object) -> list[tuple[int, float]]:
+        legal = state.legal_actions()  # type: ignore[attr-defined]
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+@pytest.mark.parametrize("game_id", list(PLAYERS))
+def test_openspiel_ismcts_and_mcts_play_a_whole_game(game_id: str) -> None:
+    game = pyspiel.load_game(short_name(game_id), {"players": 2})
+    rs = np.random.RandomState(7)
+    evaluator = _zero_or_rollout(game, game_id in ("episodes", "clue"), rs)
+    bots = [
+        ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=rs),
+        mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=rs, solve=False),
+    ]
+    state = game.new_initial_state()
+    state.reseed(5)
+    moves = 0
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+        moves += 1
+    returns = state.returns()
+    assert moves > 0
+    assert sum(returns) in (0.0, 1.0) and all(r >= 0 for r in returns)
+    tl = state.timelord_state
+    assert tl.is_over and [r > 0 for r in returns] == [s in tl.winners() for s in range(2)]
+
+
+@pytest.mark.parametrize("game_id", list(PLAYERS))
+def test_resample_keeps_the_information_state(game_id: str) -> None:
+    game = pyspiel.load_game(short_name(game_id), {"players": 3})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(25):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        sampled = state.resample_from_infostate(player, sampler)
+        assert sampled.information_state_string(player) == state.information_state_string(player)
+        assert sampled.legal_actions() == state.legal_actions()
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_states_serialise_and_pickle() -> None:
+    game = pyspiel.load_game("python_timelord_card_game", {"players": 3})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(1)
+    for _ in range(30):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    back = game.deserialize_state(state.serialize())
+    assert str(back) == str(state)
+    assert back.history() == state.history()
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state)
+    # the restored state goes on as the original does (the engine's Rng travelled too)
+    for s in (back, again, state):
+        s.apply_action(s.legal_actions()[-1])
+    assert str(back) == str(state) == str(again)
+
+
+def test_strings_and_tensors() -> None:
+    game = pyspiel.load_game("python_timelord_keys", {"players": 2})
+    state = game.new_initial_state()
+    size = game.information_state_tensor_size()
+    assert len(state.information_state_tensor(0)) == size
+    assert len(state.observation_tensor(1)) == game.observation_tensor_size()
+    assert state.information_state_string(0) != state.information_state_string(1)
+    assert isinstance(state.observation_string(0), str)
+    refused = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action(refused)

@@ -1,0 +1,118 @@
+"""The PettingZoo adapter passes PettingZoo's own API and seed tests for every game and
+player count, and keeps its promises on rewards, illegal indices, events and rendering."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from timelord.adapters import pettingzoo as tz
+from timelord.core import ConfigError, IllegalAction, Rng
+
+PLAYERS = {
+    "card-game": (2, 3, 4),
+    "clue": (2, 3, 4, 5, 6),
+    "episodes": (2, 3, 4, 5, 6),
+    "keys": (2, 3, 4),
+}
+CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_pettingzoo_api_and_seed_tests(game_id: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the Dict observation warns as in classic envs
+        api_test(tz.env(game_id, players=players), num_cycles=60)
+        seed_test(lambda: tz.env(game_id, players=players), num_cycles=60)
+
+
+def _play_out(env: tz.raw_env, seed: int) -> dict[str, float]:
+    rng = Rng(seed)
+    env.reset(seed=seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(list(legal))))
+    return totals
+
+
+@pytest.mark.parametrize("game_id", list(PLAYERS))
+def test_a_whole_game_pays_the_win_shares(game_id: str) -> None:
+    env = tz.raw_env(game_id, players=2)
+    totals = _play_out(env, seed=3)
+    state = env.state_
+    assert state is not None and state.is_over
+    winners = state.winners()
+    for seat, agent in enumerate(env.possible_agents):
+        assert totals[agent] == (1.0 / len(winners) if seat in winners else 0.0)
+
+
+def test_same_seed_same_game_and_engine_state() -> None:
+    a, b = tz.raw_env("episodes", players=3), tz.raw_env("episodes", players=3)
+    _play_out(a, seed=11)
+    _play_out(b, seed=11)
+    assert a.state_ is not None and b.state_ is not None
+    assert a.state_.to_json() == b.state_.to_json()
+
+
+def test_observation_is_the_encoded_view_of_that_seat_only() -> None:
+    env = tz.raw_env("episodes", players=2)
+    env.reset(seed=5)
+    state = env.state_
+    assert state is not None
+    for seat, agent in enumerate(env.possible_agents):
+        obs = env.observe(agent)["observation"]
+        assert np.array_equal(obs, env.encoder.encode(state.view(seat)))
+        # a world the seat cannot tell apart gives the same observation
+        other = env.game.sample_state(state.view(seat), Rng(99))
+        assert np.array_equal(obs, env.encoder.encode(other.view(seat)))
+    assert env.encoder.size == sum(n for _, n in env.encoder.layout)
+
+
+def test_an_index_not_offered_is_refused() -> None:
+    raw = tz.raw_env("keys", players=2)
+    raw.reset(seed=2)
+    mask = raw.observe(raw.agent_selection)["action_mask"]
+    refused = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalAction):
+        raw.step(refused)
+
+    wrapped = tz.env("keys", players=2)
+    wrapped.reset(seed=2)
+    offender = wrapped.agent_selection
+    wrapped.step(refused)  # PettingZoo's way: the game ends, the offender gets -1
+    assert all(wrapped.terminations.values())
+    assert wrapped.rewards[offender] == -1
+
+
+def test_infos_tell_each_seat_the_events_it_may_see() -> None:
+    env = tz.raw_env("episodes", players=2)
+    env.reset(seed=4)
+    state = env.state_
+    assert state is not None
+    mask = env.observe(env.agent_selection)["action_mask"]
+    index = int(np.flatnonzero(mask)[0])
+    action = env.index.actions[index]
+    expected = state.apply_with_events(env.index.indices(state.legal_actions())[index])[1]
+    env.step(index)
+    for seat, agent in enumerate(env.possible_agents):
+        texts = [e["text"] for e in env.game.tell(expected, seat)]
+        assert env.infos[agent]["events"] == texts
+        assert texts, f"{action} told seat {seat} nothing"
+
+
+def test_render_ansi_shows_the_table() -> None:
+    env = tz.raw_env("clue", players=3, render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str) and text.strip()
+    with pytest.raises(ConfigError, match="render_mode"):
+        tz.raw_env("clue", players=3, render_mode="human")

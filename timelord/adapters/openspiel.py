@@ -1,0 +1,278 @@
+"""timelord games as OpenSpiel Python games; importing this module registers them.
+
+    import pyspiel
+    import timelord.adapters.openspiel  # registers python_timelord_<game id, - as _>
+    game = pyspiel.load_game("python_timelord_episodes", {"players": 2})
+
+- Parameters: `players` and the game's scalar options (ints, bools, strings with a default;
+  options whose default is None or a structure, such as a custom deck, are left out), plus
+  `rng_seed`: each `new_initial_state()` deals the next game of a generator seeded with it.
+- Chance is sampled stochastic: no chance nodes; the engine draws from the seeded `Rng` that
+  lives inside each timelord state, so a state's future is fixed by its past, as the engine's
+  replays are. `reseed(seed)` deals the state afresh as `game.new_game(seed)`.
+- Actions are the fixed indices of `Game.action_space()` (`timelord.adapters.space`),
+  legal actions listed in ascending order.
+- Returns at the end: each seat's win share (1/k to each of k tied winners, else 0).
+- `information_state_string(p)`: the seat's timelord view as canonical JSON (views keep
+  perfect recall of what the seat saw); `observation_string(p)`: the same view as the game's
+  text picture. Both tensors are the view encoded by `timelord.adapters.encode`.
+- `resample_from_infostate(p, sampler)`: `game.sample_state(view(p), rng)`, the rng seeded
+  from the sampler, so search (ISMCTS) sees only what the seat may know.
+- Serialisation (`serialize`, pickling, `deserialize_state`) stores the state's
+  `to_json()`; clones share the immutable timelord state.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import timelord
+from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.space import ActionIndex
+from timelord.core import GAMES, Action, ConfigError, Game, Rng, State
+from timelord.core.registry import game_class
+
+
+def short_name(game_id: str) -> str:
+    """The pyspiel name of a timelord game id."""
+    return "python_timelord_" + game_id.replace("-", "_")
+
+
+@lru_cache(maxsize=64)
+def _table(game_id: str, options_json: str) -> tuple[Game, ActionIndex, Encoder]:
+    """One timelord game with its action index and encoder per (id, options), shared."""
+    game = timelord.load(game_id, **json.loads(options_json))
+    return game, ActionIndex(game), encoder_for(game)
+
+
+class _Position:
+    """The timelord state of one OpenSpiel state. Timelord states never change, so a copy
+    shares it (OpenSpiel clones by deep-copying attributes) and pickles by its JSON."""
+
+    __slots__ = ("_offered", "game_id", "options_json", "seed", "state")
+
+    def __init__(self, game_id: str, options_json: str, seed: int, state: State | None) -> None:
+        self.game_id = game_id
+        self.options_json = options_json
+        self.seed = seed
+        self.state = state  # dealt on first use: every clone starts as a fresh initial state
+        self._offered: dict[int, Action] | None = None
+
+    def get(self) -> State:
+        if self.state is None:
+            self.state = _table(self.game_id, self.options_json)[0].new_game(self.seed)
+        return self.state
+
+    def offered(self) -> dict[int, Action]:
+        if self._offered is None:
+            index = _table(self.game_id, self.options_json)[1]
+            self._offered = index.indices(self.get().legal_actions())
+        return self._offered
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, int, dict[str, Any]]]:
+        return (_restore, (self.game_id, self.options_json, self.seed, self.get().to_json()))
+
+
+def _restore(game_id: str, options_json: str, seed: int, data: dict[str, Any]) -> _Position:
+    game = _table(game_id, options_json)[0]
+    return _Position(game_id, options_json, seed, game.state_from_json(data))
+
+
+class TimelordGame(pyspiel.Game):
+    """A timelord game for OpenSpiel; subclassed once per game id by `register`."""
+
+    game_id: str
+    game_type: pyspiel.GameType
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.rng_seed = int(params.pop("rng_seed", 0))
+        self.options_json = json.dumps(params, sort_keys=True)
+        try:
+            self.tl_game, self.index, self.encoder = _table(self.game_id, self.options_json)
+        except ConfigError as exc:
+            raise pyspiel.SpielError(str(exc)) from exc
+        g = self.tl_game
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.index),
+            max_chance_outcomes=0,
+            num_players=g.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=g.max_actions,
+        )
+        super().__init__(self.game_type, info, {**params, "rng_seed": self.rng_seed})
+        self._seeds = Rng(self.rng_seed)
+
+    def new_initial_state(self) -> TimelordState:
+        return TimelordState(self, self._seeds.next64() >> 1)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> TimelordObserver:
+        perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        return TimelordObserver(self, perfect_recall)
+
+
+class TimelordState(pyspiel.State):
+    """One position; the timelord state is `self.pos.get()`."""
+
+    def __init__(self, game: TimelordGame, seed: int) -> None:
+        super().__init__(game)
+        self.pos = _Position(game.game_id, game.options_json, seed, None)
+
+    @property
+    def timelord_state(self) -> State:
+        return self.pos.get()
+
+    def reseed(self, seed: int) -> None:
+        """Deal this state afresh as the timelord game's `new_game(seed)` (before any move)."""
+        self.pos = _Position(self.pos.game_id, self.pos.options_json, seed, None)
+
+    def current_player(self) -> int:
+        seat = self.pos.get().to_move
+        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.pos.offered())
+
+    def _apply_action(self, action: int) -> None:
+        chosen = self.pos.offered().get(action)
+        if chosen is None:
+            raise pyspiel.SpielError(f"action {action} is not legal now")
+        p = self.pos
+        self.pos = _Position(p.game_id, p.options_json, p.seed, p.get().apply_unchecked(chosen))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        index = _table(self.pos.game_id, self.pos.options_json)[1]
+        return str(index.actions[action])
+
+    def is_terminal(self) -> bool:
+        return self.pos.get().is_over
+
+    def returns(self) -> list[float]:
+        state = self.pos.get()
+        if not state.is_over:
+            return [0.0] * state.players
+        winners = state.winners()
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.players)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TimelordState:
+        """A state the seat cannot tell from this one: `game.sample_state` of its view."""
+        game = self.get_game()
+        seed = int(probability_sampler() * (1 << 53))
+        view = self.pos.get().view(player_id)
+        sampled = game.tl_game.sample_state(view, Rng(seed))
+        out = TimelordState(game, self.pos.seed)
+        out.pos = _Position(self.pos.game_id, self.pos.options_json, self.pos.seed, sampled)
+        return out
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The encoded view. Defined here because pyspiel's own path first deals a fresh
+        game to learn the tensor's shape on every call; C++ callers still take that path."""
+        return self._tensor(player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The encoded view (see `information_state_tensor`)."""
+        return self._tensor(player)
+
+    def _tensor(self, player: int | None) -> list[float]:
+        seat = self.current_player() if player is None else player
+        game = self.get_game()
+        out: list[float] = game.encoder.encode(self.pos.get().view(seat)).tolist()
+        return out
+
+    def __str__(self) -> str:
+        return json.dumps(self.pos.get().to_json(), sort_keys=True)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        # pyspiel pickles states with the game's RNG state, which Python games cannot give;
+        # the game's text and the state's own serialisation rebuild it exactly.
+        return (_unpickle_state, (str(self.get_game()), self.serialize()))
+
+
+def _unpickle_state(game: str, data: str) -> TimelordState:
+    state: TimelordState = pyspiel.load_game(game).deserialize_state(data)
+    return state
+
+
+class TimelordObserver:
+    """Strings and tensors of a seat's view: JSON (information state, perfect recall) or the
+    game's text picture (observation); the tensor is the encoded view either way."""
+
+    def __init__(self, game: TimelordGame, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(game.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: TimelordState, player: int) -> None:
+        self.tensor[:] = self.game.encoder.encode(state.pos.get().view(player))
+
+    def string_from(self, state: TimelordState, player: int) -> str:
+        view = state.pos.get().view(player)
+        if self.perfect_recall:
+            return json.dumps(view, sort_keys=True, separators=(",", ":"))
+        return self.game.tl_game.render_view(view)
+
+
+def _parameters(game_id: str) -> dict[str, Any]:
+    """`players` and the scalar options with defaults, from the Game class signature."""
+    cls = game_class(game_id)
+    out: dict[str, Any] = {}
+    for name, p in inspect.signature(cls).parameters.items():
+        if isinstance(p.default, bool | int | str) and not isinstance(p.default, float):
+            out[name] = p.default
+    return out
+
+
+def _player_range(game_id: str) -> tuple[int, int]:
+    counts = []
+    for n in range(1, 9):
+        try:
+            timelord.load(game_id, players=n)
+        except ConfigError:
+            continue
+        counts.append(n)
+    return min(counts), max(counts)
+
+
+def register(game_id: str) -> None:
+    """Register `game_id` with pyspiel as `short_name(game_id)`."""
+    lo, hi = _player_range(game_id)
+    game_type = pyspiel.GameType(
+        short_name=short_name(game_id),
+        long_name=f"timelord {GAMES[game_id]}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=hi,
+        min_num_players=lo,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={**_parameters(game_id), "rng_seed": 0},
+    )
+    cls = type(
+        f"TimelordGame_{game_id.replace('-', '_')}",
+        (TimelordGame,),
+        {"game_id": game_id, "game_type": game_type},
+    )
+    pyspiel.register_game(game_type, cls)
+
+
+for _game_id in GAMES:
+    register(_game_id)

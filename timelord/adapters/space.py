@@ -1,0 +1,83 @@
+"""Fixed action indices: every action a game can ever offer maps to one integer and back.
+
+The order is `Game.action_space()` (documented in each game's `action_space.py`). A game's
+module may define `canonical(game, action)` when one entry of the space stands for several
+interchangeable actions the rules name differently (the Card Game's DiscardEnemies sets);
+`action` then maps the index back to the action the current state offers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from timelord.core import Action, Game, IllegalAction, InvalidAction
+
+#: How many action objects `ActionIndex.indices` remembers by identity.
+_KNOWN_LIMIT = 200_000
+
+
+class ActionIndex:
+    """The action space of one game as indices, with the legal-action mask of a state."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.actions: tuple[Action, ...] = tuple(game.action_space())
+        self._index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
+        self._known: dict[int, tuple[Action, int]] = {}
+        package = type(game).__module__.rpartition(".")[0]
+        module = importlib.import_module(package + ".action_space")
+        self._canonical: Callable[[Game, Action], Action] | None = getattr(
+            module, "canonical", None
+        )
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def index(self, action: Action) -> int:
+        """The index of `action`; `InvalidAction` if the game can never offer it."""
+        i = self._index.get(action)
+        if i is None and self._canonical is not None:
+            i = self._index.get(self._canonical(self.game, action))
+        if i is None:
+            raise InvalidAction(f"{action} is not in the action space of {self.game.id}")
+        return i
+
+    def indices(self, legal: Sequence[Action]) -> dict[int, Action]:
+        """Index -> offered action, for the actions `legal` lists."""
+        # Engines hand out shared action objects, so most lookups go by identity: hashing a
+        # dataclass costs more than the rest of a step. Each entry holds its object, so an id
+        # cannot be reused while it is in the table; the table is emptied when it grows large.
+        known = self._known
+        out: dict[int, Action] = {}
+        for a in legal:
+            hit = known.get(id(a))
+            if hit is None:
+                if len(known) >= _KNOWN_LIMIT:
+                    known.clear()
+                hit = known[id(a)] = (a, self.index(a))
+            out[hit[1]] = a
+        return out
+
+    def mask(self, legal: Sequence[Action]) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """int8 array over the space: 1 where the action is offered."""
+        m = np.zeros(len(self.actions), dtype=np.int8)
+        m[list(self.indices(legal))] = 1
+        return m
+
+    def action(self, index: Any, offered: Mapping[int, Action]) -> Action:
+        """The action at `index` among `offered` (`indices` of the legal actions);
+        `InvalidAction` if `index` is no index of the space, `IllegalAction` if not offered."""
+        if isinstance(index, np.integer):
+            index = int(index)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InvalidAction(f"an action index must be an integer, not {index!r}")
+        if not 0 <= index < len(self.actions):
+            raise InvalidAction(f"action index {index} is outside 0..{len(self.actions) - 1}")
+        got = offered.get(index)
+        if got is None:
+            raise IllegalAction(f"{self.actions[index]} (index {index}) is not offered now", "")
+        return got
