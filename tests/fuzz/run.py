@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.support.fuzz import GAMES, KINDS, Tally, corpus, fuzz_one
+from tests.support.fuzz import GAMES, KINDS, Tally, corpus, fuzz_one, shown
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,11 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _replay(game: str, kind: str, seed: str) -> int:
     """One input again, with its whole mutated JSON and the traceback of what it raised."""
-    import json
     import traceback
 
     outcome = fuzz_one(corpus(game), kind, random.Random(int(seed)).randrange)
-    print(json.dumps(outcome.input)[:20000])
+    print(shown(outcome.input, 20_000))
     print("; ".join(outcome.notes))
     if outcome.exception is not None:
         traceback.print_exception(outcome.exception)

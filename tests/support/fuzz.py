@@ -222,10 +222,11 @@ def mutate_once(root: Any, choose: Chooser) -> tuple[Any, str]:
         parent[path[-1]], parent[other] = parent[other], parent[path[-1]]
         return root, f"{where}: swapped with sibling {other!r}"
     new = _wrong_type(old, choose)
-    return _set(root, path, new), f"{where}: {_short(old)} -> {_short(new)}"
+    return _set(root, path, new), f"{where}: {shown(old)} -> {shown(new)}"
 
 
-def _short(value: Any, limit: int = 60) -> str:
+def shown(value: Any, limit: int = 60) -> str:
+    """`value` as compact JSON, cut to `limit` characters (for messages and reproducers)."""
     try:
         text = json.dumps(value, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
@@ -274,12 +275,27 @@ def check_views(game: Game, state: State) -> None:
     """Every view renders, and `sample_state` rebuilds each seat's view."""
     for seat in [None, *range(game.players)]:
         view = state.view(seat)
-        json.dumps(view)
+        try:
+            json.dumps(view)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise Broken(f"view({seat}) is not plain JSON: {exc}") from None
         game.render_view(view)
         if seat is not None:
-            sampled = game.sample_state(view, Rng(7))
-            if sampled.view(seat) != view:
-                raise Broken(f"sample_state(view({seat})) does not rebuild that view")
+            differ = _differ(game.sample_state(view, Rng(7)).view(seat), view)
+            if differ:
+                raise Broken(f"sample_state(view({seat})) does not rebuild that view: {differ}")
+
+
+def _differ(got: Any, wanted: Any) -> str:
+    """The top-level keys where two views differ ('' if none), in words."""
+    if not isinstance(got, dict) or not isinstance(wanted, dict):
+        return "not an object"
+    keys = sorted(set(got) | set(wanted))
+    try:
+        changed = [k for k in keys if got.get(k, ...) != wanted.get(k, ...)]
+    except RecursionError:
+        return "a value nested too deep to compare"
+    return ", ".join(f"{k} {shown(got.get(k))} != {shown(wanted.get(k))}" for k in changed)
 
 
 @dataclass
@@ -307,7 +323,7 @@ class Outcome:
         return (
             f"- **{self.game}** `{self.kind}`: {'; '.join(self.notes)}\n"
             f"  -> `{self.error}` at {self.where or '?'}{again}\n"
-            f"  input: `{_short(self.input, 300)}`"
+            f"  input: `{shown(self.input, 300)}`"
         )
 
 
@@ -369,8 +385,9 @@ def fuzz_one(data: Corpus, kind: str, choose: Chooser) -> Outcome:
         def body() -> None:
             sampled = game.sample_state(mutated, Rng(rng.randrange(2**32)))
             seat = mutated.get("seat") if isinstance(mutated, dict) else None
-            if isinstance(seat, int) and sampled.view(seat) != mutated:
-                raise Broken("sample_state accepted a view it does not rebuild")
+            differ = _differ(sampled.view(seat), mutated) if isinstance(seat, int) else ""
+            if differ:
+                raise Broken(f"sample_state accepted a view it does not rebuild: {differ}")
             play_on(game, sampled, rng)
 
     elif kind == "record":
