@@ -130,70 +130,82 @@ def batches(games: int, size: int) -> list[tuple[int, ...]]:
     return [tuple(range(lo, min(lo + size, games))) for lo in range(0, games, size)]
 
 
+#: games per batch at most: a batch's records (about 80 KB a game) are held until written
+MAX_BATCH = 20
+
+
 @dataclass
 class Runner:
     """Where batches run: `serial`, `processes` (local cores) or a Dask scheduler address.
 
     `dask` is "local" for a LocalCluster on 127.0.0.1 with `workers` processes, or an address
-    like "tcp://host:8786".
+    like "tcp://host:8786". Results stream out in game order while at most `2 * workers`
+    batches are in flight, so a match of any length runs in constant memory.
     """
 
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     dask: str | None = None
     batch: int | None = None
 
+    def __post_init__(self) -> None:
+        if self.workers < 1 or (self.batch is not None and self.batch < 1):
+            # a batch of -1 used to make an empty list of batches: nothing played, no error
+            raise ValueError(f"workers and batch must be at least 1: {self.workers}, {self.batch}")
+
     def batch_size(self, games: int) -> int:
         if self.batch:
             return self.batch
-        # about four batches per worker: few enough that task overhead stays small, enough
-        # that the slowest batch does not leave the other workers idle for long
-        return max(1, min(200, -(-games // (4 * max(1, self.workers)))))
+        # about four batches per worker, so the slowest batch does not leave the other
+        # workers idle for long, and small enough that few records wait in memory
+        return max(1, min(MAX_BATCH, -(-games // (4 * max(1, self.workers)))))
 
     def run(
         self, spec: MatchSpec, on_batch: Callable[[list[dict[str, Any]]], None]
     ) -> list[dict[str, Any]]:
-        """Play the whole match; `on_batch` sees each finished batch; results in game order."""
-        work = batches(spec.games, self.batch_size(spec.games))
-        if self.dask:
-            done = self._run_dask(spec, work, on_batch)
-        elif self.workers > 1 and len(work) > 1:
-            done = self._run_processes(spec, work, on_batch)
-        else:
-            done = []
-            for indices in work:
-                out = run_batch(spec, indices)
-                on_batch(out)
-                done.extend(out)
-        return sorted(done, key=lambda r: r["result"]["index"])
-
-    def _run_processes(
-        self,
-        spec: MatchSpec,
-        work: list[tuple[int, ...]],
-        on_batch: Callable[[list[dict[str, Any]]], None],
-    ) -> list[dict[str, Any]]:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
+        """Play the whole match and keep every record; `on_batch` sees each batch. For
+        long matches use `stream`, which holds only the batches in flight."""
         done: list[dict[str, Any]] = []
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            futures = [pool.submit(run_batch, spec, indices) for indices in work]
-            for future in as_completed(futures):
-                out = future.result()
-                on_batch(out)
-                done.extend(out)
+        for out in self.stream(spec):
+            on_batch(out)
+            done.extend(out)
         return done
 
-    def _run_dask(
-        self,
-        spec: MatchSpec,
-        work: list[tuple[int, ...]],
-        on_batch: Callable[[list[dict[str, Any]]], None],
-    ) -> list[dict[str, Any]]:
-        from dask.distributed import Client, LocalCluster, as_completed
+    def stream(self, spec: MatchSpec) -> Iterator[list[dict[str, Any]]]:
+        """Each batch's records, in game order, as soon as it and the batches before it are
+        played."""
+        work = batches(spec.games, self.batch_size(spec.games))
+        if self.dask:
+            yield from self._stream_dask(spec, work)
+        elif self.workers > 1 and len(work) > 1:
+            yield from self._stream_processes(spec, work)
+        else:
+            for indices in work:
+                yield run_batch(spec, indices)
 
-        done: list[dict[str, Any]] = []
+    def _stream_processes(
+        self, spec: MatchSpec, work: list[tuple[int, ...]]
+    ) -> Iterator[list[dict[str, Any]]]:
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        try:
+            yield from _in_order(
+                work,
+                lambda indices: pool.submit(run_batch, spec, indices),
+                lambda pending: wait(pending, return_when=FIRST_COMPLETED).done,
+                2 * self.workers,
+            )
+        finally:
+            # a stopped run (Ctrl-C, a failed batch) does not wait for the queued batches
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _stream_dask(
+        self, spec: MatchSpec, work: list[tuple[int, ...]]
+    ) -> Iterator[list[dict[str, Any]]]:
+        from dask.distributed import Client, LocalCluster, wait
+
         cluster = None
         if self.dask == "local":
             cluster = LocalCluster(
@@ -207,16 +219,41 @@ class Runner:
         else:
             client = Client(self.dask)
         try:
-            futures = [client.submit(run_batch, spec, indices, pure=False) for indices in work]
-            for future in as_completed(futures):
-                out = future.result()
-                on_batch(out)
-                done.extend(out)
+            workers = len(client.scheduler_info().get("workers", {})) or self.workers
+            yield from _in_order(
+                work,
+                lambda indices: client.submit(run_batch, spec, indices, pure=False),
+                lambda pending: wait(pending, return_when="FIRST_COMPLETED").done,
+                2 * workers,
+            )
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
-        return done
+
+
+def _in_order(
+    work: list[tuple[int, ...]],
+    submit: Callable[[tuple[int, ...]], Any],
+    wait_first: Callable[[list[Any]], Iterable[Any]],
+    window: int,
+) -> Iterator[list[dict[str, Any]]]:
+    """Run `work` through a pool (`submit` gives a future, `wait_first` the finished ones of
+    a list) with at most `window` batches submitted and not yet handed on, and hand batches
+    on in order. Finished futures are dropped at once, so their results do not pile up."""
+    pending: dict[Any, int] = {}
+    ready: dict[int, list[dict[str, Any]]] = {}
+    submitted = handed = 0
+    while handed < len(work):
+        while submitted < len(work) and submitted - handed < window:
+            pending[submit(work[submitted])] = submitted
+            submitted += 1
+        while handed not in ready:
+            for future in wait_first(list(pending)):
+                ready[pending.pop(future)] = future.result()
+        while handed in ready:
+            yield ready.pop(handed)
+            handed += 1
 
 
 def write_results(records: Iterable[dict[str, Any]], out: TextIO) -> None:
