@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from timelord.cli.options import parse_options, parse_seats
 from timelord.core import Record
+from timelord.sim import SIM_EXTRAS
 from timelord.sim.match import MatchSpec, Runner, write_results
 from timelord.sim.progress import Progress
 from timelord.sim.stats import format_summary, summarise
@@ -104,6 +105,11 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _usage(str(exc))
+    if args.dask:
+        try:
+            import dask.distributed  # noqa: F401  (say now, not after opening files)
+        except ImportError as exc:
+            return _usage(f"--dask needs the sim extras ({exc.name} is missing): {SIM_EXTRAS}")
     runner = Runner(dask=args.dask, batch=args.batch)
     if args.workers:
         runner.workers = args.workers

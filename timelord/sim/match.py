@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from timelord.agents import make_agent
-from timelord.core import GAMES, Game, Record, Rng, State, load, register
+from timelord.core import GAMES, CorruptRecord, Game, Record, Rng, State, load, register
+from timelord.core.record import loads
 
 #: the constant `timelord play` uses to derive the seats' generators from a game seed
 SEAT_SEED_MIX = 0xA6E475
@@ -87,6 +88,8 @@ def play_game(game: Game, specs: list[str], seed: int, index: int) -> dict[str, 
     agents = [make_agent(spec, game) for spec in specs]
     rngs = seat_rngs(seed, game.players)
     state: State = game.new_game(seed)
+    # the seat that decides first: the first player, whom some games (the Card Game) draw
+    first = state.to_move
     record = Record(game.id, game.options, seed, seats=list(specs))
     movers: list[int] = []
     while not state.is_over:
@@ -106,8 +109,22 @@ def play_game(game: Game, specs: list[str], seed: int, index: int) -> dict[str, 
         "places": places(scores, winners),
         "length": len(movers),
         "movers": movers,
+        "first": first,
+        **game_clock(state),
     }
     return record.to_json()
+
+
+def game_clock(state: State) -> dict[str, int]:
+    """How long the game ran in the game's own units: the `turn` and `round` counters of its
+    public view, where it has them (turns and rounds mean different things in each game, so
+    the report names them as the game counts them)."""
+    view = state.view(None)
+    return {
+        name: view[key]
+        for name, key in (("turns", "turn"), ("rounds", "round"))
+        if isinstance(view.get(key), int) and not isinstance(view.get(key), bool)
+    }
 
 
 def places(scores: list[float], winners: list[int]) -> list[int]:
@@ -262,8 +279,51 @@ def write_results(records: Iterable[dict[str, Any]], out: TextIO) -> None:
         out.write(json.dumps(record, separators=(",", ":")) + "\n")
 
 
-def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
-    with open(path) as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+def read_results(path: str | Path, skipped: list[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The game records of a results file, each checked: a readable record with a result
+    whose scores, winners and places fit its seats, and of the same game as the first.
+
+    A bad line raises `CorruptRecord` naming it; given a `skipped` list, it is instead left
+    out and described there (the report counts them)."""
+    first: tuple[str, int] | None = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                data = check_result(loads(line))
+                kind = (data["game"], len(data["seats"]))
+                first = first or kind
+                if kind != first:
+                    raise CorruptRecord(
+                        f"a {kind[1]}-player {kind[0]} game among {first[1]}-player {first[0]} "
+                        "games"
+                    )
+            except CorruptRecord as exc:
+                if skipped is None:
+                    raise CorruptRecord(f"{path} line {number}: {exc}") from exc
+                skipped.append(f"line {number}: {exc}")
+                continue
+            yield data
+
+
+def check_result(data: Any) -> dict[str, Any]:
+    """`data` if it is a record with a result that fits its seats; `CorruptRecord` if not."""
+    record = Record.from_json(data)
+    result, players = record.result, len(record.seats)
+    if result is None or not players:
+        raise CorruptRecord("a game without its seats or result")
+    for name in ("scores", "places"):
+        if len(result.get(name, [])) != players:
+            raise CorruptRecord(f"result {name!r} does not have one entry per seat")
+    if "winners" not in result or any(w >= players for w in result["winners"]):
+        raise CorruptRecord("result 'winners' missing or naming a seat not at the table")
+    if not isinstance(result.get("length"), int):
+        raise CorruptRecord("result 'length' missing")
+    for name in ("first", "turns", "rounds"):
+        value = result.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise CorruptRecord(f"result {name!r} must be a whole number")
+    if result.get("first") is not None and not 0 <= result["first"] < players:
+        raise CorruptRecord("result 'first' is not a seat at the table")
+    return record.to_json()
