@@ -119,3 +119,14 @@ def test_any_bytes_give_a_record_or_a_corrupt_record(
         return
     with contextlib.suppress(CorruptRecord):
         replay(record)
+
+
+def test_a_view_nested_thousands_deep_is_refused_by_the_view_cache() -> None:
+    from timelord.core.viewcache import ViewCache
+
+    deep: Any = 1
+    for _ in range(5000):
+        deep = [deep]
+    cache: ViewCache[int] = ViewCache(lambda view: 1)
+    with pytest.raises(CorruptRecord):
+        cache.get({"seat": 0, "hand": deep})
