@@ -113,3 +113,8 @@ def test_batches_come_out_in_order_with_a_bounded_window() -> None:
 def test_a_runner_refuses_counts_below_one(kwargs: dict[str, int]) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         match.Runner(**kwargs)
+
+
+def test_a_seed_over_64_bits_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "toy-tricks", "-q", *SEATS, "--seed", str(1 << 64)]) == 2
+    assert "64 bits" in capsys.readouterr().err

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from timelord.cli.options import parse_options, parse_seats
 from timelord.core import Record
+from timelord.core.record import check_seed
 from timelord.sim import SIM_EXTRAS
 from timelord.sim.match import MatchSpec, Runner, write_results
 from timelord.sim.progress import Progress
@@ -95,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     specs = parse_seats(args.seats)
     options: dict[str, Any] = parse_options(args.option)
     options.setdefault("players", len(specs))
+    check_seed(args.seed)  # records keep 64-bit seeds; say so now, not when they are read
     for name in ("games", "batch", "workers"):
         value = getattr(args, name)
         if value is not None and value < 1:
