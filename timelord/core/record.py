@@ -85,7 +85,7 @@ class Record:
         except (OSError, UnicodeDecodeError) as exc:
             raise CorruptRecord(f"cannot read record {path}: {exc}") from exc
         except CorruptRecord as exc:
-            raise CorruptRecord(f"record {path}: {exc}") from exc
+            raise CorruptRecord(f"cannot read record {path}: {exc}") from exc
         return cls.from_json(data)
 
 
