@@ -253,22 +253,24 @@ def _alarm(signum: int, frame: object) -> None:
 
 def play_on(game: Game, state: State, rng: random.Random, moves: int = PLAY_ON) -> None:
     """An accepted state must behave: views, render, sample_state per seat, random moves."""
-    for step in range(moves + 1):
+    check_views(game, state)
+    for step in range(moves):
         if state.is_over:
-            if state.legal_actions() or state.to_move is not None:
-                raise Broken(f"move {step}: over, yet someone is to move")
-            state.scores()
-            state.winners()
-            return
+            break
         seat = state.to_move
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players:
             raise Broken(f"move {step}: to_move {seat!r} is not a seat")
-        if step in (0, moves):
-            check_views(game, state)
         legal = state.legal_actions()
         if not legal:
             raise Broken(f"move {step}: no legal action, yet the game is not over")
         state = state.apply(legal[rng.randrange(len(legal))])
+    if state.is_over:
+        if state.legal_actions() or state.to_move is not None:
+            raise Broken("over, yet someone is to move")
+        if len(state.scores()) != game.players:
+            raise Broken("scores() does not give one score per seat")
+        state.winners()
+    check_views(game, state)
 
 
 def check_views(game: Game, state: State) -> None:
