@@ -112,3 +112,19 @@ def test_report_refuses_an_empty_file(tmp_path: Path) -> None:
     empty = tmp_path / "none.jsonl"
     empty.write_text("")
     assert main(["report", str(empty)]) == 2
+
+
+def test_undecided_games_lower_the_fair_share_not_the_first_player(tmp_path: Path) -> None:
+    """Half the games nobody won: the first player winning a quarter of its games (half of
+    the decided ones, in a 2-player game) is no disadvantage."""
+    records = _play(["random", "random"], 8)
+    for i, record in enumerate(records):
+        first = record["result"]["first"]
+        record["result"]["winners"] = [first] if i % 4 == 0 else [] if i % 2 else [1 - first]
+        record["result"]["places"] = [1, 1]
+    path = _write(tmp_path / "undecided.jsonl", records)
+    assert main(["report", str(path), "-o", str(tmp_path / "u.html")]) == 0
+    page = (tmp_path / "u.html").read_text()
+    assert "won 0.250 of its 8 games" in page and "fair share of 0.250" in page
+    assert "no advantage that this many games can show" in page
+    assert "4 ended without one" in page

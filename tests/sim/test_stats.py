@@ -100,6 +100,8 @@ def test_games_without_a_winner_and_lengths_in_turns_and_rounds_are_shown() -> N
     summary = summarise(records)
     assert (summary.no_winner, summary.shared) == (1, 1)
     assert summary.margins == [6]  # only a game with a winner and a loser has a margin
+    # an even part of the two games someone won, not 1/2: the undecided game is nobody's
+    assert summary.fair_share == pytest.approx(2 / 3 / 2)
     text = format_summary(summary)
     assert "games without a winner: 1; won by several seats together: 1" in text
     assert "10.0 actions, 40.0 turns, 20.0 rounds" in text

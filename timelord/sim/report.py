@@ -161,7 +161,7 @@ def first_player_text(summary: Summary) -> str:
     return (
         f"The seat that moved first (whichever seat the game chose) won {first.share:.3f} of "
         f"its {first.games} games (95% interval [{lo:.3f}, {hi:.3f}]) against a fair share of "
-        f"{fair:.3f}: {verdict}."
+        f"{fair:.3f} (an even part of the games someone won): {verdict}."
     )
 
 

@@ -86,7 +86,12 @@ class Summary:
 
     @property
     def fair_share(self) -> float:
-        return 1.0 / self.players if self.players else 0.0
+        """What any seat would win if none had an edge: an even part of the games that had a
+        winner (games nobody won count as a loss for everyone, so 1/players would make every
+        seat and the first player look weak)."""
+        if not self.players or not self.games:
+            return 0.0
+        return (self.games - self.no_winner) / self.games / self.players
 
     @property
     def mixed(self) -> bool:
