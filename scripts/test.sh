@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
 # Installs everything the tests need, then runs the whole suite: lint, types, tests.
+# The browser tests drive Debian's chromium; the storage tests start a throw-away PostgreSQL
+# cluster from Debian's postgresql binaries; both come from apt when missing.
 set -euo pipefail
 # a Debian system Python refuses pip installs (PEP 668) unless told; other pips ignore this
 export PIP_BREAK_SYSTEM_PACKAGES=1
 cd "$(dirname "$0")/.."
+
+need_apt=()
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need_apt+=(postgresql)
+command -v tmux >/dev/null || need_apt+=(tmux)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
 python3 -m pip install --quiet -e '.[test]'
 python3 -m ruff check .
 python3 -m ruff format --check .

@@ -1,13 +1,43 @@
-"""A person at the terminal: shows the seat's view and asks for a move from a numbered menu."""
+"""A person at the terminal: sees the seat's table, picks a move from a menu that fits the
+screen, and may type a move that is not offered to be told why not.
+
+The agent sees only its view. To explain a refusal it asks whoever runs the game through a
+`WhyNot` callable (the play loop passes one that asks the state); an agent used elsewhere
+gets none and says it cannot tell.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TextIO
 
 from timelord.agents.base import Agent
+from timelord.cli.menu import (
+    Entry,
+    Menu,
+    SpaceIndex,
+    find_in_space,
+    index_space,
+    make_entries,
+    words,
+)
 from timelord.cli.panels import panel_for
-from timelord.core import Action, Game, Rng, View
+from timelord.cli.rules import clause_text
+from timelord.cli.terminal import Screen
+from timelord.core import Action, ConfigError, Game, GameError, IllegalAction, Rng, View
+
+#: the referee's answer for a move: None if it is allowed now, else the error refusing it
+WhyNot = Callable[[Action], GameError | None]
+
+#: lines of a screen the menu leaves for its title, the footer and the prompt
+_MENU_MARGIN = 6
+#: the fewest moves a menu page shows, however small the screen
+_MIN_PAGE = 8
+
+_HELP = """\
+Type the number of a move. When moves come in groups, a number opens its group.
+Type words to find moves: a tile (c1), a card name (sonic), a kind (discard).
+Type a move that is not offered (e.g. `open c1 with yellow key`) to hear why not.
+n / p: next / previous page   b: back to all moves   v: the table again   q: quit"""
 
 
 class QuitGame(Exception):
@@ -15,64 +45,151 @@ class QuitGame(Exception):
 
 
 class HumanAgent(Agent):
-    """Asks at a prompt; bad input gets a clear message and the prompt again."""
+    """Asks at the screen's prompt; bad input gets a clear message and the prompt again."""
 
     name = "human"
 
-    def __init__(
-        self,
-        game: Game,
-        read: Callable[[str], str] | None = None,
-        out: TextIO | None = None,
-    ) -> None:
+    def __init__(self, game: Game, screen: Screen | None = None) -> None:
         super().__init__(game)
-        # looked up at each call, not bound at import, so a replaced input() is honoured
-        self._read = read or (lambda prompt: input(prompt))
-        self._out = out
+        self.screen = screen or Screen()
         self._panel = panel_for(game)
-        #: whether panels show deduced odds (Clue's notebook); 'n' at the prompt toggles it
+        #: whether panels show deduced odds (Clue's notebook); 'odds' at the prompt toggles it
         self.show_odds = True
-
-    def _say(self, text: str) -> None:
-        print(text, file=self._out, flush=True)
+        self._space: SpaceIndex | bool | None = False  # False: not indexed yet
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
-        self._say("")
-        self._show_table(view)
-        self._show_menu(legal)
+        return self.decide(view, legal, None)
+
+    def decide(self, view: View, legal: Sequence[Action], why_not: WhyNot | None) -> Action:
+        """Show the table and the menu; return the move the person picks."""
+        entries = make_entries(self.game, view, legal)
+        board = self.show_table(view)
+        menu = Menu(entries, self._page_size(board))
+        self._show_menu(menu)
         while True:
             try:
-                answer = self._read(f"Your move [1-{len(legal)}, ? for help]: ").strip()
+                answer = self.screen.ask("Your move (number, words, or ? for help): ").strip()
             except EOFError as exc:
                 raise QuitGame from exc
-            if answer.lower() in {"q", "quit", "exit"}:
+            command = answer.lower()
+            if command in {"q", "quit", "exit"}:
                 raise QuitGame
-            if answer in {"?", "h", "help"}:
-                self._say("Type the number of a move. 'v' shows the table again, 'q' quits.")
+            if command in {"?", "h", "help"}:
+                self.screen.say(_HELP)
                 if self._panel is not None:
-                    self._say("'n' turns the notebook's odds from the deducer off or on.")
-                continue
-            if answer.lower() in {"v", "view"}:
-                self._show_table(view)
-                self._show_menu(legal)
-                continue
-            if answer.lower() == "n" and self._panel is not None:
+                    self.screen.say("odds: the notebook's odds from the deducer off or on")
+            elif command in {"v", "view"}:
+                self.show_table(view)
+                self._show_menu(menu)
+            elif command == "odds" and self._panel is not None:
                 self.show_odds = not self.show_odds
-                self._say(f"Notebook odds {'on' if self.show_odds else 'off'}.")
-                self._show_table(view)
-                self._show_menu(legal)
+                self.screen.say(f"Notebook odds {'on' if self.show_odds else 'off'}.")
+                self.show_table(view)
+                self._show_menu(menu)
+            elif command in {"n", "next", "p", "prev"}:
+                if not menu.turn(1 if command[0] == "n" else -1):
+                    self.screen.say("There is no page that way.")
+                self._show_menu(menu)
+            elif command in {"", "b", "back"}:
+                menu.top()
+                self._show_menu(menu)
+            elif answer.isascii() and answer.isdigit() and len(answer) <= 6:
+                picked = self._pick(menu, int(answer))
+                if picked is not None:
+                    return picked.action
+            else:
+                chosen = self._find(menu, answer, why_not)
+                if chosen is not None:
+                    return chosen.action
+
+    def show_table(self, view: View) -> int:
+        """Show the seat's table; the lines it took on the screen."""
+        seat = view.get("seat")
+        who = "spectator" if not isinstance(seat, int) else f"{self.game.seat_name(seat)} (you)"
+        grid = self._panel(self.game, view, self.show_odds) if self._panel else None
+        return self.screen.table(self.game, view, f"{self.game.id}: {who}", grid)
+
+    def _page_size(self, board: int) -> int:
+        """Menu lines that fit on the screen below the board (at least a few, on a terminal
+        too small for both: the board then scrolls, the menu never does)."""
+        return max(_MIN_PAGE, self.screen.height - board - _MENU_MARGIN)
+
+    def _show_menu(self, menu: Menu) -> None:
+        width = self.screen.width
+        footer = "n/p: pages  " if menu.pages > 1 else ""
+        footer += "b: all moves  words: find a move  ?: help"
+        self.screen.choices(self.game, menu.header(width), menu.lines(width), footer)
+
+    def _pick(self, menu: Menu, number: int) -> Entry | None:
+        try:
+            picked = menu.pick(number)
+        except IndexError:
+            self.screen.say(f"{number} is not on the list: type 1 to {len(menu.items)}.")
+            return None
+        if picked is None:  # a group opened
+            self._show_menu(menu)
+        return picked
+
+    def _find(self, menu: Menu, typed: str, why_not: WhyNot | None) -> Entry | None:
+        """Typed words: an offered move's exact text picks it; words that find offered moves
+        list them; words that find none are read as a move that is not offered."""
+        query = words(typed)
+        if not query:
+            self.screen.say(f"{typed!r} is not a move: type a number, or words of a move.")
+            return None
+        for entry in menu.entries:
+            if query in (words(entry.label), words(str(entry.action))):
+                return entry
+        if menu.filter(query):
+            self._show_menu(menu)
+            return None
+        self._explain(typed, query, why_not)
+        return None
+
+    def _explain(self, typed: str, query: list[str], why_not: WhyNot | None) -> None:
+        """Why the move the player typed is not offered: the engine's reason and clause."""
+        if self._space is False:
+            self._space = index_space(self.game)
+        index = self._space
+        if not isinstance(index, list):
+            self.screen.say(
+                f"No offered move matches {typed!r}. (This game cannot look up moves it does "
+                "not offer; type b to see all moves.)"
+            )
+            return
+        candidates = find_in_space(index, query)
+        if not candidates:
+            self.screen.say(f"{typed!r} names no move of this game; type b to see all moves.")
+            return
+        if why_not is None:
+            self.screen.say(f"{candidates[0].text} is not offered now.")
+            return
+        shown_rules: set[str] = set()
+        for candidate in candidates[:3]:
+            refusal = why_not(candidate.action)
+            if refusal is None:
+                # offered after all, under another name: let the player pick it
+                self.screen.say(f"{candidate.text} is offered: type its words or number.")
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            self._say(f"'{answer}' is not a move: type a number from 1 to {len(legal)}.")
+            reason = refusal.reason if isinstance(refusal, IllegalAction) else str(refusal)
+            rule = refusal.rule if isinstance(refusal, IllegalAction) else ""
+            self.screen.say(
+                f"Not allowed: {candidate.text}: {reason}" + (f" [{rule}]" if rule else ""),
+                self.game,
+            )
+            if rule and rule not in shown_rules:
+                shown_rules.add(rule)
+                self._quote(rule)
+        if len(candidates) > 3:
+            self.screen.say(f"({len(candidates) - 3} more moves match; type more words.)")
 
-    def _show_table(self, view: View) -> None:
-        self._say(self.game.render_view(view))
-        if self._panel is not None:
-            self._say(self._panel(self.game, view, self.show_odds))
-
-    def _show_menu(self, legal: Sequence[Action]) -> None:
-        self._say("Your moves:")
-        width = len(str(len(legal)))
-        for i, action in enumerate(legal, 1):
-            self._say(f"  {i:>{width}}. {action}")
+    def _quote(self, rule: str) -> None:
+        """The clause a refusal names, so the player need not look it up."""
+        try:
+            text = clause_text(self.game.id, rule)
+        except ConfigError:
+            return  # a ruling (docs/rulings.md) or a clause the rulebook file lacks
+        lines = text.splitlines()
+        if lines and lines[0].startswith("("):
+            lines = lines[1:]
+        self.screen.say("\n".join(f"    {line}" for line in lines[:6]), style="dim")

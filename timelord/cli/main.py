@@ -1,4 +1,8 @@
-"""Entry point of the `timelord` command; each subcommand lives in its own module."""
+"""Entry point of the `timelord` command; each subcommand lives in its own module.
+
+Every usage error (bad arguments, unknown game, bad option, seat or record, unwritable file)
+ends the same way: one line `timelord: error: ...` on stderr and exit code 2, no traceback.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,18 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
+import timelord
 from timelord.core import GameError
+
+#: exit code of every usage error
+USAGE_ERROR = 2
 
 #: subcommand -> (module under timelord.cli, help)
 _COMMANDS = {
-    "games": ("games", "list the games"),
+    "games": ("games", "list the games and their options"),
+    "rules": ("rules", "print a game's rules, or one clause"),
     "play": ("play", "play a game in the terminal"),
     "replay": ("replay", "step through a saved record"),
     "simulate": ("simulate", "run bot matches and print statistics"),
@@ -19,9 +29,25 @@ _COMMANDS = {
 }
 
 
+def fail(message: str, hint: str = "") -> NoReturn:
+    """Stop with a usage error in the one style every subcommand shares."""
+    print(f"timelord: error: {message}", file=sys.stderr)
+    if hint:
+        print(hint, file=sys.stderr)
+    raise SystemExit(USAGE_ERROR)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the shared error line (its own names the subcommand differently)."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(message, f"(see `{self.prog} --help`)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="timelord", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="timelord", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"timelord {timelord.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, text) in _COMMANDS.items():
         try:
             module = importlib.import_module(f"timelord.cli.{module_name}")
@@ -36,12 +62,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         code: int = args.handler(args)
+    except SystemExit as exc:  # argparse's --help/--version (0) and `fail` (2)
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(f"timelord: error: {exc.code}", file=sys.stderr)
+        return USAGE_ERROR
     except GameError as exc:
         print(f"timelord: error: {exc}", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
+    except BrokenPipeError:  # `timelord rules keys | head`: the reader left, nothing to say
+        sys.stderr.close()
+        return 0
+    except OSError as exc:  # a file the user named cannot be read or written
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"timelord: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return USAGE_ERROR
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -1,16 +1,24 @@
-"""`timelord play`: a game in the terminal, people and bots at the seats."""
+"""`timelord play`: a game in the terminal, people and bots at the seats.
+
+After every move each person is told what happened as their seat may know it (the game's
+events, redacted per seat), their own moves included. With several people at one terminal
+(hot-seat), the screen is cleared between them and each is asked to take the seat before
+their hand is shown; what happened meanwhile waits for them.
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from timelord.agents import Agent, make_agent
-from timelord.cli.human import HumanAgent, QuitGame
-from timelord.cli.options import parse_options, parse_seats
-from timelord.core import Game, Record, Rng, State, load
+from timelord.cli.human import HumanAgent, QuitGame, WhyNot
+from timelord.cli.options import add_option_argument, load_game, parse_options, parse_seats
+from timelord.cli.terminal import Screen
+from timelord.core import Action, ConfigError, Game, GameError, Record, Rng, State
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,13 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seats",
         default="human,random,random",
-        help="comma-separated seat list: human, random, or a bot spec (default: %(default)s)",
+        help="comma-separated seat list: human, random, or a bot spec; several humans share "
+        "the terminal in turn (default: %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed (default: random)")
     parser.add_argument("--record", metavar="FILE", help="save the game record here")
-    parser.add_argument(
-        "--option", "-o", action="append", metavar="NAME=VALUE", help="game option, repeatable"
-    )
+    add_option_argument(parser)
 
 
 def seat_agents(
@@ -38,21 +45,35 @@ def run(args: argparse.Namespace) -> int:
     specs = parse_seats(args.seats)
     options = parse_options(args.option)
     options.setdefault("players", len(specs))
-    game = load(args.game, **options)
+    game = load_game(args.game, options)
     if len(specs) != game.players:
-        raise SystemExit(f"{game.players} players but {len(specs)} seats given")
+        raise ConfigError(f"{game.players} players but {len(specs)} seats given in --seats")
+    if args.record:
+        check_writable(Path(args.record))
     seed = args.seed if args.seed is not None else Rng(_clock_seed()).next64() % 1_000_000
-    print(f"{args.game} with {game.players} players, seed {seed}")
+    screen = Screen()
+    screen.say(f"{args.game} with {game.players} players, seed {seed}")
     record = Record(game.id, game.options, seed, seats=specs)
+    agents = seat_agents(game, specs, lambda g: HumanAgent(g, screen))
     try:
-        final = play_game(game, seat_agents(game, specs), seed, record, sys.stdout)
+        final = play_game(game, agents, seed, record, screen)
     except QuitGame:
-        print("\nGame abandoned.")
+        screen.say("\nGame abandoned.")
         final = None
     if args.record:
         record.save(args.record)
-        print(f"Record saved to {args.record}")
+        screen.say(f"Record saved to {args.record}")
     return 0 if final is not None else 1
+
+
+def check_writable(path: Path) -> None:
+    """Find out before the game, not after it, that a file cannot be written there."""
+    if path.is_dir():
+        raise ConfigError(f"cannot write {path}: it is a folder")
+    if not path.parent.is_dir():
+        raise ConfigError(f"cannot write {path}: there is no folder {path.parent}")
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        raise ConfigError(f"cannot write {path}: permission denied")
 
 
 def _clock_seed() -> int:
@@ -61,30 +82,90 @@ def _clock_seed() -> int:
     return time.time_ns()
 
 
-def play_game(game: Game, agents: list[Agent], seed: int, record: Record, out: TextIO) -> State:
-    """Play to the end; people see their own view and the others' moves as their seat sees them."""
+def referee(state: State) -> WhyNot:
+    """Answers a person asking about a move: None if `state` allows it, else the refusal."""
+
+    def why_not(action: Action) -> GameError | None:
+        try:
+            state.check(action)
+        except GameError as exc:
+            return exc
+        return None
+
+    return why_not
+
+
+def play_game(
+    game: Game, agents: list[Agent], seed: int, record: Record, out: TextIO | Screen
+) -> State:
+    """Play to the end; each person is told every move as their seat sees it."""
+    screen = out if isinstance(out, Screen) else Screen(out)
     humans = [i for i, a in enumerate(agents) if isinstance(a, HumanAgent)]
-    observer = humans[0] if humans else None
+    hot_seat = len(humans) > 1
+    #: the seat whose eyes are on the screen now (hot-seat: changes at each hand-over)
+    at_screen: int | None = humans[0] if len(humans) == 1 else None
+    waiting: dict[int, list[str]] = {h: [] for h in humans}
     master = Rng(seed ^ 0xA6E475)
     rngs = [master.spawn() for _ in agents]
     state = game.new_game(seed)
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
-        legal = state.legal_actions()
-        action = agents[seat].act(state.view(seat), legal, rngs[seat])
-        if seat != observer:
-            print(state.describe(action, observer), file=out)
+        agent = agents[seat]
+        view = state.view(seat)
+        if isinstance(agent, HumanAgent):
+            if hot_seat and seat != at_screen:
+                _hand_over(screen, game, at_screen, seat)
+                at_screen = seat
+            if waiting[seat]:
+                screen.events(game, "Meanwhile", _last(waiting[seat], screen.height // 2))
+                waiting[seat] = []
+            action = agent.decide(view, state.legal_actions(), referee(state))
+            heading = f"Your move: {game.action_label(view, action)}"
+        else:
+            action = agent.act(view, state.legal_actions(), rngs[seat])
+            heading = f"{game.seat_name(seat)} moves"
         record.actions.append(action.to_json())
-        state = state.apply(action)
+        state, events = state.apply_with_events(action)
+        if not humans:
+            screen.events(game, heading, [t["text"] for t in game.tell(events, None)])
+        for h in humans:
+            told = [t["text"] for t in game.tell(events, h)]
+            if h == at_screen:
+                screen.events(game, heading, told, framed=h == seat)
+            else:
+                waiting[h].extend(told)
     record.result = {"scores": state.scores(), "winners": state.winners()}
-    print("", file=out)
-    print(game.render_view(state.view(observer)), file=out)
-    print(_result_text(game, state), file=out)
+    final_view = state.view(at_screen if not hot_seat else None)
+    screen.say("")
+    screen.table(game, final_view, f"{game.id}: the end", None)
+    screen.say(result_text(game, state), game, style="bold")
     return state
 
 
-def _result_text(game: Game, state: State) -> str:
+def _last(lines: list[str], room: int) -> list[str]:
+    """The latest `room` lines, saying how many earlier ones are left out (the table shows
+    where things stand; the menu must stay on the screen)."""
+    if len(lines) <= room:
+        return lines
+    keep = max(1, room - 1)
+    return [f"({len(lines) - keep} earlier events)", *lines[-keep:]]
+
+
+def _hand_over(screen: Screen, game: Game, leaving: int | None, coming: int) -> None:
+    """Hot-seat: hide the last person's table, then let the next one sit down."""
+    try:
+        if leaving is not None:
+            screen.ask(f"{game.seat_name(leaving)}: press Enter to hide your hand and pass on. ")
+        screen.clear()
+        screen.ask(
+            f"{game.seat_name(coming)}, take the seat: press Enter when only you see the screen. "
+        )
+    except EOFError as exc:
+        raise QuitGame from exc
+
+
+def result_text(game: Game, state: State) -> str:
     scores = ", ".join(f"{game.seat_name(i)} {s:g}" for i, s in enumerate(state.scores()))
     winners = state.winners()
     if not winners:

@@ -1,10 +1,13 @@
-"""`timelord replay`: step through a saved game record."""
+"""`timelord replay`: step through a saved game record, told as one seat (or a spectator)
+was told it at the table: each step's events for that seat, as sentences."""
 
 from __future__ import annotations
 
 import argparse
+import json
 
-from timelord.core import Record, replay_steps
+from timelord.cli.play import result_text
+from timelord.core import CorruptRecord, Record, load, replay_steps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,21 +20,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     record = Record.load(args.file)
-    print(f"{record.game} {record.options} seed {record.seed}, {len(record.actions)} moves")
+    try:
+        game = load(record.game, **record.options)
+    except (TypeError, ValueError) as exc:  # options a game refuses, read from a file
+        raise CorruptRecord(f"cannot rebuild the game of {args.file}: {exc}") from exc
+    seat = game.check_seat(args.seat)
+    options = ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(record.options.items()))
+    who = "a spectator" if seat is None else game.seat_name(seat)
+    print(f"{record.game} ({options}), seed {record.seed}, {len(record.actions)} moves")
+    print(f"as {who} saw it")
     final = None
     for n, (state, action) in enumerate(replay_steps(record), 1):
         if action is None:
             final = state
             break
-        print(f"{n:>4}. {state.describe(action, args.seat)}")
+        _, events = state.apply_with_events(action)
+        told = [t["text"] for t in game.tell(events, seat)]
+        print(f"{n:>4}. {told[0] if told else '(nothing you could see)'}")
+        for text in told[1:]:
+            print(f"      {text}")
         if args.step:
-            print(state.game.render_view(state.view(args.seat)))
+            print(game.render_view(state.view(seat)))
             try:
                 input("-- Enter for the next move, Ctrl-D to stop --")
             except EOFError:
                 return 0
     assert final is not None
-    print(final.game.render_view(final.view(args.seat)))
-    winners = ", ".join(final.game.seat_name(i) for i in final.winners()) or "nobody"
-    print(f"Scores: {final.scores()}  Winners: {winners}")
+    print(game.render_view(final.view(seat)))
+    print(result_text(game, final))
     return 0

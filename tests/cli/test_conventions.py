@@ -1,0 +1,136 @@
+"""The command's conventions: --version, one error style and exit code 2 for every usage
+error, and no traceback for any user mistake."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tests.cli.toys  # noqa: F401  (registers toy)
+import timelord
+from timelord.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"timelord {timelord.__version__}"
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Path:
+    path = tmp_path / "rec.json"
+    assert (
+        main(["play", "toy", "--seats", "random,random", "--seed", "1", "--record", str(path)]) == 0
+    )
+    return path
+
+
+def _bad_record(tmp_path: Path) -> str:
+    path = tmp_path / "bad.json"
+    path.write_text("{nope")
+    return str(path)
+
+
+def _edited_record(tmp_path: Path) -> str:
+    path = tmp_path / "edited.json"
+    data = {"version": 1, "game": "toy", "options": {"players": 2}, "seed": 1}
+    data["actions"] = [{"type": "PlayCard", "card": 99}]
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+USAGE_ERRORS = {
+    "no command": ([], "required"),
+    "unknown command": (["fly"], "invalid choice"),
+    "unknown game": (["play", "chess"], "unknown game 'chess'"),
+    "unknown game in rules": (["rules", "chess"], "unknown game 'chess'"),
+    "unknown game in games": (["games", "chess"], "unknown game 'chess'"),
+    "unknown agent": (["play", "toy", "--seats", "random,wizard"], "unknown agent 'wizard'"),
+    "empty seat": (["play", "toy", "--seats", "random,,random"], "empty entry"),
+    "seats against players": (
+        ["play", "toy", "--seats", "random,random", "-o", "players=3"],
+        "3 players but 2 seats",
+    ),
+    "unknown option": (["play", "toy", "--seats", "random,random", "-o", "colour=red"], "colour"),
+    "malformed option": (
+        ["play", "toy", "--seats", "random,random", "-o", "players"],
+        "name=value",
+    ),
+    "bad option value": (["play", "keys", "--seats", "random,random", "-o", "round_limit=0"], ""),
+    "bad seed": (["play", "toy", "--seed", "soon"], "invalid int value"),
+    "unwritable record": (
+        ["play", "toy", "--seats", "random,random", "--record", "/no/such/x"],
+        "",
+    ),
+    "unknown clause": (["rules", "keys", "K-99"], "no rule clause 'K-99'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(USAGE_ERRORS))
+def test_every_usage_error_is_one_line_and_exit_2(
+    case: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv, words = USAGE_ERRORS[case]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("timelord: error: ") and words in err
+    assert "Traceback" not in err
+
+
+def test_bad_option_lists_the_valid_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "keys", "--seats", "random,random", "-o", "colour=red"]) == 2
+    err = capsys.readouterr().err
+    assert "players (default 2)" in err and "round_limit (default 100)" in err
+    assert main(["play", "keys", "--seats", "random,random", "-o", "round_limit=-1"]) == 2
+    assert "valid options: players (default 2)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seat", ["2", "-1", "x"])
+def test_replay_refuses_a_seat_not_at_the_table(
+    seat: str, record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", str(record), "--seat", seat]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("timelord: error: ")
+    assert "no seat" in err or "invalid int value" in err
+
+
+def test_unreadable_and_edited_records_are_clear_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for path in (_bad_record(tmp_path), _edited_record(tmp_path), str(tmp_path / "missing")):
+        assert main(["replay", path]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("timelord: error: ") and "Traceback" not in err
+
+
+def test_replay_tells_each_seat_its_events_as_sentences(
+    record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["replay", str(record), "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "toy (players=2), seed 1, 4 moves" in out and "as Seat 1 saw it" in out
+    assert out.count("You: play") == 2 and out.count("Seat 0: play") == 2
+    assert "{" not in out.splitlines()[0] and "[" not in out.splitlines()[-1]
+    assert "Game over." in out
+
+
+def test_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
+    """The installed entry point, as a user runs it: bad input, exit 2, one line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "timelord", "replay", _bad_record(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("timelord: error: ") and "bad.json" in done.stderr
+    assert "Traceback" not in done.stderr

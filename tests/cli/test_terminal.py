@@ -1,0 +1,127 @@
+"""A real terminal (a pty, Rich on): for each game a person makes one move and is shown
+what that move did, as their seat is told it."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from timelord.core import load
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[2]
+PROMPT = r"Your move \(number"
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+_FRAME = re.compile(r"[│╭╮╰╯─•]")
+
+
+def _flat(text: str) -> str:
+    """Screen text without colours, frames or line breaks, for looking sentences up."""
+    return " ".join(_FRAME.sub(" ", _ANSI.sub("", text)).split())
+
+
+def _seed_where_seat_0_starts(game_id: str) -> int:
+    game = load(game_id, players=2)
+    return next(s for s in range(100) if game.new_game(s).to_move == 0)
+
+
+@pytest.mark.parametrize("game_id", ["card-game", "clue", "episodes", "keys"])
+def test_your_own_move_is_told_after_you_make_it(game_id: str) -> None:
+    seed = _seed_where_seat_0_starts(game_id)
+    game = load(game_id, players=2)
+    state = game.new_game(seed)
+    view = state.view(0)
+    action = state.legal_actions()[0]
+    label = game.action_label(view, action)
+    _, events = state.apply_with_events(action)
+    told = [t["text"] for t in game.tell(events, 0)]
+    assert told
+
+    env = dict(os.environ, COLUMNS="160", LINES="60", TERM="xterm-256color", PYTHONPATH=str(ROOT))
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "timelord", "play", game_id, "--seats", "human,random", "--seed", str(seed)],
+        cwd=str(ROOT),
+        env=env,
+        dimensions=(60, 160),
+        encoding="utf-8",
+        timeout=60,
+    )
+    try:
+        child.expect(PROMPT)
+        assert "\x1b[" in child.before  # a terminal gets Rich's colours
+        child.sendline(label)
+        child.expect([PROMPT, pexpect.EOF])
+        shown = _flat(child.before)
+        heading = _flat(f"Your move: {label}")
+        assert heading in shown
+        after = shown.split(heading, 1)[1]
+        for text in told:
+            assert _flat(text) in after
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+
+def test_hot_seat_clears_the_screen_before_the_next_hand() -> None:
+    env = dict(os.environ, COLUMNS="160", LINES="60", TERM="xterm-256color", PYTHONPATH=str(ROOT))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "timelord", "play", "keys", "--seats", "human,human", "--seed", "3"],
+        cwd=str(ROOT),
+        env=env,
+        dimensions=(60, 160),
+        encoding="utf-8",
+        timeout=60,
+    )
+    try:
+        child.expect("take the seat")  # nobody's hand before the first player sits down
+        assert "Your hand" not in _flat(child.before)
+        child.sendline("")
+        # Seat 0 plays its turn through (the first offered move each time)
+        while child.expect([PROMPT, "hide your hand"]) == 0:
+            child.sendline("1")
+        child.sendline("")
+        child.expect("Seat 1 \\(north\\), take the seat")
+        assert "\x1b[2J" in child.before  # the screen was cleared before the hand-over
+        assert "Your hand" not in _flat(child.before.rsplit("\x1b[2J", 1)[1])
+        child.sendline("")
+        child.expect(PROMPT)
+        seat_1 = _flat(child.before)
+        assert "Meanwhile" in seat_1 and "Your hand" in seat_1
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+
+def test_board_and_menu_fit_on_one_screen() -> None:
+    rows = 45
+    env = dict(os.environ, COLUMNS="120", LINES=str(rows), TERM="xterm-256color")
+    env["PYTHONPATH"] = str(ROOT)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "timelord", "play", "keys", "--seats", "human,random", "--seed", "3"],
+        cwd=str(ROOT),
+        env=env,
+        dimensions=(rows, 120),
+        encoding="utf-8",
+        timeout=60,
+    )
+    try:
+        child.expect(PROMPT)
+        screen = _ANSI.sub("", child.before)
+        board_and_menu = screen[screen.index("╭─ keys") :].splitlines()
+        assert len(board_and_menu) + 1 <= rows  # the prompt's line included
+        assert "Your moves (76)" in screen  # 76 moves: grouped to fit
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)

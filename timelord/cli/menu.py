@@ -1,0 +1,285 @@
+"""The move menu: offered moves named for the seat, grouped when there are many, filtered by
+what the player types, paged so a page always fits the terminal; and reading a typed move that
+is not offered, so the player can be told why not.
+
+Matching is by words: the typed words must all appear in a move's text (its label, `str`,
+and the name of the card it uses); a word of three letters or more may be the start of one
+("yel" for yellow). Little words ("with", "the") are ignored, so `open c1 with yellow key`
+finds `open c1 with key-yellow`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from timelord.core import Action, Game, View
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset({"a", "an", "the", "with", "for", "to", "of", "on", "at", "its", "and", "from"})
+_TILE = re.compile(r"^[a-z]\d{1,2}$")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words of `text` (letters and digits), the little words left out."""
+    return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+def matches(query: Sequence[str], target: frozenset[str]) -> bool:
+    """Whether every query word is a word of `target`, or starts one (three letters or more)."""
+    for q in query:
+        if q in target:
+            continue
+        if len(q) >= 3 and q.isalpha() and any(t.startswith(q) for t in target):
+            continue
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One offered move as the menu shows it."""
+
+    action: Action
+    label: str
+    kind: str
+    card: str | None
+    card_text: str
+    words: frozenset[str]
+
+    @property
+    def tile(self) -> str | None:
+        """The first board square its label names (`c1`), for grouping by target tile."""
+        for w in _WORD.findall(self.label.lower()):
+            if _TILE.match(w):
+                return w
+        return None
+
+    @property
+    def pattern(self) -> str:
+        """The label with its squares blanked ("open ... with key-green"): moves alike but
+        for where they go, for grouping by card when the game names no card."""
+        return " ".join("..." if _TILE.match(w) else w for w in self.label.split())
+
+
+def kind_name(action: Action) -> str:
+    """A readable name of the move's kind: OpenDoor -> "Open door"."""
+    name = type(action).__name__
+    spaced = re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+    return spaced[:1].upper() + spaced[1:]
+
+
+def make_entries(game: Game, view: View, legal: Sequence[Action]) -> list[Entry]:
+    glossary = game.glossary()
+    entries = []
+    for action in legal:
+        label = game.action_label(view, action)
+        card = game.action_card(action)
+        text = (glossary.get(card) or {}).get("text", "") if card is not None else ""
+        kind = kind_name(action)
+        found = words(f"{label} {action} {card or ''} {kind}")
+        entries.append(Entry(action, label, kind, card, text, frozenset(found)))
+    return entries
+
+
+@dataclass
+class Group:
+    title: str
+    entries: list[Entry]
+
+
+def _partition(entries: Sequence[Entry], key: Callable[[Entry], str]) -> list[Group]:
+    groups: dict[str, Group] = {}
+    for e in entries:
+        title = key(e)
+        groups.setdefault(title, Group(title, [])).entries.append(e)
+    return list(groups.values())
+
+
+_GROUPINGS: tuple[Callable[[Entry], str], ...] = (
+    lambda e: f"{e.kind}: {e.card}" if e.card else e.kind,
+    lambda e: e.kind,
+    lambda e: e.card or e.kind,
+    lambda e: e.pattern,
+    lambda e: e.tile or e.kind,
+)
+
+
+def group_entries(entries: Sequence[Entry], size: int) -> list[Group | Entry] | None:
+    """Moves in groups (by kind and card, kind, card, or target tile) when they do not fit on
+    one page: the first grouping whose groups fit, with the smallest groups opened in place
+    while the page has room, so few moves need two steps. None: no grouping helps (or none
+    is needed), so the moves are paged as they are."""
+    if len(entries) <= size:
+        return None
+    for key in _GROUPINGS:
+        groups = _partition(entries, key)
+        if 2 <= len(groups) <= size:
+            return _open_small(groups, size)
+    return None
+
+
+def _open_small(groups: list[Group], size: int) -> list[Group | Entry]:
+    room = size - len(groups)
+    opened: set[int] = set()
+    for i in sorted(range(len(groups)), key=lambda i: len(groups[i].entries)):
+        extra = len(groups[i].entries) - 1
+        if extra > room:
+            break
+        room -= extra
+        opened.add(i)
+    out: list[Group | Entry] = []
+    for i, group in enumerate(groups):
+        if i in opened:
+            out.extend(group.entries)
+        else:
+            out.append(group)
+    return out
+
+
+@dataclass
+class Menu:
+    """What the player is looking at: all moves, one group, or the moves a filter found; and
+    which page of it. Numbers count through the whole list, so they mean one thing on
+    every page."""
+
+    entries: list[Entry]
+    #: lines a page may take
+    size: int
+    title: str = ""
+    groups: list[Group | Entry] | None = None
+    shown: list[Entry] = field(default_factory=list)
+    page: int = 0
+
+    def __post_init__(self) -> None:
+        self.size = max(3, self.size)
+        self.top()
+
+    def top(self) -> None:
+        """Back to every move (grouped if they are many)."""
+        self.title = f"Your moves ({len(self.entries)})"
+        self.groups = group_entries(self.entries, self.size)
+        self.shown = list(self.entries)
+        self.page = 0
+
+    def open_group(self, group: Group) -> None:
+        self.title = f"{group.title} ({len(group.entries)})"
+        self.groups = group_entries(group.entries, self.size)
+        self.shown = list(group.entries)
+        self.page = 0
+
+    def filter(self, query: Sequence[str]) -> list[Entry]:
+        """Show only the moves that match the typed words; the matches, maybe none."""
+        found = [e for e in self.entries if matches(query, e.words)]
+        if found:
+            self.title = f"Moves matching {' '.join(query)!r} ({len(found)})"
+            self.groups = group_entries(found, self.size)
+            self.shown = found
+            self.page = 0
+        return found
+
+    @property
+    def items(self) -> Sequence[Group | Entry]:
+        return self.groups if self.groups is not None else self.shown
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.items) // self.size))
+
+    def turn(self, step: int) -> bool:
+        """Next (+1) or previous (-1) page; False when there is none."""
+        page = self.page + step
+        if not 0 <= page < self.pages:
+            return False
+        self.page = page
+        return True
+
+    def pick(self, number: int) -> Entry | None:
+        """The move numbered `number`, or None after opening the group so numbered; raises
+        IndexError for a number not in the list."""
+        items = self.items
+        if not 1 <= number <= len(items):
+            raise IndexError(number)
+        item = items[number - 1]
+        if isinstance(item, Group):
+            self.open_group(item)
+            return None
+        return item
+
+    def lines(self, width: int) -> list[str]:
+        """This page, numbered; card texts beside moves that use a card (once per group when
+        the whole list uses the same card)."""
+        items = self.items
+        first = self.page * self.size
+        page = items[first : first + self.size]
+        digits = len(str(len(items)))
+        one_card = len({e.card for e in self.shown}) == 1 and self.groups is None
+        out = []
+        for n, item in enumerate(page, first + 1):
+            if isinstance(item, Group):
+                count = len(item.entries)
+                text = f"{item.title}  [{count} move{'s' if count > 1 else ''}]"
+            else:
+                text = item.label
+                if item.card_text and not one_card:
+                    text += f"  ({item.card}: {item.card_text})"
+            out.append(_clip(f"  {n:>{digits}}. {text}", width))
+        return out
+
+    def header(self, width: int) -> str:
+        """The list's title, with the card text when every move in it uses the same card."""
+        title = self.title
+        if self.pages > 1:
+            title += f", page {self.page + 1} of {self.pages}"
+        if self.groups is None and self.shown and len({e.card for e in self.shown}) == 1:
+            e = self.shown[0]
+            if e.card_text:
+                title += f"\n  {e.card}: {e.card_text}"
+        return "\n".join(_clip(t, width) for t in title.split("\n"))
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(10, width - 3)] + "..."
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move of the game's action space that typed words name."""
+
+    action: Action
+    text: str
+    extra: int  # words of the move the player did not type: fewer is a closer match
+
+
+#: (action, its text, its words) for every move of a game's action space
+SpaceIndex = list[tuple[Action, str, frozenset[str]]]
+
+
+def index_space(game: Game) -> SpaceIndex | None:
+    """Words of every move `game.action_space()` holds; None if the game has no fixed space."""
+    try:
+        space = game.action_space()
+    except NotImplementedError:
+        return None
+    index = []
+    for action in space:
+        text = str(action)
+        card = game.action_card(action) or ""
+        index.append((action, text, frozenset(words(f"{text} {card} {kind_name(action)}"))))
+    return index
+
+
+def find_in_space(index: SpaceIndex, query: Sequence[str], limit: int = 5) -> list[Candidate]:
+    """The moves of the space that the typed words name most closely (several when they are
+    equally close, at most `limit`)."""
+    typed = set(query)
+    found = [
+        Candidate(action, text, len(target - typed))
+        for action, text, target in index
+        if matches(query, target)
+    ]
+    if not found:
+        return []
+    best = min(c.extra for c in found)
+    return [c for c in found if c.extra == best][:limit]
