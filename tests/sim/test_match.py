@@ -165,5 +165,7 @@ def test_simulate_refuses_a_seat_count_mismatch(capsys: pytest.CaptureFixture[st
     parser = __import__("argparse").ArgumentParser()
     simulate.add_arguments(parser)
     args = parser.parse_args(["toy-tricks", "--seats", "random,random", "-o", "players=3"])
-    assert simulate.run(args) == 2
-    assert "2 seat specs" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        simulate.run(args)
+    assert stop.value.code == 2
+    assert "timelord: error: 3 players but 2 seat specs" in capsys.readouterr().err

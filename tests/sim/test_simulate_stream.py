@@ -65,7 +65,7 @@ def test_bad_output_paths_fail_before_any_game(
     }[where]
     assert main(["simulate", "toy-tricks", "-n", "2", "--serial", "-q", *SEATS, *extra]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("timelord simulate: cannot write") and "Traceback" not in err
+    assert err.startswith("timelord: error: cannot write") and "Traceback" not in err
 
 
 @pytest.mark.parametrize("flag", ["--batch", "--workers", "--games"])

@@ -10,12 +10,12 @@ share per seat spec and per seat with 95% Wilson intervals, and the mean game le
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from timelord.cli.main import fail
 from timelord.cli.options import parse_options, parse_seats
 from timelord.core import Record
 from timelord.core.record import check_seed
@@ -87,11 +87,6 @@ class RecordSink:
             self.lines.close()
 
 
-def _usage(message: str) -> int:
-    print(f"timelord simulate: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     specs = parse_seats(args.seats)
     options: dict[str, Any] = parse_options(args.option)
@@ -100,18 +95,18 @@ def run(args: argparse.Namespace) -> int:
     for name in ("games", "batch", "workers"):
         value = getattr(args, name)
         if value is not None and value < 1:
-            return _usage(f"--{name} must be at least 1, not {value}")
+            fail(f"--{name} must be at least 1, not {value}")
     try:
         spec = MatchSpec.build(
             args.game, options, specs, args.games, args.seed, rotate=not args.no_rotate
         )
     except ValueError as exc:
-        return _usage(str(exc))
+        fail(str(exc))
     if args.dask:
         try:
             import dask.distributed  # noqa: F401  (say now, not after opening files)
         except ImportError as exc:
-            return _usage(f"--dask needs the sim extras ({exc.name} is missing): {SIM_EXTRAS}")
+            fail(f"--dask needs the sim extras ({exc.name} is missing): {SIM_EXTRAS}")
     runner = Runner(dask=args.dask, batch=args.batch)
     if args.workers:
         runner.workers = args.workers
@@ -121,14 +116,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = path.open("w")
     except OSError as exc:
-        return _usage(f"cannot write the results file {path}: {exc.strerror or exc}")
+        fail(f"cannot write the results file {path}: {exc.strerror or exc}")
     sink = None
     try:
         if args.record:
             sink = RecordSink(Path(args.record))
     except OSError as exc:
         results.close()
-        return _usage(f"cannot write records to {args.record}: {exc.strerror or exc}")
+        fail(f"cannot write records to {args.record}: {exc.strerror or exc}")
     progress = None if args.quiet else Progress(args.games)
 
     def played() -> Iterator[dict[str, Any]]:
