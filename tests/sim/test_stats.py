@@ -134,6 +134,10 @@ def test_card_stats_group_copies_by_design_and_skip_moves_that_play_none() -> No
     assert (dalek.plays, dalek.games, dalek.seat_games) == (6, 2, 3)
     assert dalek.wins == 2.0 and dalek.mean_score == pytest.approx((5 + 1 + 3) / 3)
     assert (cards["K9"].plays, cards["K9"].seat_games, cards["K9"].wins) == (2, 2, 1.0)
+    # scores 5, 1, 3 of its players; its players won game 1 by 4 and game 2 by 1
+    assert dalek.score_sd == pytest.approx(((5 - 3) ** 2 + (1 - 3) ** 2 + 0) ** 0.5 / 3**0.5)
+    assert dalek.mean_margin == pytest.approx(2.5)
+    assert cards["K9"].mean_margin == pytest.approx(1.0)  # its player lost game 1
 
 
 def test_wilson_always_holds_the_share() -> None:

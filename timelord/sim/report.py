@@ -278,7 +278,9 @@ def render(
         parts += [
             "<p>Each card design (all its copies together; moves that play no card left out): "
             "how often it was played, in how many games, and how the seats that played it "
-            "fared. A high win share says the card goes with winning, not that it causes it.</p>",
+            "fared: their win share, final scores and spread, and the winning margin of the "
+            "games they won. A high win share says the card goes with winning, not that it "
+            "causes it.</p>",
             _table(
                 [
                     "card",
@@ -288,6 +290,8 @@ def render(
                     "players' win share",
                     "95% interval",
                     "players' mean score",
+                    "score sd",
+                    "margin when they won",
                 ],
                 [
                     [
@@ -298,6 +302,8 @@ def render(
                         f"{c.share:.3f}",
                         f"[{c.interval[0]:.3f}, {c.interval[1]:.3f}]",
                         f"{c.mean_score:.2f}",
+                        f"{c.score_sd:.2f}",
+                        "-" if c.mean_margin is None else f"{c.mean_margin:.2f}",
                     ]
                     for c in cards
                 ],

@@ -241,6 +241,11 @@ class CardTally:
     seat_games: int = 0
     wins: float = 0.0
     score: float = 0.0
+    #: sum of squared scores of those seats, for their spread
+    score2: float = 0.0
+    #: margins of the games those seats won (see `margin`), summed, and how many
+    margin: float = 0.0
+    won_games: int = 0
 
     @property
     def share(self) -> float:
@@ -255,6 +260,18 @@ class CardTally:
     def mean_score(self) -> float:
         return self.score / self.seat_games if self.seat_games else 0.0
 
+    @property
+    def score_sd(self) -> float:
+        """Standard deviation of the final scores of the seats that played it."""
+        if not self.seat_games:
+            return 0.0
+        return math.sqrt(max(0.0, self.score2 / self.seat_games - self.mean_score**2))
+
+    @property
+    def mean_margin(self) -> float | None:
+        """Mean winning margin of the games its players won; None if they won none."""
+        return self.margin / self.won_games if self.won_games else None
+
 
 def card_stats(
     records: Iterable[dict[str, Any]], card_of: Callable[[dict[str, Any]], str | None]
@@ -268,6 +285,8 @@ def card_stats(
         result = record["result"]
         players = len(record["seats"])
         won = shares(result, players)
+        scores = result["scores"]
+        gap = margin(scores, result["winners"])
         played: dict[str, set[int]] = {}
         for data, mover in zip(record["actions"], result.get("movers", []), strict=False):
             key = json.dumps(data, sort_keys=True)
@@ -285,7 +304,11 @@ def card_stats(
                 if 0 <= seat < players:
                     tally.seat_games += 1
                     tally.wins += won[seat]
-                    tally.score += result["scores"][seat]
+                    tally.score += scores[seat]
+                    tally.score2 += scores[seat] ** 2
+                    if won[seat] and gap is not None:
+                        tally.margin += gap
+                        tally.won_games += 1
     return sorted(cards.values(), key=lambda c: (-c.plays, c.card))
 
 
