@@ -90,12 +90,17 @@ def test_serial_processes_and_batches_agree() -> None:
     assert [r["result"]["index"] for r in serial] == list(range(9))
 
 
-def test_dask_local_cluster_agrees() -> None:
+def test_dask_local_cluster_agrees(tmp_path: Path) -> None:
+    """Through the command, so the streamed Dask path writes the same file, in game order, as
+    a serial run (and the records beside it)."""
     pytest.importorskip("dask.distributed")
-    spec = _spec()
-    serial = Runner(workers=1).run(spec, lambda out: None)
-    on_dask = Runner(workers=2, dask="local", batch=4).run(spec, lambda out: None)
-    assert on_dask == serial
+    serial = Runner(workers=1).run(_spec(), lambda out: None)
+    results, records = tmp_path / "dask.jsonl", tmp_path / "records.jsonl"
+    argv = ["simulate", "toy-tricks", "-n", "9", "--seed", "5", "--seats", ",".join(SEATS)]
+    options = ["--dask", "local", "-j", "2", "--batch", "2", "-q"]
+    assert main([*argv, *options, "-r", str(results), "--record", str(records)]) == 0
+    assert list(read_results(results)) == serial
+    assert len(records.read_text().splitlines()) == 9
 
 
 def test_results_file_round_trips(tmp_path: Path) -> None:
