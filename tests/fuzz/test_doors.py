@@ -7,6 +7,8 @@ Bounded and derandomised so the suite stays fast and gives the same inputs on ev
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,9 +18,22 @@ from tests.support.fuzz import GAMES, KINDS, corpus, fuzz_one
 #: per game and door; 16 pairs of them stay well under a minute on one core
 EXAMPLES = 30
 
+#: (game, door) -> a failure its owner had not fixed when the fuzzer was merged; each is in
+#: FUZZ_FINDINGS of the hardening round. Not strict: the test passes again once it is fixed.
+KNOWN: dict[tuple[str, str], str] = {}
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("game_id", GAMES)
+
+def _pairs() -> list[Any]:
+    return [
+        pytest.param(game, kind, marks=pytest.mark.xfail(reason=KNOWN[game, kind], strict=False))
+        if (game, kind) in KNOWN
+        else pytest.param(game, kind)
+        for game in GAMES
+        for kind in KINDS
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "kind"), _pairs())
 @settings(
     max_examples=EXAMPLES,
     derandomize=True,
