@@ -17,7 +17,7 @@ from timelord.core import CorruptRecord, InvalidAction, Record, load, replay
 
 
 def _record() -> dict[str, Any]:
-    return json.loads(json.dumps(corpus("keys").records[0]))
+    return json.loads(json.dumps(corpus("keys").records[0][1]))
 
 
 def _refused(change: dict[str, Any]) -> None:

@@ -51,20 +51,20 @@ class Broken(Exception):
     """An accepted input that does not play on correctly (the message says how)."""
 
 
+#: an input with the options of the table it came from (as sorted JSON text)
+Entry = tuple[str, Any]
+
+
 @dataclass(frozen=True)
 class Corpus:
-    """Real inputs of one game: states, per-seat views, (state, action) pairs and records."""
+    """Real inputs of one game, from its default table and its smallest (two players, where
+    several rules differ): states, per-seat views, (state, action) pairs and records."""
 
     game_id: str
-    options: dict[str, Any]
-    states: tuple[dict[str, Any], ...]
-    views: tuple[dict[str, Any], ...]
-    actions: tuple[tuple[dict[str, Any], dict[str, Any]], ...]
-    records: tuple[dict[str, Any], ...]
-
-    @property
-    def game(self) -> Game:
-        return _game(self.game_id, json.dumps(self.options, sort_keys=True))
+    states: tuple[Entry, ...]
+    views: tuple[Entry, ...]
+    actions: tuple[tuple[str, tuple[dict[str, Any], dict[str, Any]]], ...]
+    records: tuple[Entry, ...]
 
 
 @cache
@@ -74,43 +74,43 @@ def _game(game_id: str, options: str) -> Game:
 
 @cache
 def corpus(game_id: str, games: int = 2, points: int = 5, seed: int = 1) -> Corpus:
-    """Play `games` seeded random games and keep inputs at `points` places along each."""
-    game = load(game_id)
-    states: list[dict[str, Any]] = []
-    views: list[dict[str, Any]] = []
-    actions: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    records: list[dict[str, Any]] = []
-    for g in range(games):
-        game_seed = seed * 1000 + g
-        rng = Rng(game_seed ^ 0xF022)
-        history: list[tuple[State, Any]] = []
-        state = game.new_game(game_seed)
-        record = Record(game.id, dict(game.options), game_seed)
-        while not state.is_over:
-            action = rng.choice(state.legal_actions())
-            history.append((state, action))
-            record.actions.append(action.to_json())
-            state = state.apply(action)
-        history.append((state, None))
-        # the opening, a few points along the game, and the end
-        picks = sorted({round(i * (len(history) - 1) / (points - 1)) for i in range(points)})
-        for i in picks:
-            at, action = history[i]
-            states.append(at.to_json())
-            for seat in range(game.players):
-                views.append(at.view(seat))
-            if action is not None:
-                actions.append((at.to_json(), action.to_json()))
-        records.append(record.to_json())
-    return Corpus(
-        game_id, dict(game.options), tuple(states), tuple(views), tuple(actions), tuple(records)
-    )
+    """Play `games` seeded random games per table and keep inputs at `points` places along
+    each."""
+    states: list[Entry] = []
+    views: list[Entry] = []
+    actions: list[tuple[str, tuple[dict[str, Any], dict[str, Any]]]] = []
+    records: list[Entry] = []
+    tables = [load(game_id).options, load(game_id, players=2).options]
+    for options in {json.dumps(t, sort_keys=True): t for t in tables}:
+        game = _game(game_id, options)
+        for g in range(games):
+            game_seed = seed * 1000 + g
+            rng = Rng(game_seed ^ 0xF022)
+            history: list[tuple[State, Any]] = []
+            state = game.new_game(game_seed)
+            record = Record(game.id, dict(game.options), game_seed)
+            while not state.is_over:
+                action = rng.choice(state.legal_actions())
+                history.append((state, action))
+                record.actions.append(action.to_json())
+                state = state.apply(action)
+            history.append((state, None))
+            # the opening, a few points along the game, and the end
+            picks = {round(i * (len(history) - 1) / (points - 1)) for i in range(points)}
+            for i in sorted(picks):
+                at, action = history[i]
+                states.append((options, at.to_json()))
+                views.extend((options, at.view(seat)) for seat in range(game.players))
+                if action is not None:
+                    actions.append((options, (at.to_json(), action.to_json())))
+            records.append((options, record.to_json()))
+    return Corpus(game_id, tuple(states), tuple(views), tuple(actions), tuple(records))
 
 
 @cache
-def _state(game_id: str, text: str) -> State:
+def _state(game_id: str, options: str, text: str) -> State:
     """A corpus state read back once (states never change, so one object serves every try)."""
-    return load(game_id).state_from_json(json.loads(text))
+    return _game(game_id, options).state_from_json(json.loads(text))
 
 
 # ---------------------------------------------------------------- mutations of JSON values
@@ -359,30 +359,32 @@ def _judge(outcome: Outcome, body: Callable[[], None]) -> Outcome:
 
 def fuzz_one(data: Corpus, kind: str, choose: Chooser) -> Outcome:
     """Mutate one input of `kind` from the corpus and check the door it goes through."""
-    game = data.game
     rng = random.Random(choose(2**16))
     if kind == "state":
-        source = data.states[choose(len(data.states))]
+        options, source = data.states[choose(len(data.states))]
+        game = _game(data.game_id, options)
         mutated, notes = mutate(source, choose)
-        outcome = Outcome(data.game_id, kind, notes, input=mutated)
+        outcome = Outcome(data.game_id, kind, [_table(options), *notes], input=mutated)
 
         def body() -> None:
             play_on(game, game.state_from_json(mutated), rng)
 
     elif kind == "action":
-        state_json, action_json = data.actions[choose(len(data.actions))]
+        options, (state_json, action_json) = data.actions[choose(len(data.actions))]
+        game = _game(data.game_id, options)
         mutated, notes = mutate(action_json, choose)
-        outcome = Outcome(data.game_id, kind, notes, input={"action": mutated})
+        outcome = Outcome(data.game_id, kind, [_table(options), *notes], input={"action": mutated})
 
         def body() -> None:
-            state = _state(data.game_id, json.dumps(state_json, sort_keys=True))
+            state = _state(data.game_id, options, json.dumps(state_json, sort_keys=True))
             action = game.action_from_json(mutated)
             play_on(game, state.apply(action), rng)
 
     elif kind == "view":
-        view = data.views[choose(len(data.views))]
+        options, view = data.views[choose(len(data.views))]
+        game = _game(data.game_id, options)
         mutated, notes = mutate(view, choose)
-        outcome = Outcome(data.game_id, kind, notes, input=mutated)
+        outcome = Outcome(data.game_id, kind, [_table(options), *notes], input=mutated)
 
         def body() -> None:
             sampled = game.sample_state(mutated, Rng(rng.randrange(2**32)))
@@ -393,9 +395,9 @@ def fuzz_one(data: Corpus, kind: str, choose: Chooser) -> Outcome:
             play_on(game, sampled, rng)
 
     elif kind == "record":
-        record = data.records[choose(len(data.records))]
+        options, record = data.records[choose(len(data.records))]
         mutated, notes = mutate(record, choose)
-        outcome = Outcome(data.game_id, kind, notes, input=mutated)
+        outcome = Outcome(data.game_id, kind, [_table(options), *notes], input=mutated)
 
         def body() -> None:
             final = replay(Record.from_json(mutated))
@@ -404,6 +406,11 @@ def fuzz_one(data: Corpus, kind: str, choose: Chooser) -> Outcome:
     else:
         raise ValueError(f"unknown fuzz kind {kind!r}")
     return _judge(outcome, body)
+
+
+def _table(options: str) -> str:
+    """The table an input came from, for its reproducer: 'players=2'."""
+    return "table " + ", ".join(f"{k}={v}" for k, v in json.loads(options).items())
 
 
 @dataclass
