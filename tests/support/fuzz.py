@@ -409,8 +409,9 @@ def fuzz_one(data: Corpus, kind: str, choose: Chooser) -> Outcome:
 
 
 def _table(options: str) -> str:
-    """The table an input came from, for its reproducer: 'players=2'."""
-    return "table " + ", ".join(f"{k}={v}" for k, v in json.loads(options).items())
+    """The table an input came from, for its reproducer ('2 players'; other options are the
+    game's defaults)."""
+    return f"{json.loads(options).get('players', '?')} players"
 
 
 @dataclass
