@@ -51,7 +51,8 @@ def test_rotation_puts_every_spec_in_every_seat() -> None:
 
 def test_batches_cover_each_game_once() -> None:
     assert batches(7, 3) == [(0, 1, 2), (3, 4, 5), (6,)]
-    assert Runner(workers=2).batch_size(1000) == 125
+    assert Runner(workers=2).batch_size(1000) == 20  # capped: records wait in memory
+    assert Runner(workers=2).batch_size(24) == 3
     assert Runner(workers=2, batch=9).batch_size(1000) == 9
 
 
@@ -89,12 +90,17 @@ def test_serial_processes_and_batches_agree() -> None:
     assert [r["result"]["index"] for r in serial] == list(range(9))
 
 
-def test_dask_local_cluster_agrees() -> None:
+def test_dask_local_cluster_agrees(tmp_path: Path) -> None:
+    """Through the command, so the streamed Dask path writes the same file, in game order, as
+    a serial run (and the records beside it)."""
     pytest.importorskip("dask.distributed")
-    spec = _spec()
-    serial = Runner(workers=1).run(spec, lambda out: None)
-    on_dask = Runner(workers=2, dask="local", batch=4).run(spec, lambda out: None)
-    assert on_dask == serial
+    serial = Runner(workers=1).run(_spec(), lambda out: None)
+    results, records = tmp_path / "dask.jsonl", tmp_path / "records.jsonl"
+    argv = ["simulate", "toy-tricks", "-n", "9", "--seed", "5", "--seats", ",".join(SEATS)]
+    options = ["--dask", "local", "-j", "2", "--batch", "2", "-q"]
+    assert main([*argv, *options, "-r", str(results), "--record", str(records)]) == 0
+    assert list(read_results(results)) == serial
+    assert len(records.read_text().splitlines()) == 9
 
 
 def test_results_file_round_trips(tmp_path: Path) -> None:
@@ -164,5 +170,7 @@ def test_simulate_refuses_a_seat_count_mismatch(capsys: pytest.CaptureFixture[st
     parser = __import__("argparse").ArgumentParser()
     simulate.add_arguments(parser)
     args = parser.parse_args(["toy-tricks", "--seats", "random,random", "-o", "players=3"])
-    assert simulate.run(args) == 2
-    assert "2 seat specs" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        simulate.run(args)
+    assert stop.value.code == 2
+    assert "timelord: error: 3 players but 2 seat specs" in capsys.readouterr().err

@@ -10,12 +10,16 @@ share per seat spec and per seat with 95% Wilson intervals, and the mean game le
 from __future__ import annotations
 
 import argparse
-import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from timelord.cli.main import fail
 from timelord.cli.options import parse_options, parse_seats
 from timelord.core import Record
+from timelord.core.record import check_seed
+from timelord.sim import SIM_EXTRAS
 from timelord.sim.match import MatchSpec, Runner, write_results
 from timelord.sim.progress import Progress
 from timelord.sim.stats import format_summary, summarise
@@ -55,43 +59,91 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
-def save_records(records: list[dict[str, Any]], target: Path) -> None:
-    """Records to one JSON-lines file (a .jsonl path) or to a folder, one file per game."""
-    if target.suffix == ".jsonl":
-        with target.open("w") as f:
-            write_results((Record.from_json(r).to_json() for r in records), f)
-        return
-    target.mkdir(parents=True, exist_ok=True)
-    for data in records:
-        Record.from_json(data).save(target / f"game-{data['result']['index']:05d}.json")
+class RecordSink:
+    """Where `--record` puts game records, opened before the first game is played (so a bad
+    path fails at once) and written batch by batch (so a stopped run keeps what it played):
+    a .jsonl path gets one record per line, any other path is a folder of game-NNNNN.json."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.lines: TextIO | None = None
+        if target.suffix == ".jsonl":
+            self.lines = target.open("w")
+            return
+        target.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=target):
+            pass  # the folder exists but may not be writable: find out now
+
+    def write(self, records: list[dict[str, Any]]) -> None:
+        if self.lines is not None:
+            write_results((Record.from_json(r).to_json() for r in records), self.lines)
+            self.lines.flush()
+            return
+        for data in records:
+            Record.from_json(data).save(self.target / f"game-{data['result']['index']:05d}.json")
+
+    def close(self) -> None:
+        if self.lines is not None:
+            self.lines.close()
 
 
 def run(args: argparse.Namespace) -> int:
     specs = parse_seats(args.seats)
     options: dict[str, Any] = parse_options(args.option)
     options.setdefault("players", len(specs))
-    if args.games < 1:
-        print("timelord simulate: --games must be at least 1", file=sys.stderr)
-        return 2
+    check_seed(args.seed)  # records keep 64-bit seeds; say so now, not when they are read
+    for name in ("games", "batch", "workers"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            fail(f"--{name} must be at least 1, not {value}")
     try:
         spec = MatchSpec.build(
             args.game, options, specs, args.games, args.seed, rotate=not args.no_rotate
         )
     except ValueError as exc:
-        print(f"timelord simulate: {exc}", file=sys.stderr)
-        return 2
+        fail(str(exc))
+    if args.dask:
+        try:
+            import dask.distributed  # noqa: F401  (say now, not after opening files)
+        except ImportError as exc:
+            fail(f"--dask needs the sim extras ({exc.name} is missing): {SIM_EXTRAS}")
     runner = Runner(dask=args.dask, batch=args.batch)
     if args.workers:
         runner.workers = args.workers
     if args.serial:
         runner.workers = 1
-    progress = None if args.quiet else Progress(args.games)
-    records = runner.run(spec, lambda out: progress.advance(len(out)) if progress else None)
     path = Path(args.results or f"{args.game}-seed{args.seed}.results.jsonl")
-    with path.open("w") as f:
-        write_results(records, f)
-    if args.record:
-        save_records(records, Path(args.record))
-    print(format_summary(summarise(records)))
+    try:
+        results = path.open("w")
+    except OSError as exc:
+        fail(f"cannot write the results file {path}: {exc.strerror or exc}")
+    sink = None
+    try:
+        if args.record:
+            sink = RecordSink(Path(args.record))
+    except OSError as exc:
+        results.close()
+        fail(f"cannot write records to {args.record}: {exc.strerror or exc}")
+    progress = None if args.quiet else Progress(args.games)
+
+    def played() -> Iterator[dict[str, Any]]:
+        """Every record as its batch finishes, written out before the next batch is asked
+        for, so nothing but the batches in flight is held in memory."""
+        for out in runner.stream(spec):
+            write_results(out, results)
+            results.flush()
+            if sink is not None:
+                sink.write(out)
+            if progress is not None:
+                progress.advance(len(out))
+            yield from out
+
+    try:
+        summary = summarise(played())
+    finally:
+        results.close()
+        if sink is not None:
+            sink.close()
+    print(format_summary(summary))
     print(f"results: {path}")
     return 0

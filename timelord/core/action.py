@@ -8,6 +8,7 @@ form is `{"type": ClassName, field: value, ...}` with tuples written as lists, a
 from __future__ import annotations
 
 import dataclasses
+import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -54,7 +55,9 @@ def decode_action(data: Any, types: Iterable[type[Action]]) -> Action:
     by_name = {t.__name__: t for t in types}
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in by_name:
-        raise InvalidAction(f"unknown action type {kind!r}; expected one of {sorted(by_name)}")
+        raise InvalidAction(
+            f"unknown action type {reprlib.repr(kind)}; expected one of {sorted(by_name)}"
+        )
     cls = by_name[kind]
     names = [f.name for f in dataclasses.fields(cls)]
     extra = set(data) - set(names) - {"type"}
@@ -63,10 +66,16 @@ def decode_action(data: Any, types: Iterable[type[Action]]) -> Action:
     missing = [n for n in names if n not in data]
     if missing:
         raise InvalidAction(f"{kind} needs field(s) {missing}")
-    values = {n: _from_json_value(data[n]) for n in names}
-    for name, value in values.items():
-        if not _check_value(value):
-            raise InvalidAction(f"{kind}.{name} has a value of the wrong kind: {value!r}")
+    try:
+        values = {n: _from_json_value(data[n]) for n in names}
+        for name, value in values.items():
+            if not _check_value(value):
+                raise InvalidAction(
+                    f"{kind}.{name} has a value of the wrong kind: {reprlib.repr(value)}"
+                )
+    except RecursionError:
+        # a field nested thousands of lists deep, from an untrusted client
+        raise InvalidAction(f"{kind}: a field is nested too deep") from None
     try:
         action = cls(**values)
     except (TypeError, ValueError) as exc:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from timelord.core.errors import CorruptRecord, GameError
+from timelord.core.errors import ConfigError, CorruptRecord, GameError
 from timelord.core.game import State
 from timelord.core.registry import load
 
@@ -39,34 +40,177 @@ class Record:
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
-        """Read a record back; `CorruptRecord` says what is wrong with a bad one."""
+        """Read a record back; `CorruptRecord` says what is wrong with a bad one.
+
+        Every field is checked and capped here, at the door, so nothing later (replay, the
+        report, the web server) meets a seat list that is a number, an action nested
+        thousands of levels deep or a seed of thousands of digits."""
         if not isinstance(data, dict):
             raise CorruptRecord("a record must be a JSON object")
         if data.get("version") != RECORD_VERSION:
-            raise CorruptRecord(f"unsupported record version {data.get('version')!r}")
-        try:
-            game, options, seed = data["game"], data["options"], data["seed"]
-            actions, seats = data.get("actions", []), data.get("seats", [])
-        except KeyError as exc:
-            raise CorruptRecord(f"record lacks {exc.args[0]!r}") from exc
-        if not isinstance(game, str) or not isinstance(options, dict):
-            raise CorruptRecord("record 'game' must be a string and 'options' an object")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise CorruptRecord("record 'seed' must be an integer")
-        if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-            raise CorruptRecord("record 'actions' must be a list of objects")
-        return cls(game, options, seed, list(actions), list(seats), data.get("result"))
+            raise CorruptRecord(f"unsupported record version {reprlib.repr(data.get('version'))}")
+        missing = [k for k in ("game", "options", "seed") if k not in data]
+        if missing:
+            raise CorruptRecord(f"record lacks {', '.join(map(repr, missing))}")
+        extra = set(data) - _FIELDS
+        if extra:
+            raise CorruptRecord(f"record has unknown field(s) {sorted(map(str, extra))[:5]}")
+        game, options, seed = data["game"], data["options"], data["seed"]
+        if not isinstance(game, str) or not 0 < len(game) <= MAX_TEXT:
+            raise CorruptRecord("record 'game' must be a game id")
+        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+            raise CorruptRecord("record 'options' must be an object")
+        _check_tree(options, "options", MAX_OPTION_ITEMS)
+        return cls(
+            game,
+            options,
+            check_seed(seed, CorruptRecord),
+            _actions(data.get("actions", [])),
+            _seats(data.get("seats", [])),
+            _result(data.get("result")),
+        )
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
+        """Read a record file; any bytes give a record or `CorruptRecord`."""
         try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_RECORD_BYTES + 1)
+            if len(raw) > MAX_RECORD_BYTES:
+                raise CorruptRecord(f"record {path} is larger than {MAX_RECORD_BYTES} bytes")
+            data = loads(raw.decode())
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CorruptRecord(f"cannot read record {path}: {exc}") from exc
+        except CorruptRecord as exc:
             raise CorruptRecord(f"cannot read record {path}: {exc}") from exc
         return cls.from_json(data)
+
+
+_FIELDS = {"version", "game", "options", "seed", "seats", "actions", "result"}
+#: seeds are 64-bit generator states; one sign bit more lets `timelord play --seed -5` round-trip
+SEED_BITS = 64
+#: a record file larger than this is refused unread (a long game's record is about 100 KB)
+MAX_RECORD_BYTES = 32 * 1024 * 1024
+#: the most actions any record may hold; `replay` holds each game to its own `max_actions`
+MAX_ACTIONS = 1_000_000
+MAX_SEATS = 16
+MAX_TEXT = 200
+#: fields of one action, and items of one list field (a sequence of cards)
+MAX_ACTION_FIELDS = 16
+MAX_LIST_ITEMS = 256
+#: values (counted through lists and objects) in all the options together
+MAX_OPTION_ITEMS = 20_000
+MAX_DEPTH = 8
+
+
+def check_seed(seed: Any, error: type[GameError] = ConfigError) -> int:
+    """`seed` if it is an integer of at most 64 bits (either sign), else `error`."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise error(f"a seed must be an integer, not {reprlib.repr(seed)}")
+    if not -(1 << SEED_BITS) < seed < 1 << SEED_BITS:
+        raise error(f"a seed must fit in {SEED_BITS} bits (below 2**{SEED_BITS} in size)")
+    return seed
+
+
+def loads(text: str) -> Any:
+    """`json.loads` that raises `CorruptRecord` for every bad text: not JSON, nested past
+    the parser's recursion limit, or an integer of more digits than Python converts."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise CorruptRecord(f"not valid JSON: {str(exc)[:200]}") from None
+
+
+def _check_tree(value: Any, what: str, limit: int) -> None:
+    """Plain JSON values only, at most `MAX_DEPTH` deep and `limit` values in all; walked
+    with a stack, not recursion, so depth itself cannot crash the check."""
+    stack = [(value, 0)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        seen += 1
+        if seen > limit or depth > MAX_DEPTH:
+            raise CorruptRecord(f"record {what!r} is too large or nested too deep")
+        if isinstance(item, dict):
+            if not all(isinstance(k, str) for k in item):
+                raise CorruptRecord(f"record {what!r} has a key that is not text")
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, str):
+            if len(item) > MAX_TEXT:
+                raise CorruptRecord(f"record {what!r} holds a text over {MAX_TEXT} characters")
+        elif isinstance(item, int) and not isinstance(item, bool):
+            if abs(item) >= 1 << SEED_BITS:
+                raise CorruptRecord(f"record {what!r} holds a number over 64 bits")
+        elif not (item is None or isinstance(item, bool | float)):
+            raise CorruptRecord(f"record {what!r} holds a {type(item).__name__}")
+
+
+def _actions(actions: Any) -> list[dict[str, Any]]:
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        raise CorruptRecord("record 'actions' must be a list of objects")
+    if len(actions) > MAX_ACTIONS:
+        raise CorruptRecord(f"record holds {len(actions)} actions, over {MAX_ACTIONS}")
+    for i, action in enumerate(actions):
+        if len(action) > MAX_ACTION_FIELDS:
+            raise CorruptRecord(f"record action {i} has too many fields")
+        for value in action.values():
+            flat = value if isinstance(value, list) else [value]
+            if len(flat) > MAX_LIST_ITEMS or not all(_scalar(v) for v in flat):
+                raise CorruptRecord(
+                    f"record action {i} has a field that is not a value or a short flat list"
+                )
+    return list(actions)
+
+
+def _scalar(value: Any) -> bool:
+    if isinstance(value, str):
+        return len(value) <= MAX_TEXT
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value) < 1 << SEED_BITS
+    return value is None or isinstance(value, bool)
+
+
+def _seats(seats: Any) -> list[str]:
+    if (
+        not isinstance(seats, list)
+        or len(seats) > MAX_SEATS
+        or not all(isinstance(s, str) and 0 < len(s) <= MAX_TEXT for s in seats)
+    ):
+        raise CorruptRecord(f"record 'seats' must be a list of at most {MAX_SEATS} agent specs")
+    return list(seats)
+
+
+#: the result fields `timelord simulate` writes, and the type of each
+_RESULT_LISTS = {"scores": (int, float), "winners": (int,), "places": (int,), "movers": (int,)}
+_RESULT_INTS = ("index", "length")
+
+
+def _result(result: Any) -> dict[str, Any] | None:
+    """None, or an object whose known fields have their shape (extra fields are kept)."""
+    if result is None:
+        return None
+    if not isinstance(result, dict):
+        raise CorruptRecord("record 'result' must be an object or null")
+    _check_tree(result, "result", 2 * MAX_ACTIONS)
+    for name in _RESULT_INTS:
+        value = result.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise CorruptRecord(f"record result {name!r} must be a count")
+    for name, kinds in _RESULT_LISTS.items():
+        value = result.get(name, [])
+        if not isinstance(value, list) or not all(
+            isinstance(v, kinds) and not isinstance(v, bool) for v in value
+        ):
+            raise CorruptRecord(f"record result {name!r} must be a list of numbers")
+    for name in ("winners", "movers"):
+        if not all(0 <= v < MAX_SEATS for v in result.get(name, [])):
+            raise CorruptRecord(f"record result {name!r} names a seat that is not at the table")
+    return result
 
 
 def replay_steps(record: Record) -> Iterator[tuple[State, Any]]:
@@ -75,7 +219,17 @@ def replay_steps(record: Record) -> Iterator[tuple[State, Any]]:
     Every action goes through the checked `apply`, so a tampered record fails loudly with
     `CorruptRecord` naming the step.
     """
-    game = load(record.game, **record.options)
+    try:
+        game = load(record.game, **record.options)
+    except GameError as exc:
+        raise CorruptRecord(f"record of a game that cannot be built: {exc}") from exc
+    if len(record.actions) > game.max_actions:
+        raise CorruptRecord(
+            f"record holds {len(record.actions)} actions; a {game.id} game ends within "
+            f"{game.max_actions}"
+        )
+    if record.seats and len(record.seats) != game.players:
+        raise CorruptRecord(f"record names {len(record.seats)} seats for {game.players} players")
     state = game.new_game(record.seed)
     for i, data in enumerate(record.actions):
         try:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import reprlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from timelord.core.errors import ConfigError
+from timelord.core.errors import ConfigError, GameError
 from timelord.core.game import Game
 
 
@@ -60,10 +61,21 @@ def game_class(game_id: str) -> type[Game]:
 
 
 def load(game_id: str, **options: Any) -> Game:
-    """Build game `game_id` with `options`; `ConfigError` if the id or an option is bad."""
+    """Build game `game_id` with `options`; `ConfigError` if the id or an option is bad.
+
+    Options come from outside (command lines, records, web requests): a game should refuse a
+    bad one with its own `ConfigError`, and anything else its constructor raises on them is
+    turned into one here, so no caller meets a TypeError for `players="abc"`."""
+    if not isinstance(game_id, str):
+        raise ConfigError(f"a game id must be text, not {reprlib.repr(game_id)}")
     cls = game_class(game_id)
     try:
         inspect.signature(cls).bind(**options)
     except TypeError as exc:
         raise ConfigError(f"{game_id}: {exc}") from exc
-    return cls(**options)
+    try:
+        return cls(**options)
+    except GameError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+        raise ConfigError(f"{game_id}: bad options {reprlib.repr(options)}: {exc}") from exc

@@ -15,6 +15,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from timelord.core.errors import CorruptRecord
+
 T = TypeVar("T")
 
 
@@ -45,7 +47,11 @@ class ViewCache(Generic[T]):
             entry = self._entries.get(key)
         if entry is not None and entry[0] is view and entry[1] == view:
             return entry[2]
-        copy = snapshot(view)
+        try:
+            copy = snapshot(view)
+        except RecursionError:
+            # a doctored view nested thousands of levels deep, before any game looked at it
+            raise CorruptRecord("a view nested too deep to be real") from None
         prepared = self._prepare(copy)
         with self._lock:
             self._entries[key] = (view, copy, prepared)

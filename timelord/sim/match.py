@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from timelord.agents import make_agent
-from timelord.core import GAMES, Game, Record, Rng, State, load, register
+from timelord.core import GAMES, CorruptRecord, Game, Record, Rng, State, load, register
+from timelord.core.record import loads
 
 #: the constant `timelord play` uses to derive the seats' generators from a game seed
 SEAT_SEED_MIX = 0xA6E475
@@ -87,6 +88,8 @@ def play_game(game: Game, specs: list[str], seed: int, index: int) -> dict[str, 
     agents = [make_agent(spec, game) for spec in specs]
     rngs = seat_rngs(seed, game.players)
     state: State = game.new_game(seed)
+    # the seat that decides first: the first player, whom some games (the Card Game) draw
+    first = state.to_move
     record = Record(game.id, game.options, seed, seats=list(specs))
     movers: list[int] = []
     while not state.is_over:
@@ -106,8 +109,22 @@ def play_game(game: Game, specs: list[str], seed: int, index: int) -> dict[str, 
         "places": places(scores, winners),
         "length": len(movers),
         "movers": movers,
+        "first": first,
+        **game_clock(state),
     }
     return record.to_json()
+
+
+def game_clock(state: State) -> dict[str, int]:
+    """How long the game ran in the game's own units: the `turn` and `round` counters of its
+    public view, where it has them (turns and rounds mean different things in each game, so
+    the report names them as the game counts them)."""
+    view = state.view(None)
+    return {
+        name: view[key]
+        for name, key in (("turns", "turn"), ("rounds", "round"))
+        if isinstance(view.get(key), int) and not isinstance(view.get(key), bool)
+    }
 
 
 def places(scores: list[float], winners: list[int]) -> list[int]:
@@ -130,70 +147,82 @@ def batches(games: int, size: int) -> list[tuple[int, ...]]:
     return [tuple(range(lo, min(lo + size, games))) for lo in range(0, games, size)]
 
 
+#: games per batch at most: a batch's records (about 80 KB a game) are held until written
+MAX_BATCH = 20
+
+
 @dataclass
 class Runner:
     """Where batches run: `serial`, `processes` (local cores) or a Dask scheduler address.
 
     `dask` is "local" for a LocalCluster on 127.0.0.1 with `workers` processes, or an address
-    like "tcp://host:8786".
+    like "tcp://host:8786". Results stream out in game order while at most `2 * workers`
+    batches are in flight, so a match of any length runs in constant memory.
     """
 
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     dask: str | None = None
     batch: int | None = None
 
+    def __post_init__(self) -> None:
+        if self.workers < 1 or (self.batch is not None and self.batch < 1):
+            # a batch of -1 used to make an empty list of batches: nothing played, no error
+            raise ValueError(f"workers and batch must be at least 1: {self.workers}, {self.batch}")
+
     def batch_size(self, games: int) -> int:
         if self.batch:
             return self.batch
-        # about four batches per worker: few enough that task overhead stays small, enough
-        # that the slowest batch does not leave the other workers idle for long
-        return max(1, min(200, -(-games // (4 * max(1, self.workers)))))
+        # about four batches per worker, so the slowest batch does not leave the other
+        # workers idle for long, and small enough that few records wait in memory
+        return max(1, min(MAX_BATCH, -(-games // (4 * max(1, self.workers)))))
 
     def run(
         self, spec: MatchSpec, on_batch: Callable[[list[dict[str, Any]]], None]
     ) -> list[dict[str, Any]]:
-        """Play the whole match; `on_batch` sees each finished batch; results in game order."""
-        work = batches(spec.games, self.batch_size(spec.games))
-        if self.dask:
-            done = self._run_dask(spec, work, on_batch)
-        elif self.workers > 1 and len(work) > 1:
-            done = self._run_processes(spec, work, on_batch)
-        else:
-            done = []
-            for indices in work:
-                out = run_batch(spec, indices)
-                on_batch(out)
-                done.extend(out)
-        return sorted(done, key=lambda r: r["result"]["index"])
-
-    def _run_processes(
-        self,
-        spec: MatchSpec,
-        work: list[tuple[int, ...]],
-        on_batch: Callable[[list[dict[str, Any]]], None],
-    ) -> list[dict[str, Any]]:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
+        """Play the whole match and keep every record; `on_batch` sees each batch. For
+        long matches use `stream`, which holds only the batches in flight."""
         done: list[dict[str, Any]] = []
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            futures = [pool.submit(run_batch, spec, indices) for indices in work]
-            for future in as_completed(futures):
-                out = future.result()
-                on_batch(out)
-                done.extend(out)
+        for out in self.stream(spec):
+            on_batch(out)
+            done.extend(out)
         return done
 
-    def _run_dask(
-        self,
-        spec: MatchSpec,
-        work: list[tuple[int, ...]],
-        on_batch: Callable[[list[dict[str, Any]]], None],
-    ) -> list[dict[str, Any]]:
-        from dask.distributed import Client, LocalCluster, as_completed
+    def stream(self, spec: MatchSpec) -> Iterator[list[dict[str, Any]]]:
+        """Each batch's records, in game order, as soon as it and the batches before it are
+        played."""
+        work = batches(spec.games, self.batch_size(spec.games))
+        if self.dask:
+            yield from self._stream_dask(spec, work)
+        elif self.workers > 1 and len(work) > 1:
+            yield from self._stream_processes(spec, work)
+        else:
+            for indices in work:
+                yield run_batch(spec, indices)
 
-        done: list[dict[str, Any]] = []
+    def _stream_processes(
+        self, spec: MatchSpec, work: list[tuple[int, ...]]
+    ) -> Iterator[list[dict[str, Any]]]:
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        try:
+            yield from _in_order(
+                work,
+                lambda indices: pool.submit(run_batch, spec, indices),
+                lambda pending: wait(pending, return_when=FIRST_COMPLETED).done,
+                2 * self.workers,
+            )
+        finally:
+            # a stopped run (Ctrl-C, a failed batch) does not wait for the queued batches
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _stream_dask(
+        self, spec: MatchSpec, work: list[tuple[int, ...]]
+    ) -> Iterator[list[dict[str, Any]]]:
+        from dask.distributed import Client, LocalCluster, wait
+
         cluster = None
         if self.dask == "local":
             cluster = LocalCluster(
@@ -207,16 +236,41 @@ class Runner:
         else:
             client = Client(self.dask)
         try:
-            futures = [client.submit(run_batch, spec, indices, pure=False) for indices in work]
-            for future in as_completed(futures):
-                out = future.result()
-                on_batch(out)
-                done.extend(out)
+            workers = len(client.scheduler_info().get("workers", {})) or self.workers
+            yield from _in_order(
+                work,
+                lambda indices: client.submit(run_batch, spec, indices, pure=False),
+                lambda pending: wait(pending, return_when="FIRST_COMPLETED").done,
+                2 * workers,
+            )
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
-        return done
+
+
+def _in_order(
+    work: list[tuple[int, ...]],
+    submit: Callable[[tuple[int, ...]], Any],
+    wait_first: Callable[[list[Any]], Iterable[Any]],
+    window: int,
+) -> Iterator[list[dict[str, Any]]]:
+    """Run `work` through a pool (`submit` gives a future, `wait_first` the finished ones of
+    a list) with at most `window` batches submitted and not yet handed on, and hand batches
+    on in order. Finished futures are dropped at once, so their results do not pile up."""
+    pending: dict[Any, int] = {}
+    ready: dict[int, list[dict[str, Any]]] = {}
+    submitted = handed = 0
+    while handed < len(work):
+        while submitted < len(work) and submitted - handed < window:
+            pending[submit(work[submitted])] = submitted
+            submitted += 1
+        while handed not in ready:
+            for future in wait_first(list(pending)):
+                ready[pending.pop(future)] = future.result()
+        while handed in ready:
+            yield ready.pop(handed)
+            handed += 1
 
 
 def write_results(records: Iterable[dict[str, Any]], out: TextIO) -> None:
@@ -225,8 +279,51 @@ def write_results(records: Iterable[dict[str, Any]], out: TextIO) -> None:
         out.write(json.dumps(record, separators=(",", ":")) + "\n")
 
 
-def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
-    with open(path) as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+def read_results(path: str | Path, skipped: list[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The game records of a results file, each checked: a readable record with a result
+    whose scores, winners and places fit its seats, and of the same game as the first.
+
+    A bad line raises `CorruptRecord` naming it; given a `skipped` list, it is instead left
+    out and described there (the report counts them)."""
+    first: tuple[str, int] | None = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                data = check_result(loads(line))
+                kind = (data["game"], len(data["seats"]))
+                first = first or kind
+                if kind != first:
+                    raise CorruptRecord(
+                        f"a {kind[1]}-player {kind[0]} game among {first[1]}-player {first[0]} "
+                        "games"
+                    )
+            except CorruptRecord as exc:
+                if skipped is None:
+                    raise CorruptRecord(f"{path} line {number}: {exc}") from exc
+                skipped.append(f"line {number}: {exc}")
+                continue
+            yield data
+
+
+def check_result(data: Any) -> dict[str, Any]:
+    """`data` if it is a record with a result that fits its seats; `CorruptRecord` if not."""
+    record = Record.from_json(data)
+    result, players = record.result, len(record.seats)
+    if result is None or not players:
+        raise CorruptRecord("a game without its seats or result")
+    for name in ("scores", "places"):
+        if len(result.get(name, [])) != players:
+            raise CorruptRecord(f"result {name!r} does not have one entry per seat")
+    if "winners" not in result or any(w >= players for w in result["winners"]):
+        raise CorruptRecord("result 'winners' missing or naming a seat not at the table")
+    if not isinstance(result.get("length"), int):
+        raise CorruptRecord("result 'length' missing")
+    for name in ("first", "turns", "rounds"):
+        value = result.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise CorruptRecord(f"result {name!r} must be a whole number")
+    if result.get("first") is not None and not 0 <= result["first"] < players:
+        raise CorruptRecord("result 'first' is not a seat at the table")
+    return record.to_json()

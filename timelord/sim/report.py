@@ -1,10 +1,10 @@
 """An HTML report of match results, plots drawn with matplotlib and embedded as base64 PNG.
 
-Sections: win share per agent and per seat with 95% intervals, first-player advantage, the
-distribution of game lengths, ratings fitted to finishing orders, and which actions (cards,
-for card games) the winners played more than the others. That last table is generic: it
-counts each action's text per seat that made it, using the movers stored with each result;
-a game's hooks may supply `label` to group actions by card instead.
+Sections: win share per agent and per seat with 95% intervals, the advantage of the seat
+that moved first (whichever the game chose), games without a winner, lengths in actions and
+in the game's own turns and rounds, score spread and winning margins, ratings fitted to
+finishing orders, and per card design (the game's `action_card`; moves that play no card
+left out) how often it was played and how the seats that played it fared.
 """
 
 from __future__ import annotations
@@ -12,78 +12,38 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from timelord.agents.hooks import hooks_for
-from timelord.core import Action, GameError, load
-from timelord.sim.stats import Summary, Tally, bradley_terry, summarise
+from timelord.core import GameError, load
+from timelord.sim.stats import (
+    CardTally,
+    Summary,
+    Tally,
+    bradley_terry,
+    card_stats,
+    length_text,
+    mean,
+    spread,
+    summarise,
+)
 
 
-@dataclass
-class ActionUse:
-    label: str
-    by_winners: int
-    by_others: int
-    winner_rate: float  # uses per winning seat-game
-    other_rate: float  # uses per other seat-game
-
-    @property
-    def lift(self) -> float:
-        return self.winner_rate / self.other_rate if self.other_rate else float("inf")
-
-
-def _labeller(records: Sequence[dict[str, Any]]) -> Callable[[dict[str, Any]], str | None]:
-    """action JSON -> label: the game's hook, else the action's text, else its JSON."""
+def card_namer(record: dict[str, Any]) -> Callable[[dict[str, Any]], str | None] | None:
+    """action JSON -> the card design it plays (`Game.action_card`), None for moves that play
+    no card; None altogether when the game cannot be built here."""
     try:
-        game = load(records[0]["game"], **records[0]["options"])
-    except (GameError, KeyError, TypeError):
-        return lambda data: " ".join(f"{k}={v}" for k, v in data.items())
-    label = hooks_for(game).label
+        game = load(record["game"], **record["options"])
+    except GameError:
+        return None
 
-    def text(data: dict[str, Any]) -> str | None:
-        action: Action = game.action_from_json(data)
-        return label(action) if label is not None else str(action)
+    def name(data: dict[str, Any]) -> str | None:
+        try:
+            return game.action_card(game.action_from_json(data))
+        except GameError:
+            return None
 
-    return text
-
-
-def action_use(records: Sequence[dict[str, Any]], top: int = 25) -> list[ActionUse]:
-    """The actions winners used most, with use rates for winners and for the other seats."""
-    if not records:
-        return []
-    label = _labeller(records)
-    winners: Counter[str] = Counter()
-    others: Counter[str] = Counter()
-    win_games = other_games = 0
-    cache: dict[str, str | None] = {}
-    for record in records:
-        result = record["result"]
-        won = set(result["winners"])
-        players = len(record["seats"])
-        win_games += len(won)
-        other_games += players - len(won)
-        for data, mover in zip(record["actions"], result.get("movers", []), strict=False):
-            key = repr(sorted(data.items()))
-            if key not in cache:
-                cache[key] = label(data)
-            text = cache[key]
-            if text is None:
-                continue
-            (winners if mover in won else others)[text] += 1
-    rows = [
-        ActionUse(
-            text,
-            count,
-            others[text],
-            count / win_games if win_games else 0.0,
-            others[text] / other_games if other_games else 0.0,
-        )
-        for text, count in winners.most_common(top)
-    ]
-    return rows
+    return name
 
 
 def _png(fig: Any) -> str:
@@ -101,8 +61,9 @@ def _share_plot(tallies: list[Tally], fair: float, title: str) -> str:
     fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(tallies)))
     labels = [t.label for t in tallies]
     shares = [t.share for t in tallies]
-    lows = [t.share - t.interval[0] for t in tallies]
-    highs = [t.interval[1] - t.share for t in tallies]
+    # never negative: matplotlib refuses a negative error bar
+    lows = [max(0.0, t.share - t.interval[0]) for t in tallies]
+    highs = [max(0.0, t.interval[1] - t.share) for t in tallies]
     ax.barh(labels, shares, xerr=[lows, highs], color="#4a7ab5", capsize=4)
     ax.axvline(fair, color="#c0392b", linestyle="--", label=f"fair share {fair:.2f}")
     ax.invert_yaxis()
@@ -113,14 +74,14 @@ def _share_plot(tallies: list[Tally], fair: float, title: str) -> str:
     return _png(fig)
 
 
-def _length_plot(lengths: list[int]) -> str:
+def _histogram(values: Sequence[float], xlabel: str, title: str) -> str:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 3))
-    ax.hist(lengths, bins=min(40, max(5, len(set(lengths)))), color="#4a7ab5")
-    ax.set_xlabel("actions per game")
+    ax.hist(values, bins=min(40, max(5, len(set(values)))), color="#4a7ab5")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
-    ax.set_title("Game length")
+    ax.set_title(title)
     return _png(fig)
 
 
@@ -137,19 +98,20 @@ def _rating_plot(ratings: dict[str, float]) -> str:
     return _png(fig)
 
 
-def _use_plot(rows: list[ActionUse]) -> str:
+def _card_plot(cards: list[CardTally], fair: float) -> str:
     import matplotlib.pyplot as plt
 
-    rows = rows[:15]
-    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.4 * len(rows)))
-    labels = [r.label[:40] for r in rows]
-    y = range(len(rows))
-    ax.barh([i - 0.2 for i in y], [r.winner_rate for r in rows], 0.4, label="winners")
-    ax.barh([i + 0.2 for i in y], [r.other_rate for r in rows], 0.4, label="others")
-    ax.set_yticks(list(y), labels)
+    cards = cards[:15]
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.4 * len(cards)))
+    shares = [c.share for c in cards]
+    lows = [max(0.0, c.share - c.interval[0]) for c in cards]
+    highs = [max(0.0, c.interval[1] - c.share) for c in cards]
+    ax.barh([c.card[:40] for c in cards], shares, xerr=[lows, highs], color="#5b9e6b", capsize=3)
+    ax.axvline(fair, color="#c0392b", linestyle="--", label=f"fair share {fair:.2f}")
     ax.invert_yaxis()
-    ax.set_xlabel("uses per seat per game")
-    ax.set_title("What the winners played")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win share of the seats that played it (95% interval)")
+    ax.set_title("Cards, most played first")
     ax.legend(loc="lower right")
     return _png(fig)
 
@@ -185,8 +147,10 @@ img { display: block; margin: 1em 0; }
 
 
 def first_player_text(summary: Summary) -> str:
-    seat0 = summary.by_seat[0]
-    lo, hi = seat0.interval
+    first = summary.first
+    if not first.games:
+        return "These results do not say which seat moved first."
+    lo, hi = first.interval
     fair = summary.fair_share
     if lo > fair:
         verdict = "an advantage"
@@ -195,13 +159,64 @@ def first_player_text(summary: Summary) -> str:
     else:
         verdict = "no advantage that this many games can show"
     return (
-        f"The first seat won {seat0.share:.3f} of its games (95% interval "
-        f"[{lo:.3f}, {hi:.3f}]) against a fair share of {fair:.3f}: {verdict}."
+        f"The seat that moved first (whichever seat the game chose) won {first.share:.3f} of "
+        f"its {first.games} games (95% interval [{lo:.3f}, {hi:.3f}]) against a fair share of "
+        f"{fair:.3f} (an even part of the games someone won): {verdict}."
     )
 
 
-def render(records: list[dict[str, Any]], title: str = "timelord match report") -> str:
-    """The whole report as one self-contained HTML page."""
+def _outcome_text(summary: Summary) -> str:
+    decided = summary.games - summary.no_winner
+    return (
+        f"{decided} games had a winner ({summary.shared} of them won by several seats "
+        f"together); {summary.no_winner} ended without one"
+        + (
+            f" ({summary.no_winner / summary.games:.1%}: round limits, everyone out)."
+            if summary.no_winner
+            else "."
+        )
+    )
+
+
+def _length_rows(summary: Summary) -> list[list[str]]:
+    rows = []
+    for unit, values in (
+        ("actions", summary.lengths),
+        ("turns", summary.turns),
+        ("rounds", summary.rounds),
+    ):
+        if values:
+            ordered = sorted(values)
+            rows.append(
+                [
+                    unit,
+                    f"{mean(values):.1f}",
+                    str(ordered[0]),
+                    str(ordered[len(ordered) // 2]),
+                    str(ordered[-1]),
+                ]
+            )
+    return rows
+
+
+def _spread_rows(summary: Summary) -> list[list[str]]:
+    rows = []
+    for label, values in (
+        ("final score, every seat", summary.scores),
+        ("winning margin", summary.margins),
+    ):
+        centre, sd, low, high = spread(values)
+        rows.append(
+            [label, str(len(values)), f"{centre:.2f}", f"{sd:.2f}", f"{low:g}", f"{high:g}"]
+        )
+    return rows
+
+
+def render(
+    records: list[dict[str, Any]], title: str = "timelord match report", skipped: int = 0
+) -> str:
+    """The whole report as one self-contained HTML page; `skipped` malformed lines are
+    mentioned at the top."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -209,7 +224,8 @@ def render(records: list[dict[str, Any]], title: str = "timelord match report") 
         raise ValueError("no games in the results")
     summary = summarise(records)
     ratings = bradley_terry(records)
-    uses = action_use(records)
+    namer = card_namer(records[0])
+    cards = card_stats(records, namer) if namer is not None else []
     specs = sorted({s for r in records for s in r["seats"]})
     header = ["", "games", "win share", "95% interval", "mean score"]
     parts = [
@@ -217,16 +233,36 @@ def render(records: list[dict[str, Any]], title: str = "timelord match report") 
         f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>",
         f"<p>Game <b>{html.escape(summary.game)}</b>, {summary.players} players, "
         f"{summary.games} games; agents: {html.escape(', '.join(specs))}. "
-        f"Mean game length {summary.mean_length:.1f} actions.</p>",
+        f"Mean game length {html.escape(length_text(summary))}. "
+        f"{html.escape(_outcome_text(summary))}</p>",
+    ]
+    if skipped:
+        parts.append(
+            f"<p><b>{skipped} malformed line{'s' if skipped != 1 else ''} of the results file "
+            "were left out.</b></p>"
+        )
+    note = summary.seat_note()
+    parts += [
         "<h2>Win share per agent</h2>",
         _table(header, _tally_rows(summary.by_agent)),
         _img(_share_plot(summary.by_agent, summary.fair_share, "Win share per agent")),
         "<h2>Win share per seat</h2>",
         f"<p>{html.escape(first_player_text(summary))}</p>",
-        _table(header, _tally_rows(summary.by_seat)),
+        f"<p><b>{html.escape(note)}</b></p>" if note else "",
+        _table(header, _tally_rows([*summary.by_seat, summary.first])),
         _img(_share_plot(summary.by_seat, summary.fair_share, "Win share per seat")),
         "<h2>Game length</h2>",
-        _img(_length_plot(summary.lengths)),
+        "<p>Turns and rounds as the game itself counts them.</p>",
+        _table(["unit", "mean", "least", "median", "most"], _length_rows(summary)),
+        _img(_histogram(summary.lengths, "actions per game", "Game length")),
+        "<h2>Scores and margins</h2>",
+        "<p>The winning margin of a game is the best winner's score less the best score of a "
+        "seat that did not win (games with a winner and a loser only).</p>",
+        _table(["", "values", "mean", "sd", "least", "most"], _spread_rows(summary)),
+    ]
+    if summary.margins:
+        parts.append(_img(_histogram(summary.margins, "winning margin", "Winning margins")))
+    parts += [
         "<h2>Ratings</h2>",
         "<p>Bradley-Terry fit of every pair of seats in every game (better finishing place "
         "wins the pair, equal places draw), on the Elo scale with mean 0: 200 points apart "
@@ -237,28 +273,45 @@ def render(records: list[dict[str, Any]], title: str = "timelord match report") 
         parts += [_table(["agent", "rating"], rows), _img(_rating_plot(ratings))]
     else:
         parts.append("<p>Only one kind of agent played: nothing to rate.</p>")
-    parts.append("<h2>What the winners played</h2>")
-    if uses:
+    parts.append("<h2>Cards</h2>")
+    if cards:
         parts += [
-            "<p>Actions the winning seats took most often, per seat per game, against the "
-            "same rate for the seats that did not win.</p>",
+            "<p>Each card design (all its copies together; moves that play no card left out): "
+            "how often it was played, in how many games, and how the seats that played it "
+            "fared: their win share, final scores and spread, and the winning margin of the "
+            "games they won. A high win share says the card goes with winning, not that it "
+            "causes it.</p>",
             _table(
-                ["action", "by winners", "by others", "winners / game", "others / game"],
+                [
+                    "card",
+                    "plays",
+                    "per game",
+                    "in games",
+                    "players' win share",
+                    "95% interval",
+                    "players' mean score",
+                    "score sd",
+                    "margin when they won",
+                ],
                 [
                     [
-                        u.label,
-                        str(u.by_winners),
-                        str(u.by_others),
-                        f"{u.winner_rate:.2f}",
-                        f"{u.other_rate:.2f}",
+                        c.card,
+                        str(c.plays),
+                        f"{c.plays / summary.games:.2f}",
+                        f"{c.games / summary.games:.0%}",
+                        f"{c.share:.3f}",
+                        f"[{c.interval[0]:.3f}, {c.interval[1]:.3f}]",
+                        f"{c.mean_score:.2f}",
+                        f"{c.score_sd:.2f}",
+                        "-" if c.mean_margin is None else f"{c.mean_margin:.2f}",
                     ]
-                    for u in uses
+                    for c in cards
                 ],
             ),
-            _img(_use_plot(uses)),
+            _img(_card_plot(cards, summary.fair_share)),
         ]
     else:
-        parts.append("<p>No winner took an action.</p>")
+        parts.append("<p>No move of these games named a card (the game's action_card).</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
