@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from timelord.core import Action, ConfigError, Game, Rng, View
+from timelord.core import Action, ConfigError, CorruptRecord, Game, Rng, View
 from timelord.core.viewcache import ViewCache
 from timelord.games.card_game.actions import ACTION_TYPES
 from timelord.games.card_game.cards import CardSet, card_set_from_data, standard_cards
@@ -103,7 +103,11 @@ class CardGame(Game):
         (types, conservation of cards, the pending decision, knowledge: `validate`)."""
         from timelord.games.card_game.validate import state_from_data
 
-        return state_from_data(self, data)
+        try:
+            return state_from_data(self, data)
+        except RecursionError:
+            # a field nested thousands of lists deep reaches an error message's repr
+            raise CorruptRecord("card-game state: a field is nested too deep") from None
 
     def sample_state(self, view: View, rng: Rng) -> CardGameState:
         """A state consistent with `view` (C-7.2); the view is checked and prepared once

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from timelord.core import ConfigError, Game, Rng, View
+from timelord.core import ConfigError, CorruptRecord, Game, Rng, View
 from timelord.core.action import Action
 from timelord.core.viewcache import ViewCache
 from timelord.games.clue.actions import ACTION_TYPES, PlayCard
@@ -216,7 +216,11 @@ class ClueGame(Game):
         )
 
     def state_from_json(self, data: Mapping[str, Any]) -> ClueState:
-        return state_from_json(self, data)
+        try:
+            return state_from_json(self, data)
+        except RecursionError:
+            # a field nested thousands of lists deep reaches an error message's repr
+            raise CorruptRecord("clue state: a field is nested too deep") from None
 
     def sample_state(self, view: View, rng: Rng) -> ClueState:
         return self.prepared_view(view).draw(rng)
