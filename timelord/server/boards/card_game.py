@@ -21,6 +21,7 @@ from timelord.server.boards.common import (
     act_attrs,
     card,
     card_back,
+    claimer,
     esc,
     frame,
     result_panel,
@@ -120,12 +121,7 @@ def render(snap: Snapshot) -> str:
     game = snap.game
     assert isinstance(game, CardGame)
     view = snap.view
-    used: set[int] = set()
-
-    def take(pred: Any) -> list[Action]:
-        out = [a for i, a in enumerate(snap.legal) if i not in used and pred(a)]
-        used.update(i for i, a in enumerate(snap.legal) if i not in used and pred(a))
-        return out
+    take = claimer(snap.legal)
 
     vp = standing(game, view)
     deck = view["deck"]

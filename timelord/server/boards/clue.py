@@ -20,6 +20,7 @@ from timelord.server.boards.common import (
     Snapshot,
     act_attrs,
     card,
+    claimer,
     esc,
     explain_attr,
     frame,
@@ -47,12 +48,7 @@ def render(snap: Snapshot) -> str:
     game = snap.game
     assert isinstance(game, ClueGame)
     view = snap.view
-    used: set[int] = set()
-
-    def take(pred: Any) -> list[Action]:
-        out = [a for i, a in enumerate(snap.legal) if i not in used and pred(a)]
-        used.update(i for i, a in enumerate(snap.legal) if i not in used and pred(a))
-        return out
+    take = claimer(snap.legal)
 
     seats = _seats(snap, game, view, take)
     board = _map(snap, game, view, take)

@@ -118,6 +118,22 @@ def act_attrs(
     )
 
 
+def claimer(legal: Sequence[Action]) -> Callable[[Callable[..., object]], list[Action]]:
+    """A `take(pred)` that hands each legal action to the first board element claiming it, so
+    no move gets two controls and what nobody claims is left for the generic controls."""
+    used: set[int] = set()
+
+    def take(pred: Callable[..., object]) -> list[Action]:
+        out = []
+        for i, action in enumerate(legal):
+            if i not in used and pred(action):
+                used.add(i)
+                out.append(action)
+        return out
+
+    return take
+
+
 def explain_attr(snap: Snapshot, actions: Sequence[Action], probe: Action | None) -> str:
     """For an element the seat cannot act on now, `data-explain`: the move a click on it
     would mean, which the client sends to the explain route to show the engine's reason."""
