@@ -159,3 +159,13 @@ def test_c6_4_a_peekers_sample_shows_the_card_it_peeked_at() -> None:
         if found == 12:
             return
     pytest.fail("no peek in these games")
+
+
+def test_a_view_with_a_float_for_a_card_number_is_refused() -> None:
+    """Found by the long fuzz run: `19.0 == 19` let a doctored view through the door, and the
+    renderer then indexed a list with a float."""
+    state = ClueGame(players=4).new_game(5)
+    view = state.view(0)
+    view["categories"][2][0] = float(view["categories"][2][0])
+    with pytest.raises(CorruptRecord):
+        state.game.sample_state(view, Rng(1))

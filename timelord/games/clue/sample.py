@@ -22,6 +22,7 @@ trust the prepared view.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from timelord.core import CorruptRecord, Rng
@@ -141,9 +142,15 @@ def prepare_view(game: ClueGame, view: dict[str, Any]) -> PreparedView:
         # off by one): refused here, once, so the draws after this need no checks.
         raise CorruptRecord(f"no state of this game shows this view: {exc}") from exc
     check_state(first)
-    if first.view(seat) != view:
+    # compared as JSON text: 19.0 == 19 and True == 1 in Python, and such a view got through
+    # to crash the renderer, which indexes lists with its numbers
+    if _canonical(first.view(seat)) != _canonical(view):
         raise CorruptRecord("no state of this game shows this view")
     return template
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 class PreparedView:
