@@ -29,13 +29,39 @@ from timelord.server.boards.common import (
 )
 
 CATEGORY = ("Who", "What", "Where")
+#: What each engine phase asks of the seat to move (keys are the engine's phase ids).
 PHASE_TEXT = {
     "start": "Start of your turn: play a card or power, take a passage, or roll.",
-    "roll": "Roll the dice (or take a secret passage).",
     "move": "Choose where to move: click a glowing location or square.",
     "name": "Name the cards: click a row of the notebook.",
-    "show": "Show one of your cards that matches the rumour.",
-    "accuse": "In the TARDIS: click it to accuse, or end your turn.",
+    "answer": "Show one of your cards that matches the rumour.",
+    "centre": "In the TARDIS: click it to accuse, or end your turn.",
+    "offer": "Draw an intrigue card, or pass.",
+    "peek": "Look at the card just shown to another player, or pass.",
+    "second": "Use your power to have a second player answer, or pass.",
+    "side": "Look at one of the cards set aside.",
+    "teleport": "Teleport: click the location to go to.",
+    "slip": "Time Slip: click the location to go to.",
+    "scan": "Choose whose hand to scan.",
+    "bell": "The Cloister Bell: click the location to move to.",
+}
+
+#: The phase in words for the status line, so no engine id shows on screen.
+PHASE_WORDS = {
+    "start": "start of turn",
+    "move": "moving",
+    "name": "naming a rumour",
+    "answer": "answering a rumour",
+    "centre": "in the TARDIS",
+    "offer": "intrigue card offered",
+    "peek": "peeking at a shown card",
+    "second": "a second answer",
+    "side": "looking at a set-aside card",
+    "teleport": "teleporting",
+    "slip": "Time Slip",
+    "scan": "scanning a hand",
+    "bell": "the Cloister Bell",
+    "over": "over",
 }
 
 
@@ -69,7 +95,7 @@ def render(snap: Snapshot) -> str:
             else (
                 "your" if view["current"] == snap.seat else f"{game.seat_name(view['current'])}'s"
             )
-            + f" turn · phase {esc(view['phase'])}"
+            + f" turn · {esc(PHASE_WORDS.get(view['phase'], view['phase']))}"
         )
         + (
             f" · dice {dice} = {esc(view['steps'])} step{'' if view['steps'] == 1 else 's'}"
@@ -80,7 +106,7 @@ def render(snap: Snapshot) -> str:
     )
     if snap.my_turn:
         hint = PHASE_TEXT.get(view["phase"], "")
-        if view["phase"] != "accuse" and any(type(a).__name__ == "Accuse" for a in snap.legal):
+        if view["phase"] != "centre" and any(type(a).__name__ == "Accuse" for a in snap.legal):
             hint += " Or click the TARDIS to accuse."
         naming = view.get("naming") or []
         if view["phase"] == "name":
