@@ -53,6 +53,10 @@ USAGE_ERRORS = {
     "unknown game in games": (["games", "chess"], "unknown game 'chess'"),
     "unknown agent": (["play", "toy", "--seats", "random,wizard"], "unknown agent 'wizard'"),
     "empty seat": (["play", "toy", "--seats", "random,,random"], "empty entry"),
+    "seed wider than a record holds": (
+        ["play", "toy", "--seats", "random,random", "--seed", str(2**70)],
+        "64 bits",
+    ),
     "seats against players": (
         ["play", "toy", "--seats", "random,random", "-o", "players=3"],
         "3 players but 2 seats",

@@ -19,6 +19,7 @@ from timelord.cli.human import HumanAgent, QuitGame, WhyNot
 from timelord.cli.options import add_option_argument, load_game, parse_options, parse_seats
 from timelord.cli.terminal import Screen
 from timelord.core import Action, ConfigError, Game, GameError, Record, Rng, State
+from timelord.core.record import check_seed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"{game.players} players but {len(specs)} seats given in --seats")
     if args.record:
         check_writable(Path(args.record))
+    if args.seed is not None:
+        check_seed(args.seed)  # a wider seed would be written into a record nobody can read
     seed = args.seed if args.seed is not None else Rng(_clock_seed()).next64() % 1_000_000
     screen = Screen()
     screen.say(f"{args.game} with {game.players} players, seed {seed}")
