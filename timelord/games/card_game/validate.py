@@ -234,8 +234,11 @@ def _check_pending(s: CardGameState) -> None:
         raise CorruptRecord(f"phase {ph!r} needs an attack at location {L}")
     if ph == IRON:
         owner = s.loc_owner[L]
-        if not set(s.p_cards) <= set(s.loc_def[L]):
-            raise CorruptRecord("the Defenders of a conflict are at its Location")
+        # Not a subset of the Location's Defenders: Impossible Astronaut, Madame Kovarian
+        # and "removes" effects take Defenders away after they were staged (a real game
+        # reached this, and the sampler's door then refused a true view mid-search).
+        if any(not cs.is_defender[c] for c in s.p_cards):
+            raise CorruptRecord("only Defenders are staged for Ironsides")
         if not any("ironsides" in cs.effects[c] for c in s.upres[owner]):
             raise CorruptRecord("Ironsides is offered only to a defender who has it in play")
 
