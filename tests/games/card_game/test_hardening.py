@@ -537,3 +537,29 @@ def test_c_3_2_a_state_where_a_seat_could_never_end_its_turn_is_refused(game3: C
     assert game3.state_from_json(ok).legal_actions()
     with pytest.raises(CorruptRecord):
         game3.state_from_json(_edit(ok, ("active",), 1))
+
+
+def test_defenders_staged_for_ironsides_may_have_left_the_location() -> None:
+    """C-card-ironsides after C-card-impossible-astronaut / C-card-madame-kovarian: the
+    Defenders staged for the conflict may have been taken from the Location before the
+    Ironsides choice. A head-to-head game reached this; the door refused the true state, so
+    sampling from the seat's true view failed in the middle of a search."""
+    from timelord.games.card_game.state import IRON
+
+    game = CardGame(players=2)
+    state, rng = game.new_game(5), Rng(5)
+    while state.phase != IRON:
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.below(len(legal))])
+    data = state.to_json()
+    where = data["p_loc"]
+    taken = data["loc_def"][where][0]
+    data["loc_def"][where].remove(taken)
+    data["discard"].append(taken)  # as Impossible Astronaut or Kovarian would leave it
+    data["p_cards"] = [taken]
+    moved = game.state_from_json(data)
+    assert [str(a) for a in moved.legal_actions()] == [
+        "pay for Ironsides: +1 defence",
+        "pass",
+    ]
+    assert not moved.apply(moved.legal_actions()[0]).is_over
