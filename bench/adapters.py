@@ -5,9 +5,10 @@ mean time per step and its ratio to the raw step:
 
 - raw: `legal_actions()`, a random choice, `apply_unchecked` (what a playout pays);
 - pettingzoo step: the offered indices (the mask's work), a random choice, `env.step`
-  (checked apply with events, per-seat sentences, rewards);
-- pettingzoo step, events off: the same with `events=False` (no infos, engine fast path);
-- pettingzoo step+observe: the first plus `observe` of the seat to move (the encoded view);
+  (apply on the engine's logging path, events recorded for the infos, rewards);
+- pettingzoo step, events off: the same with `events=False` (no events recorded);
+- pettingzoo step+last: the first plus `env.last()` of the seat to move, as an AEC loop
+  calls it: the encoded view, the mask and that seat's event sentences (written on reading);
 - openspiel: `legal_actions()` and `apply_action` on the adapter's state (events off).
 
 The issue's target is a PettingZoo step at most 2x the raw step.
@@ -61,7 +62,7 @@ def pettingzoo(
         env.reset(seed=seed)
         while not env.terminations[env.agent_selection]:
             if observe:
-                env.observe(env.agent_selection)
+                env.last()
             offered = env._offers(env._current())
             env.step(rng.choice(list(offered)))
             steps += 1
@@ -98,7 +99,7 @@ def main() -> None:
     print(f"{args.games} random games each; microseconds per step (ratio to raw)")
     print(
         f"{'game':<12}{'N':>3}{'steps':>8}{'raw':>8}{'pz step':>16}{'pz no events':>16}"
-        f"{'pz+observe':>16}{'openspiel':>16}"
+        f"{'pz step+last':>16}{'openspiel':>16}"
     )
     for game_id, players in CASES:
         if args.only and game_id != args.only:

@@ -3,6 +3,8 @@ player count, and keeps its promises on rewards, illegal indices, events and ren
 
 from __future__ import annotations
 
+import ast
+import json
 import warnings
 
 import numpy as np
@@ -107,6 +109,66 @@ def test_infos_tell_each_seat_the_events_it_may_see() -> None:
         texts = [e["text"] for e in env.game.tell(expected, seat)]
         assert env.infos[agent]["events"] == texts
         assert texts, f"{action} told seat {seat} nothing"
+
+
+@pytest.mark.parametrize("read_every_step", [True, False])
+def test_infos_gather_a_seats_events_until_it_acts_again(read_every_step: bool) -> None:
+    """Like the cumulative reward, a seat's events run from its own last move to now, whether
+    they are read after every step or only at the end."""
+    env = tz.raw_env("keys", players=3)
+    env.reset(seed=6)
+    game = env.game
+    told: dict[int, list[str]] = {seat: [] for seat in range(3)}
+    for _ in range(150):
+        state = env.state_
+        assert state is not None and not state.is_over
+        mover = state.to_move
+        assert mover is not None
+        index = min(env.index.indices(state.legal_actions()))
+        events = state.apply_with_events(env.index.actions[index])[1]
+        told[mover] = []
+        for seat in range(3):
+            told[seat] += [e["text"] for e in game.tell(events, seat)]
+        env.step(index)
+        if read_every_step:
+            for seat, agent in enumerate(env.possible_agents):
+                assert env.infos[agent]["events"] == told[seat]
+    for seat, agent in enumerate(env.possible_agents):
+        assert env.infos[agent]["events"] == told[seat]
+    assert len({len(t) for t in told.values()}) > 1, "every seat was told the same amount"
+    assert len(env.infos._moves) < 150, "moves every window has passed are kept"
+
+
+def _stepped(events: bool = True) -> tz.raw_env:
+    env = tz.raw_env("episodes", players=3, events=events)
+    env.reset(seed=8)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    return env
+
+
+READS = {
+    "dict()": dict,
+    "unpacking": lambda infos: {**infos},
+    "copy": lambda infos: infos.copy(),
+    "items": lambda infos: dict(infos.items()),
+    "values": lambda infos: dict(zip(list(infos), infos.values(), strict=True)),
+    "json": lambda infos: json.loads(json.dumps(infos)),
+    "get": lambda infos: {a: infos.get(a) for a in infos},
+    "repr": lambda infos: ast.literal_eval(repr(infos)),
+}
+
+
+@pytest.mark.parametrize("how", READS)
+def test_infos_read_any_way_give_the_same_sentences(how: str) -> None:
+    """The sentences are written when read; every way of reading the dict writes them."""
+    reference = _stepped()
+    expected = {agent: reference.infos[agent] for agent in reference.possible_agents}
+    assert all(info["events"] for info in expected.values())
+    assert READS[how](_stepped().infos) == expected
+    assert _stepped().infos == expected
+    assert _stepped().infos.get("nobody", "missing") == "missing"
+    assert all(info == {"events": []} for info in _stepped(events=False).infos.values())
 
 
 def test_render_ansi_shows_the_table() -> None:

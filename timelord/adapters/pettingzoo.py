@@ -21,16 +21,18 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
   and calls out of order are refused. `raw_env` raises the engine's `IllegalAction` instead.
 - Rewards: 0 until the game ends; then each seat's win share (1/k to each of k tied winners,
   0 to the others, so the rewards of a game sum to 1, or to 0 when nobody wins).
-- Infos: `{"events": [...]}`, the sentences telling that seat what the last step did
-  (`state.apply_with_events` redacted by `game.tell`), so they hide what the seat may not see.
-  `events=False` leaves them empty and applies the move on the engine's fast path (the index
-  was checked against the offered moves already): for training loops that never read them.
+- Infos: `{"events": [...]}`, the sentences telling that seat what happened since it last
+  acted (its own move included), as `game.tell` redacts them, so they hide what the seat may
+  not see; like the cumulative reward `last()` returns, they gather between the seat's turns.
+  A step only records the events; a seat's sentences are written when its info is read, so
+  a loop that never reads infos does not pay for them. `events=False` records nothing.
 - `render_mode="ansi"`: `render()` returns the spectator's picture of the table.
 - `reset(seed=S)` deals `game.new_game(S)`: the same seed gives the same game.
 """
 
 from __future__ import annotations
 
+from collections.abc import ItemsView, Iterator, ValuesView
 from typing import Any
 
 import numpy as np
@@ -42,6 +44,7 @@ import timelord
 from timelord.adapters.encode import Encoder, encoder_for
 from timelord.adapters.space import ActionIndex
 from timelord.core import Action, ConfigError, Game, State
+from timelord.core.events import Event
 
 
 def env(game: str, players: int | None = None, **kwargs: Any) -> AECEnv:
@@ -117,7 +120,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {"events": []} for a in self.agents}
+        self.infos = SeatInfos(self.game, self._seat)
         self._select()
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -137,21 +140,19 @@ class raw_env(AECEnv):
         chosen = self.index.action(action, self._offers(state))
         self._offered = None
         self._cumulative_rewards[agent] = 0.0
+        # chosen is one of the offered moves, so the engine's fast path; the infos tell
+        # this move's events when they are read, by applying it again with its log
+        self.state_ = state.apply_unchecked(chosen)
         if self.events:
-            self.state_, events = state.apply_with_events(chosen)
-            for a in self.agents:
-                told = self.game.tell(events, self._seat[a])
-                self.infos[a] = {"events": [e["text"] for e in told]}
-        else:
-            self.state_ = state.apply_unchecked(chosen)  # chosen is one of the offered moves
+            self.infos.moved(agent, state, chosen)
         if self.state_.is_over:
             winners = self.state_.winners()
             for a in self.agents:
                 seat = self._seat[a]
                 self.rewards[a] = 1.0 / len(winners) if seat in winners else 0.0
                 self.terminations[a] = True
+            self._accumulate_rewards()  # the only step whose rewards are not all zero
         self._select()
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -180,3 +181,114 @@ class raw_env(AECEnv):
         then steps with None once, as PettingZoo asks)."""
         seat = self._current().to_move
         self.agent_selection = self.possible_agents[seat if seat is not None else 0]
+
+
+#: every how many moves `SeatInfos` drops the moves no window needs any more
+_TRIM_EVERY = 64
+
+
+class SeatInfos(dict[str, dict[str, Any]]):
+    """`infos`: agent -> `{"events": [sentences]}`, the sentences written when first read.
+
+    A step only notes its move (`moved`: the state before and the action). Rules are pure
+    functions of the state, its generator included, so applying the move again on the
+    engine's logging path gives the events it had; that happens the first time an info that
+    needs them is read, by any way of reading the dict, once per move for all seats. Each seat
+    is told them by `Game.event_text` of `Event.seen_by`, so nothing it may not see. An
+    agent's window of moves starts afresh when it acts; moves no window needs are dropped."""
+
+    def __init__(self, game: Game, seats: dict[str, int]) -> None:
+        super().__init__({a: {"events": []} for a in seats})
+        self._game = game
+        self._seats = seats
+        #: the moves from number `_first` on, as (state before, action)
+        self._moves: list[tuple[State, Action]] = []
+        self._first = 0
+        #: move number -> its events, once applied again
+        self._events: dict[int, list[Event]] = {}
+        #: agent -> the number of the first move of its window (its last move)
+        self._start = dict.fromkeys(seats, 0)
+        #: agent -> the window its stored info tells, and the first move it does not tell yet
+        self._base = dict.fromkeys(seats, 0)
+        self._told = dict.fromkeys(seats, 0)
+
+    def moved(self, agent: str, state: State, action: Action) -> None:
+        """`agent` played `action` in `state`: its window restarts with this move (the
+        stored info is emptied when next read)."""
+        moves = self._moves
+        number = self._start[agent] = self._first + len(moves)
+        moves.append((state, action))
+        if number % _TRIM_EVERY == 0:
+            oldest = min(self._needs(a) for a in self.keys())
+            if oldest > self._first:
+                for number in range(self._first, oldest):
+                    self._events.pop(number, None)
+                del moves[: oldest - self._first]
+                self._first = oldest
+
+    def _needs(self, agent: str) -> int:
+        """The first move `agent`'s info will need to be told."""
+        start = self._start[agent]
+        return self._told[agent] if self._base[agent] == start else start
+
+    def _fresh(self, agent: str) -> dict[str, Any]:
+        info = super().__getitem__(agent)
+        first, end = self._first, self._first + len(self._moves)
+        start, told = self._start.get(agent, end), self._told.get(agent, end)
+        if self._base.get(agent, start) != start:  # the agent acted since it was written
+            info, told = {"events": []}, start
+            self._base[agent] = start
+        if told < end:
+            seat = self._seats[agent]
+            texts = []
+            for number in range(told, end):
+                events = self._events.get(number)
+                if events is None:
+                    state, action = self._moves[number - first]
+                    events = self._events[number] = []
+                    state.apply_logged(action, events)
+                texts += [self._game.event_text(e.kind, e.seen_by(seat), seat) for e in events]
+            info = {**info, "events": [*info.get("events", []), *texts]}
+        if info is not super().__getitem__(agent):
+            super().__setitem__(agent, info)
+        self._told[agent] = end
+        return info
+
+    def _all_fresh(self) -> None:
+        for agent in list(self.keys()):
+            self._fresh(agent)
+
+    def __getitem__(self, agent: str) -> dict[str, Any]:
+        return self._fresh(agent)
+
+    def __setitem__(self, agent: str, info: dict[str, Any]) -> None:
+        super().__setitem__(agent, info)
+        self._start[agent] = self._base[agent] = self._told[agent] = self._first + len(self._moves)
+
+    def __iter__(self) -> Iterator[str]:
+        # defined here so that dict(infos) and {**infos} read the values through __getitem__
+        return super().__iter__()
+
+    def get(self, agent: str, default: Any = None) -> Any:
+        return self._fresh(agent) if agent in self else default
+
+    def values(self) -> ValuesView[dict[str, Any]]:  # type: ignore[override]
+        self._all_fresh()
+        return super().values()
+
+    def items(self) -> ItemsView[str, dict[str, Any]]:  # type: ignore[override]
+        self._all_fresh()
+        return super().items()
+
+    def copy(self) -> dict[str, dict[str, Any]]:
+        return {agent: self._fresh(agent) for agent in self}
+
+    def __eq__(self, other: object) -> bool:
+        self._all_fresh()
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __repr__(self) -> str:
+        return repr(self.copy())

@@ -27,7 +27,8 @@ class ActionIndex:
         self.game = game
         self.actions: tuple[Action, ...] = tuple(game.action_space())
         self._index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
-        self._known: dict[int, tuple[Action, int]] = {}
+        self._known: dict[int, int] = {}
+        self._held: list[Action] = []
         package = type(game).__module__.rpartition(".")[0]
         module = importlib.import_module(package + ".action_space")
         self._canonical: Callable[[Game, Action], Action] | None = getattr(
@@ -49,18 +50,21 @@ class ActionIndex:
     def indices(self, legal: Sequence[Action]) -> dict[int, Action]:
         """Index -> offered action, for the actions `legal` lists."""
         # Engines hand out shared action objects, so most lookups go by identity: hashing a
-        # dataclass costs more than the rest of a step. Each entry holds its object, so an id
-        # cannot be reused while it is in the table; the table is emptied when it grows large.
+        # dataclass costs more than the rest of a step. `_held` keeps every object of the
+        # table alive, so an id cannot be reused while it is in the table; both are emptied
+        # when they grow large.
         known = self._known
-        out: dict[int, Action] = {}
-        for a in legal:
-            hit = known.get(id(a))
-            if hit is None:
-                if len(known) >= _KNOWN_LIMIT:
-                    known.clear()
-                hit = known[id(a)] = (a, self.index(a))
-            out[hit[1]] = a
-        return out
+        try:
+            return {known[id(a)]: a for a in legal}
+        except KeyError:
+            if len(known) >= _KNOWN_LIMIT:
+                known.clear()
+                self._held.clear()
+            for a in legal:
+                if id(a) not in known:
+                    known[id(a)] = self.index(a)
+                    self._held.append(a)
+            return {known[id(a)]: a for a in legal}
 
     def mask(self, legal: Sequence[Action]) -> np.ndarray[Any, np.dtype[np.int8]]:
         """int8 array over the space: 1 where the action is offered."""
