@@ -82,11 +82,17 @@ class Result:
             result = cls(**data)
         except TypeError as exc:
             raise CorruptRecord(f"not a head-to-head result: {exc}") from None
+        counts = (result.sims, result.index, result.moves)
         ok = (
             result.game in GAMES
+            and type(result.seed) is int
+            and all(type(n) is int and n >= 0 for n in counts)
+            and type(result.seconds) in (int, float)
+            and isinstance(result.seats, list)
+            and isinstance(result.returns, list)
             and len(result.seats) == len(result.returns) == PLAYERS
             and set(result.seats) <= {OPENSPIEL, TIMELORD}
-            and all(isinstance(r, int | float) for r in result.returns)
+            and all(type(r) in (int, float) and 0 <= r <= 1 for r in result.returns)
         )
         if not ok:
             raise CorruptRecord(f"not a head-to-head result: {str(data)[:200]}")
@@ -252,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.games < 0 or args.workers < 1 or args.sims < 0:
         ap.error("--games and --sims must be at least 0, --workers at least 1")
+    if args.sims == 1:  # its first simulation only makes the root, which it then reads
+        ap.error("OpenSpiel's ISMCTSBot needs --sims of at least 2")
     try:
         results = read_results(args.results)
     except CorruptRecord as exc:
