@@ -249,6 +249,20 @@ def test_c_card_reveal_cards(game3: CardGame, key: str) -> None:
     assert None not in s.view(2)["locations"][L]["enemies"]
 
 
+@pytest.mark.parametrize(("key", "tp"), [("sonic-screwdriver", 3), ("mr-clever", 5)])
+def test_c_card_time_points_come_from_the_card_data(game3: CardGame, key: str, tp: int) -> None:
+    """Content is data: a set whose card gives other Time Points is played with those."""
+    data = game3.cards.to_data()
+    (record,) = [r for r in data["card"] if r["key"] == key]
+    record["tp"] = tp
+    t = Scenario(CardGame(players=3, max_turns=400, cards=data), active=0)
+    t.location(0, enemies=["dalek"], attacker=1)
+    c = t.hand(0, key, *FILL)[0]
+    s = t.state()
+    play = next(a for a in s.legal_actions() if isinstance(a, PlaySupport) and a.card == c)
+    assert s.apply(play).tp[0] == tp
+
+
 def test_c_card_reveal_needs_attack(game3: CardGame) -> None:
     """C-card-sonic-screwdriver negative: needs an attack on one of your Locations."""
     t = Scenario(game3, active=0)

@@ -107,9 +107,9 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
         publish(s, s.loc_en[L])
         if s.log is not None:
             say(s, "reveal", actor=None, defenders=[], enemies=list(s.loc_en[L]), **place(s, L))
-        gain(s, p, int(cs.param(c, "tp", 1)))
+        gain(s, p, cs.tp[c])
     elif "remove-tardis" in eff:
-        gain(s, p, int(cs.param(c, "tp", 2)))
+        gain(s, p, cs.tp[c])
         if any(s.loc_tardis):
             s.phase = CLEVER
             s.p_n = int(cs.param(c, "count", 3))
