@@ -53,6 +53,7 @@ def test_bad_output_paths_fail_before_any_game(
     a_file = tmp_path / "file.txt"
     a_file.write_text("")
     results = tmp_path / "ok.jsonl"
+    results.write_text("an earlier run's games\n")
     extra = {
         "results in a missing folder": ["-r", str(tmp_path / "none" / "r.jsonl")],
         "records under a file": ["-r", str(results), "--record", str(a_file / "records")],
@@ -66,6 +67,18 @@ def test_bad_output_paths_fail_before_any_game(
     assert main(["simulate", "toy-tricks", "-n", "2", "--serial", "-q", *SEATS, *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith("timelord: error: cannot write") and "Traceback" not in err
+    assert results.read_text() == "an earlier run's games\n", "a failed start emptied it"
+
+
+def test_a_good_start_replaces_the_old_files(tmp_path: Path) -> None:
+    results, records = tmp_path / "r.jsonl", tmp_path / "rec.jsonl"
+    for path in (results, records):
+        path.write_text("old line\n")
+    argv = ["simulate", "toy-tricks", "-n", "2", "--serial", "-q", *SEATS]
+    assert main([*argv, "-r", str(results), "--record", str(records)]) == 0
+    for path in (results, records):
+        lines = path.read_text().splitlines()
+        assert len(lines) == 2 and "old line" not in lines
 
 
 @pytest.mark.parametrize("flag", ["--batch", "--workers", "--games"])

@@ -68,11 +68,17 @@ class RecordSink:
         self.target = target
         self.lines: TextIO | None = None
         if target.suffix == ".jsonl":
-            self.lines = target.open("w")
+            self.lines = target.open("a")  # emptied by `begin`, when every output is open
             return
         target.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=target):
             pass  # the folder exists but may not be writable: find out now
+
+    def begin(self) -> None:
+        """Empty a records file left by an earlier run (not before: a run that cannot start
+        loses nothing)."""
+        if self.lines is not None:
+            self.lines.truncate(0)
 
     def write(self, records: list[dict[str, Any]]) -> None:
         if self.lines is not None:
@@ -114,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         runner.workers = 1
     path = Path(args.results or f"{args.game}-seed{args.seed}.results.jsonl")
     try:
-        results = path.open("w")
+        results = path.open("a")  # emptied below, once every output has opened
     except OSError as exc:
         fail(f"cannot write the results file {path}: {exc.strerror or exc}")
     sink = None
@@ -124,6 +130,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         results.close()
         fail(f"cannot write records to {args.record}: {exc.strerror or exc}")
+    results.truncate(0)
+    if sink is not None:
+        sink.begin()
     progress = None if args.quiet else Progress(args.games)
 
     def played() -> Iterator[dict[str, Any]]:
