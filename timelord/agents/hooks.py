@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from timelord.core import Action, Game, Rng, State
+from timelord.core import Action, Game, Rng, State, View
 
 if TYPE_CHECKING:
     from timelord.agents.base import Agent
@@ -37,6 +37,9 @@ class Hooks:
     label: Callable[[Action], str | None] | None = None
     #: ismcts level name -> settings overriding the generic ones (see `ismcts.LEVELS`)
     levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: (game, view, legal actions) -> a move the seat's own knowledge settles, or None; the
+    #: search plays it without searching (a Clue seat that knows the envelope goes to accuse)
+    settled: Callable[[Game, View, Sequence[Action]], Action | None] | None = None
 
 
 _REGISTERED: dict[str, Hooks] = {}

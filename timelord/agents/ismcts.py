@@ -20,6 +20,8 @@ What is built:
   bias `prior / (visits + 1)` in UCB, so a small budget falls back on the heuristic's move
   instead of a coin toss among many near-equal options, and the search overrides it only
   where the statistics disagree.
+- Settled moves: a game's `settled` hook may name a move the seat's own knowledge decides
+  (a Clue seat certain of the envelope goes to accuse); it is played without a search.
 - `depth` caps how deep the tree grows; `depth=1` is flat Monte Carlo: UCB over the root's
   moves, every later move played by the rollout policy (policy improvement by rollouts).
 - Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
@@ -186,6 +188,11 @@ class IsmctsAgent(Agent):
         if len(legal) == 1:
             self.last_sims = 0
             return legal[0]
+        if self.hooks.settled is not None:
+            move = self.hooks.settled(self.game, view, legal)
+            if move is not None:
+                self.last_sims = 0
+                return move
         root = self.search(view, rng)
         best = legal[0]
         key = (-1, -1.0)

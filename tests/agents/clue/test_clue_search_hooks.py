@@ -1,11 +1,14 @@
 """Clue's ismcts hooks: rollouts never accuse blindly, the evaluation favours the seat that has
-placed more cards and gives nothing to seats that are out, and the levels cut rollouts short."""
+placed more cards and gives nothing to seats that are out, the levels cut rollouts short, and
+a seat certain of the envelope goes to accuse without searching."""
 
 from __future__ import annotations
 
 import timelord
 from timelord.agents.clue.heuristic import HOOKS, SEARCH_CUTOFF, evaluate, rollout_policy
-from timelord.agents.ismcts import parse_settings
+from timelord.agents import make_agent
+from timelord.agents.clue.heuristic import ClueDetective
+from timelord.agents.ismcts import IsmctsAgent, parse_settings
 from timelord.core import Rng
 from timelord.games.clue.actions import Accuse, EndTurn
 from timelord.games.clue.game import ClueGame
@@ -70,3 +73,33 @@ def test_the_detective_chooses_its_cloister_bell_location_towards_its_goal() -> 
     agent = make_agent("heuristic:hard", game)
     choice = agent.act(state.view(seat), legal, Rng(0))
     assert choice in legal
+
+
+def test_a_seat_certain_of_the_envelope_plays_the_detective_without_searching() -> None:
+    """Search has nothing to learn once the envelope is known, and its rollouts never accuse:
+    the settled move is the exact detective's, all the way to a right accusation."""
+    game = timelord.load("clue", players=4)
+    search = make_agent("ismcts:hard/sims=12", game)
+    assert isinstance(search, IsmctsAgent)
+    detective = ClueDetective(game, "hard")
+    rng = Rng(5)
+    state = game.new_game(5)
+    searched = settled = 0
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        view, legal = state.view(seat), state.legal_actions()
+        move = search.act(view, legal, rng)
+        if len(legal) > 1:
+            certain = detective._accusation(detective.deduce(view)) is not None
+            if certain:
+                assert move == detective.act(view, legal, rng) and search.last_sims == 0
+                settled += 1
+            else:
+                assert search.last_sims == 12
+                searched += 1
+        state = state.apply(move)
+    assert searched and settled
+    assert state.winners(), "the search never solved the case"
+    accusations = [e for e in state.view(None)["log"] if e[0] == "accuse"]
+    assert accusations and all(e[-1] for e in accusations[-1:])

@@ -252,6 +252,16 @@ PROGRESS_POWER = 4
 SEARCH_CUTOFF = 8
 
 
+def settled(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
+    """Once the seat is certain of the envelope, the exact detective's move (to the TARDIS,
+    the accusation, its three names): search has nothing left to learn there, and as its
+    rollouts never accuse it would not find the way to the accusation by itself."""
+    detective = ClueDetective(game, "hard")
+    if detective._accusation(detective.deduce(view)) is None:
+        return None
+    return detective.act(view, legal, Rng(0))  # a certain detective draws nothing at random
+
+
 def rollout_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     """Random play that never accuses: in a rollout an accusation would be a blind guess
     (a seat put out at random); the evaluation values what each seat has learnt instead."""
@@ -291,6 +301,7 @@ HOOKS = Hooks(
     heuristic=_make,
     rollout=rollout_policy,
     evaluate=evaluate,
+    settled=settled,
     levels={
         "easy": {"cutoff": SEARCH_CUTOFF},
         "medium": {"cutoff": SEARCH_CUTOFF},
