@@ -5,9 +5,14 @@ a seat certain of the envelope goes to accuse without searching."""
 from __future__ import annotations
 
 import timelord
-from timelord.agents.clue.heuristic import HOOKS, SEARCH_CUTOFF, evaluate, rollout_policy
 from timelord.agents import make_agent
-from timelord.agents.clue.heuristic import ClueDetective
+from timelord.agents.clue.heuristic import (
+    HOOKS,
+    SEARCH_CUTOFF,
+    ClueDetective,
+    evaluate,
+    rollout_policy,
+)
 from timelord.agents.ismcts import IsmctsAgent, parse_settings
 from timelord.core import Rng
 from timelord.games.clue.actions import Accuse, EndTurn

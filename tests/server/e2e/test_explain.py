@@ -37,6 +37,14 @@ def test_a_click_that_cannot_act_shows_the_reason(page: Any, server: str, artifa
     text = page.inner_text("#why")
     assert text.startswith("Not now: ") and len(text) > len("Not now: ") + 5, text
     page.screenshot(path=str(artifacts / "keys-why-not.png"))
+    # the keyboard can ask as well: the tile is in the tab order and Enter asks
+    page.evaluate("document.getElementById('why').hidden = true")
+    assert tile.get_attribute("tabindex") == "0"
+    assert tile.get_attribute("role") == "button"
+    tile.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#why:not([hidden])")
+    assert page.inner_text("#why") == text
     # asking changed nothing: same version, still this seat's turn
     assert page.get_attribute(".frame", "data-version") == version
     assert page.get_attribute(".frame", "data-my-turn") == "true"

@@ -136,10 +136,14 @@ def claimer(legal: Sequence[Action]) -> Callable[[Callable[..., object]], list[A
 
 def explain_attr(snap: Snapshot, actions: Sequence[Action], probe: Action | None) -> str:
     """For an element the seat cannot act on now, `data-explain`: the move a click on it
-    would mean, which the client sends to the explain route to show the engine's reason."""
+    would mean, which the client sends to the explain route to show the engine's reason. It
+    is a button in the tab order (asking changes nothing), so the keyboard can ask too."""
     if actions or probe is None or snap.seat is None or snap.over:
         return ""
-    return f' data-explain="{esc(action_json(probe))}"'
+    return (
+        f' data-explain="{esc(action_json(probe))}" tabindex="0" role="button"'
+        ' aria-describedby="why"'
+    )
 
 
 def seat_initial(snap: Snapshot, seat: int) -> str:

@@ -201,7 +201,8 @@ document.addEventListener("keydown", (e) => {
     if (wasOpen) opener?.focus();
     return;
   }
-  if ((e.key === "Enter" || e.key === " ") && e.target.matches?.("[data-action],[data-actions]")
+  if ((e.key === "Enter" || e.key === " ")
+      && e.target.matches?.("[data-action],[data-actions],[data-explain]")
       && e.target.tagName !== "BUTTON") {
     e.preventDefault(); e.target.click(); return;
   }
