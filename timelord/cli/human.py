@@ -98,7 +98,7 @@ class HumanAgent(Agent):
                 if picked is not None:
                     return picked.action
             else:
-                chosen = self._find(menu, answer, why_not)
+                chosen = self._find(view, menu, answer, why_not)
                 if chosen is not None:
                     return chosen.action
 
@@ -130,7 +130,7 @@ class HumanAgent(Agent):
             self._show_menu(menu)
         return picked
 
-    def _find(self, menu: Menu, typed: str, why_not: WhyNot | None) -> Entry | None:
+    def _find(self, view: View, menu: Menu, typed: str, why_not: WhyNot | None) -> Entry | None:
         """Typed words: an offered move's exact text picks it; words that find offered moves
         list them; words that find none are read as a move that is not offered."""
         query = words(typed)
@@ -143,11 +143,12 @@ class HumanAgent(Agent):
         if menu.filter(query):
             self._show_menu(menu)
             return None
-        self._explain(typed, query, why_not)
+        self._explain(view, typed, query, why_not)
         return None
 
-    def _explain(self, typed: str, query: list[str], why_not: WhyNot | None) -> None:
-        """Why the move the player typed is not offered: the engine's reason and clause."""
+    def _explain(self, view: View, typed: str, query: list[str], why_not: WhyNot | None) -> None:
+        """Why the move the player typed is not offered: the engine's reason and clause, the
+        move named as the menus name moves (`Game.action_label`, made from the view)."""
         if self._space is False:
             self._space = index_space(self.game)
         index = self._space
@@ -162,20 +163,21 @@ class HumanAgent(Agent):
             self.screen.say(f"{typed!r} names no move of this game; type b to see all moves.")
             return
         if why_not is None:
-            self.screen.say(f"{candidates[0].text} is not offered now.")
+            name = self.game.action_label(view, candidates[0].action)
+            self.screen.say(f"{name} is not offered now.")
             return
         shown_rules: set[str] = set()
         for candidate in candidates[:3]:
+            name = self.game.action_label(view, candidate.action)
             refusal = why_not(candidate.action)
             if refusal is None:
                 # offered after all, under another name: let the player pick it
-                self.screen.say(f"{candidate.text} is offered: type its words or number.")
+                self.screen.say(f"{name} is offered: type its words or number.")
                 continue
             reason = refusal.reason if isinstance(refusal, IllegalAction) else str(refusal)
             rule = refusal.rule if isinstance(refusal, IllegalAction) else ""
             self.screen.say(
-                f"Not allowed: {candidate.text}: {reason}" + (f" [{rule}]" if rule else ""),
-                self.game,
+                f"Not allowed: {name}: {reason}" + (f" [{rule}]" if rule else ""), self.game
             )
             if rule and rule not in shown_rules:
                 shown_rules.add(rule)

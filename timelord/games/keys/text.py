@@ -255,6 +255,14 @@ def _tile(view: View, tile: int, colour: bool = True) -> str:
     return f"{name} ({', '.join(notes)})" if notes else name
 
 
+def _pawn_at(view: View, seat: int) -> str:
+    """Where a seat's pawn stands, for a label (a move not offered may name a pawn that is
+    off the board, or no seat at all)."""
+    pawns = view["pawns"]
+    where = pawns[seat] if 0 <= seat < len(pawns) else None
+    return tile_name(where) if where is not None else "off the board"
+
+
 def action_label(game: KeysGame, view: View, action: Action) -> str:
     """A menu line for an offered action, from the seat's view only: tiles named as on the
     board, cards by colour ("open c1 with yellow key")."""
@@ -272,12 +280,10 @@ def action_label(game: KeysGame, view: View, action: Action) -> str:
     if isinstance(action, PlaceCookie):
         return f"put a Jam Cookie on the Dalek Door {tile_name(a.tile)}"
     if isinstance(action, PlacePandorica):
-        where = view["pawns"][a.seat]
-        return f"trap {game.seat_name(a.seat)} at {tile_name(where)} in the Pandorica"
+        return f"trap {game.seat_name(a.seat)} at {_pawn_at(view, a.seat)} in the Pandorica"
     if isinstance(action, AssaultPawn):
-        where = view["pawns"][a.seat]
         return (
-            f"Cyberman Assault: push {game.seat_name(a.seat)} from {tile_name(where)} "
+            f"Cyberman Assault: push {game.seat_name(a.seat)} from {_pawn_at(view, a.seat)} "
             f"to {tile_name(a.tile)}"
         )
     if isinstance(action, PlaceTunnel):
