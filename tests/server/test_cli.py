@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from timelord.cli.main import build_parser
+import pytest
+
+from timelord.cli.main import build_parser, main
 
 from .helpers import Server
 
@@ -28,3 +30,16 @@ def test_serve_prints_its_address_and_answers(sqlite_url: str, tmp_path: Path) -
         assert server.client.get("/openapi.json").json()["info"]["title"] == "timelord"
     finally:
         server.stop()
+
+
+def test_serve_refuses_an_agent_it_cannot_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = f"{tmp_path / 'none.py'}:Agent"
+    assert main(["serve", "--port", "0", "--agent", missing]) == 2
+    err = capsys.readouterr().err
+    assert "no agent file" in err and "Traceback" not in err
+    assert build_parser().parse_args(["serve", "--agent", "a:B", "--agent", "c:D"]).agent == [
+        "a:B",
+        "c:D",
+    ]

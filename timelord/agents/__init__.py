@@ -56,8 +56,9 @@ def make_agent(spec: str, game: Game) -> Agent:
     return agent
 
 
-def _user_agent(spec: str, game: Game) -> Agent:
-    """`ClassName(game)` from the module or file `spec` names before its last ':'."""
+def user_agent_class(spec: str) -> type[Agent]:
+    """The `Agent` subclass a "package.module:ClassName" or "path/file.py:ClassName" spec
+    names (imported, not built); `ConfigError` if it names none."""
     where, _, class_name = spec.rpartition(":")
     if not where or not class_name.isidentifier():
         raise ConfigError(f"agent spec {spec!r}: write module:ClassName or file.py:ClassName")
@@ -70,10 +71,16 @@ def _user_agent(spec: str, game: Game) -> Agent:
             f"agent spec {spec!r}: {class_name} is not a concrete subclass of "
             "timelord.agents.base.Agent"
         )
+    return cls
+
+
+def _user_agent(spec: str, game: Game) -> Agent:
+    """`ClassName(game)` from the module or file `spec` names before its last ':'."""
+    cls = user_agent_class(spec)
     try:
         agent: Agent = cls(game)
     except TypeError as exc:
-        raise ConfigError(f"agent spec {spec!r}: {class_name}(game) failed: {exc}") from exc
+        raise ConfigError(f"agent spec {spec!r}: {cls.__name__}(game) failed: {exc}") from exc
     return agent
 
 

@@ -27,6 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="pause before each bot move (default: %(default)s)",
     )
+    parser.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="also seat an agent of your own, package.module:Class or path/file.py:Class "
+        "(repeatable); tables may then name SPEC as a seat and the lobby offers it",
+    )
     parser.add_argument("--open", action="store_true", help="open the lobby in a browser")
 
 
@@ -38,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.bot_delay >= 0:  # also refuses nan
         raise ConfigError("--bot-delay must be 0 or more seconds")
-    app = create_app(args.db, args.bot_delay)
+    app = create_app(args.db, args.bot_delay, agents=args.agent)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
 

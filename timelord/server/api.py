@@ -36,7 +36,8 @@ class CreateTable(BaseModel):
     seats: list[str] = Field(
         examples=[["human", "ismcts:hard"]],
         description="one per seat: human, random, heuristic[:easy|medium|hard], "
-        "ismcts[:easy|medium|hard]",
+        "ismcts[:easy|medium|hard], or an agent the server was started with "
+        "(timelord serve --agent SPEC)",
     )
     seed: int | None = None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from timelord.agents import user_agent_class
 from timelord.server.api import RateLimit, router
 from timelord.server.errors import ApiError, rate_limited
 from timelord.server.storage import Store, default_url
@@ -53,14 +54,18 @@ def create_app(
     db_url: str | None = None,
     bot_delay: float = 0.3,
     *,
+    agents: Sequence[str] = (),
     rate: float = 200.0,
     burst: float = 400.0,
 ) -> FastAPI:
     """The app over the database at `db_url` (None: a SQLite file in the user's data dir),
-    bots waiting `bot_delay` seconds before each move; `rate`/`burst` bound the requests or
-    WebSocket messages of one connection per second."""
+    bots waiting `bot_delay` seconds before each move; `agents` are the operator's own agent
+    specs ("package.module:Class", "file.py:Class") that seats may name, each checked here;
+    `rate`/`burst` bound the requests or WebSocket messages of one connection per second."""
+    for spec in agents:
+        user_agent_class(spec)  # ConfigError now, not when a table first seats it
     store = Store(db_url or default_url())
-    tables = Tables(store, bot_delay)
+    tables = Tables(store, bot_delay, agents)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -28,17 +28,22 @@ HUMAN = "human"
 _SEARCHERS = frozenset({"ismcts"})
 
 
-def check_spec(spec: Any, game: Game) -> str:
+def check_spec(spec: Any, game: Game, own: frozenset[str] = frozenset()) -> str:
     """`spec` if it names a seat kind the server offers ("human", an agent and optionally a
-    named level); `ConfigError` otherwise. Levels with raw settings ("ismcts:sims=10^9") are
-    refused: a stranger could otherwise ask the server for an unbounded search."""
+    named level, or one of the operator's `own` agents, `timelord serve --agent`);
+    `ConfigError` otherwise. Levels with raw settings ("ismcts:sims=10^9") are refused: a
+    stranger could otherwise ask the server for an unbounded search; and only the operator
+    names code to import, never a request."""
     if not isinstance(spec, str):
         raise ConfigError(f"a seat must be a string such as 'human' or 'random', not {spec!r}")
     if spec == HUMAN:
         return spec
+    if spec in own:
+        make_agent(spec, game)
+        return spec
     name, _, level = spec.partition(":")
     if name not in AGENTS or (level and not level.isalpha()):
-        known = ", ".join(["human", *sorted(AGENTS)])
+        known = ", ".join(["human", *sorted(AGENTS), *sorted(own)])
         raise ConfigError(f"unknown seat {spec!r}; use {known}, with a named level such as :hard")
     make_agent(spec, game)
     return spec

@@ -81,7 +81,11 @@ def lobby(request: Request) -> Response:
     return templates.TemplateResponse(
         request,
         "lobby.html",
-        {"games": lobby_games(), "seat_kinds": SEAT_KINDS, "games_json": lobby_games()},
+        {
+            "games": lobby_games(),
+            "seat_kinds": [*SEAT_KINDS, *sorted(request.app.state.tables.own)],
+            "games_json": lobby_games(),
+        },
     )
 
 

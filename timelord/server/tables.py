@@ -192,9 +192,11 @@ def _summary(stored: StoredTable) -> dict[str, Any]:
 class Tables:
     """Every table this process serves, over one database."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.3) -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.3, own: Sequence[str] = ()) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        #: the operator's own agent specs that seats may name (`timelord serve --agent`)
+        self.own = frozenset(own)
         self.bots = Bots()
         self._cache: dict[str, Live] = {}
         self._load_lock = asyncio.Lock()
@@ -258,7 +260,7 @@ class Tables:
         self, game_id: Any, options: Any, seats: Any, seed: Any
     ) -> tuple[Live, list[str | None]]:
         """A new table and the tokens of its human seats (given once, only hashes kept)."""
-        game, specs = _configure(game_id, options, seats)
+        game, specs = _configure(game_id, options, seats, self.own)
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
@@ -545,7 +547,9 @@ def _check_turn(live: Live, seat: int | None) -> None:
         raise forbidden(f"it is {live.game.seat_name(to_move)}'s turn, not yours")
 
 
-def _configure(game_id: Any, options: Any, seats: Any) -> tuple[Game, list[str]]:
+def _configure(
+    game_id: Any, options: Any, seats: Any, own: frozenset[str]
+) -> tuple[Game, list[str]]:
     """The game and seat specs a create request asks for, or 422 `config/invalid`."""
     if not isinstance(game_id, str):
         raise ApiError(422, "config/invalid", "game must be a game id such as 'keys'")
@@ -561,7 +565,7 @@ def _configure(game_id: Any, options: Any, seats: Any) -> tuple[Game, list[str]]
         game = load(game_id, **options)
         if game.players != len(seats):
             raise ConfigError(f"{game.players} players but {len(seats)} seats given")
-        specs = [check_spec(spec, game) for spec in seats]
+        specs = [check_spec(spec, game, own) for spec in seats]
     except (GameError, ValueError, TypeError) as exc:
         raise ApiError(422, "config/invalid", str(exc)) from exc
     return game, specs
