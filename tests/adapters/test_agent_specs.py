@@ -1,7 +1,6 @@
 """Bring your own agent: `module:Class` and `file.py:Class` seat specs build any `Agent`
 subclass through `make_agent` (so play, simulate and the server's `--agent` take them); bad
-specs are
-refused with a clear `ConfigError`."""
+specs are refused with a clear `ConfigError`."""
 
 from __future__ import annotations
 
