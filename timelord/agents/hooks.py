@@ -32,9 +32,6 @@ class Hooks:
     heuristic: Callable[[Game, str | None], Agent] | None = None
     rollout: Policy | None = None
     evaluate: Evaluation | None = None
-    #: action -> the card (or other thing) it plays, None if none; groups the report's
-    #: "what the winners played" table (default: the action's text)
-    label: Callable[[Action], str | None] | None = None
     #: ismcts level name -> settings overriding the generic ones (see `ismcts.LEVELS`)
     levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: (game, view, legal actions) -> a move the seat's own knowledge settles, or None; the
