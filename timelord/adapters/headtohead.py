@@ -223,7 +223,11 @@ def table(results: list[Result], seed: int, results_path: Path) -> str:
         "random choice flows from the game's seed, so each game replays exactly. A side's "
         "win share sums its two seats' returns (ties split), so the fair share is 0.5 and the "
         "two shares add up to less than 1 by the games nobody won; intervals are 95% Wilson. "
-        "Time per game is one core's.",
+        "Time per game is one core's. Both searches are ISMCTS; what differs is what a "
+        "simulation does: OpenSpiel's plays a uniformly random game to its end, timelord's "
+        "follows the game's heuristic for a few moves and then evaluates the position (and "
+        "a Clue seat certain of the envelope goes to accuse without searching), so the gap "
+        "measures those game-specific pieces, not the tree search itself.",
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
