@@ -155,6 +155,7 @@ READS = {
     "values": lambda infos: dict(zip(list(infos), infos.values(), strict=True)),
     "json": lambda infos: json.loads(json.dumps(infos)),
     "get": lambda infos: {a: infos.get(a) for a in infos},
+    "pop": lambda infos: {a: infos.pop(a) for a in list(infos)},
     "repr": lambda infos: ast.literal_eval(repr(infos)),
 }
 

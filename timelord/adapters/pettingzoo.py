@@ -283,6 +283,11 @@ class SeatInfos(dict[str, dict[str, Any]]):
     def copy(self) -> dict[str, dict[str, Any]]:
         return {agent: self._fresh(agent) for agent in self}
 
+    def pop(self, agent: str, *default: Any) -> Any:
+        if agent in self:
+            self._fresh(agent)
+        return super().pop(agent, *default)
+
     def __eq__(self, other: object) -> bool:
         self._all_fresh()
         return super().__eq__(other)
