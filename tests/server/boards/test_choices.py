@@ -136,3 +136,43 @@ def test_no_conflict_panel_before_the_first_conflict() -> None:
     game = timelord.load("card-game", players=2)
     state = game.new_game(1)
     assert 'class="conflict"' not in render_board(game, 0, _snapshot(game, state, 0, []))
+
+
+def test_card_game_copies_of_one_design_play_alike() -> None:
+    """C-R24 offers the first copy of a design; on the board every copy in hand plays that
+    copy's moves, and no card asks the engine a question whose answer is 'choose the first
+    copy'."""
+    game = timelord.load("card-game", players=2)
+    design = game.cards.design
+    rng = random.Random(5)
+    seen = 0
+    for seed in range(40):
+        state = game.new_game(seed)
+        for _step in range(60):
+            if state.is_over:
+                break
+            seat = state.to_move
+            html = render_board(game, seat, _snapshot(game, state, seat, []))
+            for probe in _attr_values(html, "data-explain"):
+                reason = state.why_illegal(game.action_from_json(probe)).reason
+                assert "first copy" not in reason, probe
+            hand = re.search(r"<div class=\"hand\" data-hand>(.*?)</div>\s*(?:<h3|$)", html, re.S)
+            mine = state.view(seat)["hands"][seat]["known"]
+            twins = [c for c in mine if any(x != c and design[x] == design[c] for x in mine)]
+            if (
+                hand
+                and twins
+                and any(getattr(a, "card", None) in twins for a in state.legal_actions())
+            ):
+                cards = re.findall(r'<div class="card [^"]*"[^>]*>', hand.group(1))
+                by_card = {int(re.search(r'data-card="(\d+)"', t).group(1)): t for t in cards}
+                for c in twins:
+                    twin = min(x for x in twins if design[x] == design[c])
+                    acts = re.search(r'data-actions?="([^"]*)"', by_card[c])
+                    first = re.search(r'data-actions?="([^"]*)"', by_card[twin])
+                    assert (acts and acts.group(1)) == (first and first.group(1)), c
+                seen += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+        if seen >= 3:
+            break
+    assert seen, "no hand held two playable copies of one design"

@@ -41,9 +41,10 @@ def _card(
     cid: Any,
     acts: Sequence[Action] = (),
     css: str = "",
-    probe: bool = False,
+    probe: int | None = None,
 ) -> str:
-    """A card by id, or a back when the view does not know it."""
+    """A card by id, or a back when the view does not know it; `probe`: the card whose play a
+    click asks about when `acts` is empty."""
     if not isinstance(cid, int) or not 0 <= cid < len(game.cards.name):
         return card_back("?", "card", css)
     cs = game.cards
@@ -68,7 +69,7 @@ def _card(
         css=f"kind-{kind} {css}",
         target=_target,
         data={"card": cid},
-        probe=_play(snap, cid, kind) if probe else None,
+        probe=_play(snap, probe, kind) if probe is not None else None,
     )
 
 
@@ -139,10 +140,14 @@ def render(snap: Snapshot) -> str:
     reserve_html = ""
     if snap.seat is not None:
         mine = view["hands"][snap.seat]["known"]
-        cards = [
-            _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c), probe=True)
-            for c in mine
-        ]
+        # Copies of one design are alike and the engine offers the first (C-R24): every copy
+        # plays that copy's moves, and a copy that cannot be played asks about the first.
+        design = game.cards.design
+        first = {design[c]: min(x for x in mine if design[x] == design[c]) for c in mine}
+        plays: dict[int, list[Action]] = {}
+        for d, f in first.items():
+            plays[d] = take(lambda a, f=f: getattr(a, "card", None) == f)
+        cards = [_card(snap, game, c, plays[design[c]], probe=first[design[c]]) for c in mine]
         hand_html = (
             f'<h3 class="section-title">Your hand ({len(mine)})</h3>'
             '<div class="hand" data-hand>'
