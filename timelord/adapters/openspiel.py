@@ -55,7 +55,7 @@ class _Position:
     """The timelord state of one OpenSpiel state. Timelord states never change, so a copy
     shares it (OpenSpiel clones by deep-copying attributes) and pickles by its JSON."""
 
-    __slots__ = ("_offered", "game_id", "options_json", "seed", "state")
+    __slots__ = ("_legal", "_offered", "game_id", "options_json", "seed", "state")
 
     def __init__(self, game_id: str, options_json: str, seed: int, state: State | None) -> None:
         self.game_id = game_id
@@ -63,6 +63,7 @@ class _Position:
         self.seed = seed
         self.state = state  # dealt on first use: every clone starts as a fresh initial state
         self._offered: dict[int, Action] | None = None
+        self._legal: list[int] | None = None
 
     def get(self) -> State:
         if self.state is None:
@@ -74,6 +75,12 @@ class _Position:
             index = _table(self.game_id, self.options_json)[1]
             self._offered = index.indices(self.get().legal_actions())
         return self._offered
+
+    def legal(self) -> list[int]:
+        """The offered indices in ascending order (OpenSpiel asks several times a step)."""
+        if self._legal is None:
+            self._legal = sorted(self.offered())
+        return self._legal
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return self
@@ -144,7 +151,7 @@ class TimelordState(pyspiel.State):
         return pyspiel.PlayerId.TERMINAL if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.pos.offered())
+        return self.pos.legal()
 
     def _apply_action(self, action: int) -> None:
         chosen = self.pos.offered().get(action)
