@@ -221,8 +221,8 @@ class SeatInfos(dict[str, dict[str, Any]]):
         if number % _TRIM_EVERY == 0:
             oldest = min(self._needs(a) for a in self.keys())
             if oldest > self._first:
-                for number in range(self._first, oldest):
-                    self._events.pop(number, None)
+                for dropped in range(self._first, oldest):
+                    self._events.pop(dropped, None)
                 del moves[: oldest - self._first]
                 self._first = oldest
 
