@@ -47,3 +47,25 @@ def test_index_refuses_what_is_not_offered() -> None:
         space.action(len(space), offered)
     with pytest.raises(InvalidAction):
         space.action("3", offered)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_card_game_space_covers_every_location_the_table_can_hold(players: int) -> None:
+    """Locations in play are every Location card plus one start Location per seat: with all
+    of them out, moves at the last one are in the space (random play never gets there; an
+    OpenSpiel rollout did, and the space lacked them)."""
+    from timelord.games.card_game.actions import PlayDefender
+    from timelord.games.card_game.scenario import Scenario
+
+    game = timelord.load("card-game", players=players)
+    space = ActionIndex(game)
+    t = Scenario(game, active=0)
+    cs = game.cards
+    every = sum(cs.is_location[c] for c in cs.cards_in_play(players)) + players
+    last = max(t.location(n % players) for n in range(every))
+    assert last == every - 1
+    doctor = t.hand(0, "the-doctor", "rory", "rory", "clara", "clara")[0]
+    state = t.state()
+    own = [L for L, loc in enumerate(state.view(0)["locations"]) if loc["owner"] == 0]
+    assert PlayDefender(doctor, max(own)) in state.legal_actions()
+    assert len(space.indices(state.legal_actions())) == len(state.legal_actions())

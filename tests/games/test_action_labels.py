@@ -9,7 +9,7 @@ import timelord
 from timelord.core import Rng
 
 CASES = [("card-game", 3), ("episodes", 3), ("keys", 2), ("keys", 4), ("clue", 3)]
-LABELLED = 3000  # moves of the space named per view (the Card Game's space is 24,040)
+LABELLED = 3000  # moves of the space named per view (the Card Game's is about 25,000)
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)

@@ -1,5 +1,6 @@
-"""Card Game observation, in this order (C = card ids of the set, L = Location cards, N = seats,
-seats relative to the observer):
+"""Card Game observation, in this order (C = card ids of the set, L = Location cards plus one
+start Location per seat, the most a table can hold; N = seats, seats relative to the
+observer):
 
 - `phase` one-hot over the decision phases; `to_move` and `active` (whose turn) one-hot over N;
   `first` one-hot over N; flags `endgame`, `end_now`; `steps` this turn / 60.
@@ -28,7 +29,7 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     cs = game.cards
     C = len(cs.design)
     N = game.players
-    L = sum(cs.is_location)
+    L = sum(cs.is_location) + N  # every Location card, and a start Location per seat
     seat = view["seat"]
     w.onehot("phase", len(PHASES), PHASES.index(view["phase"]))
     w.onehot("to_move", N, rel(seat, view["to_move"], N))

@@ -2,12 +2,13 @@
 
 Built from the card set (physical card ids, as actions name them) and the seat count; index =
 position. Locations are indices into the locations in play, so they range over the number
-of Location cards. Order: PlayLocation per Location card; PlayDefender and PlayEnemy per card
-and location; TakeOver per take-over Enemy and location; PlaySupport per Support card in
-every shape its effect takes (C-4.6); PlaceReserve and DiscardForTime per card and per pair
-of cards (ascending ids); PickUp per card; BuyCards per count; EndTurn, Finish, Pass;
-TakeTime per seat; RemoveTardis per location; PlaceTardis; DiscardToRegenerate per card;
-UseIronsides; PlayValiant per Valiant card; DiscardEnemies per set.
+of Location cards plus one start Location per seat. Order: PlayLocation per Location card;
+PlayDefender and PlayEnemy per card and location; TakeOver per take-over Enemy and
+location; PlaySupport per Support card in every shape its effect takes (C-4.6);
+PlaceReserve and DiscardForTime per card and per pair of cards (ascending ids); PickUp per
+card; BuyCards per count; EndTurn, Finish, Pass; TakeTime per seat; RemoveTardis per
+location; PlaceTardis; DiscardToRegenerate per card; UseIronsides; PlayValiant per Valiant
+card; DiscardEnemies per set.
 
 DiscardEnemies is the one exception to "one physical action, one index": the attacker
 chooses a set of Enemy cards at the Location (C-5.5), and copies of a design are alike, so
@@ -87,7 +88,8 @@ def _build(game: CardGame) -> tuple[tuple[Action, ...], dict[int, tuple[int, ...
     copies: dict[int, tuple[int, ...]] = {}
     for c in ids:
         copies[cs.design[c]] = (*copies.get(cs.design[c], ()), c)
-    locs = range(sum(1 for c in ids if cs.is_location[c]))
+    # every Location card may be played, and each seat has its start Location besides
+    locs = range(sum(1 for c in ids if cs.is_location[c]) + game.players)
     enemies = [c for c in ids if cs.is_enemy[c]]
     turned = {cs.param(e, "turns") for e in enemies if "turns-defender" in cs.effects[e]}
     members = enemies + [c for c in ids if cs.is_defender[c] and cs.type[c] in turned]
