@@ -121,7 +121,7 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = SeatInfos(self.game, self._seat)
-        self._select()
+        self._select(self.state_)
 
     def observe(self, agent: str) -> dict[str, Any]:
         state = self._current()
@@ -142,17 +142,17 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         # chosen is one of the offered moves, so the engine's fast path; the infos tell
         # this move's events when they are read, by applying it again with its log
-        self.state_ = state.apply_unchecked(chosen)
+        after = self.state_ = state.apply_unchecked(chosen)
         if self.events:
             self.infos.moved(agent, state, chosen)
-        if self.state_.is_over:
-            winners = self.state_.winners()
+        if after.is_over:
+            winners = after.winners()
             for a in self.agents:
                 seat = self._seat[a]
                 self.rewards[a] = 1.0 / len(winners) if seat in winners else 0.0
                 self.terminations[a] = True
             self._accumulate_rewards()  # the only step whose rewards are not all zero
-        self._select()
+        self._select(after)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -176,10 +176,10 @@ class raw_env(AECEnv):
             self._offered = self.index.indices(state.legal_actions())
         return self._offered
 
-    def _select(self) -> None:
-        """The agent to act: the seat to move, or after the end the first seat (every agent
-        then steps with None once, as PettingZoo asks)."""
-        seat = self._current().to_move
+    def _select(self, state: State) -> None:
+        """The agent to act in `state`: the seat to move, or after the end the first seat
+        (every agent then steps with None once, as PettingZoo asks)."""
+        seat = state.to_move
         self.agent_selection = self.possible_agents[seat if seat is not None else 0]
 
 

@@ -75,6 +75,10 @@ class ActionIndex:
     def action(self, index: Any, offered: Mapping[int, Action]) -> Action:
         """The action at `index` among `offered` (`indices` of the legal actions);
         `InvalidAction` if `index` is no index of the space, `IllegalAction` if not offered."""
+        if type(index) is int:  # the common case first: a plain offered index
+            got = offered.get(index)
+            if got is not None:
+                return got
         if isinstance(index, np.integer):
             index = int(index)
         if isinstance(index, bool) or not isinstance(index, int):
