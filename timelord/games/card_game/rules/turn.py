@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from timelord.core import Rng
 from timelord.games.card_game.rules.common import (
     all_mask,
@@ -16,13 +14,10 @@ from timelord.games.card_game.rules.common import (
 )
 from timelord.games.card_game.rules.endgame import victory_points
 from timelord.games.card_game.rules.tell import say, say_hidden
-from timelord.games.card_game.state import MAIN, OVER, CardGameState
-
-if TYPE_CHECKING:
-    from timelord.games.card_game.game import CardGame
+from timelord.games.card_game.state import MAIN, OVER, CardGameRules, CardGameState
 
 
-def setup(game: CardGame, seed: int) -> CardGameState:
+def setup(game: CardGameRules, seed: int) -> CardGameState:
     """C-2.1 to C-2.5."""
     cs = game.cards
     n = game.players
