@@ -11,11 +11,13 @@ an O(1) test that mirrors `_generate` clause by clause (a test keeps the two equ
 from __future__ import annotations
 
 import dataclasses
+from abc import abstractmethod
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from timelord.core import Action, GameOver, IllegalAction, InvalidAction, Rng, State, View
+from timelord.core import Action, Game, GameOver, IllegalAction, InvalidAction, Rng, State, View
 from timelord.core.events import Event
+from timelord.core.viewcache import ViewCache
 from timelord.games.keys.actions import (
     AssaultPawn,
     CloseDoor,
@@ -61,9 +63,6 @@ from timelord.games.keys.board import (
     diagonal_corner,
     tile_name,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.keys.game import KeysGame
 
 PLAY, MOVE, BONUS, OVER = range(4)
 PHASE_IDS = ("play", "move", "bonus", "over")
@@ -152,6 +151,26 @@ def _insert_sorted(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return (*hand[:i], card, *hand[i:])
 
 
+class KeysRules(Game):
+    """What a state needs of its game: the options and tables the rules read, and the
+    entry points to the views, which are built on top of this module; `KeysRules`
+    (game.py) fills these in."""
+
+    content: Content
+    tables: Tables
+    round_limit: int
+    #: what `sample_state` read and checked from each recent view (`view.prepare`)
+    _views: ViewCache[Any]
+
+    @abstractmethod
+    def view_of(self, s: KeysState, seat: int | None) -> View:
+        """What `seat` knows of `s` (`view.build_view`)."""
+
+    @abstractmethod
+    def json_of(self, s: KeysState) -> dict[str, Any]:
+        """The canonical JSON form of `s` (`view.state_to_json`)."""
+
+
 class KeysState(State):
     """One position of Keys to the TARDIS. Immutable: `apply` returns a new state."""
 
@@ -187,7 +206,7 @@ class KeysState(State):
         "winner",
     )
 
-    game: KeysGame
+    game: KeysRules
     tables: Tables
     #: back kind of each tile (CONTROL_KIND at the centre); hidden while a door is unseen
     back: tuple[int, ...]
@@ -226,7 +245,7 @@ class KeysState(State):
     # -- construction ------------------------------------------------------------------
 
     @classmethod
-    def blank(cls, game: KeysGame) -> KeysState:
+    def blank(cls, game: KeysRules) -> KeysState:
         s = object.__new__(cls)
         s.game = game
         s.tables = game.tables
@@ -341,14 +360,10 @@ class KeysState(State):
         return refusal
 
     def view(self, seat: int | None) -> View:
-        from timelord.games.keys.view import build_view
-
-        return build_view(self, seat)
+        return self.game.view_of(self, seat)
 
     def to_json(self) -> dict[str, Any]:
-        from timelord.games.keys.view import state_to_json
-
-        return state_to_json(self)
+        return self.game.json_of(self)
 
     # -- derived facts -----------------------------------------------------------------
 
