@@ -22,11 +22,22 @@ pool. Before the first reshuffle the pools are empty and mean nothing (E-8.11).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from bisect import insort
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from timelord.core import Action, CorruptRecord, IllegalAction, InvalidAction, Rng, State, View
+from timelord.core import (
+    Action,
+    CorruptRecord,
+    Game,
+    IllegalAction,
+    InvalidAction,
+    Rng,
+    State,
+    View,
+)
 from timelord.core.events import Event
+from timelord.core.viewcache import ViewCache
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.actions import (
     ChooseOpponent,
@@ -47,10 +58,8 @@ from timelord.games.episodes.cards import (
     SPECIAL,
     SUIT_INDEX,
     SUITS,
+    Deck,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.episodes.game import EpisodesGame
 
 # Shared action objects: legal lists reuse them instead of building new ones each time.
 _SKIP_ABILITY = SkipAbility()
@@ -112,6 +121,21 @@ def _minus(cards: list[int], gone: list[int]) -> list[int]:
     return out
 
 
+class EpisodesRules(Game):
+    """What a state needs of its game: the options the rules read, and the entry point to
+    the views, which are built on top of this module; `EpisodesRules` (game.py) fills it in."""
+
+    deck: Deck
+    target: int
+    max_rounds: int
+    #: what `sample_state` read and checked from each recent view (`view.prepare`)
+    _views: ViewCache[Any]
+
+    @abstractmethod
+    def view_of(self, st: EpisodesState, seat: int | None) -> View:
+        """What `seat` knows of `st` (`view.build_view`)."""
+
+
 class EpisodesState(State):
     __slots__ = (
         "_legal",
@@ -137,7 +161,7 @@ class EpisodesState(State):
         "vp",
     )
 
-    game: EpisodesGame
+    game: EpisodesRules
     hands: list[list[int]]
     deck: list[int]
     fixed: int
@@ -163,7 +187,7 @@ class EpisodesState(State):
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def blank(cls, game: EpisodesGame) -> EpisodesState:
+    def blank(cls, game: EpisodesRules) -> EpisodesState:
         """An empty table for `game` (all zones empty); callers fill it in."""
         n = game.players
         st = cls.__new__(cls)
@@ -723,9 +747,9 @@ class EpisodesState(State):
         }
 
     @classmethod
-    def from_json(cls, game: EpisodesGame, data: Any) -> EpisodesState:
-        from timelord.games.episodes.view import check_state
-
+    def read_json(cls, game: EpisodesRules, data: Any) -> EpisodesState:
+        """The state `to_json` wrote, its fields' types and sizes checked (`CorruptRecord`);
+        not yet settled nor checked as a whole: `view.state_from_json` does both."""
         try:
             st = cls.blank(game)
             n = game.players
@@ -759,17 +783,13 @@ class EpisodesState(State):
             raise CorruptRecord("not an Episodes state: a field is nested too deep") from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CorruptRecord(f"not an Episodes state: {exc!r}") from exc
-        check_state(st)
-        st._settle_cache()
         return st
 
     def _settle_cache(self) -> None:
         self._legal = self._compute_legal()
 
     def view(self, seat: int | None) -> View:
-        from timelord.games.episodes.view import build_view
-
-        return build_view(self, seat)
+        return self.game.view_of(self, seat)
 
     def __repr__(self) -> str:
         return f"<EpisodesState turn={self.turn} phase={R.PHASES[self.phase]} vp={self.vp}>"
