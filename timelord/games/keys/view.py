@@ -15,7 +15,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-from timelord.core import CorruptRecord, Rng, View
+from timelord.core import CorruptRecord, GameError, Rng, View
 from timelord.games.keys.board import (
     BACK_IDS,
     BACK_INDEX,
@@ -394,8 +394,6 @@ def prepare(game: KeysRules, view: View) -> _Plan:
     this game could show (a doctored one can then neither hang nor crash a deal). Beyond the
     fields' types, one trial deal must give the view back exactly: the cheapest complete test
     that its counts agree, paid once per view and not per sample."""
-    from timelord.core.errors import GameError
-
     if not isinstance(view, dict):
         raise CorruptRecord("a Keys view must be a JSON object")
     try:
