@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import io
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -208,3 +209,47 @@ def test_a_long_meanwhile_keeps_the_latest_events_and_counts_the_rest() -> None:
     lines = [f"event {i}" for i in range(10)]
     assert _last(lines, 20) == lines
     assert _last(lines, 4) == ["(7 earlier events)", "event 7", "event 8", "event 9"]
+
+
+@pytest.mark.parametrize("game_id", ["card-game", "clue", "episodes", "keys"])
+def test_any_cards_full_text_can_be_read_in_hand_or_not(game_id: str) -> None:
+    """Issue 21 item 16: `help NAME`, `info NAME` and `glossary` show whole card texts (a
+    hand or a menu line cuts them short), whether or not the card is in the seat's hand."""
+    game = load(game_id, players=3)
+    glossary = game.glossary()
+    state = game.new_game(1)
+    seat = state.to_move
+    assert seat is not None
+    hand = json.dumps(state.view(seat)).lower()
+    absent = next(n for n in glossary if n.lower() not in hand)  # a name not in sight
+    longest = max(glossary, key=lambda n: len(glossary[n]["text"]))
+    out = io.StringIO()
+    answers = iter(["?", f"help {absent}", f"info {longest.lower()}", "glossary", "q"])
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    with pytest.raises(QuitGame):
+        HumanAgent(game, screen).decide(state.view(seat), state.legal_actions(), referee(state))
+    text = out.getvalue()
+    assert "info NAME (or help NAME)" in text and "names no move" not in text
+    helped = text.split("info NAME", 1)[1]
+    assert f"{absent}: {glossary[absent]['text']}" in helped
+    assert f"{longest}: {glossary[longest]['text']}" in helped  # whole, however long
+    # `glossary` printed every entry once more
+    shown = {n: helped.count(f"{n}: {e['text']}") for n, e in glossary.items()}
+    assert all(times >= (2 if n in (absent, longest) else 1) for n, times in shown.items())
+
+
+def test_info_on_a_name_no_card_has_says_so_and_a_partial_name_finds_the_card() -> None:
+    game = load("card-game", players=2)
+    state = game.new_game(1)
+    seat = state.to_move
+    assert seat is not None
+    out = io.StringIO()
+    answers = iter(["help rory", "info kovar", "info zzz", "q"])
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    with pytest.raises(QuitGame):
+        HumanAgent(game, screen).decide(state.view(seat), state.legal_actions(), referee(state))
+    text = out.getvalue()
+    rory = game.glossary()["Rory"]
+    assert f"Rory: {rory['text']} [C-card-rory]" in text and f"({rory['source']})" in text
+    assert "Madame Kovarian: " in text
+    assert "No card, tile or power is called 'zzz'; type glossary for them all." in text
