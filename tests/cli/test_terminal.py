@@ -174,7 +174,7 @@ def test_hot_seat_clears_the_scrollback_too() -> None:
         while "hide your hand" not in history:  # Seat 0 plays its turn through
             asked = history.count(prompt)
             _tmux(socket, "send-keys", "-t", "play", "1", "Enter")
-            history = _wait_for(socket, lambda h: h.count(prompt) > asked or "hide your" in h)
+            history = _wait_for(socket, lambda h, n=asked: h.count(prompt) > n or "hide your" in h)
         _tmux(socket, "send-keys", "-t", "play", "Enter")
         history = _wait_for(socket, lambda h: "Seat 1 (north), take the seat" in h)
         assert "Your hand" not in history, "the last player's hand is still in the scrollback"
