@@ -8,7 +8,7 @@ open or close with this key) and outline the tiles they can act on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from timelord.core.action import Action
@@ -87,7 +87,7 @@ def render(snap: Snapshot) -> str:
     pile = view.get("discard") or []
     names = dict(zip(game.content.card_ids, game.content.card_names, strict=True))
     info = (
-        f'<p class="stat">Round {esc(view["round"])} of {esc(view["round_limit"])} · '
+        f'<p class="stat">Round {_round_now(view)} of {esc(view["round_limit"])} · '
         f"phase: {esc(view['phase'])} · draw pile {esc(view['deck_size'])} · discard "
         f"{len(pile)} (top: {esc(names.get(pile[-1], pile[-1]) if pile else 'empty')})</p>"
     )
@@ -114,6 +114,14 @@ def _seats(snap: Snapshot, view: dict[str, Any]) -> str:
             f"{esc(goal)} edge · {where}{stuck} · {esc(view['hand_sizes'][s])} cards</span></div>"
         )
     return f'<div class="seats">{"".join(parts)}</div>'
+
+
+def _round_now(view: Mapping[str, Any]) -> int:
+    """The round being played, counted from 1 as the turn events and the terminal count it
+    (the view holds completed rounds); after a round-limit end, the rounds played."""
+    done = int(view["round"])
+    over_by_limit = view["phase"] == "over" and view.get("winner") is None
+    return done if over_by_limit else done + 1
 
 
 def _grid(snap: Snapshot, view: dict[str, Any]) -> str:
