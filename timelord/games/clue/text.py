@@ -98,7 +98,12 @@ def _name(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v
 
 def _rumour(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     s, w, loc = (_card(g, c) for c in d["cards"])
-    return f"{name} {v('suggest', 'suggests')} {s} with the {w} in {loc}"
+    return f"{name} {v('suggest', 'suggests')} {s} with {_the(w)} in {loc}"
+
+
+def _the(weapon: str) -> str:
+    """ "the Sonic Screwdriver", but "The Moment" and "Strax's Gun" as they are."""
+    return weapon if weapon.startswith("The ") or "'s " in weapon else f"the {weapon}"
 
 
 def _cannot(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
@@ -163,7 +168,7 @@ def _draw(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v
 
 def _accusation(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     s, w, loc = (_card(g, c) for c in d["cards"])
-    text = f"{name} {v('accuse', 'accuses')} {s} with the {w} in {loc}: "
+    text = f"{name} {v('accuse', 'accuses')} {s} with {_the(w)} in {loc}: "
     text += "right!" if d["right"] else "wrong"
     envelope = d.get("envelope")
     if envelope and not d["right"]:
@@ -180,7 +185,7 @@ def _out(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v:
 
 
 def _turn(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
-    what = "another turn" if d.get("extra") else "turn"
+    what = "extra turn" if d.get("extra") else "turn"
     return f"{'Your' if name == 'You' else name + chr(39) + 's'} {what} (turn {d['turn']})"
 
 

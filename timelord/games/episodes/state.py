@@ -444,30 +444,45 @@ class EpisodesState(State):
             assert isinstance(action, DiscardCard)
             c = SUIT_INDEX[action.suit] * 16 + action.fp
             if log is not None:
-                data = {"actor": seat, "card": LABEL[c], "forced": forced}
-                self._tell("hand_limit_discard", data)
+                self._tell("hand_limit_discard", {"actor": seat, "card": LABEL[c]})
             self._discard_from_hand(seat, c)
             self.floor = c
             self._end_phase()
 
     def _settle(self) -> None:
-        """Resolve steps that need no choice until a real decision (two or more options)."""
+        """Resolve steps that need no choice until a real decision. A step with one option is
+        taken without asking only when every seat can see that it has one (E-8.8, E-R13):
+        otherwise asking, or not, would tell the table about the player's hidden cards."""
         while True:
             ph = self.phase
             if ph == R.OVER:
                 self._legal = []
                 return
             legal = self._compute_legal()
-            if len(legal) == 1:
+            if len(legal) == 1 and self._plainly_forced(ph):
                 if ph == R.ACTION:
                     self.phase = R.EPISODE
                 elif ph == R.EPISODE:
                     self._end_phase()
                 else:
-                    self._do(legal[0], True)  # a forced target, keep or discard (E-R13)
+                    self._do(legal[0], True)  # a target or a one-card Gadget draw (E-R13)
                 continue
             self._legal = legal
             return
+
+    def _plainly_forced(self, ph: int) -> bool:
+        """Whether a step with one option has it for reasons every seat sees: no card in hand
+        for an ability, fewer than six cards for an episode (E-5.1), one opponent holding
+        cards for a target, one card drawn by a Gadget. Equal drawn cards, a hand-limit
+        discard or a hand that holds no episode are seen by the player alone."""
+        hand = self.hands[self.turn % self.game.players]
+        if ph == R.ACTION:
+            return not hand
+        if ph == R.EPISODE:
+            return len(hand) < len(SUITS)
+        if ph == R.KEEP:
+            return len(self.limbo) == 1
+        return ph == R.TARGET
 
     def _use_ability(self, seat: int, c: int) -> None:
         self._discard_from_hand(seat, c)  # E-4.9: the card goes face up first

@@ -784,6 +784,13 @@ class KeysState(State):
         self.pos = _replace(self.pos, seat, tile)
         self._occ = -1
 
+    def _teleport_blocked_by(self, seat: int, tile: int) -> int | None:
+        """The seat whose pawn on Control kept `seat`'s pawn on the Teleport `tile` it just
+        reached (K-R6), or None when no Teleport was stopped."""
+        if self.back[tile] != TELEPORT or self.pos[seat] != tile:
+            return None
+        return next((s for s, p in enumerate(self.pos) if p == CONTROL), None)
+
     def _end_turn(self) -> None:
         """Finish the current turn and start the next one that has a decision in it."""
         while True:
@@ -918,7 +925,13 @@ def _apply_assault(s: KeysState, a: Any) -> None:
     s._play(s.tables.cyberman_card)
     s._arrive(a.seat, a.tile)
     if s._log is not None:
-        s._tell("assault", target=a.seat, tile=a.tile, teleported=s.pos[a.seat] != a.tile)
+        s._tell(
+            "assault",
+            target=a.seat,
+            tile=a.tile,
+            teleported=s.pos[a.seat] != a.tile,
+            teleport_blocked_by=s._teleport_blocked_by(a.seat, a.tile),
+        )
     s._after_play()
 
 
@@ -940,7 +953,13 @@ def _apply_move(s: KeysState, a: Any) -> None:
     entered = s.pos[seat] < 0
     s._arrive(seat, tile)
     if log is not None:
-        s._tell("move", tile=a.tile, entered=entered, teleported=s.pos[seat] != tile)
+        s._tell(
+            "move",
+            tile=a.tile,
+            entered=entered,
+            teleported=s.pos[seat] != tile,
+            teleport_blocked_by=s._teleport_blocked_by(seat, tile),
+        )
     kind = s.back[tile]
     if kind != TELEPORT and s.goal_mask(seat) >> tile & 1:
         s.phase = OVER  # K-7.1

@@ -114,7 +114,7 @@ def _assault(t: Teller) -> str:
     text += f" to {tile_name(d['tile'])}"
     if d["teleported"]:
         text += ", and the Teleport there sends the pawn on to TARDIS Control"
-    return text
+    return text + _blocked(t)
 
 
 def _move(t: Teller) -> str:
@@ -125,7 +125,17 @@ def _move(t: Teller) -> str:
         text = f"{t.who} {t.v('move')} to {tile_name(d['tile'])}"
     if d["teleported"]:
         text += f" and {t.v('teleport')} to TARDIS Control"
-    return text
+    return text + _blocked(t)
+
+
+def _blocked(t: Teller) -> str:
+    """K-R6: a Teleport reached while another pawn holds Control does nothing; say so."""
+    holder = t.d.get("teleport_blocked_by")
+    if not isinstance(holder, int):
+        return ""
+    if holder == t.seat:
+        return ": the Teleport there does nothing, as you hold TARDIS Control (K-R6)"
+    return f": the Teleport there does nothing, as {t.name(holder)} holds TARDIS Control (K-R6)"
 
 
 def _turn(t: Teller) -> str:
