@@ -113,6 +113,7 @@ async def table_page(request: Request, table_id: str, token: str = "") -> Respon
         "mode": "play",
         "game": live.game.id,
         "seat": "" if seat is None else seat,
+        "seeded": live.seeded,
     }
     return templates.TemplateResponse(request, "table.html", context)
 
@@ -155,7 +156,7 @@ class _Replay:
 
     def __init__(self, game: Game, record: Record) -> None:
         self.game = game
-        state = game.new_game(record.seed)
+        state = game.new_game(record.start())  # type: ignore[arg-type]
         self.states: list[State] = [state]
         self.events: list[list[Event]] = []
         for i, data in enumerate(record.actions):
