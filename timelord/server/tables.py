@@ -40,6 +40,7 @@ from timelord.core.events import Event
 from timelord.core.keyed import KeyedRng, derive_seed
 from timelord.server.bots import HUMAN, Bots, check_spec
 from timelord.server.errors import ApiError, forbidden, not_found
+from timelord.server.lease import MINE, MOVED, Leases
 from timelord.server.limits import Limits, check_count, client_key
 from timelord.server.storage import CHANNEL, Conflict, Store, StoredTable
 
@@ -248,6 +249,7 @@ class Tables:
         self.allow_seed = allow_seed
         self.clock = clock or (lambda: dt.datetime.now(dt.UTC))
         self.bots = Bots(self.limits)
+        self.leases = Leases(store.libpq_url() if store.is_postgres else None)
         self._cache: dict[str, Live] = {}
         self._load_lock = asyncio.Lock()
         # SQLite takes one writer at a time anyway; PostgreSQL gets a few connections at once
@@ -283,8 +285,10 @@ class Tables:
         archived = await self._write(self.store.archive, before)
         for table_id in archived:
             live = self._cache.pop(table_id, None)
-            if live is not None and live.bot_task is not None:
-                live.bot_task.cancel()
+            if live is not None:
+                live.archived = True
+                if live.bot_task is not None:
+                    live.bot_task.cancel()
         return archived
 
     async def _archiving(self) -> None:
@@ -304,6 +308,7 @@ class Tables:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.bots.close()
+        await self.leases.close()
         self._db_pool.shutdown(wait=True)
         self.store.close()
 
@@ -602,9 +607,20 @@ class Tables:
 
     async def _bot_turn(self, live: Live, seat: int) -> None:
         version = live.version
+        held = False
         try:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
+            # one process thinks for this move; the others wait for it (or for the lease)
+            while live.version == version:
+                found = await self.leases.take(live.id, version)
+                if found == MINE:
+                    held = True
+                    break
+                if found == MOVED:
+                    await self.refresh(live)
+                    break
+                await asyncio.sleep(self.leases.poll)
             state = live.state
             if live.version != version or state.to_move != seat:
                 return
@@ -634,8 +650,12 @@ class Tables:
             log.exception("bot at table %s seat %s failed", live.id, seat)
             return
         finally:
+            if held:
+                await self.leases.give_back(live.id, version)
             if live.bot_task is asyncio.current_task():
                 live.bot_task = None
+            if live.version != version:  # moved meanwhile, here or by another process
+                self._schedule_bot(live)
         self._schedule_bot(live)
 
     # -- other processes (PostgreSQL) -----------------------------------------------------
