@@ -389,3 +389,35 @@ def test_a_search_is_bounded_in_wall_time() -> None:
         agent = make_agent(timed(spec, 2.5), game)
         assert agent.settings.time == 2.5  # type: ignore[attr-defined]
     assert timed("ismcts:hard", 0) == "ismcts:hard"
+
+
+# -- item 1: a served table is dealt from a secret key, given out only at the end -------------
+
+
+def test_a_table_without_a_seed_is_dealt_from_a_key_given_out_once_it_is_over(
+    client: TestClient,
+) -> None:
+    import time
+
+    from timelord.core import KeyedRng, Record, load, replay
+
+    made = client.post("/api/tables", json={"game": "clue", "seats": ["random"] * 3}).json()
+    table = made["id"]
+    first = client.get(f"/api/tables/{table}/record")
+    if not client.get(f"/api/tables/{table}").json()["over"]:
+        assert first.status_code == 403
+    deadline = time.monotonic() + 60
+    while not (final := client.get(f"/api/tables/{table}").json())["over"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    data = client.get(f"/api/tables/{table}/record").json()
+    assert len(bytes.fromhex(data["key"])) == 32
+    record = Record.from_json(data)
+    assert replay(record).view(None) == final["view"]
+    # the seed in the record deals another game: the deal is the key's alone
+    game = load("clue", players=3)
+    dealt = game.new_game(KeyedRng(bytes.fromhex(data["key"])))
+    assert game.new_game(record.seed).to_json() != dealt.to_json()
+    for seed in range(200):  # what an attacker tried before: no small seed gives the deal
+        assert game.new_game(seed).view(0) != dealt.view(0)
+    assert final["seeded"] is False

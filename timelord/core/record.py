@@ -255,7 +255,7 @@ def replay_steps(record: Record) -> Iterator[tuple[State, Any]]:
         )
     if record.seats and len(record.seats) != game.players:
         raise CorruptRecord(f"record names {len(record.seats)} seats for {game.players} players")
-    state = game.new_game(record.start())  # type: ignore[arg-type]  # (games take an Rng)
+    state = game.new_game(record.start())
     for i, data in enumerate(record.actions):
         try:
             action = game.action_from_json(data)

@@ -83,6 +83,7 @@ class Leases:
         import psycopg
 
         if self._conn is None or self._conn.closed:
+            assert self.url is not None
             self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         cursor = await self._conn.execute(sql, params)
         row = await cursor.fetchone()

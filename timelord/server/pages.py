@@ -156,7 +156,7 @@ class _Replay:
 
     def __init__(self, game: Game, record: Record) -> None:
         self.game = game
-        state = game.new_game(record.start())  # type: ignore[arg-type]
+        state = game.new_game(record.start())
         self.states: list[State] = [state]
         self.events: list[list[Event]] = []
         for i, data in enumerate(record.actions):

@@ -37,7 +37,7 @@ from timelord.core import (
     load,
 )
 from timelord.core.events import Event
-from timelord.core.keyed import KeyedRng, derive_seed
+from timelord.core.keyed import KEY_BYTES, KeyedRng, derive_seed
 from timelord.server.bots import HUMAN, Bots, check_spec
 from timelord.server.errors import ApiError, forbidden, not_found
 from timelord.server.lease import MINE, MOVED, Leases
@@ -214,17 +214,9 @@ def _summary(stored: StoredTable) -> dict[str, Any]:
     }
 
 
-def deal_secret() -> tuple[bytes | None, int]:
-    """The (key, seed) a table nobody chose the seed of is dealt from: 256 bits of OS
-    entropy. Until the games draw from a generator given to them (`KeyedRng`), the key is
-    folded into a 64-bit seed through the PRF, and the table is dealt from that seed."""
-    key = secrets.token_bytes(32)
-    return None, derive_seed(key, "deal") >> 1
-
-
 def new_state(game: Game, seed: int, key: bytes | None) -> State:
     """The opening state of a table: from its keyed generator, or from a chosen seed."""
-    return game.new_game(seed if key is None else KeyedRng(key))  # type: ignore[arg-type]
+    return game.new_game(seed if key is None else KeyedRng(key))
 
 
 class Tables:
@@ -343,7 +335,7 @@ class Tables:
         key: bytes | None = None
         seeded = seed is not None
         if seed is None:
-            key, seed = deal_secret()
+            key, seed = secrets.token_bytes(KEY_BYTES), 0
         elif not self.allow_seed:
             raise ApiError(
                 422,
