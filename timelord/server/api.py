@@ -40,7 +40,9 @@ class _Closed(BaseModel):
 
 class CreateTable(_Closed):
     game: str = Field(examples=["keys"])
-    options: dict[str, Any] = Field(default_factory=dict, examples=[{"players": 2}])
+    options: dict[str, Any] | None = Field(
+        None, examples=[{"players": 2}], description="the game's options (none: its defaults)"
+    )
     seats: list[str] = Field(
         examples=[["human", "ismcts:hard"]],
         min_length=1,

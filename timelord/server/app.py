@@ -110,10 +110,13 @@ def create_app(
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         code = "http/not_found" if exc.status_code == 404 else f"http/{exc.status_code}"
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:  # every method the path takes, not one route's
+            headers["Allow"] = ", ".join(_methods(app, request.url.path))
         return JSONResponse(
             {"code": code, "reason": str(exc.detail), "rule": ""},
             status_code=exc.status_code,
-            headers=getattr(exc, "headers", None),
+            headers=headers or None,
         )
 
     @app.exception_handler(Exception)
@@ -125,7 +128,47 @@ def create_app(
         )
 
     app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)
+    app.openapi = lambda: _exact_openapi(app)  # type: ignore[method-assign]
     return app
+
+
+def _exact_openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's schema, made to say what the server answers: a request that fails
+    validation gets 400 request/malformed (the handler above), never FastAPI's 422."""
+    if app.openapi_schema is not None:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    doc = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    error = {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    }
+    for item in doc.get("paths", {}).values():
+        for operation in item.values():
+            responses = operation.get("responses", {})
+            found = responses.get("422", {}).get("content", {}).get("application/json", {})
+            if found.get("schema", {}).get("$ref", "").endswith("/HTTPValidationError"):
+                del responses["422"]
+                responses.setdefault("400", {"description": "request/malformed", **error})
+    schemas = doc.get("components", {}).get("schemas", {})
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(unused, None)
+    app.openapi_schema = doc
+    return doc
+
+
+def _methods(app: FastAPI, path: str) -> list[str]:
+    """The methods some route of `app` takes at `path` (a 405's Allow header)."""
+    from starlette.routing import Match
+
+    found = []
+    for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {"type": "http", "path": path, "method": method, "root_path": ""}
+        if any(route.matches(scope)[0] == Match.FULL for route in app.routes):
+            found.append(method)
+    return found
 
 
 def _mount_client(app: FastAPI) -> None:

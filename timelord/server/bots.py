@@ -54,6 +54,12 @@ def check_spec(spec: Any, game: Game, own: frozenset[str] = frozenset()) -> str:
     return spec
 
 
+def bot_seed(table_seed: int, seat: int, version: int) -> int:
+    """The generator seed of a bot's decision at one version of a seeded table (whoever
+    knows the seed knows the deal anyway; keyed tables derive theirs one-way, `Live.bot_seed`)."""
+    return Rng(table_seed ^ (seat + 1) * 0x9E3779B97F4A7C15 ^ version * 0xBF58476D1CE4E5B9).next64()
+
+
 class Bots:
     """Runs bots' decisions off the event loop."""
 

@@ -38,7 +38,7 @@ from timelord.core import (
 )
 from timelord.core.events import Event
 from timelord.core.keyed import KEY_BYTES, KeyedRng, derive_seed
-from timelord.server.bots import HUMAN, Bots, check_spec
+from timelord.server.bots import HUMAN, Bots, bot_seed, check_spec
 from timelord.server.errors import ApiError, forbidden, not_found
 from timelord.server.lease import MINE, MOVED, Leases
 from timelord.server.limits import Limits, check_count, client_key
@@ -124,10 +124,11 @@ class Live:
     _snapshots: dict[int | None, str] = field(default_factory=dict)
 
     def bot_seed(self, seat: int, version: int) -> int:
-        """The seed of a bot's decision, derived one-way from the table's secret (its key,
-        else its seed), so a bot's choices tell nothing of the deal beyond its own view."""
-        secret = self.key if self.key is not None else self.seed.to_bytes(32, "big")
-        return derive_seed(secret, "bot", seat, version)
+        """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
+        choices tell nothing of the deal beyond what its own view does."""
+        if self.key is None:
+            return bot_seed(self.seed, seat, version)
+        return derive_seed(self.key, "bot", seat, version)
 
     def advance(self, state: State, events: list[Event]) -> None:
         self.state = state
