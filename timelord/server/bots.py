@@ -15,6 +15,7 @@ import functools
 import json
 import logging
 import multiprocessing
+import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.pool import Pool
@@ -75,7 +76,7 @@ class Bots:
         if self._processes is None:
             # forkserver: the server has threads running, and forking those is unsafe
             context = multiprocessing.get_context("forkserver")
-            self._processes = context.Pool(self._process_count)
+            self._processes = context.Pool(self._process_count, initializer=_lower_priority)
         return self._processes
 
     async def choose(
@@ -133,6 +134,11 @@ def timed(spec: str, seconds: float) -> str:
         return spec
     name, _, level = spec.partition(":")
     return f"{name}:{level + '/' if level else ''}time={seconds:g}"
+
+
+def _lower_priority() -> None:
+    """Searches yield the CPU to the process that answers people (moves, snapshots)."""
+    os.nice(10)
 
 
 def _settle(answer: asyncio.Future[int], index: int, error: BaseException | None) -> None:
