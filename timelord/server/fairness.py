@@ -44,9 +44,6 @@ class FairQueue:
         finally:
             self._release()
 
-    def waiting(self) -> dict[str, int]:
-        return {table: len(q) for table, q in self._waiting.items()}
-
     def _forget(self, table: str, ready: asyncio.Future[None]) -> None:
         queue = self._waiting.get(table)
         if queue is not None and ready in queue:

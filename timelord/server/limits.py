@@ -12,7 +12,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass
 
-from timelord.server.errors import ApiError, rate_limited
+from timelord.server.errors import rate_limited
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,3 @@ class Sockets:
             counter[key] -= 1
             if counter[key] <= 0:
                 del counter[key]
-
-
-def limited(exc: ApiError) -> bool:
-    return exc.code == "rate/limited"

@@ -67,6 +67,8 @@ class TableRow(Base):
     seeded: Mapped[bool] = mapped_column(Boolean, default=False)
     #: `limits.client_key` of the creator's address, for per-client limits
     creator: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    #: a seat is not a person's (for the limits on tables with bots)
+    bots: Mapped[bool] = mapped_column(Boolean, default=False)
     #: the seat to move after the last commit (None: over, or not known before revision 0002)
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: the last commit (or the creation); a table in play idle for long is archived
@@ -245,6 +247,7 @@ class Store:
             rng_key=None if key is None else key.hex(),
             seeded=seeded,
             creator=creator,
+            bots=any(seat["agent"] != "human" for seat in seats),
             to_move=to_move,
             touched=now,
         )
@@ -354,11 +357,10 @@ class Store:
         where = TableRow.status == "playing"
         if creator is not None:
             where &= TableRow.creator == creator
+        if bots:
+            where &= TableRow.bots.is_(True)
         with self.engine.connect() as conn:
-            if not bots:
-                return int(conn.execute(select(func.count()).where(where)).scalar_one())
-            rows = conn.execute(select(TableRow.seats).where(where)).scalars().all()
-        return sum(1 for seats in rows if any(s["agent"] != "human" for s in seats))
+            return int(conn.execute(select(func.count()).where(where)).scalar_one())
 
     def created_since(self, creator: str, since: dt.datetime) -> int:
         """Tables `creator` made at or after `since`."""
