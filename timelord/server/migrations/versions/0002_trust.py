@@ -1,6 +1,6 @@
 """Tables: the generator key, whether the creator chose the seed, who created it (a digest of
-the address, for per-client limits) and whether it has a bot seat, the seat to move (which tables to resume at start) and
-when it last moved (archiving idle tables).
+the address, for per-client limits) and whether it has a bot seat, the seat to move (which
+tables to resume at start) and when it last moved (archiving idle tables).
 
 Revision ID: 0002
 Revises: 0001
