@@ -237,6 +237,10 @@ def test_the_largest_since_is_taken_on_both_routes(local: TestClient) -> None:
     assert local.get(f"/api/tables/{table}?since={top}").json()["events"] == []
     with local.websocket_connect(f"/api/tables/{table}/ws?since=000{top}") as ws:
         assert ws.receive_json()["events"] == []
+    padded = "0" * 5000 + "1"  # leading zeros are no digits of the number, on either route
+    assert local.get(f"/api/tables/{table}?since={padded}").status_code == 200
+    with local.websocket_connect(f"/api/tables/{table}/ws?since={padded}") as ws:
+        assert ws.receive_json()["version"] == 0
 
 
 # -- item 7: tables read on first use, idle ones archived ---------------------------------------
