@@ -182,6 +182,19 @@ def test_limits_count_by_the_forwarded_address_only_behind_a_trusted_proxy(
         assert statuses == [201, 429]
 
 
+def test_links_name_https_only_when_a_trusted_proxy_says_so(sqlite_url: str) -> None:
+    tls = {"X-Forwarded-Proto": "https"}
+    with _app(sqlite_url) as proxy:
+        made = proxy.post("/api/tables", json={"game": "keys", "seats": ["human"] * 2}, headers=tls)
+        assert made.json()["watch_url"].startswith("https://")
+        assert made.json()["seats"][0]["url"].startswith("https://")
+    with _app(sqlite_url, trusted_proxies=["10.9.9.9"]) as stranger:
+        made = stranger.post(
+            "/api/tables", json={"game": "keys", "seats": ["human"] * 2}, headers=tls
+        )
+        assert made.json()["watch_url"].startswith("http://")
+
+
 # -- item 5: sockets per client address and per table -----------------------------------------
 
 

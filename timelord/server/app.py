@@ -26,7 +26,7 @@ from timelord.agents import user_agent_class
 from timelord.server.api import RateLimit, router
 from timelord.server.errors import ApiError, rate_limited
 from timelord.server.limits import Limits, Sockets
-from timelord.server.proxy import Proxies
+from timelord.server.proxy import ForwardedScheme, Proxies
 from timelord.server.storage import Store, default_url
 from timelord.server.tables import Tables
 
@@ -128,6 +128,7 @@ def create_app(
         )
 
     app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)
+    app.add_middleware(ForwardedScheme, proxies=proxies)
     app.openapi = lambda: _exact_openapi(app)  # type: ignore[method-assign]
     return app
 

@@ -59,6 +59,36 @@ class Proxies:
                 return str(found)
         return peer
 
+    def scheme(self, scope: Mapping[str, Any]) -> str | None:
+        """The scheme the client used (X-Forwarded-Proto), when a trusted proxy says so."""
+        client = scope.get("client")
+        if not self.networks or not client or not self.trusts(str(client[0])):
+            return None
+        for name, value in scope.get("headers", ()):
+            if name.lower() == b"x-forwarded-proto":
+                found = value.decode("latin-1").split(",")[-1].strip().lower()
+                if found in ("http", "https"):
+                    return found
+        return None
+
+
+class ForwardedScheme:
+    """ASGI middleware: behind a trusted proxy that holds TLS, links the server writes (a
+    seat's `url`, `watch_url`) name https (or wss) as the client sees them."""
+
+    def __init__(self, app: Any, proxies: Proxies) -> None:
+        self.app = app
+        self.proxies = proxies
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            found = self.proxies.scheme(scope)
+            if found is not None:
+                secure = found == "https"
+                scheme = ("wss" if secure else "ws") if scope["type"] == "websocket" else found
+                scope = {**scope, "scheme": scheme}
+        await self.app(scope, receive, send)
+
 
 class _HeaderDeadline:
     """The deadline part, shared by uvicorn's two HTTP/1.1 protocols: armed when a connection
