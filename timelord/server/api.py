@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from timelord.server.errors import ApiError, malformed, rate_limited, too_large
 from timelord.server.tables import Live, Tables, seat_list
@@ -22,6 +22,8 @@ router = APIRouter(prefix="/api")
 
 #: largest request body (create or action) and WebSocket message, in bytes
 MAX_BODY = 16 * 1024
+#: the largest `since` either route takes (a version never comes near it)
+MAX_SINCE = 2**31 - 1
 
 
 class ErrorBody(BaseModel):
@@ -30,16 +32,32 @@ class ErrorBody(BaseModel):
     rule: str = Field("", description="the rule clause that forbids an illegal action")
 
 
-class CreateTable(BaseModel):
+class _Closed(BaseModel):
+    """A request body: a property it does not name is refused (400 request/malformed)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateTable(_Closed):
     game: str = Field(examples=["keys"])
-    options: dict[str, Any] = Field(default_factory=dict, examples=[{"players": 2}])
+    options: dict[str, Any] | None = Field(
+        None, examples=[{"players": 2}], description="the game's options (none: its defaults)"
+    )
     seats: list[str] = Field(
         examples=[["human", "ismcts:hard"]],
+        min_length=1,
+        max_length=16,
         description="one per seat: human, random, heuristic[:easy|medium|hard], "
         "ismcts[:easy|medium|hard], or an agent the server was started with "
         "(timelord serve --agent SPEC)",
     )
-    seed: int | None = None
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=2**63 - 1,
+        description="only where the operator allows it (timelord serve --allow-seed; "
+        "otherwise 422 config/invalid); the table is then marked seeded",
+    )
 
 
 class SeatOut(BaseModel):
@@ -65,17 +83,20 @@ class Snapshot(BaseModel):
     version: int = Field(description="actions applied so far; name it when you act")
     over: bool
     to_move: int | None
+    seeded: bool = Field(
+        description="the creator chose the seed, and so may know every hidden card"
+    )
     view: dict[str, Any] = Field(description="the engine's view(seat) exactly")
     legal: list[dict[str, Any]] = Field(description="action JSON, only for the seat to move")
     events: list[EventOut] = Field(description="the seat's events, oldest first")
 
 
-class ActionIn(BaseModel):
+class ActionIn(_Closed):
     version: int
     action: dict[str, Any]
 
 
-class ExplainIn(BaseModel):
+class ExplainIn(_Closed):
     action: dict[str, Any]
 
 
@@ -90,10 +111,11 @@ class TableSummary(BaseModel):
     game: str
     options: dict[str, Any]
     seats: list[dict[str, Any]]
-    status: str = Field(description="playing or over")
+    status: str = Field(description="playing, over or archived (idle too long: read-only)")
     version: int
     to_move: int | None
     created: str
+    seeded: bool = Field(description="the creator chose the seed")
 
 
 class TableList(BaseModel):
@@ -159,11 +181,7 @@ def action_request(body: Any) -> tuple[int, Any]:
 
 
 def _since(value: int | None) -> int:
-    if value is None:
-        return 0
-    if value < 0:
-        raise malformed("since must be a version (0 or more)")
-    return value
+    return 0 if value is None else value
 
 
 def _base(request: Request) -> str:
@@ -174,11 +192,13 @@ def _base(request: Request) -> str:
     "/tables",
     status_code=201,
     response_model=TableCreated,
-    responses=_errors(400, 413, 422),
+    responses=_errors(400, 413, 422, 429),
     openapi_extra=_body_doc(CreateTable),
     summary="Create a table",
     description="Seats are 'human' (each gets a token, given only here) or a bot spec; "
-    "bots start playing at once. 422 config/invalid for an unknown game, option or seat.",
+    "bots start playing at once. 422 config/invalid for an unknown game, option or seat, "
+    "or a seed where the operator does not allow one; 429 rate/limited past a limit on "
+    "tables of one client address or of the server.",
 )
 async def create_table(request: Request) -> Response:
     body = await read_json(request)
@@ -186,8 +206,9 @@ async def create_table(request: Request) -> Response:
         raise malformed('the body must be {"game", "options", "seats", "seed"}')
     if "game" not in body or "seats" not in body:
         raise malformed("the body needs game and seats")
+    client = request.app.state.proxies.client_address(request.scope)
     live, tokens = await _tables(request).create(
-        body["game"], body.get("options"), body["seats"], body.get("seed")
+        body["game"], body.get("options"), body["seats"], body.get("seed"), client
     )
     base = _base(request)
     answer = {
@@ -206,7 +227,7 @@ async def create_table(request: Request) -> Response:
 )
 async def list_tables(
     request: Request,
-    status: str | None = Query(None, pattern="^(playing|over)$"),
+    status: str | None = Query(None, pattern="^(playing|over|archived)$"),
     limit: int = Query(100, ge=1, le=1000),
 ) -> Response:
     tables = await _tables(request).summaries(status, limit)
@@ -228,7 +249,7 @@ async def snapshot(
     request: Request,
     table_id: str,
     token: str | None = None,
-    since: int | None = None,
+    since: int | None = Query(None, ge=0, le=MAX_SINCE),
 ) -> Response:
     live = await _tables(request).live(table_id)
     seat = live.seat_of(token)
@@ -308,24 +329,36 @@ class RateLimit:
 @router.websocket("/tables/{table_id}/ws")
 async def watch(websocket: WebSocket, table_id: str) -> None:
     tables = _tables(websocket)
+    sockets = websocket.app.state.sockets
+    client = websocket.app.state.proxies.client_address(websocket.scope)
     await websocket.accept()
     try:
         live = await tables.live(table_id)
         seat = live.seat_of(websocket.query_params.get("token"))
-        since = _since_text(websocket.query_params.get("since"))
+        since = since_text(websocket.query_params.get("since"))
+        sockets.open(client, live.id)
     except ApiError as exc:
         await websocket.send_text(_error_text(exc))
         await websocket.close(4000 + exc.status)
         return
-    await _serve_socket(websocket, tables, live, seat, since)
+    try:
+        await _serve_socket(websocket, tables, live, seat, since)
+    finally:
+        sockets.close(client, live.id)
 
 
-def _since_text(value: str | None) -> int:
+def since_text(value: str | None) -> int:
+    """`since` as the WebSocket's query gives it, held to the HTTP route's rule (an integer
+    in 0..MAX_SINCE, else 400 request/malformed), read without converting a long text."""
     if value is None:
         return 0
-    if not (value.isascii() and value.isdigit()):
-        raise malformed("since must be a version (0 or more)")
-    return int(value)
+    digits = value.lstrip("0") or "0"
+    if not (value.isascii() and value.isdigit()) or len(digits) > len(str(MAX_SINCE)):
+        raise malformed(f"since must be a version, 0 to {MAX_SINCE}")
+    number = int(digits)
+    if number > MAX_SINCE:
+        raise malformed(f"since must be a version, 0 to {MAX_SINCE}")
+    return number
 
 
 def _error_text(exc: ApiError) -> str:

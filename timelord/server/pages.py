@@ -113,6 +113,7 @@ async def table_page(request: Request, table_id: str, token: str = "") -> Respon
         "mode": "play",
         "game": live.game.id,
         "seat": "" if seat is None else seat,
+        "seeded": live.seeded,
     }
     return templates.TemplateResponse(request, "table.html", context)
 
@@ -124,7 +125,21 @@ def replay_page(request: Request, table_id: str) -> Response:
     return templates.TemplateResponse(request, "table.html", context)
 
 
-@router.get("/tables/{table_id}/board", response_class=HTMLResponse, tags=["boards"])
+#: the coded JSON refusals of the board routes, whatever media type their answer has
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    }
+    for status in (400, 403, 404, 422)
+}
+
+
+@router.get(
+    "/tables/{table_id}/board",
+    response_class=HTMLResponse,
+    tags=["boards"],
+    responses=_ERRORS,
+)
 async def board(request: Request, table_id: str, token: str = "") -> Response:
     """The seat's board as an HTML fragment, drawn only from the seat's snapshot (the one
     GET /api/tables/{id}?token=T answers); the spectator's without a token."""
@@ -155,7 +170,7 @@ class _Replay:
 
     def __init__(self, game: Game, record: Record) -> None:
         self.game = game
-        state = game.new_game(record.seed)
+        state = game.new_game(record.start())
         self.states: list[State] = [state]
         self.events: list[list[Event]] = []
         for i, data in enumerate(record.actions):
@@ -200,7 +215,11 @@ async def _replay(request: Request, table_id: str) -> _Replay:
     return found
 
 
-@router.get("/tables/{table_id}/replay/board", tags=["boards"])
+@router.get(
+    "/tables/{table_id}/replay/board",
+    tags=["boards"],
+    responses=_ERRORS,
+)
 async def replay_board(
     request: Request, table_id: str, step: int = 0, seat: int | None = None
 ) -> Response:

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Engine,
     ForeignKey,
@@ -29,6 +30,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -60,6 +62,17 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: the table's generator key (hex), None when the creator chose the seed (then `seeded`)
+    rng_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seeded: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: `limits.client_key` of the creator's address, for per-client limits
+    creator: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    #: a seat is not a person's (for the limits on tables with bots)
+    bots: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the seat to move after the last commit (None: over, or not known before revision 0002)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the last commit (or the creation); a table in play idle for long is archived
+    touched: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ActionRow(Base):
@@ -86,6 +99,8 @@ class StoredTable:
     status: str
     result: dict[str, Any] | None
     created: dt.datetime
+    key: bytes | None = None
+    seeded: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,19 +113,33 @@ class StoredAction:
 # The statements of every move, built once: building them per call cost more than SQLite's
 # own commit.
 _MOVED = (TableRow.id == bindparam("table_id")) & (TableRow.version == bindparam("previous"))
-_STEP = update(TableRow).where(_MOVED).values(version=bindparam("version"))
+_PLAYING = _MOVED & (TableRow.status == "playing")
+_STEP = (
+    update(TableRow)
+    .where(_PLAYING)
+    .values(
+        version=bindparam("version"), to_move=bindparam("to_move"), touched=bindparam("touched")
+    )
+)
 _LAST_STEP = (
     update(TableRow)
-    .where(_MOVED)
-    .values(version=bindparam("version"), status=bindparam("status"), result=bindparam("result"))
+    .where(_PLAYING)
+    .values(
+        version=bindparam("version"),
+        status=bindparam("status"),
+        result=bindparam("result"),
+        to_move=None,
+        touched=bindparam("touched"),
+    )
 )
 _RECORD = insert(ActionRow)
 _PG_APPEND = text(
     """
     WITH moved AS (
         UPDATE tables SET version = :version, status = :status,
-            result = COALESCE(CAST(:result AS JSON), result)
-        WHERE id = :table_id AND version = :previous
+            result = COALESCE(CAST(:result AS JSON), result),
+            to_move = CAST(:to_move AS INTEGER), touched = :touched
+        WHERE id = :table_id AND version = :previous AND status = 'playing'
         RETURNING id
     ), recorded AS (
         INSERT INTO actions (table_id, version, action, events)
@@ -149,6 +178,8 @@ def _stored(row: TableRow) -> StoredTable:
         row.status,
         row.result,
         created,
+        None if row.rng_key is None else bytes.fromhex(row.rng_key),
+        bool(row.seeded),
     )
 
 
@@ -193,7 +224,16 @@ class Store:
         options: dict[str, Any],
         seed: int,
         seats: list[dict[str, Any]],
+        *,
+        key: bytes | None = None,
+        seeded: bool = True,
+        creator: str | None = None,
+        to_move: int | None = None,
+        now: dt.datetime | None = None,
     ) -> StoredTable:
+        """A new table at version 0, dealt from `key` when given, else from `seed`;
+        `seeded` when the creator chose that seed."""
+        now = now or dt.datetime.now(dt.UTC)
         row = TableRow(
             id=table_id,
             game=game,
@@ -203,7 +243,13 @@ class Store:
             version=0,
             status="playing",
             result=None,
-            created=dt.datetime.now(dt.UTC),
+            created=now,
+            rng_key=None if key is None else key.hex(),
+            seeded=seeded,
+            creator=creator,
+            bots=any(seat["agent"] != "human" for seat in seats),
+            to_move=to_move,
+            touched=now,
         )
         with self._writing(), self.engine.begin() as conn:
             conn.execute(insert(TableRow).values(**_row_values(row)))
@@ -238,16 +284,25 @@ class Store:
         action: dict[str, Any],
         events: Sequence[dict[str, Any]],
         result: dict[str, Any] | None,
+        to_move: int | None = None,
     ) -> None:
-        """Commit the action that takes the table from `version - 1` to `version`.
+        """Commit the action that takes the table from `version - 1` to `version`, after
+        which `to_move` decides.
 
-        `Conflict` if another writer got there first (nothing is written then). On PostgreSQL
-        the same transaction notifies the other processes, delivered only once it commits.
+        `Conflict` if another writer got there first, or the table is no longer in play
+        (archived), and nothing is written then. On PostgreSQL the same transaction notifies
+        the other processes, delivered only once it commits.
         """
+        now = dt.datetime.now(dt.UTC)
         if self.is_postgres:
-            self._append_postgres(table_id, version, action, events, result)
+            self._append_postgres(table_id, version, action, events, result, to_move, now)
             return
-        params: dict[str, Any] = {"table_id": table_id, "previous": version - 1}
+        params: dict[str, Any] = {
+            "table_id": table_id,
+            "previous": version - 1,
+            "to_move": to_move,
+            "touched": now,
+        }
         if result is None:
             step, params["version"] = _STEP, version
         else:
@@ -271,6 +326,8 @@ class Store:
         action: dict[str, Any],
         events: Sequence[dict[str, Any]],
         result: dict[str, Any] | None,
+        to_move: int | None,
+        now: dt.datetime,
     ) -> None:
         """`append` as one statement in one round trip (a statement is its own transaction),
         notifying the other processes in it."""
@@ -284,6 +341,8 @@ class Store:
             "events": json.dumps(list(events)),
             "channel": CHANNEL,
             "payload": f"{table_id}:{version}",
+            "to_move": to_move,
+            "touched": now,
         }
         try:
             with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
@@ -292,6 +351,50 @@ class Store:
             raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
         if notified != 1:
             raise Conflict(f"table {table_id} is no longer at version {version - 1}")
+
+    def in_play(self, creator: str | None = None, bots: bool = False) -> int:
+        """Tables in play (of one creator; only those with a bot seat when `bots`)."""
+        where = TableRow.status == "playing"
+        if creator is not None:
+            where &= TableRow.creator == creator
+        if bots:
+            where &= TableRow.bots.is_(True)
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).where(where)).scalar_one())
+
+    def created_since(self, creator: str, since: dt.datetime) -> int:
+        """Tables `creator` made at or after `since`."""
+        query = select(func.count()).where(TableRow.creator == creator, TableRow.created >= since)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def archive(self, before: dt.datetime) -> list[str]:
+        """Archive the tables in play that nobody moved at since `before`; their ids."""
+        idle = (TableRow.status == "playing") & (TableRow.touched < before)
+        with self._writing(), self.engine.begin() as conn:
+            ids = list(conn.execute(select(TableRow.id).where(idle)).scalars())
+            if ids:
+                conn.execute(
+                    update(TableRow)
+                    .where(idle & TableRow.id.in_(ids))
+                    .values(status="archived", to_move=None)
+                )
+        return ids
+
+    def waiting_on_bots(self) -> list[str]:
+        """Tables in play whose next move is a bot's (or not known): those to resume at once."""
+        query = select(TableRow.id, TableRow.seats, TableRow.to_move).where(
+            TableRow.status == "playing"
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            table_id
+            for table_id, seats, to_move in rows
+            if to_move is None
+            or not 0 <= to_move < len(seats)
+            or seats[to_move]["agent"] != "human"
+        ]
 
     def _writing(self) -> contextlib.AbstractContextManager[Any]:
         return self._write_lock if self._write_lock is not None else contextlib.nullcontext()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -36,8 +37,11 @@ from timelord.core import (
     load,
 )
 from timelord.core.events import Event
+from timelord.core.keyed import KEY_BYTES, KeyedRng, derive_seed
 from timelord.server.bots import HUMAN, Bots, bot_seed, check_spec
 from timelord.server.errors import ApiError, forbidden, not_found
+from timelord.server.lease import MINE, MOVED, Leases
+from timelord.server.limits import Limits, check_count, client_key
 from timelord.server.storage import CHANNEL, Conflict, Store, StoredTable
 
 log = logging.getLogger("timelord.server")
@@ -99,12 +103,18 @@ class Live:
     token_hashes: list[str | None]
     created: dt.datetime
     state: State
+    #: the generator key the game was dealt from (else it was dealt from `seed`)
+    key: bytes | None = None
+    #: the creator chose the seed
+    seeded: bool = False
     version: int = 0
     #: events[v - 1]: the events of the action that made version v
     events: list[list[Event]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Outbox] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
+    #: archived after a long pause: read-only, no bots
+    archived: bool = False
     bot_task: asyncio.Task[None] | None = None
     #: per seat (None: spectator), the JSON text of each version's told events, comma-joined
     _told: dict[int | None, list[str]] = field(default_factory=dict)
@@ -112,6 +122,13 @@ class Live:
     _told_joined: dict[int | None, str] = field(default_factory=dict)
     #: per seat, the full snapshot of the current version
     _snapshots: dict[int | None, str] = field(default_factory=dict)
+
+    def bot_seed(self, seat: int, version: int) -> int:
+        """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
+        choices tell nothing of the deal beyond what its own view does."""
+        if self.key is None:
+            return bot_seed(self.seed, seat, version)
+        return derive_seed(self.key, "bot", seat, version)
 
     def advance(self, state: State, events: list[Event]) -> None:
         self.state = state
@@ -157,7 +174,14 @@ class Live:
             if seat is not None and seat == to_move
             else []
         )
-        head = json.dumps({"version": self.version, "over": state.is_over, "to_move": to_move})[:-1]
+        head = json.dumps(
+            {
+                "version": self.version,
+                "over": state.is_over,
+                "to_move": to_move,
+                "seeded": self.seeded,
+            }
+        )[:-1]
         return (
             f'{head}, "view": {json.dumps(state.view(seat))}, "legal": {json.dumps(legal)}, '
             f'"events": [{told_since}]}}'
@@ -173,6 +197,7 @@ class Live:
             "version": self.version,
             "to_move": self.state.to_move,
             "created": self.created.isoformat(),
+            "seeded": self.seeded,
         }
 
 
@@ -186,18 +211,38 @@ def _summary(stored: StoredTable) -> dict[str, Any]:
         "version": stored.version,
         "to_move": None,
         "created": stored.created.isoformat(),
+        "seeded": stored.seeded,
     }
+
+
+def new_state(game: Game, seed: int, key: bytes | None) -> State:
+    """The opening state of a table: from its keyed generator, or from a chosen seed."""
+    return game.new_game(seed if key is None else KeyedRng(key))
 
 
 class Tables:
     """Every table this process serves, over one database."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.3, own: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.3,
+        own: Sequence[str] = (),
+        *,
+        limits: Limits | None = None,
+        allow_seed: bool = True,
+        clock: Callable[[], dt.datetime] | None = None,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         #: the operator's own agent specs that seats may name (`timelord serve --agent`)
         self.own = frozenset(own)
-        self.bots = Bots()
+        self.limits = limits or Limits()
+        #: whether a create request may choose the seed (`timelord serve --allow-seed`)
+        self.allow_seed = allow_seed
+        self.clock = clock or (lambda: dt.datetime.now(dt.UTC))
+        self.bots = Bots(self.limits)
+        self.leases = Leases(store.libpq_url() if store.is_postgres else None)
         self._cache: dict[str, Live] = {}
         self._load_lock = asyncio.Lock()
         # SQLite takes one writer at a time anyway; PostgreSQL gets a few connections at once
@@ -211,15 +256,40 @@ class Tables:
     # -- life cycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Migrate, resume every table in play (its bots carry on), listen to other processes."""
+        """Migrate, resume the tables in play whose bots are to move (every other table is
+        read on first use), listen to other processes, archive idle tables now and then."""
         await self._db(self.store.migrate)
         if self.store.is_postgres:
             self._listener = asyncio.create_task(self._listen())
-        for stored in await self._db(self.store.tables, "playing", 100_000):
+        await self.archive()
+        for table_id in await self._db(self.store.waiting_on_bots):
             try:
-                await self.live(stored.id)
+                await self.live(table_id)
             except ApiError as exc:  # a table the code can no longer read stays in the DB
-                log.error("cannot resume table %s: %s", stored.id, exc.reason)
+                log.error("cannot resume table %s: %s", table_id, exc.reason)
+        self._spawn(self._archiving())
+
+    async def archive(self) -> list[str]:
+        """Archive the tables in play nobody moved at for `limits.archive_after` seconds: they
+        stay readable but leave memory and the list of tables in play; their ids."""
+        if self.limits.archive_after <= 0:
+            return []
+        before = self.clock() - dt.timedelta(seconds=self.limits.archive_after)
+        archived = await self._write(self.store.archive, before)
+        for table_id in archived:
+            live = self._cache.pop(table_id, None)
+            if live is not None:
+                live.archived = True
+                if live.bot_task is not None:
+                    live.bot_task.cancel()
+        return archived
+
+    async def _archiving(self) -> None:
+        period = min(3600.0, max(1.0, self.limits.archive_after / 10))
+        while not self._closing:
+            await asyncio.sleep(period)
+            with contextlib.suppress(ApiError):
+                await self.archive()
 
     async def stop(self) -> None:
         self._closing = True
@@ -231,6 +301,7 @@ class Tables:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.bots.close()
+        await self.leases.close()
         self._db_pool.shutdown(wait=True)
         self.store.close()
 
@@ -257,30 +328,79 @@ class Tables:
     # -- tables ---------------------------------------------------------------------------
 
     async def create(
-        self, game_id: Any, options: Any, seats: Any, seed: Any
+        self, game_id: Any, options: Any, seats: Any, seed: Any, client: str = "unknown"
     ) -> tuple[Live, list[str | None]]:
-        """A new table and the tokens of its human seats (given once, only hashes kept)."""
+        """A new table and the tokens of its human seats (given once, only hashes kept);
+        429 `rate/limited` past a limit of the creator's `client` address or of the server."""
         game, specs = _configure(game_id, options, seats, self.own)
+        key: bytes | None = None
+        seeded = seed is not None
         if seed is None:
-            seed = secrets.randbelow(1_000_000)
+            key, seed = secrets.token_bytes(KEY_BYTES), 0
+        elif not self.allow_seed:
+            raise ApiError(
+                422,
+                "config/invalid",
+                "this server deals every table itself; a seed is taken only where the "
+                "operator allows it (timelord serve --allow-seed)",
+            )
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ApiError(422, "config/invalid", "seed must be an integer in 0..2^63-1")
+        creator = client_key(client)
+        await self._db(self._check_limits, creator, any(spec != HUMAN for spec in specs))
         tokens = [secrets.token_urlsafe(32) if spec == HUMAN else None for spec in specs]
         hashes = [None if t is None else hash_token(t) for t in tokens]
         table_id = secrets.token_urlsafe(9)
         try:
-            state = game.new_game(seed)
+            state = new_state(game, seed, key)
         except (GameError, ValueError, TypeError) as exc:
             raise ApiError(422, "config/invalid", f"cannot start this game: {exc}") from exc
         seats_json = [{"agent": s, "token_hash": h} for s, h in zip(specs, hashes, strict=True)]
         stored = await self._db(
-            self.store.create_table, table_id, game.id, game.options, seed, seats_json
+            functools.partial(
+                self.store.create_table,
+                table_id,
+                game.id,
+                game.options,
+                seed,
+                seats_json,
+                key=key,
+                seeded=seeded,
+                creator=creator,
+                to_move=state.to_move,
+                now=self.clock(),
+            )
         )
-        live = Live(table_id, game, seed, specs, hashes, stored.created, state)
+        live = Live(table_id, game, seed, specs, hashes, stored.created, state, key, seeded)
         self._evict()
         self._cache[table_id] = live
         self._schedule_bot(live)
         return live, tokens
+
+    def _check_limits(self, creator: str, bots: bool) -> None:
+        """429 `rate/limited` if one more table would pass a limit (blocking: a worker)."""
+        limits, store = self.limits, self.store
+        minute_ago = self.clock() - dt.timedelta(minutes=1)
+        check_count(
+            store.created_since(creator, minute_ago),
+            limits.creations_per_minute,
+            "you created too many tables in the last minute",
+        )
+        check_count(
+            store.in_play(creator), limits.tables_per_client, "you have too many tables in play"
+        )
+        check_count(store.in_play(), limits.tables_total, "this server has too many tables in play")
+        if bots:
+            check_count(
+                store.in_play(creator, bots=True),
+                limits.bot_tables_per_client,
+                "you have too many tables with bots in play",
+            )
+            check_count(
+                store.in_play(bots=True),
+                limits.bot_tables_total,
+                "this server has too many tables with bots in play",
+            )
 
     async def live(self, table_id: str) -> Live:
         """The table, from the cache or read back from the database; 404 if unknown."""
@@ -305,7 +425,7 @@ class Tables:
             raise not_found(table_id)
         try:
             game = load(stored.game, **stored.options)
-            state = game.new_game(stored.seed)
+            state = new_state(game, stored.seed, stored.key)
         except (GameError, ValueError, TypeError) as exc:
             raise ApiError(500, "record/corrupt", f"table {table_id}: {exc}") from exc
         live = Live(
@@ -316,7 +436,10 @@ class Tables:
             [s.get("token_hash") for s in stored.seats],
             stored.created,
             state,
+            stored.key,
+            stored.seeded,
         )
+        live.archived = stored.status == "archived"
         await self._catch_up(live)
         return live
 
@@ -369,6 +492,7 @@ class Tables:
             [row.action for row in rows[: live.version]],
             list(live.specs),
             {"scores": state.scores(), "winners": state.winners()},
+            None if live.key is None else live.key.hex(),
         )
 
     # -- actions --------------------------------------------------------------------------
@@ -386,6 +510,12 @@ class Tables:
             state = live.state
             if state.is_over:
                 raise ApiError(422, "action/illegal", "the game is over; no more moves", "end")
+            if live.archived:
+                raise ApiError(
+                    409,
+                    "table/archived",
+                    "this table was archived after a long pause; it can be read but not played",
+                )
             _check_turn(live, seat)
             try:
                 action = live.game.action_from_json(action_data)
@@ -407,9 +537,16 @@ class Tables:
                     action.to_json(),
                     [e.to_json() for e in events],
                     result,
+                    following.to_move,
                 )
             except Conflict as exc:
-                await self._catch_up(live)
+                if not await self._catch_up(live):
+                    stored = await self._db(self.store.table, live.id)
+                    if stored is not None and stored.status == "archived":
+                        live.archived = True
+                        raise ApiError(
+                            409, "table/archived", "this table was archived after a long pause"
+                        ) from exc
                 self._changed(live)
                 raise ApiError(
                     409, "action/stale", "another server committed a move first; reload"
@@ -452,7 +589,7 @@ class Tables:
     # -- bots -----------------------------------------------------------------------------
 
     def _schedule_bot(self, live: Live) -> None:
-        if self._closing or live.state.is_over:
+        if self._closing or live.state.is_over or live.archived:
             return
         if live.bot_task is not None and not live.bot_task.done():
             return
@@ -463,9 +600,20 @@ class Tables:
 
     async def _bot_turn(self, live: Live, seat: int) -> None:
         version = live.version
+        held = False
         try:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
+            # one process thinks for this move; the others wait for it (or for the lease)
+            while live.version == version:
+                found = await self.leases.take(live.id, version)
+                if found == MINE:
+                    held = True
+                    break
+                if found == MOVED:
+                    await self.refresh(live)
+                    break
+                await asyncio.sleep(self.leases.poll)
             state = live.state
             if live.version != version or state.to_move != seat:
                 return
@@ -479,7 +627,8 @@ class Tables:
                 spec,
                 state.view(seat),
                 state.legal_actions(),
-                bot_seed(live.seed, seat, version),
+                live.bot_seed(seat, version),
+                live.id,
             )
             await self.act(live, seat, version, action.to_json())
         except ApiError as exc:
@@ -494,8 +643,12 @@ class Tables:
             log.exception("bot at table %s seat %s failed", live.id, seat)
             return
         finally:
+            if held:
+                await self.leases.give_back(live.id, version)
             if live.bot_task is asyncio.current_task():
                 live.bot_task = None
+            if live.version != version:  # moved meanwhile, here or by another process
+                self._schedule_bot(live)
         self._schedule_bot(live)
 
     # -- other processes (PostgreSQL) -----------------------------------------------------

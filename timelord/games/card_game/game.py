@@ -99,7 +99,7 @@ class CardGame(CardGameRules):
         active = self.turn_step_cap + 3 * cards + tp + 10
         return self.max_turns * 4 * active
 
-    def new_game(self, seed: int) -> CardGameState:
+    def new_game(self, seed: int | Rng) -> CardGameState:
         s = setup(self, seed)
         start_turn(s)
         return s

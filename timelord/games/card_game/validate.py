@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from timelord.core import CorruptRecord, InvalidSeat
+from timelord.core import CorruptRecord, InvalidSeat, is_state
 from timelord.games.card_game.state import (
     ATTACK,
     DEFEND,
@@ -125,7 +125,9 @@ def state_from_data(game: CardGameRules, data: Any) -> CardGameState:
     s.p_loc = _int(get("p_loc"), "p_loc", -1, m - 1)
     s.p_cards = _cards(get("p_cards"), "p_cards", nc)
     s.p_n = _int(get("p_n"), "p_n", 0, 10**9)
-    s.rng = _int(get("rng"), "rng", 0, _U64 - 1)
+    s.rng = _int(get("rng"), "rng", 0, get("rng"))
+    if not is_state(s.rng):
+        raise CorruptRecord("rng must be a generator state (64 bits, or keyed)")
     ended = get("ended")
     if ended not in ENDINGS or (ended != "") != (phase == OVER):
         raise CorruptRecord(f"ended {ended!r} does not fit phase {phase!r}")

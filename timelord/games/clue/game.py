@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from timelord.core import ConfigError, CorruptRecord, IllegalAction, Rng, View
+from timelord.core import ConfigError, CorruptRecord, IllegalAction, Rng, View, generator
 from timelord.core.action import Action
 from timelord.core.viewcache import ViewCache
 from timelord.games.clue import render
@@ -153,8 +153,8 @@ class ClueGame(ClueRules):
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
         return event_text(self, kind, data, seat)
 
-    def new_game(self, seed: int) -> ClueState:
-        rng = Rng(seed)
+    def new_game(self, seed: int | Rng) -> ClueState:
+        rng = generator(seed)
         envelope = tuple(cat[rng.below(len(cat))] for cat in self.categories)
         rest = [c for c in range(len(self.card_names)) if c not in envelope]
         rng.shuffle(rest)

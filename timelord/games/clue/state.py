@@ -14,7 +14,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
-from timelord.core import Action, Game, IllegalAction, Rng, State, View
+from timelord.core import Action, Game, IllegalAction, State, View, resume
 from timelord.core.events import Event
 from timelord.games.clue.actions import (
     Accuse,
@@ -524,7 +524,7 @@ class ClueState(State):
             self._slip_to(seat, a.to)
         elif ph == SCAN:
             assert type(a) is Target
-            rng = Rng(self.rng)
+            rng = resume(self.rng)
             hand = self.hands[a.seat]
             card = hand[rng.below(len(hand))]
             self.rng = rng.state
@@ -582,7 +582,7 @@ class ClueState(State):
 
     def _roll(self) -> None:
         g = self.game
-        rng = Rng(self.rng)
+        rng = resume(self.rng)
         a = rng.randint(1, 6)
         b = rng.randint(1, 6)
         self.rng = rng.state
@@ -772,7 +772,7 @@ class ClueState(State):
             if self._events is not None:
                 self._tell("draw", seat, card=WATCH, watches=self.watches)
             if self.watches >= g.watches:
-                rng = Rng(self.rng)
+                rng = resume(self.rng)
                 at = rng.below(len(self.pile) + 1)
                 self.rng = rng.state
                 self.pile = (*self.pile[:at], WATCH, *self.pile[at:])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.core import CorruptRecord
+from timelord.core import CorruptRecord, is_state
 from timelord.games.clue.check import check_state
 from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueRules, ClueState
 
@@ -280,6 +280,6 @@ def read_state(game: ClueRules, data: Any) -> ClueState:
         }
     except KeyError as exc:
         raise CorruptRecord(f"not a Clue state: it lacks {exc}") from exc
-    if not 0 <= fields["rng"] < 1 << 64:
-        raise CorruptRecord("the generator state must be a 64-bit number")
+    if not is_state(fields["rng"]):
+        raise CorruptRecord("the generator state must be a 64-bit number or a keyed one")
     return make_state(game, fields)

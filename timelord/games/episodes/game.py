@@ -88,10 +88,10 @@ class EpisodesGame(EpisodesRules):
         # ability, target or keep, episode, and at most 3 hand-limit discards (E-R12).
         return self.max_rounds * self.players * 6
 
-    def new_game(self, seed: int) -> EpisodesState:
+    def new_game(self, seed: int | Rng) -> EpisodesState:
         st = EpisodesState.blank(self)
         st.deck = self.deck.cards()  # unsettled: every draw takes a random card (E-3.4)
-        st.rng = Rng(seed).next64()
+        st.rng = seed.state if isinstance(seed, Rng) else Rng(seed).next64()
         for _ in range(R.DEAL):  # E-2.1, one card at a time around the table
             for s in range(self.players):
                 st._draw(s, 1)

@@ -35,6 +35,7 @@ from timelord.core import (
     Rng,
     State,
     View,
+    resume,
 )
 from timelord.core.events import Event
 from timelord.core.viewcache import ViewCache
@@ -521,7 +522,7 @@ class EpisodesState(State):
                 seen = {"cards": [LABEL[c] for c in hand]}
                 self._tell("look", data, ((frozenset({seat}), seen),))
             return
-        state = Rng(self.rng)
+        state = resume(self.rng)
         c = hand[state.below(len(hand))]
         self.rng = state.state
         if suit == SPECIAL:
@@ -671,7 +672,7 @@ class EpisodesState(State):
                 self.fixed -= 1
             else:
                 if rng is None:
-                    rng = Rng(self.rng)
+                    rng = resume(self.rng)
                 drawn.append(deck.pop(rng.below(len(deck))))
         if rng is not None:
             self.rng = rng.state
@@ -729,7 +730,7 @@ class EpisodesState(State):
         deck = self.deck
         if self.fixed >= count:
             return
-        rng = Rng(self.rng)
+        rng = resume(self.rng)
         while self.fixed < count:
             free = len(deck) - self.fixed
             c = deck.pop(rng.below(free))

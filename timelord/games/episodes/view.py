@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from timelord.core import CorruptRecord, GameError, Rng, View
+from timelord.core import CorruptRecord, GameError, Rng, View, is_state
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.cards import CODE_OF, LABEL, SUIT_INDEX, SUITS
 from timelord.games.episodes.state import EpisodesRules, EpisodesState
@@ -471,7 +471,7 @@ def check_state(st: EpisodesState) -> None:
         st.phase != R.TARGET and st.pending != -1
     ):
         raise CorruptRecord("a pending target choice needs a Foe, Plot or Special ability")
-    if st.reshuffles < 0 or not 0 <= st.rng < 1 << 64:
+    if st.reshuffles < 0 or not is_state(st.rng):
         raise CorruptRecord("bad reshuffle count or generator state")
     if st.reshuffles:
         for pool in st.pool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from timelord.core import Action, ConfigError, Rng, State, View
+from timelord.core import Action, ConfigError, Rng, State, View, generator
 from timelord.core.viewcache import ViewCache
 from timelord.games.keys import render, text
 from timelord.games.keys import view as views
@@ -89,8 +89,8 @@ class KeysGame(KeysRules):
             return f"Seat {seat}"
         return f"Seat {seat} ({EDGE_IDS[edges[seat]]})"
 
-    def new_game(self, seed: int) -> KeysState:
-        rng = Rng(seed)
+    def new_game(self, seed: int | Rng) -> KeysState:
+        rng = generator(seed)
         tiles = list(self.content.tiles)
         rng.shuffle(tiles)
         back = [CONTROL_KIND] * CELLS

@@ -15,7 +15,7 @@ from abc import abstractmethod
 from functools import lru_cache
 from typing import Any
 
-from timelord.core import Action, Game, GameOver, IllegalAction, InvalidAction, Rng, State, View
+from timelord.core import Action, Game, GameOver, IllegalAction, InvalidAction, State, View, resume
 from timelord.core.events import Event
 from timelord.core.viewcache import ViewCache
 from timelord.games.keys.actions import (
@@ -829,7 +829,7 @@ class KeysState(State):
         hand = self.hands[seat]
         if len(hand) < HAND_LIMIT:
             if not self.deck and self.discard:
-                rng = Rng(self.rng)
+                rng = resume(self.rng)
                 pile = list(self.discard)
                 self.pool = tuple(sorted(pile))
                 self.drawn = ((),) * len(self.hands)

@@ -15,7 +15,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-from timelord.core import CorruptRecord, GameError, Rng, View
+from timelord.core import CorruptRecord, GameError, Rng, View, is_state
 from timelord.games.keys.board import (
     BACK_IDS,
     BACK_INDEX,
@@ -295,7 +295,9 @@ def state_from_json(game: KeysRules, data: Any, whole_deck: bool = True) -> Keys
         if (since != Counter(s.pool)) if s.pool else any(s.drawn):
             raise CorruptRecord("keys state: 'drawn' and 'deck' do not match 'reshuffled'")
         s.seat = _int(data["seat"], 0, game.players - 1, "'seat'")
-        s.rng = _int(data["rng"], 0, (1 << 64) - 1, "'rng'")
+        s.rng = _int(data["rng"], 0, data["rng"], "'rng'")
+        if not is_state(s.rng):
+            raise CorruptRecord("keys state: 'rng' must be a generator state")
         if any(len(h) > HAND_LIMIT for h in s.hands):
             raise CorruptRecord(f"keys state: a hand holds at most {HAND_LIMIT} cards")
         if whole_deck:
