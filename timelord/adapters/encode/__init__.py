@@ -27,12 +27,15 @@ class Writer:
         self.out = out
         self.pos = 0
         self.layout: list[tuple[str, int]] = []
+        #: the largest value of each segment, in order (recorded with the layout)
+        self.highs: list[float] = []
 
-    def _start(self, name: str, n: int) -> int:
+    def _start(self, name: str, n: int, high: float = 1.0) -> int:
         at = self.pos
         self.pos += n
         if self.out is None:
             self.layout.append((name, n))
+            self.highs.append(high)
             return -1
         return at
 
@@ -53,25 +56,30 @@ class Writer:
                 if i is not None and 0 <= i < n:
                     out[at + k * n + i] = 1.0
 
-    def counts(self, name: str, n: int, items: Iterable[int], scale: float = 1.0) -> None:
-        """`scale` added at each index of `items` (a flag set when items are distinct)."""
-        at = self._start(name, n)
+    def counts(
+        self, name: str, n: int, items: Iterable[int], scale: float = 1.0, most: int = 1
+    ) -> None:
+        """`scale` added at each index of `items` (a flag set when items are distinct);
+        an index occurs at most `most` times."""
+        at = self._start(name, n, scale * most)
         if at >= 0:
-            out = self.out
-            assert out is not None
-            for i in items:
-                if 0 <= i < n:
-                    out[at + i] += scale
+            assert self.out is not None
+            got = [i for i in items if 0 <= i < n]
+            if got:  # counted as integers, then scaled: scale * most is exactly the top
+                self.out[at : at + n] = np.bincount(got, minlength=n) * scale
 
-    def values(self, name: str, vals: Iterable[float], n: int, scale: float = 1.0) -> None:
-        """`n` numbers, each divided by `scale` (missing ones stay 0)."""
-        at = self._start(name, n)
+    def values(
+        self, name: str, vals: Iterable[float], n: int, scale: float = 1.0, high: float = 1.0
+    ) -> None:
+        """`n` numbers, each divided by `scale` and held at most `high` (missing ones stay
+        0); `high` is set where the rules allow values past `scale`."""
+        at = self._start(name, n, high)
         if at >= 0:
             out = self.out
             assert out is not None
             for i, v in enumerate(vals):
                 if i < n:
-                    out[at + i] = float(v) / scale
+                    out[at + i] = min(float(v) / scale, high)
 
 
 class Encoder:
@@ -84,6 +92,10 @@ class Encoder:
         write(probe, game.new_game(0).view(0))
         self.layout: tuple[tuple[str, int], ...] = tuple(probe.layout)
         self.size = probe.pos
+        #: per number, the largest value it takes (the Box observation's `high`)
+        self.high = np.repeat(
+            np.array(probe.highs, np.float32), [n for _, n in probe.layout]
+        ).astype(np.float32)
 
     def encode(self, view: View) -> Array:
         """The observation of `view` (a seat's view; spectators have none)."""

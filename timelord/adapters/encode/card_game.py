@@ -60,11 +60,11 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
         w.onehot(f"location{i}_owner", N, rel(seat, loc and loc["owner"], N))
         w.onehot(f"location{i}_attacker", N, rel(seat, loc and loc["attacker"], N))
         if loc is None:
-            w.values(f"location{i}_counts", [], 4)
+            w.values(f"location{i}_counts", [], 4, high=4.0)
             continue
         ups = sum(1 for u in loc["face_up"] if u)
         counts = [loc["tardis"], len(loc["defenders"]) / 4, len(loc["enemies"]) / 6, ups / 6]
-        w.values(f"location{i}_counts", counts, 4)
+        w.values(f"location{i}_counts", counts, 4, high=4.0)
     w.counts("location_cards", C, (loc["card"] for loc in locs))
     w.counts("defender_cards", C, (c for loc in locs for c in loc["defenders"] if c is not None))
     w.counts("enemy_cards", C, (c for loc in locs for c in loc["enemies"] if c is not None))

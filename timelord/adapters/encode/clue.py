@@ -63,4 +63,6 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.counts("rumour", K, set(view["rumour"][1:]))
     w.counts("naming", K, view["naming"])
     kinds = sorted(game.effect)
-    w.counts("kept", len(kinds), (kinds.index(k) for k in view["kept"] if k in kinds), 0.5)
+    most = max(game.intrigue_deck.count(k) for k in kinds)
+    kept = (kinds.index(k) for k in view["kept"] if k in kinds)
+    w.counts("kept", len(kinds), kept, 0.5, most)

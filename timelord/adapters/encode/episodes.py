@@ -3,7 +3,7 @@ the observer):
 
 - `phase` one-hot over action/target/keep/episode/discard/over; `to_move` one-hot over N;
   `pending` (the suit whose ability waits for a target) one-hot over 6.
-- `vp` per seat / target; `hand_sizes` per seat / 10; `deck` cards left / 90;
+- `vp` per seat / target; `hand_sizes` per seat / 10; `deck` cards left / deck size;
   `round` / max_rounds.
 - `hand`: own cards, copies per code / 4; `discard`: copies per code / 4;
   `known_hands`: per other seat, the cards of its hand this seat saw (copies / 4, 96 each);
@@ -30,21 +30,22 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     assert isinstance(game, EpisodesGame)
     N = game.players
     seat = view["seat"]
+    most = max(game.deck.counts)
     w.onehot("phase", len(R.PHASES), R.PHASES.index(view["phase"]))
     w.onehot("to_move", N, rel(seat, view["to_move"], N))
     pending = view["pending"]
     w.onehot("pending", 6, SUIT_INDEX.get(pending) if isinstance(pending, str) else None)
-    w.values("vp", rotate(view["vp"], seat), N, game.target)
+    w.values("vp", rotate(view["vp"], seat), N, game.target, high=2.0)
     w.values("hand_sizes", rotate(view["hand_sizes"], seat), N, 10)
-    w.values("deck", [view["deck_size"]], 1, 90)
-    w.values("round", [view["round"]], 1, game.max_rounds)
-    w.counts("hand", CODES, _codes(view["hand"]), 0.25)
-    w.counts("discard", CODES, _codes(view["discard"]), 0.25)
+    w.values("deck", [view["deck_size"]], 1, max(1, sum(game.deck.counts)))
+    w.values("round", [view["round"]], 1, game.max_rounds, high=2.0)
+    w.counts("hand", CODES, _codes(view["hand"]), 0.25, most)
+    w.counts("discard", CODES, _codes(view["discard"]), 0.25, most)
     known = rotate(view["known_hands"], seat)
     seen_by = rotate(view["known_by"], seat)
     for k in range(1, N):
-        w.counts(f"known_hand{k}", CODES, _codes(known[k]), 0.25)
+        w.counts(f"known_hand{k}", CODES, _codes(known[k]), 0.25, most)
     for k in range(1, N):
-        w.counts(f"known_by{k}", CODES, _codes(seen_by[k]), 0.25)
-    w.counts("deck_top", CODES, _codes(view["deck_top"]), 0.25)
-    w.counts("drawn", CODES, _codes(view["drawn"]), 0.25)
+        w.counts(f"known_by{k}", CODES, _codes(seen_by[k]), 0.25, most)
+    w.counts("deck_top", CODES, _codes(view["deck_top"]), 0.25, most)
+    w.counts("drawn", CODES, _codes(view["drawn"]), 0.25, most)

@@ -8,7 +8,7 @@ K = card kinds of the deck, colours as in the tile data):
 - `pawns`: each seat's tile (T one-hot per seat); `pandorica` turns left per seat / 2;
   `bonus_used` per seat, the TARDIS Key tiles it has used (T flags per seat).
 - `hand`: own cards (copies per kind / 4); `discard` copies per kind / 10;
-  `hand_sizes` per seat / 4; `deck` cards left / 60.
+  `hand_sizes` per seat / 4; `deck` cards left / deck size.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     content = game.content
     colours = content.colour_ids
     cards = {c: i for i, c in enumerate(content.card_ids)}
+    most = max(content.deck.count(k) for k in range(len(cards)))
     w.onehot("phase", len(PHASE_IDS), PHASE_IDS.index(view["phase"]))
     w.onehot("to_move", N, rel(seat, view["to_move"], N))
     w.values("extra_turn", [view["extra_turn"]], 1)
@@ -44,12 +45,12 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.counts("open", CELLS, view["open"])
     w.counts("barriers", CELLS, view["barriers"])
     w.counts("cookies", CELLS, view["cookies"])
-    w.counts("tunnels", CELLS, (t for pair in view["tunnels"] for t in pair))
+    w.counts("tunnels", CELLS, (t for pair in view["tunnels"] for t in pair), most=2)
     w.onehots("pawns", CELLS, rotate(view["pawns"], seat))
     w.values("pandorica", rotate(view["pandorica"], seat), N, 2)
     for k, used in enumerate(rotate(view["bonus_used"], seat)):
         w.counts(f"bonus_used{k}", CELLS, used)
-    w.counts("hand", len(cards), (cards[c] for c in view["hand"]), 0.25)
-    w.counts("discard", len(cards), (cards[c] for c in view["discard"]), 0.1)
+    w.counts("hand", len(cards), (cards[c] for c in view["hand"]), 0.25, most)
+    w.counts("discard", len(cards), (cards[c] for c in view["discard"]), 0.1, most)
     w.values("hand_sizes", rotate(view["hand_sizes"], seat), N, 4)
-    w.values("deck", [view["deck_size"]], 1, 60)
+    w.values("deck", [view["deck_size"]], 1, len(content.deck))
