@@ -4,7 +4,9 @@ player count, and keeps its promises on rewards, illegal indices, events and ren
 from __future__ import annotations
 
 import ast
+import copy
 import json
+import pickle
 import warnings
 
 import numpy as np
@@ -170,6 +172,48 @@ def test_infos_read_any_way_give_the_same_sentences(how: str) -> None:
     assert _stepped().infos == expected
     assert _stepped().infos.get("nobody", "missing") == "missing"
     assert all(info == {"events": []} for info in _stepped(events=False).infos.values())
+
+
+INFO_READS = {
+    **{name: read for name, read in READS.items() if name not in ("get", "pop", "values")},
+    "pickle": lambda info: pickle.loads(pickle.dumps(info)),
+    "deepcopy": copy.deepcopy,
+}
+
+
+@pytest.mark.parametrize("how", INFO_READS)
+def test_one_agents_info_read_any_way_gives_its_sentences(how: str) -> None:
+    """An info handed out before its sentences were written writes them when read, and
+    tells the moves up to when it was handed out, not the later ones."""
+    reference = _stepped()
+    agent = reference.possible_agents[1]
+    expected = reference.infos[agent]
+    env = _stepped()
+    info = env.infos[agent]
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert INFO_READS[how](info) == expected
+
+
+def test_a_loop_with_last_writes_no_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PettingZoo's wrappers and `last()` pass infos on without reading them, so a loop
+    that never reads them never writes a sentence."""
+    env = tz.env("keys", players=3)
+    game = env.unwrapped.game
+    written: list[str] = []
+    real = game.event_text
+    monkeypatch.setattr(
+        game, "event_text", lambda *a: written.append(a[0]) or real(*a), raising=False
+    )
+    env.reset(seed=4)
+    rng = Rng(4)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+    assert written == []
+    assert info["events"] and written
 
 
 def test_render_ansi_shows_the_table() -> None:

@@ -202,7 +202,7 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
 
     def _obs(self) -> ObsArray:
         assert self.state is not None
-        return self.encoder.encode(self.state.view(self.seat))
+        return self.encoder.encode_state(self.state, self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat}

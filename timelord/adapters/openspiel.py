@@ -196,7 +196,7 @@ class TimelordState(pyspiel.State):
     def _tensor(self, player: int | None) -> list[float]:
         seat = self.current_player() if player is None else player
         game = self.get_game()
-        out: list[float] = game.encoder.encode(self.pos.get().view(seat)).tolist()
+        out: list[float] = game.encoder.encode_state(self.pos.get(), seat).tolist()
         return out
 
     def __str__(self) -> str:
@@ -224,7 +224,7 @@ class TimelordObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TimelordState, player: int) -> None:
-        self.tensor[:] = self.game.encoder.encode(state.pos.get().view(player))
+        self.tensor[:] = self.game.encoder.encode_state(state.pos.get(), player)
 
     def string_from(self, state: TimelordState, player: int) -> str:
         view = state.pos.get().view(player)

@@ -24,15 +24,17 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
 - Infos: `{"events": [...]}`, the sentences telling that seat what happened since it last
   acted (its own move included), as `game.tell` redacts them, so they hide what the seat may
   not see; like the cumulative reward `last()` returns, they gather between the seat's turns.
-  A step only records the events; a seat's sentences are written when its info is read, so
-  a loop that never reads infos does not pay for them. `events=False` records nothing.
+  A step only records the events; a seat's sentences are written when something reads its
+  info's contents (`last()` and PettingZoo's wrappers hand the info on unread), so a loop
+  that never looks at them does not pay for them. `events=False` records nothing.
 - `render_mode="ansi"`: `render()` returns the spectator's picture of the table.
 - `reset(seed=S)` deals `game.new_game(S)`: the same seed gives the same game.
 """
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, ValuesView
+from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -93,7 +95,7 @@ class raw_env(AECEnv):
         return spaces.Dict(
             {
                 "observation": spaces.Box(
-                    low=0.0, high=np.inf, shape=(self.encoder.size,), dtype=np.float32
+                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
                 ),
                 "action_mask": spaces.Box(0, 1, shape=(len(self.index),), dtype=np.int8),
             }
@@ -129,7 +131,7 @@ class raw_env(AECEnv):
         mask = np.zeros(len(self.index), dtype=np.int8)
         if state.to_move == seat:
             mask[list(self._offers(state))] = 1
-        return {"observation": self.encoder.encode(state.view(seat)), "action_mask": mask}
+        return {"observation": self.encoder.encode_state(state, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -181,6 +183,81 @@ class raw_env(AECEnv):
         (every agent then steps with None once, as PettingZoo asks)."""
         seat = state.to_move
         self.agent_selection = self.possible_agents[seat if seat is not None else 0]
+
+
+class LazyInfo(dict[str, Any]):
+    """One agent's info, filled by `make()` the first time anything reads or writes it, so a
+    loop that never looks at its sentences (PettingZoo's wrappers and `last()` hand infos
+    around without reading them) never pays for them. It pickles and copies as a plain dict."""
+
+    def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
+        # the key is there from the start (its value is not): C code such as json's encoder
+        # takes an empty dict's size as final before it asks for the items
+        super().__init__(events=None)
+        self._make: Callable[[], dict[str, Any]] | None = make
+
+    def _real(self) -> LazyInfo:
+        make = self._make
+        if make is not None:
+            self._make = None
+            dict.update(self, make())
+        return self
+
+    def __getitem__(self, key: str) -> Any:
+        return dict.__getitem__(self._real(), key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self._real(), key, value)
+
+    def __delitem__(self, key: str) -> None:
+        dict.__delitem__(self._real(), key)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self._real(), key)
+
+    def __iter__(self) -> Iterator[str]:
+        return dict.__iter__(self._real())
+
+    def __len__(self) -> int:
+        return dict.__len__(self._real())
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict.get(self._real(), key, default)
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        return dict.keys(self._real())
+
+    def values(self) -> ValuesView[Any]:  # type: ignore[override]
+        return dict.values(self._real())
+
+    def items(self) -> ItemsView[str, Any]:  # type: ignore[override]
+        return dict.items(self._real())
+
+    def pop(self, key: str, *default: Any) -> Any:
+        return dict.pop(self._real(), key, *default)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        return dict.setdefault(self._real(), key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        dict.update(self._real(), *args, **kwargs)
+
+    def copy(self) -> dict[str, Any]:
+        return dict(dict.items(self._real()))
+
+    def __eq__(self, other: object) -> bool:
+        return dict.__eq__(self._real(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(self.copy())
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        return (dict, (self.copy(),))
 
 
 #: every how many moves `SeatInfos` drops the moves no window needs any more
@@ -239,20 +316,28 @@ class SeatInfos(dict[str, dict[str, Any]]):
             info, told = {"events": []}, start
             self._base[agent] = start
         if told < end:
-            seat = self._seats[agent]
-            texts = []
-            for number in range(told, end):
-                events = self._events.get(number)
-                if events is None:
-                    state, action = self._moves[number - first]
-                    events = self._events[number] = []
-                    state.apply_logged(action, events)
-                texts += [self._game.event_text(e.kind, e.seen_by(seat), seat) for e in events]
-            info = {**info, "events": [*info.get("events", []), *texts]}
+            # the sentences of moves told..end are written when something reads the info
+            window = [(n, *self._moves[n - first]) for n in range(told, end)]
+            info = LazyInfo(partial(self._told_in, info, self._seats[agent], window))
         if info is not super().__getitem__(agent):
             super().__setitem__(agent, info)
         self._told[agent] = end
         return info
+
+    def _told_in(
+        self, base: dict[str, Any], seat: int, window: list[tuple[int, State, Action]]
+    ) -> dict[str, Any]:
+        """`base` with the sentences telling `seat` the moves of `window` added."""
+        texts = []
+        for number, state, action in window:
+            events = self._events.get(number)
+            if events is None:
+                events = []
+                state.apply_logged(action, events)
+                if number >= self._first:  # a move still kept: the other seats share it
+                    self._events[number] = events
+            texts += [self._game.event_text(e.kind, e.seen_by(seat), seat) for e in events]
+        return {**base, "events": [*base.get("events", []), *texts]}
 
     def _all_fresh(self) -> None:
         for agent in list(self.keys()):

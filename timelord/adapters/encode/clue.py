@@ -14,13 +14,16 @@ R = locations; a place is one of the R locations, the TARDIS, or "on a square"):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from timelord.adapters.encode import Writer, rel, rotate
 from timelord.core import Game
 from timelord.games.clue.board import TARDIS
 from timelord.games.clue.game import ClueGame
-from timelord.games.clue.state import PHASES
+from timelord.games.clue.state import PHASES, WATCH
+
+_OVER = PHASES.index("over")
 
 
 def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
@@ -66,3 +69,58 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     most = max(game.intrigue_deck.count(k) for k in kinds)
     kept = (kinds.index(k) for k in view["kept"] if k in kinds)
     w.counts("kept", len(kinds), kept, 0.5, most)
+
+
+@lru_cache(maxsize=16)
+def _kinds(game: ClueGame) -> tuple[dict[str, int], int]:
+    """The kept-card kinds by index, and the most copies of one in the intrigue deck."""
+    kinds = sorted(game.effect)
+    return {k: i for i, k in enumerate(kinds)}, max(game.intrigue_deck.count(k) for k in kinds)
+
+
+def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
+    """`write` of `s.view(seat)`, read from the state without building the view (who sees
+    which card of the history: `timelord.games.clue.view`)."""
+    assert isinstance(game, ClueGame)
+    N = game.players
+    K = len(game.card_names)
+    S = len(game.suspects)
+    R = game.board.rooms
+    w.onehot("phase", len(PHASES), s.phase)
+    w.onehot("to_move", N, rel(seat, s.to_move, N))
+    w.onehot("current", N, rel(seat, s.cur, N))
+    for k, c in enumerate(rotate(list(s.chars), seat)):
+        w.onehot(f"character{k}", S, c)
+    width = R + 2
+    at = w.skip(width * (len(s.pos) + len(s.wpos)))
+    places = [
+        at + i * width + (node if node < R else (R if node == TARDIS else R + 1))
+        for i, node in enumerate((*s.pos, *s.wpos))
+    ]
+    w.idx += places
+    w.val += [1.0] * len(places)
+    w.values("steps", [s.steps], 1, 12)
+    w.values("out", [1.0 if o else 0.0 for o in rotate(list(s.out), seat)], N)
+    w.values("hand_sizes", [len(h) for h in rotate(list(s.hands), seat)], N, 10)
+    w.values("kept_counts", [len(k) for k in rotate(list(s.kept), seat)], N, 4)
+    w.counts("hand", K, s.hands[seat])
+    shown: list[set[int]] = [set() for _ in range(N)]
+    node = s.log
+    while node is not None:
+        e = node[0]
+        if e[0] == "show" and e[2] == seat and e[3] is not None:
+            shower = rel(seat, e[1], N)
+            if shower is not None:
+                shown[shower].add(e[3])
+        node = node[1]
+    for k in range(1, N):
+        w.counts(f"seen{k}", K, shown[k])
+    public = {*s.left, *(s.side[i] for i in s.seen_side[seat])}
+    public.update(c for p in range(N) if s.out[p] == WATCH for c in s.hands[p])
+    w.counts("public", K, public)
+    sees_envelope = s.phase == _OVER or s.saw[seat]
+    w.counts("envelope", K, s.env if sees_envelope else ())
+    w.counts("rumour", K, set(s.rum[1:]))
+    w.counts("naming", K, s.naming)
+    index, most = _kinds(game)
+    w.counts("kept", len(index), [index[k] for k in s.kept[seat] if k in index], 0.5, most)

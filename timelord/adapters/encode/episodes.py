@@ -49,3 +49,34 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
         w.counts(f"known_by{k}", CODES, _codes(seen_by[k]), 0.25, most)
     w.counts("deck_top", CODES, _codes(view["deck_top"]), 0.25, most)
     w.counts("drawn", CODES, _codes(view["drawn"]), 0.25, most)
+
+
+def write_state(game: Game, w: Writer, st: Any, seat: int) -> None:
+    """`write` of `st.view(seat)`, read from the state without building the view (what a seat
+    knows of the others' hands, E-8.10: `timelord.games.episodes.view`)."""
+    assert isinstance(game, EpisodesGame)
+    N = game.players
+    most = max(game.deck.counts)
+    w.onehot("phase", len(R.PHASES), st.phase)
+    w.onehot("to_move", N, rel(seat, st.to_move, N))
+    w.onehot("pending", 6, st.pending if st.pending >= 0 else None)
+    w.values("vp", rotate(st.vp, seat), N, game.target, high=2.0)
+    w.values("hand_sizes", [len(h) for h in rotate(st.hands, seat)], N, 10)
+    w.values("deck", [len(st.deck)], 1, max(1, sum(game.deck.counts)))
+    w.values("round", [st.turn // N + 1], 1, game.max_rounds, high=2.0)
+    w.counts("hand", CODES, st.hands[seat], 0.25, most)
+    w.counts("discard", CODES, st.discard, 0.25, most)
+    mine = st.known[seat]
+    for k in range(1, N):
+        w.counts(f"known_hand{k}", CODES, mine[(seat + k) % N], 0.25, most)
+    for k in range(1, N):
+        w.counts(f"known_by{k}", CODES, st.known[(seat + k) % N][seat], 0.25, most)
+    seen = st.top[seat]
+    w.counts("deck_top", CODES, st.deck[-1 : -seen - 1 : -1] if seen else (), 0.25, most)
+    if st.phase != R.KEEP:
+        drawn = ()
+    elif seat == st.turn % N:
+        drawn = st.limbo
+    else:
+        drawn = st.limbo_known[seat]
+    w.counts("drawn", CODES, drawn, 0.25, most)
