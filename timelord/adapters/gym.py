@@ -23,7 +23,7 @@ played by timelord agents.
 - Actions: `Discrete(len(game.action_space()))`. `info["action_mask"]` (int8) marks the
   offered indices, as MaskablePPO-style learners read it; `env.action_masks()` gives the
   same array. An index that is not offered ends the episode with reward -1 and
-  `info["illegal"]` set (`illegal="raise"` raises the engine's `IllegalAction` instead).
+  `info["illegal"]` true (`illegal="raise"` raises the engine's `IllegalAction` instead).
 - Reward: 0 until the game ends, then the learner's win share (1/k for k tied winners).
   Games always end within `game.max_actions`, so nothing truncates.
 - `info["seat"]`: the learner's seat this episode; `render_mode="ansi"` renders the
@@ -133,6 +133,18 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsArray, dict[str, Any]]:
         super().reset(seed=seed)
+        self.deal(seed)
+        return self._obs(), self._info(False)
+
+    def step(self, action: Any) -> tuple[ObsArray, float, bool, bool, dict[str, Any]]:
+        reward, terminated, illegal = self.play(action)
+        return self._obs(), reward, terminated, False, self._info(illegal)
+
+    # -- the steps of reset and step, for the vector env's batched loop -------------------
+
+    def deal(self, seed: int | None) -> None:
+        """A new game from `self.np_random` (seeded already when `seed` is given), played to
+        the learner's first decision."""
         if seed is not None:
             self._episodes = 0
         n = self.game.players
@@ -148,9 +160,9 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         }
         self._done = False
         self._advance()
-        return self._obs(), self._info()
 
-    def step(self, action: Any) -> tuple[ObsArray, float, bool, bool, dict[str, Any]]:
+    def play(self, action: Any) -> tuple[float, bool, bool]:
+        """The learner's `action`, then the opponents' moves: (reward, terminated, illegal)."""
         if self._done or self.state is None:
             raise ConfigError("the episode is over: reset() the environment")
         index = int(action) if isinstance(action, np.integer | np.ndarray) else action
@@ -159,17 +171,14 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
             if self.illegal == "raise":
                 self.index.action(index, self._offered)  # raises the engine's error
             self._done = True
-            info = self._info()
-            info["illegal"] = True
-            return self._obs(), -1.0, True, False, info
+            return -1.0, True, True
         self.state = self.state.apply_unchecked(chosen)
         self._advance()
-        reward = 0.0
-        if self.state.is_over:
-            self._done = True
-            winners = self.state.winners()
-            reward = 1.0 / len(winners) if self.seat in winners else 0.0
-        return self._obs(), reward, self._done, False, self._info()
+        if not self.state.is_over:
+            return 0.0, False, False
+        self._done = True
+        winners = self.state.winners()
+        return (1.0 / len(winners) if self.seat in winners else 0.0), True, False
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
@@ -204,5 +213,5 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         assert self.state is not None
         return self.encoder.encode_state(self.state, self.seat)
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "seat": self.seat}
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "seat": self.seat, "illegal": illegal}

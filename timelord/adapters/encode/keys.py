@@ -4,7 +4,8 @@ K = card kinds of the deck, colours as in the tile data):
 - `phase` one-hot over play/move/bonus/over; `to_move` one-hot over N; `extra_turn` flag;
   `round` / round_limit; `edge` the observer's board edge (one-hot over 4).
 - `colours`: per tile a one-hot over the colours (+ none); `backs`: per tile a one-hot over
-  the known backs (+ unknown); then `open`, `barriers`, `cookies`, `tunnels` (T flags each).
+  the known backs (+ unknown); then `open`, `barriers`, `cookies` (T flags each), `tunnels`
+  (per tile, how many Time Tunnels end there).
 - `pawns`: each seat's tile (T one-hot per seat); `pandorica` turns left per seat / 2;
   `bonus_used` per seat, the TARDIS Key tiles it has used (T flags per seat).
 - `hand`: own cards (copies per kind / 4); `discard` copies per kind / 10;
@@ -46,7 +47,7 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.counts("open", CELLS, view["open"])
     w.counts("barriers", CELLS, view["barriers"])
     w.counts("cookies", CELLS, view["cookies"])
-    w.counts("tunnels", CELLS, (t for pair in view["tunnels"] for t in pair), most=2)
+    w.counts("tunnels", CELLS, (t for pair in view["tunnels"] for t in pair), most=_tunnels(game))
     w.onehots("pawns", CELLS, rotate(view["pawns"], seat))
     w.values("pandorica", rotate(view["pandorica"], seat), N, 2)
     for k, used in enumerate(rotate(view["bonus_used"], seat)):
@@ -73,6 +74,12 @@ def _bits(mask: int) -> list[int]:
             _BITS.clear()
         _BITS[mask] = got
     return got
+
+
+@lru_cache(maxsize=16)
+def _tunnels(game: KeysGame) -> int:
+    """The most Time Tunnels one tile can end (one per Tunnel card of the deck)."""
+    return max(1, game.content.deck.count(game.content.card_ids.index("tunnel")))
 
 
 @lru_cache(maxsize=16)
@@ -121,7 +128,7 @@ def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
     w.counts("open", CELLS, _bits(s.open_mask))
     w.counts("barriers", CELLS, _bits(s.barrier_mask))
     w.counts("cookies", CELLS, _bits(s.cookie_mask))
-    w.counts("tunnels", CELLS, [t for pair in s.tunnels for t in pair], most=2)
+    w.counts("tunnels", CELLS, [t for pair in s.tunnels for t in pair], most=_tunnels(game))
     w.onehots("pawns", CELLS, [p if p >= 0 else None for p in rotate(list(s.pos), seat)])
     w.values("pandorica", rotate(list(s.stuck), seat), N, 2)
     for k, used in enumerate(rotate(list(s.used), seat)):
