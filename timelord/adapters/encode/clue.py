@@ -71,6 +71,34 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.counts("kept", len(kinds), kept, 0.5, most)
 
 
+#: log node id -> (the node, its history's cards shown: (shower, asker, card), oldest first);
+#: the node is kept so its id cannot be reused while it is a key
+_SHOWS: dict[int, tuple[Any, tuple[tuple[int, int, int], ...]]] = {}
+
+
+def _shows(log: Any) -> tuple[tuple[int, int, int], ...]:
+    """The cards shown in the history ending at `log` (a linked list: (event, older)),
+    walked back only to the newest node already known."""
+    newer = []
+    node = log
+    known: tuple[tuple[int, int, int], ...] = ()
+    while node is not None:
+        hit = _SHOWS.get(id(node))
+        if hit is not None and hit[0] is node:
+            known = hit[1]
+            break
+        newer.append(node[0])
+        node = node[1]
+    got = known + tuple(
+        (e[1], e[2], e[3]) for e in reversed(newer) if e[0] == "show" and e[3] is not None
+    )
+    if log is not None:
+        if len(_SHOWS) >= 4096:
+            _SHOWS.clear()
+        _SHOWS[id(log)] = (log, got)
+    return got
+
+
 @lru_cache(maxsize=16)
 def _kinds(game: ClueGame) -> tuple[dict[str, int], int]:
     """The kept-card kinds by index, and the most copies of one in the intrigue deck."""
@@ -105,14 +133,11 @@ def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
     w.values("kept_counts", [len(k) for k in rotate(list(s.kept), seat)], N, 4)
     w.counts("hand", K, s.hands[seat])
     shown: list[set[int]] = [set() for _ in range(N)]
-    node = s.log
-    while node is not None:
-        e = node[0]
-        if e[0] == "show" and e[2] == seat and e[3] is not None:
-            shower = rel(seat, e[1], N)
-            if shower is not None:
-                shown[shower].add(e[3])
-        node = node[1]
+    for shower, asker, card in _shows(s.log):
+        if asker == seat:
+            k = rel(seat, shower, N)
+            if k is not None:
+                shown[k].add(card)
     for k in range(1, N):
         w.counts(f"seen{k}", K, shown[k])
     public = {*s.left, *(s.side[i] for i in s.seen_side[seat])}
