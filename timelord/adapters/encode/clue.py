@@ -135,9 +135,9 @@ def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
     shown: list[set[int]] = [set() for _ in range(N)]
     for shower, asker, card in _shows(s.log):
         if asker == seat:
-            k = rel(seat, shower, N)
-            if k is not None:
-                shown[k].add(card)
+            who = rel(seat, shower, N)
+            if who is not None:
+                shown[who].add(card)
     for k in range(1, N):
         w.counts(f"seen{k}", K, shown[k])
     public = {*s.left, *(s.side[i] for i in s.seen_side[seat])}
