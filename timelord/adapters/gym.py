@@ -20,6 +20,7 @@ played by timelord agents.
   starting from seat 0 at a seeded reset (so a seeded reset is reproducible).
 - Observation: `Box` float32, the learner's view encoded by `timelord.adapters.encode`
   (`env.unwrapped.encoder.layout` names the segments); nothing the seat may not see.
+  `recall=True` gives the perfect-recall observation instead (the seat's whole history).
 - Actions: `Discrete(len(game.action_space()))`. `info["action_mask"]` (int8) marks the
   offered indices, as MaskablePPO-style learners read it; `env.action_masks()` gives the
   same array. An index that is not offered ends the episode with reward -1 and
@@ -88,6 +89,7 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         players: int | None = None,
         render_mode: str | None = None,
         illegal: str = "terminate",
+        recall: bool = False,
         **options: Any,
     ) -> None:
         if render_mode not in (None, "ansi"):
@@ -114,7 +116,7 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         self.render_mode = render_mode
         self.illegal = illegal
         self.index = ActionIndex(self.game)
-        self.encoder: Encoder = encoder_for(self.game)
+        self.encoder: Encoder = encoder_for(self.game, recall=recall)
         self.observation_space = spaces.Box(
             low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
         )

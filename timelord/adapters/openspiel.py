@@ -15,7 +15,9 @@
 - Returns at the end: each seat's win share (1/k to each of k tied winners, else 0).
 - `information_state_string(p)`: the seat's timelord view as canonical JSON (views keep
   perfect recall of what the seat saw); `observation_string(p)`: the same view as the game's
-  text picture. Both tensors are the view encoded by `timelord.adapters.encode`.
+  text picture. `information_state_tensor` is the perfect-recall observation
+  (`timelord.adapters.encode.encoder_for(game, recall=True)`: distinct views, distinct
+  vectors), `observation_tensor` the smaller observation the other adapters use.
 - `resample_from_infostate(p, sampler)`: `game.sample_state(view(p), rng)`, the rng seeded
   from the sampler, so search (ISMCTS) sees only what the seat may know.
 - Serialisation (`serialize`, pickling, `deserialize_state`) stores the state's
@@ -45,10 +47,11 @@ def short_name(game_id: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _table(game_id: str, options_json: str) -> tuple[Game, ActionIndex, Encoder]:
-    """One timelord game with its action index and encoder per (id, options), shared."""
+def _table(game_id: str, options_json: str) -> tuple[Game, ActionIndex, Encoder, Encoder]:
+    """One timelord game with its action index and its two encoders (the observation and
+    the perfect-recall one) per (id, options), shared."""
     game = timelord.load(game_id, **json.loads(options_json))
-    return game, ActionIndex(game), encoder_for(game)
+    return game, ActionIndex(game), encoder_for(game), encoder_for(game, recall=True)
 
 
 class _Position:
@@ -105,7 +108,8 @@ class TimelordGame(pyspiel.Game):
         self.rng_seed = int(params.pop("rng_seed", 0))
         self.options_json = json.dumps(params, sort_keys=True)
         try:
-            self.tl_game, self.index, self.encoder = _table(self.game_id, self.options_json)
+            tables = _table(self.game_id, self.options_json)
+            self.tl_game, self.index, self.encoder, self.recall_encoder = tables
         except ConfigError as exc:
             raise pyspiel.SpielError(str(exc)) from exc
         g = self.tl_game
@@ -185,18 +189,18 @@ class TimelordState(pyspiel.State):
         return out
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The encoded view. Defined here because pyspiel's own path first deals a fresh
-        game to learn the tensor's shape on every call; C++ callers still take that path."""
-        return self._tensor(player)
+        """The perfect-recall observation (`encoder_for(game, recall=True)`). Defined here
+        because pyspiel's own path first deals a fresh game to learn the tensor's shape on
+        every call; C++ callers still take that path."""
+        seat = self.current_player() if player is None else player
+        view = self.pos.get().view(seat)
+        out: list[float] = self.get_game().recall_encoder.encode(view).tolist()
+        return out
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        """The encoded view (see `information_state_tensor`)."""
-        return self._tensor(player)
-
-    def _tensor(self, player: int | None) -> list[float]:
+        """The observation (`encoder_for(game)`), read straight from the state."""
         seat = self.current_player() if player is None else player
-        game = self.get_game()
-        out: list[float] = game.encoder.encode_state(self.pos.get(), seat).tolist()
+        out: list[float] = self.get_game().encoder.encode_state(self.pos.get(), seat).tolist()
         return out
 
     def __str__(self) -> str:
@@ -214,17 +218,21 @@ def _unpickle_state(game: str, data: str) -> TimelordState:
 
 
 class TimelordObserver:
-    """Strings and tensors of a seat's view: JSON (information state, perfect recall) or the
-    game's text picture (observation); the tensor is the encoded view either way."""
+    """Strings and tensors of a seat's view: JSON and the perfect-recall tensor (information
+    state) or the game's text picture and the observation tensor."""
 
     def __init__(self, game: TimelordGame, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.encoder.size, np.float32)
+        self.encoder = game.recall_encoder if perfect_recall else game.encoder
+        self.tensor = np.zeros(self.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TimelordState, player: int) -> None:
-        self.tensor[:] = self.game.encoder.encode_state(state.pos.get(), player)
+        if self.perfect_recall:
+            self.tensor[:] = self.encoder.encode(state.pos.get().view(player))
+        else:
+            self.tensor[:] = self.encoder.encode_state(state.pos.get(), player)
 
     def string_from(self, state: TimelordState, player: int) -> str:
         view = state.pos.get().view(player)

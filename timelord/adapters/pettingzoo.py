@@ -13,7 +13,8 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
 
 - Observation: `{"observation": float32 vector, "action_mask": int8 vector}`. The vector
   encodes only that seat's `view` (layouts in `timelord.adapters.encode.<game>`, also
-  `env.unwrapped.encoder.layout`); the mask covers the game's fixed action space
+  `env.unwrapped.encoder.layout`; `recall=True`: the perfect-recall observation, a function
+  of the seat's whole history); the mask covers the game's fixed action space
   (`Game.action_space()`, index = position) and is all zero for a seat not to move.
 - Actions: `Discrete(len(action space))`. `env(...)` wraps the raw environment like the
   classic ones: an index that is not offered ends the game with reward -1 for the seat that
@@ -69,6 +70,7 @@ class raw_env(AECEnv):
         players: int | None = None,
         render_mode: str | None = None,
         events: bool = True,
+        recall: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -81,7 +83,7 @@ class raw_env(AECEnv):
         self.events = events
         self.metadata = {**self.metadata, "name": f"timelord_{game.replace('-', '_')}_v0"}
         self.index = ActionIndex(self.game)
-        self.encoder: Encoder = encoder_for(self.game)
+        self.encoder: Encoder = encoder_for(self.game, recall=recall)
         n = self.game.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}

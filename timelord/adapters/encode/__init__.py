@@ -48,6 +48,11 @@ class Writer:
         self.pos += n
         return at
 
+    def skip_named(self, name: str, n: int, high: float = 1.0) -> int:
+        """`skip` for a `write`: the segment `name` of `n` numbers at most `high`, filled by
+        the caller in `idx` and `val`."""
+        return self._start(name, n, high)
+
     def onehot(self, name: str, n: int, i: int | None) -> None:
         """1 at `i` (nothing when `i` is None or out of range)."""
         at = self._start(name, n)
@@ -137,12 +142,25 @@ def rotate(values: list[Any], seat: int) -> list[Any]:
     return values[seat:] + values[:seat]
 
 
-def encoder_for(game: Game) -> Encoder:
-    """The encoder of `game` (its module under `timelord.adapters.encode`)."""
+def encoder_for(game: Game, recall: bool = False) -> Encoder:
+    """The encoder of `game` (its module under `timelord.adapters.encode`). With `recall`,
+    the perfect-recall observation: a function of everything the seat's view holds, its
+    whole history included, so two different views never share a vector (tested over
+    seeded games); it is the first observation followed by the module's `write_recall`
+    (games whose first observation already tells every view apart have none)."""
     import importlib
 
     module = importlib.import_module(f"{__name__}.{game.id.replace('-', '_')}")
     write: Callable[[Game, Writer, View], None] = module.write
+    extra: Callable[[Game, Writer, View], None] | None = getattr(module, "write_recall", None)
+    if recall and extra is not None:
+        more = extra
+
+        def both(w: Writer, view: View) -> None:
+            write(game, w, view)
+            more(game, w, view)
+
+        return Encoder(game, both)
     from_state: Callable[[Game, Writer, State, int], None] | None = getattr(
         module, "write_state", None
     )

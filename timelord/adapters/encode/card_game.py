@@ -142,3 +142,29 @@ def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
         staged = list(s.p_cards) if s.phase == IRON else []
     w.counts("pending", C, staged)
     w.onehot("pending_location", L, s.p_loc)
+
+
+def write_recall(game: Game, w: Writer, view: dict[str, Any]) -> None:
+    """The rest of the view, for the perfect-recall observation: the turn, the cards set
+    aside, the deck's known cards and latest reshuffle, face-up and new reserve cards, the
+    cards this seat was passed (how often each), the pending count and the deck's end mark."""
+    assert isinstance(game, CardGame)
+    C = len(game.cards.design)
+    seat = view["seat"]
+    w.values("turn", [view["turn"]], 1, 100, high=10.0)
+    w.counts("aside", C, view["aside"])
+    deck = view["deck"]
+    w.counts("deck_known", C, deck["known"])
+    w.counts("deck_reshuffled", C, deck["reshuffled"])
+    w.values("below_end", [deck["below_end"] + 1], 1, C, high=2.0)
+    for k, up in enumerate(rotate(view["reserve_up"], seat)):
+        w.counts(f"reserve_up{k}", C, up)
+    w.counts("reserve_new", C, view["reserve_new"])
+    w.values("reserve_new_count", [view["reserve_new_count"]], 1, 10, high=4.0)
+    passed = [0] * C
+    for cards in view["passed"]:
+        for c in cards:
+            if 0 <= c < C:
+                passed[c] += 1
+    w.values("passed", passed, C, 8, high=4.0)
+    w.values("pending_number", [view["pending"]["number"]], 1, 10, high=4.0)
