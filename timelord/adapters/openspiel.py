@@ -21,7 +21,8 @@
 - `resample_from_infostate(p, sampler)`: `game.sample_state(view(p), rng)`, the rng seeded
   from the sampler, so search (ISMCTS) sees only what the seat may know.
 - Serialisation (`serialize`, pickling, `deserialize_state`) stores the state's
-  `to_json()`; clones share the immutable timelord state.
+  `to_json()`; clones share the immutable timelord state. Games pickle too (their text and
+  the position of their deal generator), so they cross to processes (multiprocessing, Ray).
 """
 
 from __future__ import annotations
@@ -128,6 +129,11 @@ class TimelordGame(pyspiel.Game):
     def new_initial_state(self) -> TimelordState:
         return TimelordState(self, self._seeds.next64() >> 1)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
+        # pyspiel pickles a game with its RNG state, which Python games cannot give; the
+        # game's text and the position of its deal generator rebuild it exactly
+        return (_unpickle_game, (str(self), self._seeds.state))
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> TimelordObserver:
@@ -210,6 +216,12 @@ class TimelordState(pyspiel.State):
         # pyspiel pickles states with the game's RNG state, which Python games cannot give;
         # the game's text and the state's own serialisation rebuild it exactly.
         return (_unpickle_state, (str(self.get_game()), self.serialize()))
+
+
+def _unpickle_game(text: str, seeds: int) -> TimelordGame:
+    game: TimelordGame = pyspiel.load_game(text)
+    game._seeds.state = seeds
+    return game
 
 
 def _unpickle_state(game: str, data: str) -> TimelordState:
