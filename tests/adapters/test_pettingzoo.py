@@ -194,10 +194,11 @@ def test_one_agents_info_read_any_way_gives_its_sentences(how: str) -> None:
     assert INFO_READS[how](info) == expected
 
 
-def test_a_loop_with_last_writes_no_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PettingZoo's wrappers and `last()` pass infos on without reading them, so a loop
-    that never reads them never writes a sentence."""
-    env = tz.env("keys", players=3)
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_loop_with_last_writes_no_sentence(monkeypatch: pytest.MonkeyPatch, flat: bool) -> None:
+    """PettingZoo's wrappers and `last()` pass infos on without reading them (in the flat
+    mode they read only the mask), so a loop that never reads the sentences never writes one."""
+    env = tz.env("keys", players=3, flat=flat)
     game = env.unwrapped.game
     written: list[str] = []
     real = game.event_text
@@ -211,7 +212,8 @@ def test_a_loop_with_last_writes_no_sentence(monkeypatch: pytest.MonkeyPatch) ->
         if terminated or truncated:
             env.step(None)
             continue
-        env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+        mask = info["action_mask"] if flat else obs["action_mask"]
+        env.step(int(rng.choice(list(np.flatnonzero(mask)))))
     assert written == []
     assert info["events"] and written
 
@@ -223,3 +225,33 @@ def test_render_ansi_shows_the_table() -> None:
     assert isinstance(text, str) and text.strip()
     with pytest.raises(ConfigError, match="render_mode"):
         tz.raw_env("clue", players=3, render_mode="human")
+
+
+@pytest.mark.parametrize("game_id", list(PLAYERS))
+def test_flat_mode_passes_the_api_tests_and_supersuits_wrappers(game_id: str) -> None:
+    supersuit = pytest.importorskip("supersuit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(tz.env(game_id, players=2, flat=True), num_cycles=40)
+    plain = tz.raw_env(game_id, players=2)
+    flat = tz.raw_env(game_id, players=2, flat=True)
+    flat_env = tz.env(game_id, players=2, flat=True)
+    wrapped = supersuit.frame_stack_v1(supersuit.normalize_obs_v0(flat_env), 2)
+    assert wrapped.observation_space("player_0").shape == (2 * flat.encoder.size,)
+    for env in (plain, flat, wrapped):
+        env.reset(seed=6)
+    rng = Rng(6)
+    for _ in range(120):
+        agent = plain.agent_selection
+        want = plain.observe(agent)
+        obs = flat.observe(agent)
+        assert np.array_equal(obs, want["observation"])
+        assert np.array_equal(flat.infos[agent]["action_mask"], want["action_mask"])
+        stacked, *_, info = wrapped.last()
+        assert np.array_equal(info["action_mask"], want["action_mask"])
+        assert stacked.shape == (2 * flat.encoder.size,)
+        if plain.terminations[agent]:
+            break
+        action = int(rng.choice(list(np.flatnonzero(want["action_mask"]))))
+        for env in (plain, flat, wrapped):
+            env.step(action)

@@ -11,7 +11,9 @@
 
 Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic environments:
 
-- Observation: `{"observation": float32 vector, "action_mask": int8 vector}`. The vector
+- Observation: `{"observation": float32 vector, "action_mask": int8 vector}`; with
+  `flat=True` the vector alone (a `Box`, which SuperSuit's wrappers take) and the mask in
+  `infos[agent]["action_mask"]` (where PettingZoo's wrappers also look for it). The vector
   encodes only that seat's `view` (layouts in `timelord.adapters.encode.<game>`, also
   `env.unwrapped.encoder.layout`; `recall=True`: the perfect-recall observation, a function
   of the seat's whole history); the mask covers the game's fixed action space
@@ -71,6 +73,7 @@ class raw_env(AECEnv):
         render_mode: str | None = None,
         events: bool = True,
         recall: bool = False,
+        flat: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -81,6 +84,7 @@ class raw_env(AECEnv):
         self.game: Game = timelord.load(game, **options)
         self.render_mode = render_mode
         self.events = events
+        self.flat = flat
         self.metadata = {**self.metadata, "name": f"timelord_{game.replace('-', '_')}_v0"}
         self.index = ActionIndex(self.game)
         self.encoder: Encoder = encoder_for(self.game, recall=recall)
@@ -92,16 +96,17 @@ class raw_env(AECEnv):
         self._seeds = np.random.default_rng()
         self.state_: State | None = None
         self._offered: dict[int, Action] | None = None
+        #: agent -> (the state its mask was made for, the mask), so rereads share one array
+        self._masks: dict[str, tuple[State, np.ndarray[Any, np.dtype[np.int8]]]] = {}
 
-    def _obs_space(self) -> spaces.Dict:
-        return spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, shape=(len(self.index),), dtype=np.int8),
-            }
+    def _obs_space(self) -> spaces.Space[Any]:
+        box = spaces.Box(
+            low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
         )
+        if self.flat:
+            return box
+        mask = spaces.Box(0, 1, shape=(len(self.index),), dtype=np.int8)
+        return spaces.Dict({"observation": box, "action_mask": mask})
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -124,16 +129,32 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = SeatInfos(self.game, self._seat)
+        self._masks = {}
+        self.infos = SeatInfos(self.game, self._seat, self._mask if self.flat else None)
         self._select(self.state_)
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> Any:
         state = self._current()
         seat = self._seat[agent]
+        obs = self.encoder.encode_state(state, seat)
+        if self.flat:
+            return obs
         mask = np.zeros(len(self.index), dtype=np.int8)
         if state.to_move == seat:
             mask[list(self._offers(state))] = 1
-        return {"observation": self.encoder.encode_state(state, seat), "action_mask": mask}
+        return {"observation": obs, "action_mask": mask}
+
+    def _mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The flat mode's mask of `agent` now (one array per agent and state)."""
+        state = self._current()
+        got = self._masks.get(agent)
+        if got is not None and got[0] is state:
+            return got[1]
+        mask = np.zeros(len(self.index), dtype=np.int8)
+        if state.to_move == self._seat[agent]:
+            mask[list(self._offers(state))] = 1
+        self._masks[agent] = (state, mask)
+        return mask
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -202,11 +223,20 @@ class LazyInfo(dict[str, Any]):
         make = self._make
         if make is not None:
             self._make = None
+            eager = {k: v for k, v in dict.items(self) if k != "events"}
             dict.update(self, make())
+            dict.update(self, eager)
         return self
 
     def __getitem__(self, key: str) -> Any:
+        if key != "events" and self._make is not None and dict.__contains__(self, key):
+            return dict.__getitem__(self, key)  # a key set from the start (the flat mask)
         return dict.__getitem__(self._real(), key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key != "events" and self._make is not None and dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        return dict.get(self._real(), key, default)
 
     def __setitem__(self, key: str, value: Any) -> None:
         dict.__setitem__(self._real(), key, value)
@@ -215,16 +245,13 @@ class LazyInfo(dict[str, Any]):
         dict.__delitem__(self._real(), key)
 
     def __contains__(self, key: object) -> bool:
-        return dict.__contains__(self._real(), key)
+        return dict.__contains__(self, key) or dict.__contains__(self._real(), key)
 
     def __iter__(self) -> Iterator[str]:
         return dict.__iter__(self._real())
 
     def __len__(self) -> int:
         return dict.__len__(self._real())
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return dict.get(self._real(), key, default)
 
     def keys(self) -> KeysView[str]:  # type: ignore[override]
         return dict.keys(self._real())
@@ -276,10 +303,17 @@ class SeatInfos(dict[str, dict[str, Any]]):
     is told them by `Game.event_text` of `Event.seen_by`, so nothing it may not see. An
     agent's window of moves starts afresh when it acts; moves no window needs are dropped."""
 
-    def __init__(self, game: Game, seats: dict[str, int]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seats: dict[str, int],
+        masks: Callable[[str], np.ndarray[Any, np.dtype[np.int8]]] | None = None,
+    ) -> None:
         super().__init__({a: {"events": []} for a in seats})
         self._game = game
         self._seats = seats
+        #: the flat mode's agent -> its current action mask, put into every info read
+        self._masks = masks
         #: the moves from number `_first` on, as (state before, action)
         self._moves: list[tuple[State, Action]] = []
         self._first = 0
@@ -321,6 +355,12 @@ class SeatInfos(dict[str, dict[str, Any]]):
             # the sentences of moves told..end are written when something reads the info
             window = [(n, *self._moves[n - first]) for n in range(told, end)]
             info = LazyInfo(partial(self._told_in, info, self._seats[agent], window))
+            if self._masks is not None:
+                dict.__setitem__(info, "action_mask", self._masks(agent))
+        elif self._masks is not None:
+            mask = self._masks(agent)
+            if dict.get(info, "action_mask") is not mask:
+                info = {**info, "action_mask": mask}
         if info is not super().__getitem__(agent):
             super().__setitem__(agent, info)
         self._told[agent] = end
