@@ -7,18 +7,11 @@ import numpy as np
 import pytest
 
 import timelord
+from tests.adapters.cases import CASES, PLAYERS
 from timelord.adapters.encode import encoder_for
 from timelord.agents import make_agent
 from timelord.core import Rng
 from timelord.sim.match import seat_rngs
-
-PLAYERS = {
-    "card-game": (2, 3, 4),
-    "clue": (2, 3, 4, 5, 6),
-    "episodes": (2, 3, 4, 5, 6),
-    "keys": (2, 3, 4),
-}
-CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)

@@ -10,17 +10,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from tests.adapters.cases import CASES, PLAYERS
 from timelord.adapters import gym as tg
 from timelord.agents.base import Agent
 from timelord.core import Action, ConfigError, IllegalAction, Rng, View
-
-PLAYERS = {
-    "card-game": (2, 3, 4),
-    "clue": (2, 3, 4, 5, 6),
-    "episodes": (2, 3, 4, 5, 6),
-    "keys": (2, 3, 4),
-}
-CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)

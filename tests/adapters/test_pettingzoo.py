@@ -13,16 +13,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from tests.adapters.cases import CASES, PLAYERS
 from timelord.adapters import pettingzoo as tz
 from timelord.core import ConfigError, IllegalAction, Rng
-
-PLAYERS = {
-    "card-game": (2, 3, 4),
-    "clue": (2, 3, 4, 5, 6),
-    "episodes": (2, 3, 4, 5, 6),
-    "keys": (2, 3, 4),
-}
-CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
