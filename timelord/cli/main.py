@@ -27,6 +27,7 @@ _COMMANDS = {
     "simulate": ("simulate", "run bot matches and print statistics"),
     "report": ("report", "write an HTML report of simulation results"),
     "serve": ("serve", "serve tables in the browser and over HTTP/WebSocket"),
+    "dataset": ("dataset", "write self-play games as learning arrays and records"),
 }
 
 
