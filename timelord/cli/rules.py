@@ -11,15 +11,11 @@ from __future__ import annotations
 import argparse
 import re
 import textwrap
-from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
-from timelord.core import ConfigError, game_class
+from timelord.core import ConfigError
+from timelord.core.rulebook import Clause, parse_rules, rules_text
 
-_SECTION = re.compile(r"^##\s+(?:(?P<id>[A-Z]+-\d+)\s+)?(?P<title>.+?)\s*$")
-_CLAUSE = re.compile(r"^- ((?:\*\*[^*\s]+\*\*(?:,\s*)?)+)\s*(.*)$")
-_ID = re.compile(r"\*\*([^*\s]+)\*\*")
 _SENTENCE = re.compile(r"(.+?\.)(\s+[A-Z(]|$)")
 _RULING = re.compile(r"^- \*\*(?P<id>[A-Z]+-R?\d+)(?P<title>[^*]*)\*\*\s*(?P<text>.*)$")
 _RULING_PREFIX = re.compile(r"\b([A-Z]+-R|CL-)\d+")
@@ -29,52 +25,9 @@ _RULINGS = Path(__file__).resolve().parents[2] / "docs" / "rulings.md"
 _SUMMARY_CHARS = 180
 
 
-@dataclass
-class Clause:
-    ids: list[str]
-    text: str
-
-
-@dataclass
-class Section:
-    id: str
-    title: str
-    clauses: list[Clause] = field(default_factory=list)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id (see `timelord games`)")
     parser.add_argument("clause", nargs="?", help="a clause or section id, e.g. K-5.3 or K-5")
-
-
-def rules_text(game_id: str) -> str:
-    """The game's RULES.md as shipped in its package."""
-    package = game_class(game_id).__module__.rpartition(".")[0]
-    try:
-        return (resources.files(package) / "RULES.md").read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{game_id} ships no RULES.md") from exc
-
-
-def parse_rules(text: str) -> list[Section]:
-    """Sections and their clauses; a clause's text runs over its indented continuation lines."""
-    sections: list[Section] = []
-    current: Clause | None = None
-    for line in text.splitlines():
-        heading = _SECTION.match(line)
-        if heading:
-            sections.append(Section(heading["id"] or "", heading["title"]))
-            current = None
-            continue
-        bullet = _CLAUSE.match(line)
-        if bullet and sections:
-            current = Clause(_ID.findall(bullet[1]), bullet[2].strip())
-            sections[-1].clauses.append(current)
-        elif current is not None and line.startswith("  ") and line.strip():
-            current.text += " " + line.strip()
-        else:
-            current = None
-    return sections
 
 
 def _first_sentence(text: str) -> str:

@@ -10,8 +10,10 @@ sent. A finished game's replay is drawn from its public record, step by step, fo
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from functools import lru_cache
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from timelord.core.errors import ConfigError, CorruptRecord, GameError
 from timelord.core.events import Event
 from timelord.core.game import Game, State
 from timelord.core.record import Record
+from timelord.core.rulebook import parse_rules, rules_text
 from timelord.server.boards import render_board
 from timelord.server.errors import ApiError
 from timelord.server.tables import Live, Tables
@@ -73,6 +76,13 @@ def lobby_games() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    """The site's icon, for browsers that ask for /favicon.ico whatever the page says."""
+    icon = Path(__file__).parent / "static" / "favicon.svg"
+    return Response(icon.read_bytes(), media_type="image/svg+xml")
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -178,7 +188,7 @@ class _Replay:
             "legal": [],
             "events": self.game.tell(told, seat),
         }
-        return render_board(self.game, seat, snapshot, final_result(state))
+        return render_board(self.game, seat, snapshot, final_result(state), replay=True)
 
 
 async def _replay(request: Request, table_id: str) -> _Replay:
@@ -218,3 +228,61 @@ async def replay_board(
     return JSONResponse(
         {"html": html, "step": step, "steps": steps, "players": replay.game.players}
     )
+
+
+#: Rulebook markup a clause's text may use, and what a page shows for it.
+_CODE = re.compile(r"`([^`]+)`")
+_STRONG = re.compile(r"\*\*([^*]+)\*\*")
+_EM = re.compile(r"\*([^*\s][^*]*)\*")
+_CITE = re.compile(r"\b([A-Z]{1,2}-(?:card-[a-z0-9-]+|R?\d+(?:\.\d+)?))\b")
+
+
+def _clause_html(ids: list[str], text: str, known: set[str]) -> str:
+    """One clause: its ids as anchors (each a link to itself), then its text with the
+    rulebook's markup and every clause it cites linked within the page."""
+
+    def cite(m: re.Match[str]) -> str:
+        return f'<a href="#{m[1]}">{m[1]}</a>' if m[1] in known else m[1]
+
+    body = html_escape(text, quote=False)
+    body = _CODE.sub(r"<code>\1</code>", body)
+    body = _STRONG.sub(r"<strong>\1</strong>", body)
+    body = _EM.sub(r"<em>\1</em>", body)
+    body = _CITE.sub(cite, body)
+    head = " ".join(f'<a class="clause-id" id="{i}" href="#{i}">{i}</a>' for i in ids)
+    return f"{head} {body}"
+
+
+@lru_cache(maxsize=16)
+def rules_page_context(game_id: str) -> dict[str, Any]:
+    """The rulebook of a game as the rules page shows it: sections with anchored clauses."""
+    sections = parse_rules(rules_text(game_id))
+    known = {s.id for s in sections if s.id} | {
+        i for s in sections for c in s.clauses for i in c.ids
+    }
+    out = []
+    for n, section in enumerate(sections):
+        if not section.clauses:
+            continue
+        out.append(
+            {
+                "id": section.id,
+                "title": section.title,
+                "anchor": section.id or f"section-{n}",
+                "clauses": [_clause_html(c.ids, c.text, known) for c in section.clauses],
+            }
+        )
+    example = next((c.ids[0] for s in sections for c in s.clauses if c.ids), "")
+    title = timelord.GAMES[game_id].split(" (")[0]
+    return {"game": game_id, "title": title, "sections": out, "example": example}
+
+
+@router.get("/rules/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def rules_page(request: Request, game_id: str) -> Response:
+    """A game's rules with an anchor per clause (`/rules/keys#K-5.3`), the same text as
+    `timelord rules GAME`; refusals and hints link here."""
+    if game_id not in timelord.GAMES:
+        return templates.TemplateResponse(
+            request, "error.html", {"reason": f"there is no game {game_id!r}"}, status_code=404
+        )
+    return templates.TemplateResponse(request, "rules.html", rules_page_context(game_id))
