@@ -28,9 +28,10 @@ from timelord.core.events import Event
 from timelord.core.game import Game, State
 from timelord.core.record import Record
 from timelord.core.rulebook import parse_rules, rules_text
+from timelord.learn import LEARNER, Lesson, has_lesson, load_lesson, plan
 from timelord.server.boards import render_board
 from timelord.server.errors import ApiError
-from timelord.server.tables import Live, Tables
+from timelord.server.tables import Live, Tables, seat_list
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -95,6 +96,7 @@ def lobby(request: Request) -> Response:
             "games": lobby_games(),
             "seat_kinds": [*SEAT_KINDS, *sorted(request.app.state.tables.own)],
             "games_json": lobby_games(),
+            "lessons": lesson_games(),
         },
     )
 
@@ -286,3 +288,55 @@ def rules_page(request: Request, game_id: str) -> Response:
             request, "error.html", {"reason": f"there is no game {game_id!r}"}, status_code=404
         )
     return templates.TemplateResponse(request, "rules.html", rules_page_context(game_id))
+
+
+@lru_cache(maxsize=8)
+def _lesson(game_id: str) -> tuple[Lesson, list[dict[str, Any]]]:
+    """A game's lesson and its plan (every move of the guided game), planned once."""
+    lesson = load_lesson(game_id)
+    return lesson, [ply.to_json() for ply in plan(lesson)]
+
+
+def lesson_games() -> list[str]:
+    """The games that have a lesson, in the lobby's order."""
+    return [g for g in timelord.GAMES if has_lesson(g)]
+
+
+@router.get("/learn/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def learn_page(request: Request, game_id: str) -> Response:
+    """Learn to play: what the lesson teaches, and a button that starts it."""
+    try:
+        lesson, plies = _lesson(game_id)
+    except (ConfigError, KeyError) as exc:
+        return templates.TemplateResponse(
+            request, "error.html", {"reason": f"no lesson for {game_id!r}: {exc}"}, status_code=404
+        )
+    steps = sum(1 for p in plies if p["seat"] == LEARNER)
+    context = {"lesson": lesson.to_json(), "steps": steps, "game": game_id}
+    return templates.TemplateResponse(request, "learn.html", context)
+
+
+@router.post("/api/learn/{game_id}", status_code=201, tags=["learn"], summary="Start a lesson")
+async def start_lesson(request: Request, game_id: str) -> Response:
+    """A lesson table: the game's lesson deal (public: it is in the game's data), every seat
+    a person's seat so the page plays the lesson's bot moves from the plan it is given:
+    `{"id", "seats": [{"seat", "agent", "token", "url"}], "watch_url", "lesson", "plan":
+    [{"seat", "action", "label", "say"?, "rule"?, "point"?}]}`; 404 `lesson/not_found`."""
+    try:
+        lesson, plies = _lesson(game_id)
+    except (ConfigError, KeyError):
+        return _error(404, "lesson/not_found", f"there is no lesson for {game_id!r}")
+    game = lesson.game()
+    tables: Tables = request.app.state.tables
+    live, tokens = await tables.create(
+        game_id, dict(game.options), ["human"] * game.players, lesson.seed
+    )
+    base = str(request.base_url).rstrip("/")
+    answer = {
+        "id": live.id,
+        "seats": seat_list(live, tokens, base),
+        "watch_url": f"{base}/tables/{live.id}",
+        "lesson": lesson.to_json(),
+        "plan": plies,
+    }
+    return JSONResponse(answer, status_code=201)

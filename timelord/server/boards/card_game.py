@@ -174,12 +174,12 @@ def render(snap: Snapshot) -> str:
                 f'<div class="row">{"".join(rcards)}</div>'
             )
     lines = "".join(_line(snap, game, view, s, vp[s], take) for s in _order(snap, view))
-    controls = _controls(snap, game, take(lambda a: True))
+    controls, choosers = _controls(snap, game, take(lambda a: True))
     # the final scores and winners come from the server's result, never recounted here
     result = result_panel(snap, None, [])
     # the hand and what to do with it stay in sight at the foot of the window, however long
     # the lines above grow (a tall table put them below the fold)
-    dock = f'<div class="hand-dock">{controls}{hand_html}{reserve_html}</div>'
+    dock = f'<div class="hand-dock">{controls}{hand_html}{reserve_html}{choosers}</div>'
     board = f'<div class="card-game">{info}{_conflict(snap, game)}{lines}{dock}</div>'
     return frame(snap, "Doctor Who: The Card Game", board, result)
 
@@ -363,11 +363,11 @@ CHOOSE_TEXT = {
 }
 
 
-def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> str:
-    """Moves that belong to no card or place: one button each, one menu per kind, or a
-    chooser for a choice of several cards."""
+def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> tuple[str, str]:
+    """Moves that belong to no card or place: one button each and one menu per kind, then
+    a chooser for each choice of several cards (folded: it is seldom the move to make)."""
     if not rest:
-        return ""
+        return "", ""
     groups: dict[str, list[Action]] = {}
     for a in rest:
         groups.setdefault(type(a).__name__, []).append(a)
@@ -387,7 +387,7 @@ def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> str:
                 f"<button{act_attrs(snap, acts, words.capitalize())}>"
                 f"{esc(words.capitalize())}… ({len(acts)})</button>"
             )
-    return f'<div class="turn-controls">{"".join(buttons)}</div>{"".join(choosers)}'
+    return f'<div class="turn-controls">{"".join(buttons)}</div>', "".join(choosers)
 
 
 def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> str:
@@ -407,9 +407,11 @@ def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> s
         for c in cards
     )
     return (
+        f'<details class="chooser-box"><summary>{esc(heading)}… ({len(acts)} choices)</summary>'
         f'<fieldset class="chooser" data-choices="{esc(choices)}">'
-        f"<legend>{esc(heading)}: pick the cards, then confirm ({len(acts)} choices)</legend>"
+        f"<legend>{esc(heading)}: pick the cards, then confirm</legend>"
         f'<div class="row">{toggles}</div>'
         '<button type="button" class="confirm" disabled>Confirm</button> '
         '<span class="choice-label muted" aria-live="polite">Pick cards.</span></fieldset>'
+        "</details>"
     )

@@ -205,7 +205,7 @@ def card(
 ) -> str:
     """One card in the shared anatomy: name on top, kind badge, big numbers in the corners,
     text below; the full text also on hover (title) and, enlarged with whether its data is
-    confirmed or reconstructed, from its ⓘ button (a tap on a touch screen). Playable cards
+    confirmed or reconstructed, from its "i" button (a tap on a touch screen). Playable cards
     are controls; an unplayable one with a `probe` (the move playing it would be) can be
     asked why not."""
     full = text or snap.card_text(name)
@@ -222,7 +222,7 @@ def card(
         f'<div class="{classes}" title="{esc(tip)}"{attrs}{extra}>{num}{num2}'
         f'<span class="card-name">{esc(name)}</span><span class="badge">{esc(kind)}</span>'
         f'{body}<button type="button" class="card-info" tabindex="-1" data-card-info'
-        f' aria-label="{esc(name)}: the whole card">ⓘ</button></div>'
+        f' aria-label="{esc(name)}: the whole card">i</button></div>'
     )
 
 
