@@ -241,7 +241,14 @@ function openMenu(el) {
   menu.style.left = `${Math.max(0, r.left - host.left)}px`;
   menu.style.top = `${r.bottom - host.top + 4}px`;
   menu.hidden = false;
-  menu.querySelector("button")?.focus();
+  const wanted = lesson?.plan[shown];
+  if (wanted?.say !== undefined) {
+    // a lesson's step: the entry it asks for glows in the menu too
+    for (const b of menu.querySelectorAll("[data-action]")) {
+      if (canon(JSON.parse(b.dataset.action)) === canon(wanted.action)) b.classList.add("lesson-point");
+    }
+  }
+  (menu.querySelector(".lesson-point") ?? menu.querySelector("button"))?.focus();
   for (const it of items) {
     if (it.target === undefined || it.target === el.dataset.tile || picks.has(it.target)) continue;
     picks.set(it.target, it);
