@@ -179,7 +179,8 @@ def render(snap: Snapshot) -> str:
     result = result_panel(snap, None, [])
     # the hand and what to do with it stay in sight at the foot of the window, however long
     # the lines above grow (a tall table put them below the fold)
-    dock = f'<div class="hand-dock">{controls}{hand_html}{reserve_html}{choosers}</div>'
+    dock_cls = "hand-dock" if snap.my_turn else "hand-dock resting"
+    dock = f'<div class="{dock_cls}">{controls}{hand_html}{reserve_html}{choosers}</div>'
     board = f'<div class="card-game">{info}{_conflict(snap, game)}{lines}{dock}</div>'
     return frame(snap, "Doctor Who: The Card Game", board, result)
 

@@ -85,9 +85,11 @@ function elements() {
   return [...board.querySelectorAll(".board-area [data-tile], .board-area [data-seat]")]
     .map((el) => [`${el.dataset.tile ?? ""}/${el.dataset.seat ?? ""}`, el]);
 }
+//: Classes that only say who may act now (or what a lesson points at), not what changed.
+const SAYS_WHO_ACTS = ["can-act", "card-target", "to-move", "target", "changed", "pick", "lesson-point", "lesson-region"];
 /** What an element shows, leaving out what only says who may act now. */
 function look(el) {
-  const cls = [...el.classList].filter((c) => !["can-act", "to-move", "target", "changed"].includes(c));
+  const cls = [...el.classList].filter((c) => !SAYS_WHO_ACTS.includes(c));
   return `${cls.join(" ")}|${el.textContent.replace("◀ to move", "")}`;
 }
 function marks() { return new Map(elements().map(([k, el]) => [k, look(el)])); }
