@@ -104,7 +104,7 @@ def test_malformed_or_unplayable_lessons_are_refused() -> None:
     bad = lesson_from_toml(
         "keys", 'title = "t"\nseed = 0\n[options]\nplayers = 2\n[[step]]\ndo = "fly"\nsay = "s"'
     )
-    with pytest.raises(LessonError, match="'fly' is not a legal move now .*seat 0 may: "):
+    with pytest.raises(LessonError, match=r"'fly' is not a legal move now .*seat 0 may: "):
         plan(bad)
 
 
@@ -167,7 +167,8 @@ def test_the_server_starts_a_lesson_table_the_plan_replays_on(client: TestClient
     tokens = [s["token"] for s in data["seats"]]
     for version, ply in enumerate(data["plan"]):
         step = {"version": version, "action": ply["action"]}
-        moved = client.post(f"/api/tables/{data['id']}/actions?token={tokens[ply['seat']]}", json=step)
+        url = f"/api/tables/{data['id']}/actions?token={tokens[ply['seat']]}"
+        moved = client.post(url, json=step)
         assert moved.status_code == 200, (version, moved.text)
         assert ("say" in ply) == (ply["seat"] == LEARNER)
     assert client.post("/api/learn/no-such-game").json()["code"] == "lesson/not_found"

@@ -177,7 +177,9 @@ def test_keys_tiles_glow_only_for_the_pawn_and_cards_outline_on_demand() -> None
 
 def test_keys_backs_keep_a_short_mark_for_narrow_screens() -> None:
     game = timelord.load("keys", players=2)
-    state, events = _play(game, 2, lambda s: any(b not in (None, "control") for b in s.view(0)["backs"]))
+    state, events = _play(
+        game, 2, lambda s: any(b not in (None, "control") for b in s.view(0)["backs"])
+    )
     html = _draw(game, state, 0, events)
     assert re.search(r'<span class="short">[·DK+T]</span>', html)
 

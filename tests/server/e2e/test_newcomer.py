@@ -57,7 +57,7 @@ def test_an_accusation_is_confirmed_first_and_can_be_called_off(
     page.goto(table["seats"][0]["url"])
     page.wait_for_function(MY_TURN, timeout=30_000)
     version = page.get_attribute(".frame", "data-version")
-    page.click('#legal button[data-confirm]')  # "make an accusation"
+    page.click("#legal button[data-confirm]")  # "make an accusation"
     dialog = page.wait_for_selector("#confirm:not([hidden])")
     assert "out of the game" in dialog.inner_text()
     page.screenshot(path=str(artifacts / "newcomer-clue-accuse-confirm.png"))
@@ -72,7 +72,7 @@ def test_an_accusation_is_confirmed_first_and_can_be_called_off(
     page.wait_for_selector("#confirm:not([hidden])")
     page.keyboard.press("Escape")
     assert page.is_hidden("#confirm")
-    page.click('#legal button[data-confirm]')
+    page.click("#legal button[data-confirm]")
     page.click("[data-confirm-yes]")
     page.wait_for_function(
         "v => document.querySelector('.frame')?.dataset.version !== v", arg=version
@@ -158,9 +158,10 @@ def test_help_lists_the_region_keys_and_they_jump(page: Any, server: str, artifa
     for key, region in (("h", "[data-hand]"), ("m", "#legal"), ("l", "#log"), ("b", ".board-area")):
         page.keyboard.press(key)
         assert page.evaluate(inside, region), key
-    # from the hand, one Tab reaches a move (it took up to 21 before)
+    # "h" lands on a card that acts (it took up to 21 Tabs before)
     page.keyboard.press("h")
-    assert page.evaluate("() => !!document.activeElement?.matches('[data-action],[data-actions],[data-explain]')")
+    acts = "() => !!document.activeElement?.matches('[data-action],[data-actions],[data-explain]')"
+    assert page.evaluate(acts)
     assert not page.errors
 
 
