@@ -283,11 +283,13 @@ def rules_page_context(game_id: str) -> dict[str, Any]:
 def rules_page(request: Request, game_id: str) -> Response:
     """A game's rules with an anchor per clause (`/rules/keys#K-5.3`), the same text as
     `timelord rules GAME`; refusals and hints link here."""
-    if game_id not in timelord.GAMES:
+    try:
+        context = rules_page_context(game_id)
+    except (ConfigError, KeyError):
         return templates.TemplateResponse(
-            request, "error.html", {"reason": f"there is no game {game_id!r}"}, status_code=404
+            request, "error.html", {"reason": f"no rules for {game_id!r}"}, status_code=404
         )
-    return templates.TemplateResponse(request, "rules.html", rules_page_context(game_id))
+    return templates.TemplateResponse(request, "rules.html", context)
 
 
 @lru_cache(maxsize=8)
@@ -316,7 +318,13 @@ def learn_page(request: Request, game_id: str) -> Response:
     return templates.TemplateResponse(request, "learn.html", context)
 
 
-@router.post("/api/learn/{game_id}", status_code=201, tags=["learn"], summary="Start a lesson")
+@router.post(
+    "/api/learn/{game_id}",
+    status_code=201,
+    tags=["learn"],
+    summary="Start a lesson",
+    responses={404: {"description": "lesson/not_found: the game has no lesson"}},
+)
 async def start_lesson(request: Request, game_id: str) -> Response:
     """A lesson table: the game's lesson deal (public: it is in the game's data), every seat
     a person's seat so the page plays the lesson's bot moves from the plan it is given:

@@ -225,3 +225,27 @@ def test_learn_to_play_from_the_lobby_to_a_normal_game(
     page.wait_for_selector(".frame")
     assert "lesson=" not in page.url and page.query_selector("#lesson") is None
     assert not page.errors
+
+
+def test_keyboard_focus_stays_on_the_board_after_a_move(page: Any, server: str) -> None:
+    """A move picked from a tile's menu used to drop the focus to the page's start."""
+    table = _create(server, "keys", ["human", "heuristic"], 4, players=2)
+    page.goto(table["seats"][0]["url"])
+    page.wait_for_function(MY_TURN, timeout=30_000)
+    version = page.get_attribute(".frame", "data-version")
+    tile = page.query_selector(".keys-grid .tile[data-actions]")
+    assert tile is not None
+    where = tile.get_attribute("data-tile")
+    tile.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#menu:not([hidden])")
+    page.keyboard.press("1")
+    page.wait_for_function(
+        "v => document.querySelector('.frame')?.dataset.version !== v", arg=version
+    )
+    focused = page.evaluate(
+        "() => { const el = document.activeElement;"
+        " return el && el.closest('.board-area') ? (el.dataset.tile ?? 'board') : null; }"
+    )
+    assert focused == where
+    assert not page.errors

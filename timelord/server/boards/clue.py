@@ -323,7 +323,7 @@ def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -
     head = "".join(f"<th>{'you' if s == snap.seat else f'S{s}'}</th>" for s in range(players))
     rows = []
     for cat_i, cat in enumerate(view["categories"]):
-        rows.append(f'<tr class="cat"><th colspan="{players + 2}">{CATEGORY[cat_i]}?</th></tr>')
+        rows.append(f'<tr class="cat"><th colspan="{players + 3}">{CATEGORY[cat_i]}?</th></tr>')
         for c in cat:
             where = certain.get(c, "")
             cells = []
@@ -342,7 +342,7 @@ def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -
             crossed = " crossed" if where and where != "envelope" else ""
             rows.append(
                 f'<tr class="nb-row{crossed}"><td class="nb-name">{name_cell}</td>'
-                f'{"".join(cells)}<td class="odds">{note}{pct}</td></tr>'
+                f'{"".join(cells)}<td class="nb-note">{note}</td><td class="odds">{pct}</td></tr>'
             )
     # The deducer's odds give the game away to a person: off until the player turns them on
     # (the page remembers the choice); a spectator sees them once the game is over.
@@ -351,7 +351,8 @@ def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -
         f'<h3 class="section-title" data-odds-default="{default}">Notebook'
         ' <button class="toggle-odds" data-toggle="odds" type="button" aria-pressed="false">'
         "show the deducer's odds (n)</button></h3>"
-        f'<table class="notebook"><tr><th>card</th>{head}<th class="odds">envelope</th></tr>'
+        f'<table class="notebook"><tr><th>card</th>{head}<th title="face up or in the envelope">'
+        '•/★</th><th class="odds">envelope odds</th></tr>'
         f"{''.join(rows)}</table>"
         '<p class="stat">✓ a seat holds it · • face up · ★ in the envelope · % the deducer\'s'
         " chance it is in the envelope</p>"

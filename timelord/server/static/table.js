@@ -224,6 +224,10 @@ function confirmMove(text) {
 // on one makes that move (a card, then its target), as the menu's own buttons do.
 let picks = new Map();    // data-tile -> menu item {action, confirm}
 function closeMenu() {
+  // the focus goes back to what opened the menu, so a redraw can keep it on that tile
+  if (!menu.hidden && menu.contains(document.activeElement) && opener && board.contains(opener)) {
+    opener.focus({ preventScroll: true });
+  }
   menu.hidden = true;
   menu.innerHTML = "";
   picks = new Map();
@@ -591,7 +595,11 @@ async function botMove(ply) {
 /** Whether the lesson takes this move now; if not, say which one it asks for. */
 function lessonAllows(action) {
   const ply = lesson.plan[shown];
-  if (!ply) return true;   // the lesson is over: the table is the player's
+  if (!ply) {
+    // nobody sits at the other seats of a lesson table: its game stops with the lesson
+    toast("The lesson is over: start a normal game against an easy bot from the panel above.", "info");
+    return false;
+  }
   const note = document.querySelector("#lesson .lesson-note");
   if (ply.say === undefined) {
     if (note) { note.textContent = "Wait a moment: another player is moving."; note.hidden = false; }
