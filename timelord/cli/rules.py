@@ -11,16 +11,12 @@ from __future__ import annotations
 import argparse
 import re
 import textwrap
-from pathlib import Path
 
 from timelord.core import ConfigError
-from timelord.core.rulebook import Clause, parse_rules, rules_text
+from timelord.core.rulebook import Clause, all_rulings, parse_rules, rules_text, ruling_prefixes
 
 _SENTENCE = re.compile(r"(.+?\.)(\s+[A-Z(]|$)")
-_RULING = re.compile(r"^- \*\*(?P<id>[A-Z]+-R?\d+)(?P<title>[^*]*)\*\*\s*(?P<text>.*)$")
-_RULING_PREFIX = re.compile(r"\b([A-Z]+-R|CL-)\d+")
 _RULING_ID = re.compile(r"^([A-Z]+-R|CL-)\d+$")
-_RULINGS = Path(__file__).resolve().parents[2] / "docs" / "rulings.md"
 #: a summary line stops after this many characters
 _SUMMARY_CHARS = 180
 
@@ -76,8 +72,8 @@ def clause_text(game_id: str, clause_id: str, width: int = 100) -> str:
                 return f"({section.id} {section.title})\n{_fill(clause, width)}".strip()
             known.extend(clause.ids)
     # a ruling of this game: its prefix is one the game's rules cite ("[K-R9]")
-    prefixes = {m.upper() for m in _RULING_PREFIX.findall(text)}
-    ruling = ruling_text(wanted, width) if wanted.startswith(tuple(prefixes)) else None
+    prefixes = ruling_prefixes(game_id)
+    ruling = ruling_text(wanted, width) if prefixes and wanted.startswith(prefixes) else None
     if ruling is not None:
         return ruling
     import difflib
@@ -95,21 +91,7 @@ def clause_text(game_id: str, clause_id: str, width: int = 100) -> str:
 def ruling_text(ruling_id: str, width: int = 100) -> str | None:
     """A ruling (`K-R9`, `CL-3`: how the engine decides where the rulebook is silent) from
     docs/rulings.md, when the source tree is at hand (it is not installed with the package)."""
-    try:
-        text = _RULINGS.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    found: Clause | None = None
-    for line in text.splitlines():
-        if found is not None:
-            if not line.startswith("  ") or not line.strip():
-                break
-            found.text += " " + line.strip()
-            continue
-        head = _RULING.match(line)
-        if head and head["id"].upper() == ruling_id.upper():
-            title = head["title"].strip()
-            found = Clause([head["id"]], f"{title} {head['text']}".strip())
+    found = next((r for r in all_rulings() if r.ids[0].upper() == ruling_id.upper()), None)
     return None if found is None else _fill(found, width)
 
 

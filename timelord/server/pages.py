@@ -27,7 +27,7 @@ from timelord.core.errors import ConfigError, CorruptRecord, GameError
 from timelord.core.events import Event
 from timelord.core.game import Game, State
 from timelord.core.record import Record
-from timelord.core.rulebook import parse_rules, rules_text
+from timelord.core.rulebook import Section, game_rulings, parse_rules, rules_text
 from timelord.learn import LEARNER, Lesson, has_lesson, load_lesson, plan
 from timelord.server.boards import render_board
 from timelord.server.errors import ApiError
@@ -259,6 +259,11 @@ def _clause_html(ids: list[str], text: str, known: set[str]) -> str:
 def rules_page_context(game_id: str) -> dict[str, Any]:
     """The rulebook of a game as the rules page shows it: sections with anchored clauses."""
     sections = parse_rules(rules_text(game_id))
+    rulings = game_rulings(game_id)
+    if rulings:
+        # refusals cite rulings too ("[K-R19]"): they get anchors like the clauses
+        sections.append(Section("", "Rulings: how timelord decides where the rulebook is silent"))
+        sections[-1].clauses.extend(rulings)
     known = {s.id for s in sections if s.id} | {
         i for s in sections for c in s.clauses for i in c.ids
     }

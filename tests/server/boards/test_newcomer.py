@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 import timelord
 from timelord.core.events import Event
 from timelord.core.game import Game, State
-from timelord.core.rulebook import parse_rules, rules_text
+from timelord.core.rulebook import game_rulings, parse_rules, rules_text
 from timelord.server import create_app
 from timelord.server.boards import render_board
 
@@ -256,6 +256,9 @@ def test_rules_pages_anchor_every_clause_and_the_icon_is_served(client: TestClie
             for clause in section.clauses:
                 for cid in clause.ids:
                     assert f'id="{cid}"' in page.text, (game_id, cid)
+        for ruling in game_rulings(game_id):  # refusals cite rulings too ("[K-R19]")
+            assert f'id="{ruling.ids[0]}"' in page.text, (game_id, ruling.ids)
+    assert game_rulings("keys"), "docs/rulings.md has Keys rulings"
     assert client.get("/rules/no-such-game").status_code == 404
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
