@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import timelord
+from tests.server.boards.test_boards import _snapshot
 from timelord.core.events import Event
 from timelord.core.game import Game, State
 from timelord.core.rulebook import game_rulings, parse_rules, rules_text
@@ -28,18 +29,6 @@ from timelord.server.boards import render_board
 
 #: The shipped games (other tests register toy games in the same registry).
 GAME_IDS = ("card-game", "episodes", "keys", "clue")
-
-
-def _snap(game: Game, state: State, seat: int | None, events: list[Event]) -> dict[str, Any]:
-    legal = state.legal_actions() if seat is not None and state.to_move == seat else []
-    return {
-        "version": len(events),
-        "over": state.is_over,
-        "to_move": state.to_move,
-        "view": state.view(seat),
-        "legal": [a.to_json() for a in legal],
-        "events": game.tell(events, seat),
-    }
 
 
 def _result(state: State) -> dict[str, Any] | None:
@@ -60,7 +49,7 @@ def _play(game: Game, seed: int, until: Any, limit: int = 3000) -> tuple[State, 
 
 
 def _draw(game: Game, state: State, seat: int | None, events: list[Event], **kw: Any) -> str:
-    return render_board(game, seat, _snap(game, state, seat, events), _result(state), **kw)
+    return render_board(game, seat, _snapshot(game, state, seat, events), _result(state), **kw)
 
 
 def _menus(html: str) -> list[dict[str, Any]]:
