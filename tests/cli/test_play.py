@@ -144,18 +144,20 @@ def test_hot_seat_hides_each_hand_until_its_player_sits_down(
     assert "Seat 0: play" in out[seat1_sits:]
 
 
-def test_clue_shows_the_notebook_grid_and_odds_can_be_turned_off(
+def test_clue_shows_the_notebook_grid_and_odds_only_when_asked(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The deducer's odds give the game away to a person: off until `odds` turns them on."""
     _script(monkeypatch, ["odds", "q"])
     assert main(["play", "clue", "--seats", "human,random,random", "--seed", "2"]) == 1
     out = capsys.readouterr().out
-    first, _, after = out.partition("Notebook odds off.")
-    header = re.search(r"^Card\s+You\s+Seat 1\s+Seat 2\s+Envelope$", first, re.M)
+    first, _, after = out.partition("Notebook odds on.")
+    assert re.search(r"^Card\s+You\s+Seat 1\s+Seat 2", first, re.M)
+    assert "Notebook" in first and "the deducer's odds" not in first and "%" not in first
+    header = re.search(r"^Card\s+You\s+Seat 1\s+Seat 2\s+Envelope$", after, re.M)
     assert header is not None
-    assert "%" in first and "the deducer's odds" in first
-    assert "Notebook" in after and "the deducer's odds" not in after
-    assert not re.search(r"\b0%", first)
+    assert "%" in after and "the deducer's odds" in after
+    assert not re.search(r"\b0%", after)
 
 
 def test_why_not_quotes_the_clause_of_a_real_game() -> None:

@@ -59,8 +59,9 @@ class HumanAgent(Agent):
         super().__init__(game)
         self.screen = screen or Screen()
         self._panel = panel_for(game)
-        #: whether panels show deduced odds (Clue's notebook); 'odds' at the prompt toggles it
-        self.show_odds = True
+        #: whether panels show deduced odds (Clue's notebook): off, since for a person they
+        #: give the game away; 'odds' at the prompt turns them on
+        self.show_odds = False
         self._space: SpaceIndex | bool | None = False  # False: not indexed yet
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
