@@ -7,23 +7,8 @@ import threading
 import pytest
 from sqlalchemy import inspect, text
 
+from timelord.server.migrations import head
 from timelord.server.storage import Conflict, Store
-
-
-def _head() -> str:
-    """The newest revision of the migrations shipped in the package."""
-    from pathlib import Path
-
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    import timelord.server.migrations as migrations
-
-    config = Config()
-    config.set_main_option("script_location", str(Path(migrations.__file__).parent))
-    head = ScriptDirectory.from_config(config).get_current_head()
-    assert head is not None
-    return head
 
 
 def test_migrations_create_the_schema_once(db_url: str) -> None:
@@ -35,7 +20,7 @@ def test_migrations_create_the_schema_once(db_url: str) -> None:
         assert {"tables", "actions", "alembic_version"} <= tables
         with store.engine.connect() as conn:
             found = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        assert found == _head()
+        assert found == head()
     finally:
         store.close()
 

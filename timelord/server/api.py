@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from timelord.server.errors import ApiError, malformed, rate_limited, too_large
+from timelord.server.session import current_player, seat_for
 from timelord.server.tables import Live, Tables, seat_list
 
 router = APIRouter(prefix="/api")
@@ -207,8 +208,14 @@ async def create_table(request: Request) -> Response:
     if "game" not in body or "seats" not in body:
         raise malformed("the body needs game and seats")
     client = request.app.state.proxies.client_address(request.scope)
+    player = await current_player(request)
     live, tokens = await _tables(request).create(
-        body["game"], body.get("options"), body["seats"], body.get("seed"), client
+        body["game"],
+        body.get("options"),
+        body["seats"],
+        body.get("seed"),
+        client,
+        None if player is None else (player.id, player.name),
     )
     base = _base(request)
     answer = {
@@ -252,7 +259,7 @@ async def snapshot(
     since: int | None = Query(None, ge=0, le=MAX_SINCE),
 ) -> Response:
     live = await _tables(request).live(table_id)
-    seat = live.seat_of(token)
+    seat = await seat_for(request, live, token)
     return _json(live.snapshot_text(seat, _since(since)))
 
 
@@ -270,7 +277,7 @@ async def act(request: Request, table_id: str, token: str | None = None) -> Resp
     tables = _tables(request)
     live = await tables.live(table_id)
     body = await read_json(request)
-    seat = live.seat_of(token)
+    seat = await seat_for(request, live, token)
     version, action = action_request(body)
     await tables.act(live, seat, version, action)
     return _json(live.snapshot_text(seat))
@@ -291,7 +298,7 @@ async def explain(request: Request, table_id: str, token: str | None = None) -> 
     tables = _tables(request)
     live = await tables.live(table_id)
     body = await read_json(request)
-    seat = live.seat_of(token)
+    seat = await seat_for(request, live, token)
     if not isinstance(body, dict) or set(body) != {"action"}:
         raise malformed('the body must be {"action": {...}}')
     return JSONResponse(tables.explain(live, seat, body["action"]))
@@ -334,7 +341,7 @@ async def watch(websocket: WebSocket, table_id: str) -> None:
     await websocket.accept()
     try:
         live = await tables.live(table_id)
-        seat = live.seat_of(websocket.query_params.get("token"))
+        seat = await seat_for(websocket, live, websocket.query_params.get("token"))
         since = since_text(websocket.query_params.get("since"))
         sockets.open(client, live.id)
     except ApiError as exc:

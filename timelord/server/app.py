@@ -23,10 +23,13 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from timelord.agents import user_agent_class
+from timelord.server.accounts import Accounts
 from timelord.server.api import RateLimit, router
 from timelord.server.errors import ApiError, rate_limited
 from timelord.server.limits import Limits, Sockets
 from timelord.server.proxy import ForwardedScheme, Proxies
+from timelord.server.players_api import Players
+from timelord.server.players_api import router as players_router
 from timelord.server.storage import Store, default_url
 from timelord.server.tables import Tables
 
@@ -47,8 +50,15 @@ POST /api/tables/{id}/actions?token=T naming the version you saw, or hold a WebS
 {"version", "action"} messages, answering refusals as {"code", "reason", "rule", "status"}.
 POST /api/tables/{id}/explain?token=T with {"action"} says whether that action would be legal
 now and, if not, the engine's reason and rule, without changing the table.
-Errors: 400 request/malformed, 403 seat/forbidden, 404 table/not_found, 409 action/stale,
-413 request/too_large, 422 action/illegal | action/invalid | config/invalid, 429 rate/limited.
+Players: POST /api/players {"name", "password"?} signs up and answers the session cookie
+(HttpOnly, SameSite=Lax); POST /api/session logs in, DELETE logs out, GET says who is logged
+in, PATCH renames or sets a password. The cookie opens every seat tied to its player wherever
+a token is taken. Profiles, histories and leaderboards: /api/players/{name},
+/api/players/{name}/games, /api/leaderboard/{game}.
+Errors: 400 request/malformed, 401 session/refused | session/none, 403 seat/forbidden,
+404 table/not_found | player/not_found | game/not_found, 409 action/stale | player/taken,
+413 request/too_large, 422 action/illegal | action/invalid | config/invalid | player/invalid,
+429 rate/limited.
 """
 
 
@@ -76,6 +86,9 @@ def create_app(
     proxies = Proxies(trusted_proxies)
     store = Store(db_url or default_url())
     tables = Tables(store, bot_delay, agents, limits=limits, allow_seed=allow_seed)
+    accounts = Accounts(store)
+    players = Players(store, accounts)
+    tables.on_finish = players.finished
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -87,10 +100,13 @@ def create_app(
 
     app = FastAPI(title="timelord", description=DESCRIPTION, lifespan=lifespan)
     app.state.tables = tables
+    app.state.accounts = accounts
+    app.state.players = players
     app.state.limits = (rate, burst)
     app.state.proxies = proxies
     app.state.sockets = Sockets(limits)
     app.include_router(router)
+    app.include_router(players_router)
     _mount_client(app)
 
     @app.exception_handler(ApiError)

@@ -31,9 +31,13 @@ from timelord.core.rulebook import Section, game_rulings, parse_rules, rules_tex
 from timelord.learn import LEARNER, Lesson, has_lesson, load_lesson, plan
 from timelord.server.boards import render_board
 from timelord.server.errors import ApiError
+from timelord.server.player_pages import lobby_account
+from timelord.server.player_pages import router as player_router
+from timelord.server.session import seat_for
 from timelord.server.tables import Live, Tables, seat_list
 
 router = APIRouter()
+router.include_router(player_router)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
 #: The seat kinds the lobby offers (every agent kind and level the server can run).
@@ -87,8 +91,9 @@ def favicon() -> Response:
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-def lobby(request: Request) -> Response:
-    """Choose a game, its options and seats; see the tables in progress and finished."""
+async def lobby(request: Request) -> Response:
+    """Choose a game, its options and seats; see the tables in progress and finished; once
+    logged in, your name, ratings and tables."""
     return templates.TemplateResponse(
         request,
         "lobby.html",
@@ -97,6 +102,7 @@ def lobby(request: Request) -> Response:
             "seat_kinds": [*SEAT_KINDS, *sorted(request.app.state.tables.own)],
             "games_json": lobby_games(),
             "lessons": lesson_games(),
+            "account": await lobby_account(request),
         },
     )
 
@@ -107,7 +113,7 @@ async def _seat_table(
     """The live table and the seat the token opens (None: a spectator); ApiError if not."""
     tables: Tables = request.app.state.tables
     live = await tables.live(table_id)
-    return live, live.seat_of(token or None)
+    return live, await seat_for(request, live, token or None)
 
 
 @router.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)

@@ -18,7 +18,7 @@ import logging
 import re
 import secrets
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -38,6 +38,7 @@ from timelord.core import (
 )
 from timelord.core.events import Event
 from timelord.core.keyed import KEY_BYTES, KeyedRng, derive_seed
+from timelord.server.accounts import tie_seat
 from timelord.server.bots import HUMAN, Bots, bot_seed, check_spec
 from timelord.server.errors import ApiError, forbidden, not_found
 from timelord.server.lease import MINE, MOVED, Leases
@@ -122,6 +123,10 @@ class Live:
     _told_joined: dict[int | None, str] = field(default_factory=dict)
     #: per seat, the full snapshot of the current version
     _snapshots: dict[int | None, str] = field(default_factory=dict)
+    #: per seat, the id of the logged-in player the seat is tied to (None: a guest or bot)
+    players: list[str | None] = field(default_factory=list)
+    #: per seat, the name of the player it is tied to (None: untied)
+    names: list[str | None] = field(default_factory=list)
 
     def bot_seed(self, seat: int, version: int) -> int:
         """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
@@ -145,6 +150,10 @@ class Live:
             if known is not None and secrets.compare_digest(known, digest):
                 return seat
         raise forbidden("this token opens no seat at this table")
+
+    def seats_of_player(self, player_id: str) -> list[int]:
+        """The seats tied to a logged-in player."""
+        return [seat for seat, known in enumerate(self.players) if known == player_id]
 
     def snapshot_text(self, seat: int | None, since: int = 0) -> str:
         """The seat's snapshot as JSON text; the full one is built once per version and kept
@@ -252,6 +261,8 @@ class Tables:
         self._tasks: set[asyncio.Task[None]] = set()
         self._listener: asyncio.Task[None] | None = None
         self._closing = False
+        #: called once a move of this process ends a table (results and ratings)
+        self.on_finish: Callable[[Live], Awaitable[None]] | None = None
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -328,10 +339,17 @@ class Tables:
     # -- tables ---------------------------------------------------------------------------
 
     async def create(
-        self, game_id: Any, options: Any, seats: Any, seed: Any, client: str = "unknown"
+        self,
+        game_id: Any,
+        options: Any,
+        seats: Any,
+        seed: Any,
+        client: str = "unknown",
+        player: tuple[str, str] | None = None,
     ) -> tuple[Live, list[str | None]]:
         """A new table and the tokens of its human seats (given once, only hashes kept);
-        429 `rate/limited` past a limit of the creator's `client` address or of the server."""
+        429 `rate/limited` past a limit of the creator's `client` address or of the server.
+        A logged-in `player` (id, name) sits in the first human seat, tied to it."""
         game, specs = _configure(game_id, options, seats, self.own)
         key: bytes | None = None
         seeded = seed is not None
@@ -355,7 +373,11 @@ class Tables:
             state = new_state(game, seed, key)
         except (GameError, ValueError, TypeError) as exc:
             raise ApiError(422, "config/invalid", f"cannot start this game: {exc}") from exc
-        seats_json = [{"agent": s, "token_hash": h} for s, h in zip(specs, hashes, strict=True)]
+        seats_json: list[dict[str, Any]] = [
+            {"agent": s, "token_hash": h} for s, h in zip(specs, hashes, strict=True)
+        ]
+        if player is not None and HUMAN in specs:
+            seats_json[specs.index(HUMAN)] |= {"player": player[0], "name": player[1]}
         stored = await self._db(
             functools.partial(
                 self.store.create_table,
@@ -372,6 +394,9 @@ class Tables:
             )
         )
         live = Live(table_id, game, seed, specs, hashes, stored.created, state, key, seeded)
+        if player is not None and HUMAN in specs:
+            await self._db(tie_seat, self.store, table_id, specs.index(HUMAN), player[0])
+        _tie_seats(live, seats_json)
         self._evict()
         self._cache[table_id] = live
         self._schedule_bot(live)
@@ -440,6 +465,7 @@ class Tables:
             stored.seeded,
         )
         live.archived = stored.status == "archived"
+        _tie_seats(live, stored.seats)
         await self._catch_up(live)
         return live
 
@@ -499,7 +525,16 @@ class Tables:
 
     async def act(self, live: Live, seat: int | None, version: Any, action_data: Any) -> None:
         """Apply `action_data` for `seat` made against `version`, or refuse it with its code
-        (nothing changes then)."""
+        (nothing changes then). The move that ends the game also records the table's
+        results (and ratings) before it is answered."""
+        await self._act(live, seat, version, action_data)
+        if live.state.is_over and self.on_finish is not None:
+            try:
+                await self.on_finish(live)
+            except Exception:  # the move stands; only its results could not be written
+                log.exception("recording the results of table %s failed", live.id)
+
+    async def _act(self, live: Live, seat: int | None, version: Any, action_data: Any) -> None:
         async with live.lock:
             if version != live.version:
                 raise ApiError(
@@ -722,6 +757,12 @@ def _configure(
     except (GameError, ValueError, TypeError) as exc:
         raise ApiError(422, "config/invalid", str(exc)) from exc
     return game, specs
+
+
+def _tie_seats(live: Live, seats: Sequence[dict[str, Any]]) -> None:
+    """The players a table's stored seats are tied to."""
+    live.players = [s.get("player") for s in seats]
+    live.names = [s.get("name") for s in seats]
 
 
 def seat_list(live: Live, tokens: Sequence[str | None], base: str) -> list[dict[str, Any]]:

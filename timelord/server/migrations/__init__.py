@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, text
 
@@ -10,16 +11,32 @@ from sqlalchemy import Engine, text
 _LOCK_KEY = 0x71E10D
 
 
-def upgrade(engine: Engine) -> None:
-    """Apply every migration the database lacks (a no-op when it is up to date)."""
-    from alembic import command
+def _config() -> Any:
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent))
+    return config
+
+
+def head() -> str:
+    """The newest revision the package ships."""
+    from alembic.script import ScriptDirectory
+
+    found = ScriptDirectory.from_config(_config()).get_current_head()
+    assert found is not None
+    return found
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply every migration the database lacks up to `revision` (a no-op when it is up to
+    date; tests stop earlier to make a database as an older release left it)."""
+    from alembic import command
+
+    config = _config()
     with engine.begin() as conn:
         postgres = conn.dialect.name == "postgresql"
         if postgres:
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
         config.attributes["connection"] = conn
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)

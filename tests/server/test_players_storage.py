@@ -1,0 +1,111 @@
+"""Players' storage: a database left by the previous release upgrades in place at start and
+its tables still play; bot calibration rates the levels apart (issue 20)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+from fastapi.testclient import TestClient
+from sqlalchemy import JSON, column, insert, inspect, table, text
+
+from tests.server.conftest import RATE
+from timelord.core import load
+from timelord.server import create_app
+from timelord.server.calibrate import calibrate
+from timelord.server.migrations import head, upgrade
+from timelord.server.storage import Store
+from timelord.server.tables import hash_token
+from timelord.sim.match import Runner
+
+# the two tables as revision 0001 made them (the release before players)
+_TABLES = table(
+    "tables",
+    column("id"),
+    column("game"),
+    column("options", JSON),
+    column("seed"),
+    column("seats", JSON),
+    column("version"),
+    column("status"),
+    column("result", JSON),
+    column("created"),
+)
+_ACTIONS = table(
+    "actions", column("table_id"), column("version"), column("action", JSON), column("events", JSON)
+)
+
+
+def test_a_database_of_the_previous_release_upgrades_at_start_and_plays_on(db_url: str) -> None:
+    store = Store(db_url)
+    upgrade(store.engine, "0001")
+    game = load("episodes", players=2)
+    state = game.new_game(5)
+    actions = []
+    for _ in range(3):
+        action = state.legal_actions()[0]
+        state, events = state.apply_with_events(action)
+        actions.append((action.to_json(), [e.to_json() for e in events]))
+    tokens = ["old-seat-0", "old-seat-1"]
+    with store.engine.begin() as conn:
+        conn.execute(
+            insert(_TABLES).values(
+                id="old",
+                game="episodes",
+                options=game.options,
+                seed=5,
+                seats=[{"agent": "human", "token_hash": hash_token(t)} for t in tokens],
+                version=3,
+                status="playing",
+                result=None,
+                created=dt.datetime(2026, 11, 30, tzinfo=dt.UTC),
+            )
+        )
+        for version, (action, events) in enumerate(actions, start=1):
+            conn.execute(
+                insert(_ACTIONS).values(
+                    table_id="old", version=version, action=action, events=events
+                )
+            )
+    store.close()
+    with TestClient(create_app(db_url, 0, rate=RATE, burst=RATE)) as client:
+        seat = state.to_move
+        assert seat is not None
+        snap = client.get(f"/api/tables/old?token={tokens[seat]}").json()
+        assert snap["version"] == 3 and snap["legal"] == [
+            a.to_json() for a in state.legal_actions()
+        ]
+        moved = client.post(
+            f"/api/tables/old/actions?token={tokens[seat]}",
+            json={"version": 3, "action": snap["legal"][0]},
+        )
+        assert moved.status_code == 200 and moved.json()["version"] == 4
+        listed = client.get("/api/tables").json()["tables"]
+        assert [t["id"] for t in listed] == ["old"]
+    store = Store(db_url)
+    try:
+        names = set(inspect(store.engine).get_table_names())
+        assert {"players", "sessions", "ratings", "results", "seat_players"} <= names
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == head()
+        found = store.table("old")
+        assert found is not None and found.seeded is False and found.version == 4
+    finally:
+        store.close()
+
+
+def test_calibration_rates_the_bot_levels_apart(sqlite_url: str) -> None:
+    """Clue at two players (the game whose levels are cheapest to play and furthest apart:
+    its strongest bot is the deducing heuristic:hard): after 300 tables the levels come out
+    in order with intervals (mu +/- sigma) that do not overlap."""
+    store = Store(sqlite_url)
+    try:
+        store.migrate()
+        bots = ["heuristic", "random", "heuristic:hard"]
+        rated = calibrate(store, "clue", {"players": 2}, bots, 300, 0, Runner(workers=1))
+    finally:
+        store.close()
+    assert [b.spec for b in rated] == ["heuristic:hard", "heuristic", "random"]
+    assert all(b.games == 200 for b in rated)
+    for better, worse in itertools.pairwise(rated):
+        assert better.rating.interval[0] > worse.rating.interval[1], (better, worse)
