@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from timelord.server.errors import ApiError
-from timelord.server.storage import Base, Store, StoredTable, TableRow, stored_table
+from timelord.server.storage import Base, Store, StoredTable, TableRow
 
 #: the cookie that carries the signed session id
 COOKIE = "timelord_session"
@@ -389,7 +389,7 @@ def tables_of(store: Store, player_id: str, limit: int = 50) -> list[StoredTable
     """The tables a player has a seat at, newest first (the player's own list: it holds
     tables in play, so it is shown to that player only)."""
     query = (
-        select(TableRow.__table__)
+        select(TableRow.id, TableRow.created)
         .join(SeatPlayerRow, SeatPlayerRow.table_id == TableRow.id)
         .where(SeatPlayerRow.player_id == player_id)
         .distinct()
@@ -397,7 +397,8 @@ def tables_of(store: Store, player_id: str, limit: int = 50) -> list[StoredTable
         .limit(limit)
     )
     with store.engine.connect() as conn:
-        return [stored_table(TableRow(**row._mapping)) for row in conn.execute(query)]
+        ids = [table_id for table_id, _ in conn.execute(query)]
+    return [found for table_id in ids if (found := store.table(table_id)) is not None]
 
 
 def taken(name: str) -> ApiError:

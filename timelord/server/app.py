@@ -27,9 +27,9 @@ from timelord.server.accounts import Accounts
 from timelord.server.api import RateLimit, router
 from timelord.server.errors import ApiError, rate_limited
 from timelord.server.limits import Limits, Sockets
-from timelord.server.proxy import ForwardedScheme, Proxies
 from timelord.server.players_api import Players
 from timelord.server.players_api import router as players_router
+from timelord.server.proxy import ForwardedScheme, Proxies
 from timelord.server.storage import Store, default_url
 from timelord.server.tables import Tables
 

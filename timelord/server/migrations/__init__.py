@@ -34,9 +34,23 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     config = _config()
-    with engine.begin() as conn:
-        postgres = conn.dialect.name == "postgresql"
-        if postgres:
-            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
-        config.attributes["connection"] = conn
-        command.upgrade(config, revision)
+    with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            # A batch migration on SQLite copies a table and drops the original; with foreign
+            # keys on, that drop deletes every row that refers to it (`tables` -> `actions`,
+            # ON DELETE CASCADE). They are off while migrating and checked after.
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+        try:
+            with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
+                config.attributes["connection"] = conn
+                command.upgrade(config, revision)
+                if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first():
+                    raise RuntimeError("the migration left rows whose foreign keys point nowhere")
+        finally:
+            if sqlite:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
