@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import timelord
 from timelord.server.accounts import COOKIE, SESSION_DAYS, Accounts, Player, no_session
-from timelord.server.api import ErrorBody, read_json
+from timelord.server.api import _body_doc, _errors, read_json
 from timelord.server.bots import HUMAN
 from timelord.server.errors import ApiError, malformed
 from timelord.server.ratings import (
@@ -184,19 +184,6 @@ class Leaderboard(BaseModel):
     game: str
     people_only: bool
     entries: list[LeaderEntry]
-
-
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {status: {"model": ErrorBody} for status in statuses}
-
-
-def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
-    return {
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": model.model_json_schema()}},
-        }
-    }
 
 
 def _fields(body: Any, allowed: set[str], required: set[str]) -> dict[str, Any]:
