@@ -14,6 +14,7 @@ import uvicorn
 from uvicorn.server import ServerState
 
 from tests.server.helpers import Server
+from tests.support import aio
 from timelord.server.proxy import H11HeaderTimeout, header_timeout_protocol
 
 
@@ -104,7 +105,7 @@ def test_a_connection_whose_headers_stall_is_closed(kind: type[Any]) -> None:
         loop.fire()
         assert transport.closed
 
-    asyncio.run(scenario())
+    aio.run(scenario())
 
 
 @pytest.mark.parametrize("kind", [H11HeaderTimeout, header_timeout_protocol(3.0)])
@@ -127,7 +128,7 @@ def test_a_request_that_arrives_in_time_is_answered_and_the_clock_restarts(
         loop.fire()
         assert transport.closed
 
-    asyncio.run(scenario())
+    aio.run(scenario())
 
 
 def test_serve_drops_a_half_sent_request(sqlite_url: str, tmp_path: Path) -> None:

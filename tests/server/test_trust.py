@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.support import aio
 from timelord.server import create_app
 from timelord.server.limits import Limits
 from timelord.server.proxy import Proxies
@@ -142,7 +143,7 @@ def test_the_request_rate_is_per_address_not_per_connection() -> None:
         first = [await status(("10.0.0.5", 1000 + n)) for n in range(4)]  # a new port each
         return [*first, await status(("10.0.0.6", 1000))]
 
-    assert asyncio.run(scenario()) == [200, 200, 200, 429, 200]
+    assert aio.run(scenario()) == [200, 200, 200, 429, 200]
 
 
 # -- forwarded addresses (docs/deploy.md) -------------------------------------------------------
@@ -367,7 +368,7 @@ def test_search_workers_go_round_the_tables() -> None:
         await asyncio.gather(*tasks)
         return served
 
-    served = asyncio.run(scenario())
+    served = aio.run(scenario())
     assert served.index("B") <= 2 and served.index("C") <= 3, served
     assert sorted(served) == ["A"] * 10 + ["B", "C"]
 
@@ -393,7 +394,7 @@ def test_a_cancelled_waiter_gives_its_place_back() -> None:
         await holder
         return queue.busy
 
-    assert asyncio.run(scenario()) == 0
+    assert aio.run(scenario()) == 0
 
 
 def test_a_search_is_bounded_in_wall_time() -> None:
