@@ -173,4 +173,5 @@ def test_the_server_starts_a_lesson_table_the_plan_replays_on(client: TestClient
         assert moved.status_code == 200, (version, moved.text)
         assert ("say" in ply) == (ply["seat"] == LEARNER)
     assert client.post("/api/learn/no-such-game").json()["code"] == "lesson/not_found"
+    assert client.post("/api/learn/keys", json={"seed": 1}).status_code == 400
     assert client.get("/learn/no-such-game").status_code == 404

@@ -347,7 +347,20 @@ def learn_page(request: Request, game_id: str) -> Response:
     status_code=201,
     tags=["learn"],
     summary="Start a lesson",
-    responses={404: {"description": "lesson/not_found: the game has no lesson"}},
+    responses={
+        400: {"description": "request/malformed: a body other than {}"},
+        404: {"description": "lesson/not_found: the game has no lesson"},
+    },
+    openapi_extra={
+        "requestBody": {
+            "required": False,
+            "content": {
+                "application/json": {
+                    "schema": {"type": "object", "properties": {}, "additionalProperties": False}
+                }
+            },
+        }
+    },
 )
 async def start_lesson(request: Request, game_id: str) -> Response:
     """A lesson table: the game's lesson deal (public: it is in the game's data, so it is
@@ -356,6 +369,9 @@ async def start_lesson(request: Request, game_id: str) -> Response:
     plan it is given:
     `{"id", "seats": [{"seat", "agent", "token", "url"}], "watch_url", "lesson", "plan":
     [{"seat", "action", "label", "say"?, "rule"?, "point"?}]}`; 404 `lesson/not_found`."""
+    raw = (await request.body()).strip()
+    if raw and raw != b"{}":
+        return _error(400, "request/malformed", "a lesson takes no body (or {})")
     try:
         lesson, plies = _lesson(game_id)
     except (ConfigError, KeyError):
