@@ -152,7 +152,8 @@ def test_timelord_learn_goes_on_to_a_normal_game(
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'learn.db'}", 0.0)) as c:
+    # as `timelord serve` runs by default: create requests may not choose a seed
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'learn.db'}", 0.0, allow_seed=False)) as c:
         yield c
 
 
@@ -164,6 +165,7 @@ def test_the_server_starts_a_lesson_table_the_plan_replays_on(client: TestClient
     data = answer.json()
     assert [s["agent"] for s in data["seats"]] == ["human", "human"]
     tokens = [s["token"] for s in data["seats"]]
+    assert client.get(f"/api/tables/{data['id']}").json()["seeded"] is True  # others can tell
     for version, ply in enumerate(data["plan"]):
         step = {"version": version, "action": ply["action"]}
         url = f"/api/tables/{data['id']}/actions?token={tokens[ply['seat']]}"
@@ -171,4 +173,5 @@ def test_the_server_starts_a_lesson_table_the_plan_replays_on(client: TestClient
         assert moved.status_code == 200, (version, moved.text)
         assert ("say" in ply) == (ply["seat"] == LEARNER)
     assert client.post("/api/learn/no-such-game").json()["code"] == "lesson/not_found"
+    assert client.post("/api/learn/keys", json={"seed": 1}).status_code == 400
     assert client.get("/learn/no-such-game").status_code == 404

@@ -353,21 +353,45 @@ def learn_page(request: Request, game_id: str) -> Response:
     status_code=201,
     tags=["learn"],
     summary="Start a lesson",
-    responses={404: {"description": "lesson/not_found: the game has no lesson"}},
+    responses={
+        400: {"description": "request/malformed: a body other than {}"},
+        404: {"description": "lesson/not_found: the game has no lesson"},
+    },
+    openapi_extra={
+        "requestBody": {
+            "required": False,
+            "content": {
+                "application/json": {
+                    "schema": {"type": "object", "properties": {}, "additionalProperties": False}
+                }
+            },
+        }
+    },
 )
 async def start_lesson(request: Request, game_id: str) -> Response:
-    """A lesson table: the game's lesson deal (public: it is in the game's data), every seat
-    a person's seat so the page plays the lesson's bot moves from the plan it is given:
+    """A lesson table: the game's lesson deal (public: it is in the game's data, so it is
+    dealt even where create requests may not choose a seed, and the table is marked
+    seeded), every seat a person's seat so the page plays the lesson's bot moves from the
+    plan it is given:
     `{"id", "seats": [{"seat", "agent", "token", "url"}], "watch_url", "lesson", "plan":
     [{"seat", "action", "label", "say"?, "rule"?, "point"?}]}`; 404 `lesson/not_found`."""
+    raw = (await request.body()).strip()
+    if raw and raw != b"{}":
+        return _error(400, "request/malformed", "a lesson takes no body (or {})")
     try:
         lesson, plies = _lesson(game_id)
     except (ConfigError, KeyError):
         return _error(404, "lesson/not_found", f"there is no lesson for {game_id!r}")
     game = lesson.game()
     tables: Tables = request.app.state.tables
+    client = request.app.state.proxies.client_address(request.scope)
     live, tokens = await tables.create(
-        game_id, dict(game.options), ["human"] * game.players, lesson.seed
+        game_id,
+        dict(game.options),
+        ["human"] * game.players,
+        lesson.seed,
+        client,
+        public_deal=True,
     )
     base = str(request.base_url).rstrip("/")
     answer = {

@@ -346,16 +346,20 @@ class Tables:
         seed: Any,
         client: str = "unknown",
         player: tuple[str, str] | None = None,
+        *,
+        public_deal: bool = False,
     ) -> tuple[Live, list[str | None]]:
         """A new table and the tokens of its human seats (given once, only hashes kept);
         429 `rate/limited` past a limit of the creator's `client` address or of the server.
-        A logged-in `player` (id, name) sits in the first human seat, tied to it."""
+        A logged-in `player` (id, name) sits in the first human seat, tied to it.
+        `public_deal`: the seed is one everybody may know (a lesson's, in the game's data),
+        taken whatever `allow_seed` says; the table is marked seeded like any other."""
         game, specs = _configure(game_id, options, seats, self.own)
         key: bytes | None = None
         seeded = seed is not None
         if seed is None:
             key, seed = secrets.token_bytes(KEY_BYTES), 0
-        elif not self.allow_seed:
+        elif not self.allow_seed and not public_deal:
             raise ApiError(
                 422,
                 "config/invalid",

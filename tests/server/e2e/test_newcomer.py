@@ -222,8 +222,9 @@ def test_learn_to_play_from_the_lobby_to_a_normal_game(
     assert wrong_tried
     page.screenshot(path=str(artifacts / "newcomer-lesson-keys-end.png"))
     page.click("#normal-game")
+    page.wait_for_url(lambda url: "lesson=" not in url, timeout=30_000)
     page.wait_for_selector(".frame")
-    assert "lesson=" not in page.url and page.query_selector("#lesson") is None
+    assert page.query_selector("#lesson") is None
     assert not page.errors
 
 
