@@ -17,6 +17,10 @@ class Agent(ABC):
 
     #: Short name used in seat specs and reports ("random", "ismcts:hard").
     name: str = "agent"
+    #: Wall-clock seconds one decision may take (None: no cap). Searching agents stop at it
+    #: with what they have found; the server sets it so no bot stalls a table, research runs
+    #: leave it unset so a seed replays exactly.
+    time_cap: float | None = None
 
     def __init__(self, game: Game) -> None:
         self.game = game

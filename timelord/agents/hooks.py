@@ -37,6 +37,10 @@ class Hooks:
     #: (game, view, legal actions) -> a move the seat's own knowledge settles, or None; the
     #: search plays it without searching (a Clue seat that knows the envelope goes to accuse)
     settled: Callable[[Game, View, Sequence[Action]], Action | None] | None = None
+    #: actions after which the coach (`timelord.agents.coach`) stops a playout and takes the
+    #: seat's share from `evaluate` (None: play to the end, the exact win share); for games
+    #: whose rollout policy cannot finish a game well (Clue's never accuses)
+    playout_cutoff: int | None = None
 
 
 _REGISTERED: dict[str, Hooks] = {}

@@ -26,7 +26,11 @@ What is built:
   moves, every later move played by the rollout policy (policy improvement by rollouts).
 - Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
   budget makes decisions depend on machine speed, so the named levels use simulations only and
-  stay reproducible for a seed.
+  stay reproducible for a seed. Where a wall clock matters more than reproducibility (a
+  table waiting on the server), `Agent.time_cap` bounds each decision in seconds: the search
+  stops at the cap with the simulations it has, so a slow machine or a crowded pool gets a
+  weaker move in time rather than a stalled table; without a cap a research run is exactly
+  reproducible.
 
 The chosen move is the root child with the most visits (ties: higher mean, then legal order).
 
@@ -36,7 +40,9 @@ out before the evaluation takes over), and optionally `prior`, `depth` and `c`. 
 sized so that a 200-game match of `hard` against three heuristics fits an hour on two cores
 and the levels are ordered by strength: easy plays fast and weakly (random rollouts in the
 generic settings), medium and hard follow the game's heuristic in rollouts with growing
-budgets. Every level is a simulation count, never a time, so a decision is reproducible for
+budgets. `expert` keeps hard's settings with several times the simulations, sized so a
+decision still fits the server's one-second cap on one core of a small machine (bench/movetime.py).
+Every level is a simulation count, never a time, so a decision is reproducible for
 a view and a seed on any machine. A level text may adjust any setting: "hard/sims=800".
 
 Cost. One iteration is one `sample_state`, one walk down the tree, at most `cutoff` rollout
@@ -61,6 +67,7 @@ LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"sims": 100, "rollout": "random", "cutoff": 30},
     "medium": {"sims": 400, "rollout": "heuristic", "cutoff": 30},
     "hard": {"sims": 1500, "rollout": "heuristic", "cutoff": 30},
+    "expert": {"sims": 4000, "rollout": "heuristic", "cutoff": 30},
 }
 
 #: weight of the normalised score in a finished game's reward (the rest is the win share)
@@ -218,7 +225,8 @@ class IsmctsAgent(Agent):
         log, sqrt = math.log, math.sqrt
         below = rng.below
         clock = time.perf_counter
-        deadline = None if settings.time is None else clock() + settings.time
+        limits = [t for t in (settings.time, self.time_cap) if t is not None]
+        deadline = clock() + min(limits) if limits else None
         root = Node()
         sims = 0
         path: list[tuple[Node, int]] = []

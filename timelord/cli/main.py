@@ -25,6 +25,7 @@ _COMMANDS = {
     "play": ("play", "play a game in the terminal"),
     "learn": ("learn", "learn a game: a guided first game, then one against an easy bot"),
     "replay": ("replay", "step through a saved record"),
+    "review": ("review", "value a seat's decisions in a finished game, from its own view"),
     "simulate": ("simulate", "run bot matches and print statistics"),
     "report": ("report", "write an HTML report of simulation results"),
     "serve": ("serve", "serve tables in the browser and over HTTP/WebSocket"),

@@ -120,7 +120,7 @@ def _make(game: Game, level: str | None) -> Agent:
 #: c=0.3 0.597.
 LEVELS = {
     level: {"sims": sims, "cutoff": 10, "rollout": "heuristic", "prior": 1.0, "c": 0.3}
-    for level, sims in (("easy", 50), ("medium", 100), ("hard", 200))
+    for level, sims in (("easy", 50), ("medium", 100), ("hard", 200), ("expert", 800))
 }
 
 HOOKS = Hooks(heuristic=_make, rollout=heuristic_rollout, evaluate=evaluate, levels=LEVELS)

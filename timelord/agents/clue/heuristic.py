@@ -250,6 +250,9 @@ PROGRESS_POWER = 4
 #: Rollout length before the evaluation takes over (a Clue game is hundreds of actions, so a
 #: longer random rollout mostly adds noise, not an ending).
 SEARCH_CUTOFF = 8
+#: the coach's playouts: a few rounds of play (rollouts never accuse, so a playout to the end
+#: says little), then the evaluation's chance to solve first
+COACH_CUTOFF = 40
 
 
 def settled(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
@@ -302,9 +305,11 @@ HOOKS = Hooks(
     rollout=rollout_policy,
     evaluate=evaluate,
     settled=settled,
+    playout_cutoff=COACH_CUTOFF,
     levels={
         "easy": {"cutoff": SEARCH_CUTOFF},
         "medium": {"cutoff": SEARCH_CUTOFF},
         "hard": {"cutoff": SEARCH_CUTOFF},
+        "expert": {"sims": 3000, "cutoff": SEARCH_CUTOFF},
     },
 )

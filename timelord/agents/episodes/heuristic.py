@@ -267,7 +267,7 @@ def _make(game: Game, level: str | None) -> Agent:
 #: heuristics fits well within an hour on two cores.
 LEVELS = {
     level: {"sims": sims, "depth": 1, "cutoff": 8, "rollout": "heuristic", "prior": 1.0, "c": 0.3}
-    for level, sims in (("easy", 50), ("medium", 100), ("hard", 300))
+    for level, sims in (("easy", 50), ("medium", 100), ("hard", 300), ("expert", 1500))
 }
 
 HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)

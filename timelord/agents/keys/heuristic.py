@@ -366,6 +366,7 @@ LEVELS = {
     "easy": {"sims": 50, "cutoff": 2, "rollout": "heuristic"},
     "medium": {"sims": 100, "cutoff": 2, "rollout": "heuristic"},
     "hard": {"sims": 200, "cutoff": 1, "rollout": "heuristic"},
+    "expert": {"sims": 2000, "cutoff": 1, "rollout": "heuristic"},
 }
 
 HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)

@@ -1,0 +1,95 @@
+"""`timelord review`: where a seat won or lost a finished game, judged from its own view.
+
+    timelord review game.json --seat N [--budget SECONDS] [--json]
+
+Every decision of the seat with a real choice is valued by the coach
+(`timelord.agents.coach`) from what the seat could see then: the move played and the best
+moves found, as expected win share with a standard error; the costly decisions are marked
+with the better move and its estimated gain.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from timelord.agents.coach import Budget, review
+from timelord.cli.main import fail
+from timelord.core import CorruptRecord, Record, load, replay
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a finished game's record (play/simulate --record)")
+    parser.add_argument("--seat", type=int, required=True, help="the seat to review")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="wall-clock seconds for the whole review, shared by the decisions (%(default)s)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the review as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    record = Record.load(args.file)
+    try:
+        game = load(record.game, **record.options)
+    except (TypeError, ValueError) as exc:
+        raise CorruptRecord(f"cannot rebuild the game of {args.file}: {exc}") from exc
+    seat = game.check_seat(args.seat)
+    if seat is None:
+        fail("--seat must name a seat")
+    if args.budget <= 0:
+        fail("--budget must be a positive number of seconds")
+    if not replay(record).is_over:
+        fail(f"{args.file} is not a finished game; a review looks back on a whole game")
+
+    def progress(done: int, total: int) -> None:
+        if not args.json and sys.stderr.isatty():
+            print(f"\rreviewing: {done}/{total} decisions", end="", file=sys.stderr)
+
+    result = review(record, seat, Budget(seconds=args.budget), progress)
+    if not args.json and sys.stderr.isatty():
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(render(result, game.seat_name(seat)))
+    return 0
+
+
+def _pct(value: float, error: float) -> str:
+    return f"{100 * value:5.1f}% ±{100 * 1.96 * error:4.1f}"
+
+
+def render(result: dict[str, Any], seat_name: str) -> str:
+    """The review as text: one line per decision, then the costly ones with what was better."""
+    lines = [
+        f"Review of {seat_name} in {result['game']}: {len(result['decisions'])} decisions, "
+        "values are expected win share (ties split) with 95% intervals, from what the seat "
+        "could see at the time.",
+        "",
+        f"{'step':>5}  {'played':<44} {'value':>13}  {'best found':<40} {'value':>13}",
+    ]
+    for d in result["decisions"]:
+        played, best = d["played"], d["best"][0]
+        mark = "  << costly" if d["costly"] else ""
+        lines.append(
+            f"{d['step'] + 1:>5}  {played['label'][:44]:<44} "
+            f"{_pct(played['value'], played['error'])}  {best['label'][:40]:<40} "
+            f"{_pct(best['value'], best['error'])}{mark}"
+        )
+    costly = [d for d in result["decisions"] if d["costly"]]
+    lines.append("")
+    if not costly:
+        lines.append("No costly decision found: no better move stood out from the noise.")
+    for d in sorted(costly, key=lambda d: -d["loss"]):
+        lines.append(
+            f"Step {d['step'] + 1}: played {d['played']['label']}; better was: "
+            f"{d['best'][0]['label']} (+{100 * d['loss']:.1f}% win share, "
+            f"±{100 * 1.96 * d['loss_error']:.1f})"
+        )
+    return "\n".join(lines)
