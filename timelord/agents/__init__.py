@@ -28,6 +28,10 @@ from timelord.agents.ismcts import make_ismcts
 from timelord.agents.random_agent import RandomAgent
 from timelord.core import ConfigError, Game
 
+#: wall-clock seconds a bot may think per move at a table on the server (`Agent.time_cap`);
+#: under the one second the tables promise, leaving room for the hop to the bot pool
+TABLE_TIME_CAP = 0.8
+
 #: name -> factory(game, level) ; level is the text after ":" in a spec, or None.
 AGENTS: dict[str, Callable[[Game, str | None], Agent]] = {
     "random": lambda game, level: RandomAgent(game),
@@ -116,6 +120,7 @@ def _load_file(path: str) -> ModuleType:
 
 __all__ = [
     "AGENTS",
+    "TABLE_TIME_CAP",
     "Agent",
     "Hooks",
     "RandomAgent",

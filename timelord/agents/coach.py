@@ -5,11 +5,12 @@ winners, 0 otherwise) if it plays that move and everyone, itself included, then 
 game's rollout policy (its heuristic, from the agent hooks) to the end. A game whose rollout
 policy cannot end a game well names a `playout_cutoff` in its hooks; there a playout stops
 after that many actions and the seat's share comes from the game's evaluation (Clue: the
-chance to solve first from the cards each seat has placed), so its values are that model's. It is estimated by
-Monte Carlo from the seat's view alone: every sample deals a world with `game.sample_state`
-(the only way a state is made here), plays the move in it and plays the game out. The coach
-never sees the true state, so it answers "what could this player have known", and two worlds
-that look the same to the seat get the same answer (the generator is seeded from the view).
+chance to solve first from the cards each seat has placed), so its values are that model's.
+It is estimated by Monte Carlo from the seat's view alone: every sample deals a world with
+`game.sample_state` (the only way a state is made here), plays the move in it and plays the
+game out. The coach never sees the true state, so it answers "what could this player have
+known", and two worlds that look the same to the seat get the same answer (the generator is
+seeded from the view).
 
 Each estimate comes with its standard error. How the samples are spent:
 1. Screening (half the budget): every candidate is played in the same dealt worlds (common
@@ -262,9 +263,7 @@ def review_decision(coach: Coach, decision: Decision, budget: Budget) -> dict[st
 def mark_costly(items: list[dict[str, Any]]) -> list[int]:
     """Mark (in place) the decisions that cost most; their steps, worst first."""
     costly = [
-        d
-        for d in items
-        if d["judged"] and d["loss"] > COSTLY and d["loss"] >= 2 * d["loss_error"]
+        d for d in items if d["judged"] and d["loss"] > COSTLY and d["loss"] >= 2 * d["loss_error"]
     ]
     costly.sort(key=lambda d: -d["loss"])
     for d in costly[:MARKED]:

@@ -190,6 +190,8 @@ class IsmctsAgent(Agent):
         policy: Policy | None = self.hooks.rollout if settings.rollout == "heuristic" else None
         self.policy: Policy = policy or _random_policy
         self.last_sims = 0
+        #: the clock the time budget and `time_cap` are read from (tests pass a fake one)
+        self.clock = time.perf_counter
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         if len(legal) == 1:
@@ -224,7 +226,7 @@ class IsmctsAgent(Agent):
         budget = settings.sims
         log, sqrt = math.log, math.sqrt
         below = rng.below
-        clock = time.perf_counter
+        clock = self.clock
         limits = [t for t in (settings.time, self.time_cap) if t is not None]
         deadline = clock() + min(limits) if limits else None
         root = Node()

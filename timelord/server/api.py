@@ -59,6 +59,9 @@ class CreateTable(_Closed):
         description="only where the operator allows it (timelord serve --allow-seed; "
         "otherwise 422 config/invalid); the table is then marked seeded",
     )
+    hints: bool = Field(
+        False, description="seats may ask the coach for hints (needs a bot seat; off for rated)"
+    )
 
 
 class SeatOut(BaseModel):
@@ -203,20 +206,33 @@ def _base(request: Request) -> str:
 )
 async def create_table(request: Request) -> Response:
     body = await read_json(request)
-    if not isinstance(body, dict) or not set(body) <= {"game", "options", "seats", "seed"}:
-        raise malformed('the body must be {"game", "options", "seats", "seed"}')
+    if not isinstance(body, dict) or not set(body) <= {
+        "game",
+        "options",
+        "seats",
+        "seed",
+        "hints",
+    }:
+        raise malformed('the body must be {"game", "options", "seats", "seed", "hints"}')
     if "game" not in body or "seats" not in body:
         raise malformed("the body needs game and seats")
+    from timelord.server.review import check_hints, coaching
+
+    seats = body["seats"]
+    hints = check_hints(body.get("hints"), seats if isinstance(seats, list) else [])
     client = request.app.state.proxies.client_address(request.scope)
     player = await current_player(request)
-    live, tokens = await _tables(request).create(
+    tables = _tables(request)
+    live, tokens = await tables.create(
         body["game"],
         body.get("options"),
-        body["seats"],
+        seats,
         body.get("seed"),
         client,
         None if player is None else (player.id, player.name),
     )
+    if hints:
+        await tables._db(coaching(request).allow_hints, live.id)
     base = _base(request)
     answer = {
         "id": live.id,

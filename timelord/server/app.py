@@ -30,6 +30,7 @@ from timelord.server.limits import Limits, Sockets
 from timelord.server.players_api import Players
 from timelord.server.players_api import router as players_router
 from timelord.server.proxy import ForwardedScheme, Proxies
+from timelord.server.review import router as review_router
 from timelord.server.storage import Store, default_url
 from timelord.server.tables import Tables
 
@@ -107,6 +108,7 @@ def create_app(
     app.state.sockets = Sockets(limits)
     app.include_router(router)
     app.include_router(players_router)
+    app.include_router(review_router)
     _mount_client(app)
 
     @app.exception_handler(ApiError)

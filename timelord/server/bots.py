@@ -16,12 +16,12 @@ import json
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.pool import Pool
-from typing import Any
+from typing import Any, TypeVar
 
-from timelord.agents import AGENTS, Agent, make_agent
+from timelord.agents import AGENTS, TABLE_TIME_CAP, Agent, make_agent
 from timelord.core import Action, ConfigError, Game, Rng, View, load
 from timelord.server.fairness import FairQueue
 from timelord.server.limits import Limits
@@ -29,6 +29,7 @@ from timelord.server.limits import Limits
 log = logging.getLogger("timelord.server")
 
 HUMAN = "human"
+T = TypeVar("T")
 
 #: agents whose thinking is heavy enough to belong in another process
 _SEARCHERS = frozenset({"ismcts"})
@@ -121,6 +122,19 @@ class Bots:
             log.error("a %s search ran past %.0f s; playing the first legal move", spec, bound)
             return legal[0]
 
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in the search pool (the coach's reviews and hints): one task of about
+        a bot move's size, queued with the bots' own."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[T] = loop.create_future()
+        self._pool().apply_async(
+            fn,
+            args,
+            callback=lambda value: loop.call_soon_threadsafe(_settle, answer, value, None),
+            error_callback=lambda exc: loop.call_soon_threadsafe(_settle, answer, None, exc),
+        )
+        return await answer
+
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
@@ -141,7 +155,7 @@ def _lower_priority() -> None:
     os.nice(10)
 
 
-def _settle(answer: asyncio.Future[int], index: int, error: BaseException | None) -> None:
+def _settle(answer: asyncio.Future[Any], index: Any, error: BaseException | None) -> None:
     if answer.done():  # the bot's turn was cancelled meanwhile
         return
     if error is not None:
@@ -153,7 +167,9 @@ def _settle(answer: asyncio.Future[int], index: int, error: BaseException | None
 @functools.lru_cache(maxsize=64)
 def _worker_agent(game_id: str, options: str, spec: str) -> tuple[Game, Agent]:
     game = load(game_id, **json.loads(options))
-    return game, make_agent(spec, game)
+    agent = make_agent(spec, game)
+    agent.time_cap = TABLE_TIME_CAP  # a crowded pool plays a weaker move in time, not late
+    return game, agent
 
 
 def _choose_in_worker(

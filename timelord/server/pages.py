@@ -49,6 +49,7 @@ SEAT_KINDS = (
     "ismcts:easy",
     "ismcts:medium",
     "ismcts:hard",
+    "ismcts:expert",
 )
 
 

@@ -1,0 +1,327 @@
+"""The coach on the web: post-game reviews and in-game hints (issue 22).
+
+- `GET /api/tables/{id}/review?seat=N[&token=T]`: once the game is over, the review of seat N
+  (`timelord.agents.coach.review`), computed in the bot pool in the background, one decision
+  per pool task so bots at other tables keep their turns, and stored in the database. The
+  first request starts it (202 with progress), later ones answer the progress until it is
+  done (200 with the review). 403 `table/not_over` before the end. The record is public once
+  the game is over, so any seat may be reviewed without a token; a token, when given, must
+  open a seat of this table (403 `seat/forbidden` otherwise).
+- `GET /api/tables/{id}/hint?token=T`: the coach's top moves for the token's seat, from its
+  view only, within `HINT_SECONDS` in the bot pool; only on tables created with
+  `"hints": true` (403 `hint/forbidden` otherwise), a table option that needs a bot at the
+  table (a table of people only would be one player coached against the others; rated tables
+  are to refuse it too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from timelord.agents.coach import (
+    Budget,
+    Coach,
+    Decision,
+    decisions,
+    hint,
+    mark_costly,
+    review_decision,
+)
+from timelord.core import Record, View, load
+from timelord.server.bots import HUMAN
+from timelord.server.errors import ApiError, forbidden, malformed
+from timelord.server.tables import Live, Tables
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/api")
+
+#: seconds of search per decision of a web review (a 60-decision game takes a minute of pool)
+REVIEW_SECONDS = 1.0
+#: seconds a hint may think
+HINT_SECONDS = 1.5
+
+_META = sa.MetaData()
+#: finished reviews, one per table and seat (migration 0002)
+REVIEWS = sa.Table(
+    "reviews",
+    _META,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("review", sa.JSON, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+#: tables whose seats may ask for hints (migration 0002)
+HINT_TABLES = sa.Table(
+    "hint_tables",
+    _META,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+)
+
+
+class ReviewAnswer(BaseModel):
+    status: str = Field(description="running or done", examples=["done"])
+    seat: int
+    done: int = Field(description="decisions reviewed so far")
+    total: int = Field(description="decisions with a real choice")
+    review: dict[str, Any] | None = Field(
+        None,
+        description="once done: {game, seat, steps, budget, method, decisions: [{step, "
+        "played, best, loss, loss_error, costly, judged}], costly: [steps]}; each move is "
+        "{action, label, value (expected win share, ties split), error (standard error), "
+        "samples}",
+    )
+
+
+class HintMove(BaseModel):
+    action: dict[str, Any]
+    label: str
+    value: float = Field(description="expected win share from the seat's view")
+    error: float = Field(description="standard error of value")
+    samples: int
+
+
+class HintAnswer(BaseModel):
+    version: int
+    moves: list[HintMove]
+
+
+@dataclass
+class Running:
+    total: int
+    done: int = 0
+    task: asyncio.Task[None] | None = None
+    error: str | None = None
+    items: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Coaching:
+    """Reviews in progress, and the reading and writing of stored ones and of hint tables."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.running: dict[tuple[str, int], Running] = {}
+        self.review_seconds = REVIEW_SECONDS
+        self.hint_seconds = HINT_SECONDS
+
+    def _store(self) -> sa.Engine:
+        return self.tables.store.engine
+
+    def _read(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        query = sa.select(REVIEWS.c.review).where(
+            REVIEWS.c.table_id == table_id, REVIEWS.c.seat == seat
+        )
+        with self._store().connect() as conn:
+            found = conn.execute(query).first()
+        return None if found is None else dict(found[0])
+
+    def _write(self, table_id: str, seat: int, result: dict[str, Any]) -> None:
+        row = {
+            "table_id": table_id,
+            "seat": seat,
+            "review": result,
+            "created": dt.datetime.now(dt.UTC),
+        }
+        with self._store().begin() as conn:
+            mine = (REVIEWS.c.table_id == table_id) & (REVIEWS.c.seat == seat)
+            conn.execute(REVIEWS.delete().where(mine))
+            conn.execute(REVIEWS.insert().values(**row))
+
+    def allow_hints(self, table_id: str) -> None:
+        with self._store().begin() as conn:
+            conn.execute(HINT_TABLES.insert().values(table_id=table_id))
+
+    def hints_allowed(self, table_id: str) -> bool:
+        query = sa.select(HINT_TABLES.c.table_id).where(HINT_TABLES.c.table_id == table_id)
+        with self._store().connect() as conn:
+            return conn.execute(query).first() is not None
+
+    async def review(self, live: Live, seat: int) -> tuple[int, dict[str, Any]]:
+        """(status, body) of the review of `seat`: stored, running or just started."""
+        key = (live.id, seat)
+        stored = await self.tables._db(self._read, live.id, seat)
+        if stored is not None:
+            count = len(stored["decisions"])
+            return 200, {
+                "status": "done",
+                "seat": seat,
+                "done": count,
+                "total": count,
+                "review": stored,
+            }
+        running = self.running.get(key)
+        if running is not None and running.error is not None:
+            del self.running[key]
+            raise ApiError(500, "review/failed", f"the review failed: {running.error}")
+        if running is None:
+            record = await self.tables.record(live.id)
+            chosen = list(decisions(record, seat))
+            running = self.running[key] = Running(len(chosen))
+            running.task = asyncio.create_task(self._compute(live, seat, record, chosen, running))
+        return 202, {
+            "status": "running",
+            "seat": seat,
+            "done": running.done,
+            "total": running.total,
+            "review": None,
+        }
+
+    async def _compute(
+        self, live: Live, seat: int, record: Record, chosen: list[Decision], running: Running
+    ) -> None:
+        game = live.game
+        options = json.dumps(game.options, sort_keys=True)
+        try:
+            for decision in chosen:
+                item = await self.tables.bots.run(
+                    _review_step,
+                    game.id,
+                    options,
+                    decision.step,
+                    decision.view,
+                    [a.to_json() for a in decision.legal],
+                    decision.played.to_json(),
+                    self.review_seconds,
+                )
+                running.items.append(item)
+                running.done += 1
+            costly = mark_costly(running.items)
+            result = {
+                "game": game.id,
+                "seat": seat,
+                "steps": len(record.actions),
+                "budget": {"seconds": self.review_seconds * len(chosen), "rollouts": None},
+                "method": "win share under the game's rollout policy, from the seat's view",
+                "decisions": running.items,
+                "costly": costly,
+            }
+            await self.tables._db(self._write, live.id, seat, result)
+            del self.running[(live.id, seat)]
+        except Exception as exc:  # reported to the next request, which may start again
+            log.exception("review of table %s seat %s failed", live.id, seat)
+            running.error = str(exc) or type(exc).__name__
+
+    async def hint(self, live: Live, seat: int) -> dict[str, Any]:
+        state = live.state
+        version = live.version
+        view = state.view(seat)
+        legal = [a.to_json() for a in state.legal_actions()]
+        options = json.dumps(live.game.options, sort_keys=True)
+        moves = await self.tables.bots.run(
+            _hint_step, live.game.id, options, view, legal, self.hint_seconds
+        )
+        return {"version": version, "moves": moves}
+
+
+def _review_step(
+    game_id: str,
+    options: str,
+    step: int,
+    view: View,
+    legal: list[dict[str, Any]],
+    played: dict[str, Any],
+    seconds: float,
+) -> dict[str, Any]:
+    """In a pool process: one decision's review, from the seat's view only."""
+    game = load(game_id, **json.loads(options))
+    actions = [game.action_from_json(a) for a in legal]
+    decision = Decision(step, view, actions, game.action_from_json(played))
+    return review_decision(Coach(game), decision, Budget(seconds=seconds))
+
+
+def _hint_step(
+    game_id: str, options: str, view: View, legal: list[dict[str, Any]], seconds: float
+) -> list[dict[str, Any]]:
+    """In a pool process: the coach's top moves from `view`."""
+    game = load(game_id, **json.loads(options))
+    return hint(game, view, [game.action_from_json(a) for a in legal], seconds)
+
+
+def check_hints(value: Any, specs: list[str]) -> bool:
+    """The create request's `hints` option: a boolean, true only with a bot at the table."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ApiError(422, "config/invalid", "hints must be true or false")
+    if value and all(spec == HUMAN for spec in specs):
+        raise ApiError(422, "config/invalid", "hints are for tables with a bot seat")
+    return value
+
+
+def coaching(request: Request) -> Coaching:
+    """The app's `Coaching`, made on first use."""
+    state = request.app.state
+    found = getattr(state, "coaching", None)
+    if found is None:
+        found = state.coaching = Coaching(state.tables)
+    assert isinstance(found, Coaching)
+    return found
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    from timelord.server.api import ErrorBody
+
+    return {status: {"model": ErrorBody} for status in statuses}
+
+
+@router.get(
+    "/tables/{table_id}/review",
+    response_model=ReviewAnswer,
+    responses={202: {"model": ReviewAnswer}, **_errors(400, 403, 404, 500)},
+    summary="A finished game's review of one seat (403 before the end)",
+    description="200 with the review once computed and stored; 202 with progress "
+    "(done/total decisions) while it runs in the bot pool (the first request starts it); "
+    "403 table/not_over before the end; 403 seat/forbidden for a token that opens no seat "
+    "of this table; 400 request/malformed for a seat not at the table; 404 table/not_found; "
+    "500 review/failed (the next request starts it again).",
+)
+async def get_review(
+    request: Request,
+    table_id: str,
+    seat: int = Query(..., description="the seat to review"),
+    token: str | None = None,
+) -> JSONResponse:
+    tables: Tables = request.app.state.tables
+    live = await tables.live(table_id)
+    if token is not None:
+        live.seat_of(token)  # 403 for a token of another table
+    if not live.state.is_over:
+        raise ApiError(403, "table/not_over", "a review is given once the game is over")
+    if not 0 <= seat < live.game.players:
+        raise malformed(f"no seat {seat} at a {live.game.players}-player table")
+    status, body = await coaching(request).review(live, seat)
+    return JSONResponse(body, status_code=status)
+
+
+@router.get(
+    "/tables/{table_id}/hint",
+    response_model=HintAnswer,
+    responses=_errors(403, 404, 409),
+    summary="The coach's top moves for the seat of the token, from its view",
+    description="Only on tables created with hints: true (403 hint/forbidden otherwise); "
+    "403 seat/forbidden without a seat token; 409 hint/not_your_turn when the seat is not "
+    "to move or the game is over. Thinks at most about 1.5 s in the bot pool; moves are "
+    "best first with expected win share and its standard error.",
+)
+async def get_hint(request: Request, table_id: str, token: str | None = None) -> JSONResponse:
+    tables: Tables = request.app.state.tables
+    live = await tables.live(table_id)
+    seat = live.seat_of(token)
+    if seat is None:
+        raise forbidden("a hint is for a seat; use your seat's token")
+    coach = coaching(request)
+    if not await tables._db(coach.hints_allowed, live.id):
+        raise ApiError(403, "hint/forbidden", "this table does not allow hints")
+    if live.state.is_over or live.state.to_move != seat:
+        raise ApiError(409, "hint/not_your_turn", "a hint is given on your turn")
+    return JSONResponse(await coach.hint(live, seat))
