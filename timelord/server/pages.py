@@ -33,6 +33,7 @@ from timelord.server.boards import render_board
 from timelord.server.errors import ApiError
 from timelord.server.player_pages import lobby_account
 from timelord.server.player_pages import router as player_router
+from timelord.server.review import hints_allowed
 from timelord.server.session import seat_for
 from timelord.server.tables import Live, Tables, seat_list
 
@@ -133,6 +134,7 @@ async def table_page(request: Request, table_id: str, token: str = "") -> Respon
         "game": live.game.id,
         "seat": "" if seat is None else seat,
         "seeded": live.seeded,
+        "hints": "1" if seat is not None and await hints_allowed(request, live.id) else "",
     }
     return templates.TemplateResponse(request, "table.html", context)
 
@@ -140,7 +142,14 @@ async def table_page(request: Request, table_id: str, token: str = "") -> Respon
 @router.get("/tables/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 def replay_page(request: Request, table_id: str) -> Response:
     """A finished game step by step, as any one seat (or a spectator) saw it."""
-    context = {"table_id": table_id, "token": "", "mode": "replay", "game": "", "seat": ""}
+    context = {
+        "table_id": table_id,
+        "token": "",
+        "mode": "replay",
+        "game": "",
+        "seat": "",
+        "hints": "",
+    }
     return templates.TemplateResponse(request, "table.html", context)
 
 

@@ -20,6 +20,7 @@ import asyncio
 import datetime as dt
 import json
 import logging
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +47,8 @@ log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/api")
 
-#: seconds of search per decision of a web review (a 60-decision game takes a minute of pool)
+#: seconds of search per decision of a web review (a 60-decision game takes a minute of pool);
+#: the environment variable TIMELORD_REVIEW_SECONDS sets another (quick tests, big servers)
 REVIEW_SECONDS = 1.0
 #: seconds a hint may think
 HINT_SECONDS = 1.5
@@ -111,7 +113,7 @@ class Coaching:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.running: dict[tuple[str, int], Running] = {}
-        self.review_seconds = REVIEW_SECONDS
+        self.review_seconds = float(os.environ.get("TIMELORD_REVIEW_SECONDS", REVIEW_SECONDS))
         self.hint_seconds = HINT_SECONDS
 
     def _store(self) -> sa.Engine:
@@ -268,6 +270,13 @@ def coaching(request: Request) -> Coaching:
     return found
 
 
+async def hints_allowed(request: Request, table_id: str) -> bool:
+    """Whether seats at the table may ask for hints (for the seat's page)."""
+    tables: Tables = request.app.state.tables
+    found = coaching(request)
+    return await tables._db(found.hints_allowed, table_id)
+
+
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     from timelord.server.api import ErrorBody
 
@@ -319,9 +328,8 @@ async def get_hint(request: Request, table_id: str, token: str | None = None) ->
     seat = live.seat_of(token)
     if seat is None:
         raise forbidden("a hint is for a seat; use your seat's token")
-    coach = coaching(request)
-    if not await tables._db(coach.hints_allowed, live.id):
+    if not await hints_allowed(request, live.id):
         raise ApiError(403, "hint/forbidden", "this table does not allow hints")
     if live.state.is_over or live.state.to_move != seat:
         raise ApiError(409, "hint/not_your_turn", "a hint is given on your turn")
-    return JSONResponse(await coach.hint(live, seat))
+    return JSONResponse(await coaching(request).hint(live, seat))

@@ -50,7 +50,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         f"uvicorn.run(create_app({f'sqlite:///{db}'!r}, 0.0), host='127.0.0.1', port={port}, "
         "log_level='warning')"
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # short coach reviews (the review chart's test); an override gives better screenshots
+    env = {"TIMELORD_REVIEW_SECONDS": "0.05", **os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:

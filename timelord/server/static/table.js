@@ -2,6 +2,7 @@
 // The board is drawn on the server from the seat's snapshot (GET /tables/{id}/board) whenever
 // the WebSocket says something changed; the page keeps no game state of its own.
 import { call, reason, toast, esc, ruleLink, UNREACHABLE } from "./api.js";
+import { startReview, hintButton } from "./coach.js";
 
 const root = document.getElementById("table");
 const board = document.getElementById("board");
@@ -406,6 +407,10 @@ async function replayDraw() {
       o.value = i; o.textContent = `Seat ${i}`;
       sel.append(o);
     }
+    // the coach's review: a chosen seat's decisions, a click shows that step as that seat
+    startReview(document.getElementById("review"), apiBase, res.data.players, (who, at) => {
+      sel.value = String(who); step = at; replayDraw();
+    });
   }
   place(res.data.html);
   const range = document.getElementById("step");
@@ -429,6 +434,7 @@ async function start() {
   if (mode === "replay") { await startReplay(); return; }
   const who = document.getElementById("who");
   if (who) who.textContent = seat === null ? `Watching table ${tableId} (${game})` : `You play seat ${seat} at table ${tableId} (${game})`;
+  if (who && seat !== null && root.dataset.hints === "1") hintButton(who, apiBase, q);
   await refresh();
   connect();
   setInterval(poll, 2000);
