@@ -170,10 +170,11 @@ class Coach:
 
         sums = {a: 0.0 for a in candidates}
         rounds = 0
-        alive = candidates
-        while len(alive) > len(kept) + top or rounds == 0:
-            if not screening() and rounds > 0:
-                break
+        alive = self._first_round(view, candidates, kept, sums, screening, rng)
+        if budget.rollouts is not None:
+            spent[0] += len(alive)
+        rounds = 1
+        while len(alive) > len(kept) + top and screening():
             world = self.game.sample_state(view, rng)
             for a in alive:
                 sums[a] += self.playout(world.apply_unchecked(a), seat, rng)
@@ -198,6 +199,34 @@ class Coach:
         self.last_samples = samples
         values = [MoveValue(a, *_mean_error(xs), len(xs)) for a, xs in samples.items()]
         return sorted(values, key=lambda m: (-m.value, candidates.index(m.action)))
+
+    def _first_round(
+        self,
+        view: View,
+        candidates: list[Action],
+        kept: list[Action],
+        sums: dict[Action, float],
+        screening: Callable[[], bool],
+        rng: Rng,
+    ) -> list[Action]:
+        """One playout of each candidate in one world: the kept moves and the rollout
+        policy's own choice first, then the others in random order until the screening time
+        is up (a budget too small for every move still values these); the moves played."""
+        seat = view["seat"]
+        world = self.game.sample_state(view, rng)
+        guess = self.policy(world, candidates, rng)
+        rest = [a for a in candidates if a not in kept and a != guess]
+        for i in range(len(rest) - 1, 0, -1):
+            j = rng.below(i + 1)
+            rest[i], rest[j] = rest[j], rest[i]
+        first = [*kept, *([guess] if guess not in kept else [])]
+        played: list[Action] = []
+        for a in [*first, *rest]:
+            if len(played) >= len(first) and not screening():
+                break
+            sums[a] += self.playout(world.apply_unchecked(a), seat, rng)
+            played.append(a)
+        return [a for a in candidates if a in played]
 
     def gain(self, better: Action, played: Action) -> tuple[float, float]:
         """Mean and standard error of (better - played) over the last valuation's shared
@@ -287,8 +316,11 @@ def review(
     coach = Coach(game, clock)
     chosen = list(decisions(record, seat))
     share = budget.split(len(chosen))
+    end = None if budget.seconds is None else clock() + budget.seconds
     items = []
     for i, decision in enumerate(chosen):
+        if end is not None:  # what is left, shared by the decisions left (an overrun is repaid)
+            share = Budget(seconds=max(0.0, end - clock()) / (len(chosen) - i))
         items.append(review_decision(coach, decision, share))
         if progress is not None:
             progress(i + 1, len(chosen))

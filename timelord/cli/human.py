@@ -41,6 +41,9 @@ Type a move that is not offered (e.g. `open c1 with yellow key`) to hear why not
 info NAME (or help NAME): the full text of any card, tile or power, in hand or not.
 glossary: the full text of every card, tile and power of the game.
 n / p: next / previous page   b: back to all moves   v: the table again   q: quit"""
+_HINT_HELP = "hint: the coach's best moves for you now, from what you can see"
+#: seconds the coach thinks for a hint at the terminal
+HINT_SECONDS = 2.0
 
 #: commands that look a name up in the game's glossary (`help` alone is the help)
 _INFO = frozenset({"info", "help", "glossary"})
@@ -63,6 +66,8 @@ class HumanAgent(Agent):
         #: give the game away; 'odds' at the prompt turns them on
         self.show_odds = False
         self._space: SpaceIndex | bool | None = False  # False: not indexed yet
+        #: whether this game allows hints (`timelord play --hints`)
+        self.hints = False
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         return self.decide(view, legal, None)
@@ -86,6 +91,10 @@ class HumanAgent(Agent):
                 self.screen.say(_HELP)
                 if self._panel is not None:
                     self.screen.say("odds: the notebook's odds from the deducer off or on")
+                if self.hints:
+                    self.screen.say(_HINT_HELP)
+            elif command == "hint":
+                self._hint(view, legal)
             elif head in _INFO and (rest.strip() or head != "help"):
                 self.info(rest)
             elif command in {"v", "view"}:
@@ -137,6 +146,20 @@ class HumanAgent(Agent):
             self.screen.say(line, self.game)
             if entry.get("source"):
                 self.screen.say(f"    ({entry['source']})", style="dim")
+
+    def _hint(self, view: View, legal: Sequence[Action]) -> None:
+        """The coach's top moves with their values, from this seat's view only."""
+        if not self.hints:
+            self.screen.say("Hints are off in this game (start it with timelord play --hints).")
+            return
+        from timelord.agents.coach import hint
+
+        self.screen.say("The coach is thinking...")
+        for i, move in enumerate(hint(self.game, view, legal, HINT_SECONDS), 1):
+            self.screen.say(
+                f"  {i}. {move['label']}: {100 * move['value']:.0f}% expected win share "
+                f"(±{196 * move['error']:.0f})"
+            )
 
     def show_table(self, view: View) -> int:
         """Show the seat's table; the lines it took on the screen."""

@@ -32,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=None, help="seed (default: random)")
     parser.add_argument("--record", metavar="FILE", help="save the game record here")
+    parser.add_argument(
+        "--hints",
+        action="store_true",
+        help="allow `hint` at the prompt: the coach's best moves (games against bots only)",
+    )
     add_option_argument(parser)
 
 
@@ -54,10 +59,12 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is not None:
         check_seed(args.seed)  # a wider seed would be written into a record nobody can read
     seed = args.seed if args.seed is not None else Rng(_clock_seed()).next64() % 1_000_000
+    if args.hints and all(spec == "human" for spec in specs):
+        raise ConfigError("hints are for games against bots: name a bot seat in --seats")
     screen = Screen()
     screen.say(f"{args.game} with {game.players} players, seed {seed}")
     record = Record(game.id, game.options, seed, seats=specs)
-    agents = seat_agents(game, specs, lambda g: HumanAgent(g, screen))
+    agents = seat_agents(game, specs, lambda g: _human(g, screen, args.hints))
     try:
         final = play_game(game, agents, seed, record, screen)
     except QuitGame:
@@ -67,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
         record.save(args.record)
         screen.say(f"Record saved to {args.record}")
     return 0 if final is not None else 1
+
+
+def _human(game: Game, screen: Screen, hints: bool) -> HumanAgent:
+    person = HumanAgent(game, screen)
+    person.hints = hints
+    return person
 
 
 def check_writable(path: Path) -> None:
