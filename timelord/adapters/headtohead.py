@@ -40,6 +40,7 @@ from timelord.core import GAMES, CorruptRecord, load
 from timelord.core.record import loads
 from timelord.sim.match import arrangement, game_seed, seat_rngs
 from timelord.sim.stats import wilson
+from timelord.sim.strength import write_section as marked
 
 PLAYERS = 4
 OPENSPIEL, TIMELORD = "openspiel-ismcts", "timelord-ismcts"
@@ -238,14 +239,7 @@ def table(results: list[Result], seed: int, results_path: Path) -> str:
 
 def write_section(path: Path, text: str) -> None:
     """Replace (or append) the adapters section of `path`, between its markers."""
-    old = path.read_text() if path.exists() else ""
-    block = f"{BEGIN}\n{text}{END}\n"
-    if BEGIN in old and END in old:
-        start, end = old.index(BEGIN), old.index(END) + len(END)
-        new = old[:start] + block.rstrip("\n") + old[end:]
-    else:
-        new = old.rstrip("\n") + "\n\n" + block
-    path.write_text(new)
+    marked(path, text, BEGIN, END)
 
 
 def main(argv: list[str] | None = None) -> int:

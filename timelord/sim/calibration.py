@@ -57,7 +57,7 @@ def endgames(game_id: str, players: int, positions: int, seed: int) -> Iterator[
 def check_position(state: State, samples: int, factor: int) -> tuple[int, int]:
     """(estimates that hold, estimates made) at one position: the coach's values with about
     `samples` fresh samples per reported move, against `factor` times as many."""
-    game = state.game  # type: ignore[attr-defined]
+    game = state.game
     seat = state.to_move
     assert seat is not None
     view, legal = state.view(seat), state.legal_actions()
