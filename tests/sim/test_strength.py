@@ -50,3 +50,33 @@ def test_strength_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_unknown_game_is_refused(tmp_path: Path) -> None:
     assert strength.main(["--game", "nope", "--output", str(tmp_path / "x.md")]) == 2
+
+
+def test_coach_section_plays_its_matches_and_survives_a_rewrite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--coach` plays the issue-22 matches into their own section, whose side share adds
+    both seats of a side; a later rewrite of the issue-5 table keeps that section."""
+    plan = strength.Plan(
+        "toy-tricks", "one v three", "heuristic", ("heuristic", "random", "random"), 0.4
+    )
+    monkeypatch.setattr(strength, "coach_plans", lambda: [plan])
+    monkeypatch.setattr(strength, "PLAYERS", 3)
+    doc = tmp_path / "strength.md"
+    common = ["--game", "toy-tricks", "--results", str(tmp_path / "r"), "--output", str(doc)]
+    assert strength.main([*common, "--coach", "--coach-games", "6", "--workers", "1"]) == 0
+    records = strength.plan_records(tmp_path / "r", plan)
+    assert len(records) == 6
+    wins, n = strength.side_share(records, "heuristic")
+    expected = sum(
+        1 / len(r["result"]["winners"])
+        for r in records
+        for i in r["result"]["winners"]
+        if r["seats"][i] == "heuristic"
+    )
+    assert (wins, n) == (expected, 6)
+    text = doc.read_text()
+    assert "| toy-tricks | one v three | 6 | `heuristic` |" in text
+    assert strength.main([*common, "--no-play"]) == 0
+    again = doc.read_text()
+    assert strength.COACH_BEGIN in again and "| toy-tricks | one v three | 6 |" in again
