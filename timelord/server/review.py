@@ -39,6 +39,7 @@ from timelord.agents.coach import (
     review_decision,
 )
 from timelord.core import Record, View, load
+from timelord.server.api import _errors
 from timelord.server.bots import HUMAN
 from timelord.server.errors import ApiError, forbidden, malformed
 from timelord.server.tables import Live, Tables
@@ -275,12 +276,6 @@ async def hints_allowed(request: Request, table_id: str) -> bool:
     tables: Tables = request.app.state.tables
     found = coaching(request)
     return await tables._db(found.hints_allowed, table_id)
-
-
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    from timelord.server.api import ErrorBody
-
-    return {status: {"model": ErrorBody} for status in statuses}
 
 
 @router.get(
