@@ -114,6 +114,7 @@ class Coaching:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.running: dict[tuple[str, int], Running] = {}
+        self._starting = asyncio.Lock()
         self.review_seconds = float(os.environ.get("TIMELORD_REVIEW_SECONDS", REVIEW_SECONDS))
         self.hint_seconds = HINT_SECONDS
 
@@ -162,15 +163,19 @@ class Coaching:
                 "total": count,
                 "review": stored,
             }
-        running = self.running.get(key)
-        if running is not None and running.error is not None:
-            del self.running[key]
-            raise ApiError(500, "review/failed", f"the review failed: {running.error}")
-        if running is None:
-            record = await self.tables.record(live.id)
-            chosen = list(decisions(record, seat))
-            running = self.running[key] = Running(len(chosen))
-            running.task = asyncio.create_task(self._compute(live, seat, record, chosen, running))
+        async with self._starting:  # two first requests at once start one review
+            running = self.running.get(key)
+            if running is not None and running.error is not None:
+                del self.running[key]
+                raise ApiError(500, "review/failed", f"the review failed: {running.error}")
+            if running is None:
+                record = await self.tables.record(live.id)
+                # the replay that reads each decision's view is kept off the event loop
+                chosen = await asyncio.to_thread(lambda: list(decisions(record, seat)))
+                running = self.running[key] = Running(len(chosen))
+                running.task = asyncio.create_task(
+                    self._compute(live, seat, record, chosen, running)
+                )
         return 202, {
             "status": "running",
             "seat": seat,

@@ -11,7 +11,13 @@ from typing import Any
 
 import pytest
 
-from .test_play import TABLES
+#: tables of a heuristic (seat 0) against random bots that end in a few hundred moves
+TABLES: dict[str, dict[str, Any]] = {
+    "keys": {"players": 2},
+    "episodes": {"players": 2, "target": 15, "max_rounds": 8},
+    "card-game": {"players": 2, "max_turns": 12},
+    "clue": {"players": 3, "max_rounds": 12},
+}
 
 
 def _api(base: str, method: str, path: str, body: Any = None) -> Any:
@@ -24,10 +30,10 @@ def _api(base: str, method: str, path: str, body: Any = None) -> Any:
 
 
 def _finished(base: str, game_id: str) -> str:
-    """A table of bots (a heuristic at seat 0) played to the end; its id."""
-    spec = TABLES[game_id]
-    seats = ["heuristic"] + ["random"] * (spec["players"] - 1)
-    options = {"players": spec["players"], **spec["options"]}
+    """A table of bots (a heuristic at seat 0, random ones after) played to the end."""
+    options = TABLES[game_id]
+    first = "heuristic:hard" if game_id == "clue" else "heuristic"
+    seats = [first] + ["random"] * (options["players"] - 1)
     body = {"game": game_id, "options": options, "seats": seats, "seed": 5}
     table = _api(base, "POST", "/api/tables", body)["id"]
     deadline = time.monotonic() + 120
@@ -44,11 +50,10 @@ def test_review_chart_marks_decisions_and_jumps_the_replay(
     table = _finished(server, game_id)
     page.goto(f"{server}/tables/{table}/replay")
     page.wait_for_selector(".frame")
-    page.click("[data-review-seat='0']")
+    # the random seat 1 is the one with mistakes to show
+    page.click("[data-review-seat='1']")
     page.wait_for_selector(".review-chart", timeout=120_000)
-    page.locator("#review").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts / f"review-{game_id}.png"), full_page=True)
-    review = _api(server, "GET", f"/api/tables/{table}/review?seat=0")["review"]
+    review = _api(server, "GET", f"/api/tables/{table}/review?seat=1")["review"]
     points = page.query_selector_all(".review-chart [data-jump]")
     assert len(points) == len(review["decisions"]) > 0
     assert len(page.query_selector_all(".review-chart .costly")) == len(review["costly"])
@@ -56,7 +61,10 @@ def test_review_chart_marks_decisions_and_jumps_the_replay(
     target = review["costly"][0] if review["costly"] else review["decisions"][-1]["step"]
     page.locator(f".review-chart [data-jump='{target}']").dispatch_event("click")
     page.wait_for_function(f"() => document.querySelector('#step').value === '{target}'")
-    assert page.input_value("#replay-seat") == "0"
+    assert page.input_value("#replay-seat") == "1"
+    if review["costly"]:
+        assert "better was:" in page.inner_text(".costly-list")
+    page.screenshot(path=str(artifacts / f"review-{game_id}.png"), full_page=True)
     assert page.errors == []
 
 
