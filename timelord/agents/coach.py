@@ -169,7 +169,6 @@ class Coach:
                 return spent[0] < budget.rollouts  # type: ignore[operator]
 
         sums = {a: 0.0 for a in candidates}
-        rounds = 0
         alive = self._first_round(view, candidates, kept, sums, screening, rng)
         if budget.rollouts is not None:
             spent[0] += len(alive)
