@@ -17,7 +17,7 @@ def test_migrations_create_the_schema_once(db_url: str) -> None:
         store.migrate()
         store.migrate()  # a second start finds nothing to do
         tables = set(inspect(store.engine).get_table_names())
-        assert {"tables", "actions", "alembic_version"} <= tables
+        assert {"tables", "actions", "reviews", "hint_tables", "alembic_version"} <= tables
         with store.engine.connect() as conn:
             found = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
         assert found == head()

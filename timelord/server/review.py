@@ -55,7 +55,7 @@ REVIEW_SECONDS = 1.0
 HINT_SECONDS = 1.5
 
 _META = sa.MetaData()
-#: finished reviews, one per table and seat (migration 0002)
+#: finished reviews, one per table and seat (migration 0004)
 REVIEWS = sa.Table(
     "reviews",
     _META,
@@ -64,7 +64,7 @@ REVIEWS = sa.Table(
     sa.Column("review", sa.JSON, nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
 )
-#: tables whose seats may ask for hints (migration 0002)
+#: tables whose seats may ask for hints (migration 0004)
 HINT_TABLES = sa.Table(
     "hint_tables",
     _META,
