@@ -287,8 +287,8 @@ def render_coach(folder: Path) -> str:
         if not records and plan.name == "hard vs 3 heuristics":
             lines.append(
                 f"| {plan.game} | {plan.name} | - | `{plan.side}` | see above | | 0.25 | "
-                ">= 0.40, low end > 0.33 | not rerun: the 200-game row above holds (hard's "
-                "settings unchanged since) |"
+                ">= 0.40, low end > 0.33 | not rerun (hard's settings unchanged): the "
+                "200-game row above stands, below the 0.40 target |"
             )
             continue
         if not records:
@@ -304,7 +304,7 @@ def render_coach(folder: Path) -> str:
         if plan.target is None:
             target, verdict = (
                 "-",
-                "stronger" if lo > fair else "weaker" if hi < fair else "even within the interval",
+                "stronger" if lo > fair else "weaker" if hi < fair else "no clear difference",
             )
         else:
             target = f">= {plan.target:.2f}" + (
