@@ -219,7 +219,7 @@ async def create_table(request: Request) -> Response:
     from timelord.server.review import check_hints, coaching
 
     seats = body["seats"]
-    hints = check_hints(body.get("hints"), seats if isinstance(seats, list) else [])
+    hints = check_hints(body.get("hints", False), seats if isinstance(seats, list) else [])
     client = request.app.state.proxies.client_address(request.scope)
     player = await current_player(request)
     tables = _tables(request)

@@ -257,8 +257,6 @@ def _hint_step(
 
 def check_hints(value: Any, specs: list[str]) -> bool:
     """The create request's `hints` option: a boolean, true only with a bot at the table."""
-    if value is None:
-        return False
     if not isinstance(value, bool):
         raise ApiError(422, "config/invalid", "hints must be true or false")
     if value and all(spec == HUMAN for spec in specs):
