@@ -155,3 +155,10 @@ def wait_for(check: Any, timeout: float = 60, step: float = 0.02) -> Any:
         if time.monotonic() > deadline:
             raise TimeoutError(f"condition not met within {timeout}s")
         time.sleep(step)
+
+
+def shared(snapshot: Any) -> Any:
+    """A snapshot less what changes with who has the table open (which seats have a socket
+    on this process), for comparing snapshots taken at different moments or processes."""
+    seats = [{k: v for k, v in s.items() if k != "connected"} for s in snapshot["seats"]]
+    return {**snapshot, "seats": seats}

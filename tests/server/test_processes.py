@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 from timelord.core import Record, replay
 from timelord.server.storage import Store, StoredAction
 
-from .helpers import Cluster, Server, wait_for
+from .helpers import Cluster, Server, shared, wait_for
 
 #: (game, seats, options) of the bots-only tables; a search bot thinks in the process pool
 BOT_TABLES: list[tuple[str, list[str], dict[str, Any]]] = [
@@ -163,8 +163,10 @@ def test_two_servers_on_one_postgres_stay_in_step(
             assert {v["version"] for v in views.values()} == {version + 1}
             for seat in (0, 1):
                 token = table["seats"][seat]["token"]
-                assert snap(a.client, table["id"], token) == snap(b.client, table["id"], token)
-            assert views[None] == snap(a.client, table["id"])
+                assert shared(snap(a.client, table["id"], token)) == shared(
+                    snap(b.client, table["id"], token)
+                )
+            assert shared(views[None]) == shared(snap(a.client, table["id"]))
 
     # the same move offered through both servers at once: exactly one is applied
     current = snap(a.client, table["id"])

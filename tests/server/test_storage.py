@@ -18,7 +18,7 @@ def test_migrations_create_the_schema_once(db_url: str) -> None:
         tables = set(inspect(store.engine).get_table_names())
         assert {"tables", "actions", "alembic_version"} <= tables
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     finally:
         store.close()
 

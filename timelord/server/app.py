@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 
 from timelord.agents import user_agent_class
 from timelord.server.api import RateLimit, router
+from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, rate_limited
 from timelord.server.storage import Store, default_url
 from timelord.server.tables import Tables
@@ -57,15 +58,18 @@ def create_app(
     agents: Sequence[str] = (),
     rate: float = 200.0,
     burst: float = 400.0,
+    clock: Clock | None = None,
 ) -> FastAPI:
     """The app over the database at `db_url` (None: a SQLite file in the user's data dir),
     bots waiting `bot_delay` seconds before each move; `agents` are the operator's own agent
     specs ("package.module:Class", "file.py:Class") that seats may name, each checked here;
-    `rate`/`burst` bound the requests or WebSocket messages of one connection per second."""
+    `rate`/`burst` bound the requests or WebSocket messages of one connection per second;
+    `clock` is where table clocks read the time (the real one unless a test hands in its
+    own)."""
     for spec in agents:
         user_agent_class(spec)  # ConfigError now, not when a table first seats it
     store = Store(db_url or default_url())
-    tables = Tables(store, bot_delay, agents)
+    tables = Tables(store, bot_delay, agents, clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
