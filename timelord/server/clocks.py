@@ -111,6 +111,29 @@ def taken_back(clock: dict[str, Any], seat: int, now: float) -> dict[str, Any]:
     return {**clock, "remaining": remaining, "since": now}
 
 
+#: the least time a person taking their seat back from the stand-in gets on a realtime clock
+RECLAIM_FLOOR = 60.0
+
+
+def reclaimed(clock: dict[str, Any], seat: int, to_move: int | None, now: float) -> dict[str, Any]:
+    """The clock once `seat`'s person takes it back from the stand-in (who may have taken
+    over when their time ran out): at least a minute (or `per_move`, up to the bank) on a
+    realtime clock, a fresh deadline on an async one, counted from now if it is their turn."""
+    remaining = list(clock["remaining"])
+    since = clock["since"]
+    if to_move == seat:
+        remaining[seat] = max(0.0, since + remaining[seat] - now)
+    if clock["mode"] == "realtime":
+        floor = min(clock["bank"], max(clock["per_move"], RECLAIM_FLOOR))
+        remaining[seat] = max(remaining[seat], floor)
+    else:
+        remaining[seat] = clock["per_move"]
+    if to_move == seat:
+        # the others' clocks stand while this seat is to move, so restarting the turn is fair
+        since = now
+    return {**clock, "remaining": remaining, "since": since}
+
+
 def deadline(clock: dict[str, Any] | None, to_move: int | None) -> float | None:
     """When the seat to move runs out of time (epoch seconds); None without a running clock."""
     if clock is None or clock.get("since") is None or to_move is None:

@@ -613,6 +613,12 @@ class Tables:
         """Apply `action_data` for `seat` made against `version`, or refuse it with its code
         (nothing changes then). `bot`: the seat's bot (or stand-in) decided it."""
         async with live.lock:
+            if not bot and seat is not None and live.player(seat) is not None:
+                raise ApiError(
+                    409,
+                    "seat/stand_in",
+                    f"{bot_name(live.stand_in)} plays this seat for you; take your seat back first",
+                )
             if version != live.version:
                 raise ApiError(
                     409,
@@ -629,14 +635,8 @@ class Tables:
                 raise ApiError(409, "table/open", "the table waits for its open seats")
             _check_turn(live, seat)
             assert seat is not None
-            if (live.player(seat) is not None) != bot:
-                raise ApiError(
-                    409,
-                    "seat/stand_in",
-                    f"{bot_name(live.stand_in)} plays this seat for you; take your seat back first"
-                    if not bot
-                    else "the seat's person took it back",
-                )
+            if bot and live.player(seat) is None:
+                raise ApiError(409, "seat/stand_in", "the seat's person took it back")
             try:
                 action = live.game.action_from_json(action_data)
                 following, events = state.apply_with_events(action)
@@ -865,7 +865,11 @@ class Tables:
                 return {}
             seats = [dict(s) for s in live.seats]
             seats[seat]["stand_in"] = False
-            return {"seats": seats}
+            values: dict[str, Any] = {"seats": seats}
+            if live.clock is not None and live.clock.get("since") is not None:
+                now = self.clock.now()
+                values["clock"] = clocks.reclaimed(live.clock, seat, live.state.to_move, now)
+            return values
 
         was = bool(live.seats[seat].get("stand_in"))
         await self._change_life(live, change)
