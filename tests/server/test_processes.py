@@ -8,12 +8,10 @@ import json
 import os
 import socket
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import connect
 
 from timelord.core import Record, replay
@@ -28,15 +26,6 @@ BOT_TABLES: list[tuple[str, list[str], dict[str, Any]]] = [
     ("episodes", ["random", "random", "random"], {}),
     ("clue", ["random", "random", "random"], {}),
 ]
-
-
-@pytest.fixture
-def servers(tmp_path: Path) -> Iterator[list[Server]]:
-    """Servers a test starts (appended to this list), stopped at the end whatever happens."""
-    started: list[Server] = []
-    yield started
-    for server in started:
-        server.stop()
 
 
 def start(servers: list[Server], db_url: str, bot_delay: float, log: Path) -> Server:
