@@ -165,6 +165,8 @@ class Live:
         self.version += 1
         self.events.append(events)
         self._snapshots.clear()
+        if state.is_over and self.status == "playing":
+            self.status = "over"
 
     def rewind(self, state: State) -> None:
         """Go back one version to `state` (an undo): the last action never happened."""
@@ -670,8 +672,6 @@ class Tables:
                 ) from exc
             live.advance(following, events, action)
             live.clock = clock
-            if result is not None:
-                live.status = "over"
             self._changed(live)
 
     def explain(self, live: Live, seat: int | None, action_data: Any) -> dict[str, Any]:
