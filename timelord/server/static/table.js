@@ -60,8 +60,9 @@ async function refresh() {
 /** A snapshot arrived (WebSocket or an action's answer): redraw if it is news. */
 function told(snapshot) {
   if (typeof snapshot.version !== "number") return;
-  known = Math.max(known, snapshot.version);
-  if (known > shown) refresh();
+  // an undo takes the version back, so any version other than the one shown is news
+  known = snapshot.version;
+  if (known !== shown) refresh();
 }
 
 /** Board elements that stand for one thing (a tile, a location, a seat), by a stable key. */
@@ -105,8 +106,10 @@ async function act(action) {
   closeMenu();
   const res = await call("POST", `${apiBase}/actions${q}`, { version: shown, action });
   busy = false;
-  if (res.ok) told(res.data);
-  else { toast(`Refused: ${reason(res.data)}`); refresh(); }
+  if (res.ok) {
+    told(res.data);
+    document.dispatchEvent(new CustomEvent("table-snapshot", { detail: res.data }));
+  } else { toast(`Refused: ${reason(res.data)}`); refresh(); }
 }
 
 // While a card's menu is open, the board elements its moves act on are outlined and a click
@@ -221,19 +224,27 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// life.js changed the table (an undo, a seat taken back): draw it again
+document.addEventListener("table-changed", () => { shown = -1; refresh(); });
+
 // Live updates: the WebSocket pushes each new snapshot; polling covers a dropped socket.
 let socket = null;
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   try {
-    socket = new WebSocket(`${proto}://${location.host}${apiBase}/ws${q}`);
+    socket = new WebSocket(`${proto}://${location.host}${apiBase}/ws${q}${q ? "&" : "?"}seats=1`);
   } catch { socket = null; return; }
   socket.onopen = () => setConn("live");
   socket.onmessage = (m) => {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
-    if (data && data.view !== undefined && typeof data.version === "number") told(data);
-    else if (data && (data.code || data.reason)) toast(reason(data));
+    if (data && data.view !== undefined && typeof data.version === "number") {
+      told(data);
+      document.dispatchEvent(new CustomEvent("table-snapshot", { detail: data }));
+    } else if (data && data.type) {
+      // the table's life (chat, seats, rematch): life.js shows it
+      document.dispatchEvent(new CustomEvent("table-message", { detail: data }));
+    } else if (data && (data.code || data.reason)) toast(reason(data));
   };
   socket.onclose = () => { setConn("reconnecting…"); socket = null; setTimeout(connect, 1500); };
 }
@@ -263,7 +274,7 @@ async function replayDraw() {
   if (sel.options.length === 1) {
     for (let i = 0; i < res.data.players; i++) {
       const o = document.createElement("option");
-      o.value = i; o.textContent = `Seat ${i}`;
+      o.value = i; o.textContent = res.data.names?.[i] ?? `Seat ${i}`;
       sel.append(o);
     }
   }
@@ -288,7 +299,8 @@ async function startReplay() {
 async function start() {
   if (mode === "replay") { await startReplay(); return; }
   const who = document.getElementById("who");
-  if (who) who.textContent = seat === null ? `Watching table ${tableId} (${game})` : `You play seat ${seat} at table ${tableId} (${game})`;
+  const title = root.dataset.gameName || game;
+  if (who) who.textContent = seat === null ? `Watching a table of ${title}` : `You play at a table of ${title}`;
   await refresh();
   connect();
   setInterval(poll, 2000);
