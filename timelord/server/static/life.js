@@ -27,7 +27,10 @@ soundToggle(document.getElementById("sound"));
 function mine() { return seat !== null && snap?.seats?.[seat]; }
 function owner() { return remembered()[tableId]?.owner; }
 
-function show(snapshot) {
+/** Show a snapshot unless a newer one is on screen already (an answer to a request can
+ * arrive after the socket told of later moves); `back`: an undo's answer, which is older. */
+function show(snapshot, back = false) {
+  if (snap && !back && snapshot.version < snap.version) return;
   const myTurnNow = seat !== null && snapshot.to_move === seat && !snapshot.over
     && !snapshot.seats?.[seat]?.stand_in && snapshot.status === "playing";
   if (myTurnNow && !wasMyTurn && snap !== null) alertPlayer("It is your turn");
@@ -127,15 +130,23 @@ async function seatCall(what) {
 
 async function undo() {
   const res = await call("POST", `${api}/undo${q}`, { version: snap.version });
-  if (res.ok) { show(res.data); document.dispatchEvent(new CustomEvent("table-changed")); }
+  if (res.ok) { show(res.data, true); document.dispatchEvent(new CustomEvent("table-changed")); }
   else toast(`No undo: ${reason(res.data)}`);
 }
 
 async function rematch() {
   askedRematch = true;
   const res = await call("POST", `${api}/rematch${q}`);
-  if (res.ok) location.href = res.data.url;
+  if (res.ok) go(res.data.url);
   else toast(reason(res.data));
+}
+
+let leaving = false;
+/** Go to the new table once (the answer and the socket's message both name it). */
+function go(url) {
+  if (leaving) return;
+  leaving = true;
+  location.href = url;
 }
 
 async function endTable() {
@@ -213,14 +224,16 @@ async function loadChat() {
 
 // -- messages from the table's socket (table.js forwards them) -------------------------------
 
-document.addEventListener("table-snapshot", (e) => show(e.detail));
+// the socket's snapshots come in order (an undo's older one too); answers may be overtaken
+document.addEventListener("table-snapshot", (e) => show(e.detail, true));
+document.addEventListener("table-answer", (e) => show(e.detail));
 document.addEventListener("table-message", (e) => {
   const m = e.detail;
   if (m.type === "chat") addLine(m);
   else if (m.type === "seats" && snap) { snap = { ...snap, seats: m.seats }; drawSeats(); drawButtons(); }
   else if (m.type === "rematch") {
     if (snap) snap = { ...snap, rematch: m.table };
-    if (askedRematch) { location.href = m.url; return; }
+    if (askedRematch) { go(m.url); return; }
     alertPlayer("A rematch is offered");
     toast("A new table is ready: press Play again", "info");
     drawButtons();

@@ -108,7 +108,7 @@ async function act(action) {
   busy = false;
   if (res.ok) {
     told(res.data);
-    document.dispatchEvent(new CustomEvent("table-snapshot", { detail: res.data }));
+    document.dispatchEvent(new CustomEvent("table-answer", { detail: res.data }));
   } else { toast(`Refused: ${reason(res.data)}`); refresh(); }
 }
 
