@@ -35,6 +35,9 @@ function show(snapshot, back = false) {
     && !snapshot.seats?.[seat]?.stand_in && snapshot.status === "playing";
   if (myTurnNow && !wasMyTurn && snap !== null) alertPlayer("It is your turn");
   wasMyTurn = myTurnNow;
+  const names = (x) => JSON.stringify((x?.seats ?? []).map((t) => t.name));
+  // a seat claimed or renamed: the board names seats too, so it is drawn again
+  if (snap && names(snap) !== names(snapshot)) document.dispatchEvent(new CustomEvent("table-changed"));
   snap = snapshot;
   got = performance.now();
   if (seat !== null) {
@@ -230,7 +233,7 @@ document.addEventListener("table-answer", (e) => show(e.detail));
 document.addEventListener("table-message", (e) => {
   const m = e.detail;
   if (m.type === "chat") addLine(m);
-  else if (m.type === "seats" && snap) { snap = { ...snap, seats: m.seats }; drawSeats(); drawButtons(); }
+  else if (m.type === "seats" && snap) show({ ...snap, seats: m.seats }, true);
   else if (m.type === "rematch") {
     if (snap) snap = { ...snap, rematch: m.table };
     if (askedRematch) { go(m.url); return; }
