@@ -9,11 +9,19 @@ mean time per step and its ratio to the raw step:
 - pettingzoo step, events off: the same with `events=False` (no events recorded);
 - pettingzoo step+last: the first plus `env.last()` of the seat to move, as an AEC loop
   calls it: the encoded view, the mask and that seat's event sentences (written on reading);
-- openspiel: `legal_actions()` and `apply_action` on the adapter's state (events off).
+- openspiel: `legal_actions()` and `apply_action` on the adapter's state (events off);
+- pz loop: the standard AEC loop through the wrapped `env()` (`agent_iter`, `last()`, a
+  random offered index from the mask, `step`), what a training loop pays per move.
 
-The issue's target is a PettingZoo step at most 2x the raw step.
+Then throughput, in the same run: observations encoded per second per seat (straight from
+the state, every seat of every position of the games), the Gymnasium env's learner steps
+per second against random opponents (and the cost per move of the game, opponents' moves
+included, as a ratio to the raw step), the vector env's learner steps per second at
+N = 1, 16, 256 tables, and C++ gin_rummy's random-playout actions per second through
+pyspiel as the yardstick. Issue #23's targets: pz loop <= 3x raw, >= 20,000 observations
+per second per seat.
 
-    python bench/adapters.py [--games N] [--seed S] [--only GAME]
+    python bench/adapters.py [--games N] [--seed S] [--only GAME] [--rounds R]
 """
 
 from __future__ import annotations
@@ -21,13 +29,20 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import numpy as np
+
 import timelord
+from timelord.adapters import gym as tg
 from timelord.adapters import pettingzoo as tz
-from timelord.core import Rng
+from timelord.adapters.encode import encoder_for
+from timelord.adapters.vector import vector_env
+from timelord.agents.random_agent import RandomAgent
+from timelord.core import Action, Rng, View
 
 CASES = [
     ("card-game", 4),
@@ -88,22 +103,128 @@ def openspiel(game_id: str, players: int, seeds: range) -> tuple[float, int] | N
     return time.perf_counter() - t0, steps
 
 
+def pz_loop(game_id: str, players: int, seeds: range) -> tuple[float, int]:
+    """The standard AEC loop through the wrapped env, random offered indices."""
+    env = tz.env(game_id, players=players)
+    moves, t0 = 0, time.perf_counter()
+    for seed in seeds:
+        rng = Rng(seed)
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            moves += 1
+    return time.perf_counter() - t0, moves
+
+
+def observations(game_id: str, players: int, seeds: range) -> float:
+    """Observations per second per seat: every seat of every position of the games."""
+    game = timelord.load(game_id, players=players)
+    encoder = encoder_for(game)
+    states = []
+    for seed in seeds:
+        rng = Rng(seed)
+        s = game.new_game(seed)
+        while not s.is_over:
+            states.append(s)
+            s = s.apply_unchecked(rng.choice(s.legal_actions()))
+    t0 = time.perf_counter()
+    for s in states:
+        for seat in range(players):
+            encoder.encode_state(s, seat)
+    return len(states) * players / (time.perf_counter() - t0)
+
+
+class _CountingRandom(RandomAgent):
+    """The random agent, counting the moves it makes (the gym env's opponents' moves)."""
+
+    moves = 0
+
+    def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        _CountingRandom.moves += 1
+        return super().act(view, legal, rng)
+
+
+def gym_steps(game_id: str, players: int, seeds: range) -> tuple[float, int, int]:
+    """(seconds, learner steps, game moves) of episodes against random opponents."""
+    env = tg.env(game_id, [_CountingRandom] * (players - 1))
+    _CountingRandom.moves = 0
+    steps, t0 = 0, time.perf_counter()
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        _, info = env.reset(seed=seed)
+        while True:
+            action = rng.choice(np.flatnonzero(info["action_mask"]))
+            _, _, terminated, _, info = env.step(action)
+            steps += 1
+            if terminated:
+                break
+    return time.perf_counter() - t0, steps, steps + _CountingRandom.moves
+
+
+def vector_steps(game_id: str, players: int, n: int, total: int, seed: int) -> float:
+    """Learner steps per second of `n` tables (random offered indices, batched)."""
+    envs = vector_env(game_id, n, players=players)
+    _, infos = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps, t0 = 0, time.perf_counter()
+    while steps < total:
+        # a random offered index per table, in a few numpy calls over the batch of masks
+        rows, cols = np.nonzero(infos["action_mask"])
+        counts = np.bincount(rows, minlength=n)
+        starts = np.cumsum(counts) - counts
+        picks = starts + (rng.random(n) * counts).astype(np.int64)
+        actions = np.zeros(n, np.int64)  # a table that just ended takes any index
+        if len(cols):
+            actions = np.where(counts > 0, cols[np.minimum(picks, len(cols) - 1)], 0)
+        _, _, _, _, infos = envs.step(actions)
+        steps += n
+    return steps / (time.perf_counter() - t0)
+
+
+def gin_rummy(games: int, seed: int) -> float | None:
+    """C++ gin_rummy random-playout actions per second through pyspiel (chance sampled)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    import random
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    actions, t0 = 0, time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+    return actions / (time.perf_counter() - t0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default=None)
+    ap.add_argument("--vector-steps", type=int, default=4096)
     args = ap.parse_args()
     seeds = range(args.seed, args.seed + args.games)
+    cases = [(g, n) for g, n in CASES if not args.only or g == args.only]
     print(f"{args.games} random games each; microseconds per step (ratio to raw)")
     print(
         f"{'game':<12}{'N':>3}{'steps':>8}{'raw':>8}{'pz step':>16}{'pz no events':>16}"
-        f"{'pz step+last':>16}{'openspiel':>16}"
+        f"{'pz step+last':>16}{'openspiel':>16}{'pz loop':>16}"
     )
-    for game_id, players in CASES:
-        if args.only and game_id != args.only:
-            continue
+    raws: dict[tuple[str, int], float] = {}
+    for game_id, players in cases:
         best: dict[str, float] = {}
         n = 0
         for _ in range(args.rounds):
@@ -117,15 +238,46 @@ def main() -> None:
             os_ = openspiel(game_id, players, seeds)
             if os_ is not None:
                 times["os"] = os_[0] * n / os_[1]
+            t, n_loop = pz_loop(game_id, players, seeds)
+            times["loop"] = t * n / n_loop
             for k, v in times.items():
                 best[k] = min(best.get(k, v), v)
-        base = best["raw"] / n
+        base = raws[game_id, players] = best["raw"] / n
         cells = [
             f"{best[k] / n * 1e6:7.1f} ({best[k] / n / base:4.2f}x)" if k in best else "-"
-            for k in ("pz", "quiet", "obs", "os")
+            for k in ("pz", "quiet", "obs", "os", "loop")
         ]
         row = "".join(f"{c:>16}" for c in cells)
         print(f"{game_id:<12}{players:>3}{n:>8}{base * 1e6:8.1f}{row}", flush=True)
+    print()
+    print("throughput per second (best of rounds); gym us/move: the env's time per game move")
+    print(
+        f"{'game':<12}{'N':>3}{'raw moves':>11}{'obs/seat':>10}{'gym steps':>11}"
+        f"{'gym us/move':>18}{'vec N=1':>10}{'vec N=16':>10}{'vec N=256':>11}"
+    )
+    for game_id, players in cases:
+        obs = gym = gym_move = 0.0
+        vec = {1: 0.0, 16: 0.0, 256: 0.0}
+        for _ in range(args.rounds):
+            obs = max(obs, observations(game_id, players, seeds))
+            t, steps, moves = gym_steps(game_id, players, seeds)
+            gym = max(gym, steps / t)
+            us = t / moves * 1e6
+            gym_move = us if not gym_move else min(gym_move, us)
+            for k in vec:
+                vec[k] = max(
+                    vec[k], vector_steps(game_id, players, k, args.vector_steps, args.seed)
+                )
+        base = raws[game_id, players]
+        print(
+            f"{game_id:<12}{players:>3}{1 / base:>11,.0f}{obs:>10,.0f}{gym:>11,.0f}"
+            f"{f'{gym_move:.1f} ({gym_move / 1e6 / base:.2f}x)':>18}"
+            f"{vec[1]:>10,.0f}{vec[16]:>10,.0f}{vec[256]:>11,.0f}",
+            flush=True,
+        )
+    gin = max((gin_rummy(args.games * 2, args.seed + r) or 0.0) for r in range(args.rounds))
+    if gin:
+        print(f"\nC++ gin_rummy through pyspiel, random playouts: {gin:,.0f} actions/s")
 
 
 if __name__ == "__main__":

@@ -11,15 +11,8 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
+from tests.adapters.cases import CASES, PLAYERS
 from timelord.adapters.openspiel import short_name
-
-PLAYERS = {
-    "card-game": (2, 3, 4),
-    "clue": (2, 3, 4, 5, 6),
-    "episodes": (2, 3, 4, 5, 6),
-    "keys": (2, 3, 4),
-}
-CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
 
 
 def test_every_game_is_registered_with_its_parameters() -> None:

@@ -4,23 +4,18 @@ player count, and keeps its promises on rewards, illegal indices, events and ren
 from __future__ import annotations
 
 import ast
+import copy
 import json
+import pickle
 import warnings
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from tests.adapters.cases import CASES, PLAYERS
 from timelord.adapters import pettingzoo as tz
 from timelord.core import ConfigError, IllegalAction, Rng
-
-PLAYERS = {
-    "card-game": (2, 3, 4),
-    "clue": (2, 3, 4, 5, 6),
-    "episodes": (2, 3, 4, 5, 6),
-    "keys": (2, 3, 4),
-}
-CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
@@ -172,6 +167,50 @@ def test_infos_read_any_way_give_the_same_sentences(how: str) -> None:
     assert all(info == {"events": []} for info in _stepped(events=False).infos.values())
 
 
+INFO_READS = {
+    **{name: read for name, read in READS.items() if name not in ("get", "pop", "values")},
+    "pickle": lambda info: pickle.loads(pickle.dumps(info)),
+    "deepcopy": copy.deepcopy,
+}
+
+
+@pytest.mark.parametrize("how", INFO_READS)
+def test_one_agents_info_read_any_way_gives_its_sentences(how: str) -> None:
+    """An info handed out before its sentences were written writes them when read, and
+    tells the moves up to when it was handed out, not the later ones."""
+    reference = _stepped()
+    agent = reference.possible_agents[1]
+    expected = reference.infos[agent]
+    env = _stepped()
+    info = env.infos[agent]
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert INFO_READS[how](info) == expected
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_loop_with_last_writes_no_sentence(monkeypatch: pytest.MonkeyPatch, flat: bool) -> None:
+    """PettingZoo's wrappers and `last()` pass infos on without reading them (in the flat
+    mode they read only the mask), so a loop that never reads the sentences never writes one."""
+    env = tz.env("keys", players=3, flat=flat)
+    game = env.unwrapped.game
+    written: list[str] = []
+    real = game.event_text
+    monkeypatch.setattr(
+        game, "event_text", lambda *a: written.append(a[0]) or real(*a), raising=False
+    )
+    env.reset(seed=4)
+    rng = Rng(4)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = info["action_mask"] if flat else obs["action_mask"]
+        env.step(int(rng.choice(list(np.flatnonzero(mask)))))
+    assert written == []
+    assert info["events"] and written
+
+
 def test_render_ansi_shows_the_table() -> None:
     env = tz.raw_env("clue", players=3, render_mode="ansi")
     env.reset(seed=1)
@@ -179,3 +218,33 @@ def test_render_ansi_shows_the_table() -> None:
     assert isinstance(text, str) and text.strip()
     with pytest.raises(ConfigError, match="render_mode"):
         tz.raw_env("clue", players=3, render_mode="human")
+
+
+@pytest.mark.parametrize("game_id", list(PLAYERS))
+def test_flat_mode_passes_the_api_tests_and_supersuits_wrappers(game_id: str) -> None:
+    supersuit = pytest.importorskip("supersuit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(tz.env(game_id, players=2, flat=True), num_cycles=40)
+    plain = tz.raw_env(game_id, players=2)
+    flat = tz.raw_env(game_id, players=2, flat=True)
+    flat_env = tz.env(game_id, players=2, flat=True)
+    wrapped = supersuit.frame_stack_v1(supersuit.normalize_obs_v0(flat_env), 2)
+    assert wrapped.observation_space("player_0").shape == (2 * flat.encoder.size,)
+    for env in (plain, flat, wrapped):
+        env.reset(seed=6)
+    rng = Rng(6)
+    for _ in range(120):
+        agent = plain.agent_selection
+        want = plain.observe(agent)
+        obs = flat.observe(agent)
+        assert np.array_equal(obs, want["observation"])
+        assert np.array_equal(flat.infos[agent]["action_mask"], want["action_mask"])
+        stacked, *_, info = wrapped.last()
+        assert np.array_equal(info["action_mask"], want["action_mask"])
+        assert stacked.shape == (2 * flat.encoder.size,)
+        if plain.terminations[agent]:
+            break
+        action = int(rng.choice(list(np.flatnonzero(want["action_mask"]))))
+        for env in (plain, flat, wrapped):
+            env.step(action)

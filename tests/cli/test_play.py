@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import io
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -143,18 +144,20 @@ def test_hot_seat_hides_each_hand_until_its_player_sits_down(
     assert "Seat 0: play" in out[seat1_sits:]
 
 
-def test_clue_shows_the_notebook_grid_and_odds_can_be_turned_off(
+def test_clue_shows_the_notebook_grid_and_odds_only_when_asked(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The deducer's odds give the game away to a person: off until `odds` turns them on."""
     _script(monkeypatch, ["odds", "q"])
     assert main(["play", "clue", "--seats", "human,random,random", "--seed", "2"]) == 1
     out = capsys.readouterr().out
-    first, _, after = out.partition("Notebook odds off.")
-    header = re.search(r"^Card\s+You\s+Seat 1\s+Seat 2\s+Envelope$", first, re.M)
+    first, _, after = out.partition("Notebook odds on.")
+    assert re.search(r"^Card\s+You\s+Seat 1\s+Seat 2", first, re.M)
+    assert "Notebook" in first and "the deducer's odds" not in first and "%" not in first
+    header = re.search(r"^Card\s+You\s+Seat 1\s+Seat 2\s+Envelope$", after, re.M)
     assert header is not None
-    assert "%" in first and "the deducer's odds" in first
-    assert "Notebook" in after and "the deducer's odds" not in after
-    assert not re.search(r"\b0%", first)
+    assert "%" in after and "the deducer's odds" in after
+    assert not re.search(r"\b0%", after)
 
 
 def test_why_not_quotes_the_clause_of_a_real_game() -> None:
@@ -208,3 +211,47 @@ def test_a_long_meanwhile_keeps_the_latest_events_and_counts_the_rest() -> None:
     lines = [f"event {i}" for i in range(10)]
     assert _last(lines, 20) == lines
     assert _last(lines, 4) == ["(7 earlier events)", "event 7", "event 8", "event 9"]
+
+
+@pytest.mark.parametrize("game_id", ["card-game", "clue", "episodes", "keys"])
+def test_any_cards_full_text_can_be_read_in_hand_or_not(game_id: str) -> None:
+    """Issue 21 item 16: `help NAME`, `info NAME` and `glossary` show whole card texts (a
+    hand or a menu line cuts them short), whether or not the card is in the seat's hand."""
+    game = load(game_id, players=3)
+    glossary = game.glossary()
+    state = game.new_game(1)
+    seat = state.to_move
+    assert seat is not None
+    hand = json.dumps(state.view(seat)).lower()
+    absent = next(n for n in glossary if n.lower() not in hand)  # a name not in sight
+    longest = max(glossary, key=lambda n: len(glossary[n]["text"]))
+    out = io.StringIO()
+    answers = iter(["?", f"help {absent}", f"info {longest.lower()}", "glossary", "q"])
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    with pytest.raises(QuitGame):
+        HumanAgent(game, screen).decide(state.view(seat), state.legal_actions(), referee(state))
+    text = out.getvalue()
+    assert "info NAME (or help NAME)" in text and "names no move" not in text
+    helped = text.split("info NAME", 1)[1]
+    assert f"{absent}: {glossary[absent]['text']}" in helped
+    assert f"{longest}: {glossary[longest]['text']}" in helped  # whole, however long
+    # `glossary` printed every entry once more
+    shown = {n: helped.count(f"{n}: {e['text']}") for n, e in glossary.items()}
+    assert all(times >= (2 if n in (absent, longest) else 1) for n, times in shown.items())
+
+
+def test_info_on_a_name_no_card_has_says_so_and_a_partial_name_finds_the_card() -> None:
+    game = load("card-game", players=2)
+    state = game.new_game(1)
+    seat = state.to_move
+    assert seat is not None
+    out = io.StringIO()
+    answers = iter(["help rory", "info kovar", "info zzz", "q"])
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    with pytest.raises(QuitGame):
+        HumanAgent(game, screen).decide(state.view(seat), state.legal_actions(), referee(state))
+    text = out.getvalue()
+    rory = game.glossary()["Rory"]
+    assert f"Rory: {rory['text']} [C-card-rory]" in text and f"({rory['source']})" in text
+    assert "Madame Kovarian: " in text
+    assert "No card, tile or power is called 'zzz'; type glossary for them all." in text

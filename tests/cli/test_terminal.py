@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,58 @@ def test_board_and_menu_fit_on_one_screen() -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def _tmux(socket: str, *args: str) -> str:
+    import subprocess
+
+    done = subprocess.run(
+        ["tmux", "-L", socket, *args], capture_output=True, text=True, check=True, timeout=30
+    )
+    return done.stdout
+
+
+def _wait_for(socket: str, done: Callable[[str], bool], seconds: float = 60.0) -> str:
+    """The pane's whole history (scrollback and screen) once `done` holds for it."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        history = _tmux(socket, "capture-pane", "-p", "-J", "-S", "-", "-t", "play")
+        if done(history):
+            return history
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the pane never got there; it holds:\n{history}")
+        time.sleep(0.2)
+
+
+def test_hot_seat_clears_the_scrollback_too() -> None:
+    """Issue 18 item 12: after the hand-over the next player cannot scroll back up to the last
+    player's hand. tmux keeps a pane's scrollback and honours ESC[3J, so its history is what
+    the next player could read by scrolling."""
+    import shutil
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    socket = f"timelord-test-{os.getpid()}"
+    command = (
+        f"cd {ROOT} && PYTHONPATH={ROOT} TERM=xterm-256color {sys.executable} -m timelord "
+        "play keys --seats human,human --seed 3; sleep 30"
+    )
+    prompt = "Your move (number"
+    _tmux(socket, "new-session", "-d", "-s", "play", "-x", "110", "-y", "45", command)
+    try:
+        _wait_for(socket, lambda h: "take the seat" in h)
+        _tmux(socket, "send-keys", "-t", "play", "Enter")
+        history = _wait_for(socket, lambda h: prompt in h)
+        assert "Your hand" in history  # Seat 0's hand is on the screen
+        while "hide your hand" not in history:  # Seat 0 plays its turn through
+            asked = history.count(prompt)
+            _tmux(socket, "send-keys", "-t", "play", "1", "Enter")
+            history = _wait_for(socket, lambda h, n=asked: h.count(prompt) > n or "hide your" in h)
+        _tmux(socket, "send-keys", "-t", "play", "Enter")
+        history = _wait_for(socket, lambda h: "Seat 1 (north), take the seat" in h)
+        assert "Your hand" not in history, "the last player's hand is still in the scrollback"
+        assert prompt not in history
+    finally:
+        _tmux(socket, "kill-server")

@@ -101,12 +101,18 @@ def cluster() -> Iterator[Cluster]:
 class Server:
     """A real `timelord serve` process on a free loopback port."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0, log: Path | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        bot_delay: float = 0.0,
+        log: Path | None = None,
+        extra: tuple[str, ...] = (),
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.db_url = db_url
         command = [sys.executable, "-m", "timelord", "serve", "--port", str(self.port)]
-        command += ["--db", db_url, "--bot-delay", str(bot_delay)]
+        command += ["--db", db_url, "--bot-delay", str(bot_delay), "--allow-seed", *extra]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self._log = open(log or os.devnull, "ab")  # noqa: SIM115  (closed in stop)
         self.process = subprocess.Popen(

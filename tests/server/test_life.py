@@ -154,7 +154,7 @@ def test_open_seats_are_claimed_by_name_and_the_last_claim_starts_the_table(
     )
     listed = app.get("/api/tables", params={"status": "open"}).json()["tables"]
     assert [t["id"] for t in listed] == [table["id"]]
-    assert [s["name"] for s in listed[0]["seats"]] == ["Open seat", "Open seat"]
+    assert [s["name"] for s in listed[0]["seats"]] == ["Open seat #1", "Open seat #2"]
     assert snap(app, table, None)["status"] == "open"
     assert code(call(app, table, "seats/0/claim", {"name": ""})) == (422, "name/invalid")
     assert code(call(app, table, "seats/0/claim", {"name": "a\nb"})) == (422, "name/invalid")

@@ -1,7 +1,9 @@
-"""Research interfaces: timelord games as PettingZoo and OpenSpiel environments.
+"""Research interfaces: timelord games as Gymnasium, PettingZoo and OpenSpiel environments.
 
 `timelord.adapters.space` gives every game a fixed action index (built on
 `Game.action_space`) and `timelord.adapters.encode` a fixed-size observation of one seat's
-view; `pettingzoo` and `openspiel` wrap the engine with them. Nothing in the package
-imports these modules; they need the `rl` extra (numpy, pettingzoo, open_spiel).
+view (and a perfect-recall one); `gym` (one learning seat), `vector` (many tables),
+`pettingzoo` and `openspiel` wrap the engine with them, and `dataset` writes self-play
+games as learning arrays. Nothing in the package imports these modules; they need the `rl`
+extra (numpy, gymnasium, pettingzoo, supersuit, open_spiel).
 """

@@ -15,11 +15,14 @@
 - Returns at the end: each seat's win share (1/k to each of k tied winners, else 0).
 - `information_state_string(p)`: the seat's timelord view as canonical JSON (views keep
   perfect recall of what the seat saw); `observation_string(p)`: the same view as the game's
-  text picture. Both tensors are the view encoded by `timelord.adapters.encode`.
+  text picture. `information_state_tensor` is the perfect-recall observation
+  (`timelord.adapters.encode.encoder_for(game, recall=True)`: distinct views, distinct
+  vectors), `observation_tensor` the smaller observation the other adapters use.
 - `resample_from_infostate(p, sampler)`: `game.sample_state(view(p), rng)`, the rng seeded
   from the sampler, so search (ISMCTS) sees only what the seat may know.
 - Serialisation (`serialize`, pickling, `deserialize_state`) stores the state's
-  `to_json()`; clones share the immutable timelord state.
+  `to_json()`; clones share the immutable timelord state. Games pickle too (their text and
+  the position of their deal generator), so they cross to processes (multiprocessing, Ray).
 """
 
 from __future__ import annotations
@@ -45,10 +48,11 @@ def short_name(game_id: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _table(game_id: str, options_json: str) -> tuple[Game, ActionIndex, Encoder]:
-    """One timelord game with its action index and encoder per (id, options), shared."""
+def _table(game_id: str, options_json: str) -> tuple[Game, ActionIndex, Encoder, Encoder]:
+    """One timelord game with its action index and its two encoders (the observation and
+    the perfect-recall one) per (id, options), shared."""
     game = timelord.load(game_id, **json.loads(options_json))
-    return game, ActionIndex(game), encoder_for(game)
+    return game, ActionIndex(game), encoder_for(game), encoder_for(game, recall=True)
 
 
 class _Position:
@@ -105,7 +109,8 @@ class TimelordGame(pyspiel.Game):
         self.rng_seed = int(params.pop("rng_seed", 0))
         self.options_json = json.dumps(params, sort_keys=True)
         try:
-            self.tl_game, self.index, self.encoder = _table(self.game_id, self.options_json)
+            tables = _table(self.game_id, self.options_json)
+            self.tl_game, self.index, self.encoder, self.recall_encoder = tables
         except ConfigError as exc:
             raise pyspiel.SpielError(str(exc)) from exc
         g = self.tl_game
@@ -123,6 +128,11 @@ class TimelordGame(pyspiel.Game):
 
     def new_initial_state(self) -> TimelordState:
         return TimelordState(self, self._seeds.next64() >> 1)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
+        # pyspiel pickles a game with its RNG state, which Python games cannot give; the
+        # game's text and the position of its deal generator rebuild it exactly
+        return (_unpickle_game, (str(self), self._seeds.state))
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -185,18 +195,18 @@ class TimelordState(pyspiel.State):
         return out
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The encoded view. Defined here because pyspiel's own path first deals a fresh
-        game to learn the tensor's shape on every call; C++ callers still take that path."""
-        return self._tensor(player)
+        """The perfect-recall observation (`encoder_for(game, recall=True)`). Defined here
+        because pyspiel's own path first deals a fresh game to learn the tensor's shape on
+        every call; C++ callers still take that path."""
+        seat = self.current_player() if player is None else player
+        view = self.pos.get().view(seat)
+        out: list[float] = self.get_game().recall_encoder.encode(view).tolist()
+        return out
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        """The encoded view (see `information_state_tensor`)."""
-        return self._tensor(player)
-
-    def _tensor(self, player: int | None) -> list[float]:
+        """The observation (`encoder_for(game)`), read straight from the state."""
         seat = self.current_player() if player is None else player
-        game = self.get_game()
-        out: list[float] = game.encoder.encode(self.pos.get().view(seat)).tolist()
+        out: list[float] = self.get_game().encoder.encode_state(self.pos.get(), seat).tolist()
         return out
 
     def __str__(self) -> str:
@@ -208,23 +218,33 @@ class TimelordState(pyspiel.State):
         return (_unpickle_state, (str(self.get_game()), self.serialize()))
 
 
+def _unpickle_game(text: str, seeds: int) -> TimelordGame:
+    game: TimelordGame = pyspiel.load_game(text)
+    game._seeds.state = seeds
+    return game
+
+
 def _unpickle_state(game: str, data: str) -> TimelordState:
     state: TimelordState = pyspiel.load_game(game).deserialize_state(data)
     return state
 
 
 class TimelordObserver:
-    """Strings and tensors of a seat's view: JSON (information state, perfect recall) or the
-    game's text picture (observation); the tensor is the encoded view either way."""
+    """Strings and tensors of a seat's view: JSON and the perfect-recall tensor (information
+    state) or the game's text picture and the observation tensor."""
 
     def __init__(self, game: TimelordGame, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.encoder.size, np.float32)
+        self.encoder = game.recall_encoder if perfect_recall else game.encoder
+        self.tensor = np.zeros(self.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TimelordState, player: int) -> None:
-        self.tensor[:] = self.game.encoder.encode(state.pos.get().view(player))
+        if self.perfect_recall:
+            self.tensor[:] = self.encoder.encode(state.pos.get().view(player))
+        else:
+            self.tensor[:] = self.encoder.encode_state(state.pos.get(), player)
 
     def string_from(self, state: TimelordState, player: int) -> str:
         view = state.pos.get().view(player)

@@ -11,9 +11,12 @@
 
 Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic environments:
 
-- Observation: `{"observation": float32 vector, "action_mask": int8 vector}`. The vector
+- Observation: `{"observation": float32 vector, "action_mask": int8 vector}`; with
+  `flat=True` the vector alone (a `Box`, which SuperSuit's wrappers take) and the mask in
+  `infos[agent]["action_mask"]` (where PettingZoo's wrappers also look for it). The vector
   encodes only that seat's `view` (layouts in `timelord.adapters.encode.<game>`, also
-  `env.unwrapped.encoder.layout`); the mask covers the game's fixed action space
+  `env.unwrapped.encoder.layout`; `recall=True`: the perfect-recall observation, a function
+  of the seat's whole history); the mask covers the game's fixed action space
   (`Game.action_space()`, index = position) and is all zero for a seat not to move.
 - Actions: `Discrete(len(action space))`. `env(...)` wraps the raw environment like the
   classic ones: an index that is not offered ends the game with reward -1 for the seat that
@@ -24,15 +27,17 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
 - Infos: `{"events": [...]}`, the sentences telling that seat what happened since it last
   acted (its own move included), as `game.tell` redacts them, so they hide what the seat may
   not see; like the cumulative reward `last()` returns, they gather between the seat's turns.
-  A step only records the events; a seat's sentences are written when its info is read, so
-  a loop that never reads infos does not pay for them. `events=False` records nothing.
+  A step only records the events; a seat's sentences are written when something reads its
+  info's contents (`last()` and PettingZoo's wrappers hand the info on unread), so a loop
+  that never looks at them does not pay for them. `events=False` records nothing.
 - `render_mode="ansi"`: `render()` returns the spectator's picture of the table.
 - `reset(seed=S)` deals `game.new_game(S)`: the same seed gives the same game.
 """
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, ValuesView
+from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -67,6 +72,8 @@ class raw_env(AECEnv):
         players: int | None = None,
         render_mode: str | None = None,
         events: bool = True,
+        recall: bool = False,
+        flat: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -77,9 +84,10 @@ class raw_env(AECEnv):
         self.game: Game = timelord.load(game, **options)
         self.render_mode = render_mode
         self.events = events
+        self.flat = flat
         self.metadata = {**self.metadata, "name": f"timelord_{game.replace('-', '_')}_v0"}
         self.index = ActionIndex(self.game)
-        self.encoder: Encoder = encoder_for(self.game)
+        self.encoder: Encoder = encoder_for(self.game, recall=recall)
         n = self.game.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -88,16 +96,17 @@ class raw_env(AECEnv):
         self._seeds = np.random.default_rng()
         self.state_: State | None = None
         self._offered: dict[int, Action] | None = None
+        #: agent -> (the state its mask was made for, the mask), so rereads share one array
+        self._masks: dict[str, tuple[State, np.ndarray[Any, np.dtype[np.int8]]]] = {}
 
-    def _obs_space(self) -> spaces.Dict:
-        return spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0.0, high=np.inf, shape=(self.encoder.size,), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, shape=(len(self.index),), dtype=np.int8),
-            }
+    def _obs_space(self) -> spaces.Space[Any]:
+        box = spaces.Box(
+            low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
         )
+        if self.flat:
+            return box
+        mask = spaces.Box(0, 1, shape=(len(self.index),), dtype=np.int8)
+        return spaces.Dict({"observation": box, "action_mask": mask})
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -120,16 +129,32 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = SeatInfos(self.game, self._seat)
+        self._masks = {}
+        self.infos = SeatInfos(self.game, self._seat, self._mask if self.flat else None)
         self._select(self.state_)
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> Any:
         state = self._current()
         seat = self._seat[agent]
+        obs = self.encoder.encode_state(state, seat)
+        if self.flat:
+            return obs
         mask = np.zeros(len(self.index), dtype=np.int8)
         if state.to_move == seat:
             mask[list(self._offers(state))] = 1
-        return {"observation": self.encoder.encode(state.view(seat)), "action_mask": mask}
+        return {"observation": obs, "action_mask": mask}
+
+    def _mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The flat mode's mask of `agent` now (one array per agent and state)."""
+        state = self._current()
+        got = self._masks.get(agent)
+        if got is not None and got[0] is state:
+            return got[1]
+        mask = np.zeros(len(self.index), dtype=np.int8)
+        if state.to_move == self._seat[agent]:
+            mask[list(self._offers(state))] = 1
+        self._masks[agent] = (state, mask)
+        return mask
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -183,6 +208,87 @@ class raw_env(AECEnv):
         self.agent_selection = self.possible_agents[seat if seat is not None else 0]
 
 
+class LazyInfo(dict[str, Any]):
+    """One agent's info, filled by `make()` the first time anything reads or writes it, so a
+    loop that never looks at its sentences (PettingZoo's wrappers and `last()` hand infos
+    around without reading them) never pays for them. It pickles and copies as a plain dict."""
+
+    def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
+        # the key is there from the start (its value is not): C code such as json's encoder
+        # takes an empty dict's size as final before it asks for the items
+        super().__init__(events=None)
+        self._make: Callable[[], dict[str, Any]] | None = make
+
+    def _real(self) -> LazyInfo:
+        make = self._make
+        if make is not None:
+            self._make = None
+            eager = {k: v for k, v in dict.items(self) if k != "events"}
+            dict.update(self, make())
+            dict.update(self, eager)
+        return self
+
+    def __getitem__(self, key: str) -> Any:
+        if key != "events" and self._make is not None and dict.__contains__(self, key):
+            return dict.__getitem__(self, key)  # a key set from the start (the flat mask)
+        return dict.__getitem__(self._real(), key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key != "events" and self._make is not None and dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        return dict.get(self._real(), key, default)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self._real(), key, value)
+
+    def __delitem__(self, key: str) -> None:
+        dict.__delitem__(self._real(), key)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or dict.__contains__(self._real(), key)
+
+    def __iter__(self) -> Iterator[str]:
+        return dict.__iter__(self._real())
+
+    def __len__(self) -> int:
+        return dict.__len__(self._real())
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        return dict.keys(self._real())
+
+    def values(self) -> ValuesView[Any]:  # type: ignore[override]
+        return dict.values(self._real())
+
+    def items(self) -> ItemsView[str, Any]:  # type: ignore[override]
+        return dict.items(self._real())
+
+    def pop(self, key: str, *default: Any) -> Any:
+        return dict.pop(self._real(), key, *default)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        return dict.setdefault(self._real(), key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        dict.update(self._real(), *args, **kwargs)
+
+    def copy(self) -> dict[str, Any]:
+        return dict(dict.items(self._real()))
+
+    def __eq__(self, other: object) -> bool:
+        return dict.__eq__(self._real(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(self.copy())
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        return (dict, (self.copy(),))
+
+
 #: every how many moves `SeatInfos` drops the moves no window needs any more
 _TRIM_EVERY = 64
 
@@ -197,10 +303,17 @@ class SeatInfos(dict[str, dict[str, Any]]):
     is told them by `Game.event_text` of `Event.seen_by`, so nothing it may not see. An
     agent's window of moves starts afresh when it acts; moves no window needs are dropped."""
 
-    def __init__(self, game: Game, seats: dict[str, int]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seats: dict[str, int],
+        masks: Callable[[str], np.ndarray[Any, np.dtype[np.int8]]] | None = None,
+    ) -> None:
         super().__init__({a: {"events": []} for a in seats})
         self._game = game
         self._seats = seats
+        #: the flat mode's agent -> its current action mask, put into every info read
+        self._masks = masks
         #: the moves from number `_first` on, as (state before, action)
         self._moves: list[tuple[State, Action]] = []
         self._first = 0
@@ -239,20 +352,34 @@ class SeatInfos(dict[str, dict[str, Any]]):
             info, told = {"events": []}, start
             self._base[agent] = start
         if told < end:
-            seat = self._seats[agent]
-            texts = []
-            for number in range(told, end):
-                events = self._events.get(number)
-                if events is None:
-                    state, action = self._moves[number - first]
-                    events = self._events[number] = []
-                    state.apply_logged(action, events)
-                texts += [self._game.event_text(e.kind, e.seen_by(seat), seat) for e in events]
-            info = {**info, "events": [*info.get("events", []), *texts]}
+            # the sentences of moves told..end are written when something reads the info
+            window = [(n, *self._moves[n - first]) for n in range(told, end)]
+            info = LazyInfo(partial(self._told_in, info, self._seats[agent], window))
+            if self._masks is not None:
+                dict.__setitem__(info, "action_mask", self._masks(agent))
+        elif self._masks is not None:
+            mask = self._masks(agent)
+            if dict.get(info, "action_mask") is not mask:
+                info = {**info, "action_mask": mask}
         if info is not super().__getitem__(agent):
             super().__setitem__(agent, info)
         self._told[agent] = end
         return info
+
+    def _told_in(
+        self, base: dict[str, Any], seat: int, window: list[tuple[int, State, Action]]
+    ) -> dict[str, Any]:
+        """`base` with the sentences telling `seat` the moves of `window` added."""
+        texts = []
+        for number, state, action in window:
+            events = self._events.get(number)
+            if events is None:
+                events = []
+                state.apply_logged(action, events)
+                if number >= self._first:  # a move still kept: the other seats share it
+                    self._events[number] = events
+            texts += [self._game.event_text(e.kind, e.seen_by(seat), seat) for e in events]
+        return {**base, "events": [*base.get("events", []), *texts]}
 
     def _all_fresh(self) -> None:
         for agent in list(self.keys()):

@@ -18,6 +18,7 @@ from timelord.cli.menu import (
     find_in_space,
     index_space,
     make_entries,
+    matches,
     words,
 )
 from timelord.cli.panels import panel_for
@@ -37,7 +38,12 @@ _HELP = """\
 Type the number of a move. When moves come in groups, a number opens its group.
 Type words to find moves: a tile (c1), a card name (sonic), a kind (discard).
 Type a move that is not offered (e.g. `open c1 with yellow key`) to hear why not.
+info NAME (or help NAME): the full text of any card, tile or power, in hand or not.
+glossary: the full text of every card, tile and power of the game.
 n / p: next / previous page   b: back to all moves   v: the table again   q: quit"""
+
+#: commands that look a name up in the game's glossary (`help` alone is the help)
+_INFO = frozenset({"info", "help", "glossary"})
 
 
 class QuitGame(Exception):
@@ -53,8 +59,9 @@ class HumanAgent(Agent):
         super().__init__(game)
         self.screen = screen or Screen()
         self._panel = panel_for(game)
-        #: whether panels show deduced odds (Clue's notebook); 'odds' at the prompt toggles it
-        self.show_odds = True
+        #: whether panels show deduced odds (Clue's notebook): off, since for a person they
+        #: give the game away; 'odds' at the prompt turns them on
+        self.show_odds = False
         self._space: SpaceIndex | bool | None = False  # False: not indexed yet
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
@@ -72,12 +79,15 @@ class HumanAgent(Agent):
             except EOFError as exc:
                 raise QuitGame from exc
             command = answer.lower()
+            head, _, rest = command.partition(" ")
             if command in {"q", "quit", "exit"}:
                 raise QuitGame
             if command in {"?", "h", "help"}:
                 self.screen.say(_HELP)
                 if self._panel is not None:
                     self.screen.say("odds: the notebook's odds from the deducer off or on")
+            elif head in _INFO and (rest.strip() or head != "help"):
+                self.info(rest)
             elif command in {"v", "view"}:
                 self.show_table(view)
                 self._show_menu(menu)
@@ -101,6 +111,32 @@ class HumanAgent(Agent):
                 chosen = self._find(view, menu, answer, why_not)
                 if chosen is not None:
                     return chosen.action
+
+    def info(self, typed: str) -> None:
+        """The whole text of the glossary entries `typed` names (all of them when it names
+        none): what a menu line or a hand cuts short, for cards in hand or not."""
+        glossary = self.game.glossary()
+        if not glossary:
+            self.screen.say("This game has no card texts to show.")
+            return
+        query = words(typed)
+        names = list(glossary)
+        if query:
+            exact = [n for n in names if words(n) == query]
+            names = exact or [n for n in names if matches(query, frozenset(words(n)))]
+            if not names:
+                self.screen.say(
+                    f"No card, tile or power is called {typed.strip()!r}; "
+                    "type glossary for them all."
+                )
+                return
+        for name in names:
+            entry = glossary[name]
+            rule = entry.get("rule") or entry.get("clause") or ""
+            line = f"{name}: {entry.get('text', '')}" + (f" [{rule}]" if rule else "")
+            self.screen.say(line, self.game)
+            if entry.get("source"):
+                self.screen.say(f"    ({entry['source']})", style="dim")
 
     def show_table(self, view: View) -> int:
         """Show the seat's table; the lines it took on the screen."""

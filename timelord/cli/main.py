@@ -23,10 +23,12 @@ _COMMANDS = {
     "games": ("games", "list the games and their options"),
     "rules": ("rules", "print a game's rules, or one clause"),
     "play": ("play", "play a game in the terminal"),
+    "learn": ("learn", "learn a game: a guided first game, then one against an easy bot"),
     "replay": ("replay", "step through a saved record"),
     "simulate": ("simulate", "run bot matches and print statistics"),
     "report": ("report", "write an HTML report of simulation results"),
     "serve": ("serve", "serve tables in the browser and over HTTP/WebSocket"),
+    "dataset": ("dataset", "write self-play games as learning arrays and records"),
 }
 
 

@@ -11,70 +11,19 @@ from __future__ import annotations
 import argparse
 import re
 import textwrap
-from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 
-from timelord.core import ConfigError, game_class
+from timelord.core import ConfigError
+from timelord.core.rulebook import Clause, all_rulings, parse_rules, rules_text, ruling_prefixes
 
-_SECTION = re.compile(r"^##\s+(?:(?P<id>[A-Z]+-\d+)\s+)?(?P<title>.+?)\s*$")
-_CLAUSE = re.compile(r"^- ((?:\*\*[^*\s]+\*\*(?:,\s*)?)+)\s*(.*)$")
-_ID = re.compile(r"\*\*([^*\s]+)\*\*")
 _SENTENCE = re.compile(r"(.+?\.)(\s+[A-Z(]|$)")
-_RULING = re.compile(r"^- \*\*(?P<id>[A-Z]+-R?\d+)(?P<title>[^*]*)\*\*\s*(?P<text>.*)$")
-_RULING_PREFIX = re.compile(r"\b([A-Z]+-R|CL-)\d+")
 _RULING_ID = re.compile(r"^([A-Z]+-R|CL-)\d+$")
-_RULINGS = Path(__file__).resolve().parents[2] / "docs" / "rulings.md"
 #: a summary line stops after this many characters
 _SUMMARY_CHARS = 180
-
-
-@dataclass
-class Clause:
-    ids: list[str]
-    text: str
-
-
-@dataclass
-class Section:
-    id: str
-    title: str
-    clauses: list[Clause] = field(default_factory=list)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id (see `timelord games`)")
     parser.add_argument("clause", nargs="?", help="a clause or section id, e.g. K-5.3 or K-5")
-
-
-def rules_text(game_id: str) -> str:
-    """The game's RULES.md as shipped in its package."""
-    package = game_class(game_id).__module__.rpartition(".")[0]
-    try:
-        return (resources.files(package) / "RULES.md").read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{game_id} ships no RULES.md") from exc
-
-
-def parse_rules(text: str) -> list[Section]:
-    """Sections and their clauses; a clause's text runs over its indented continuation lines."""
-    sections: list[Section] = []
-    current: Clause | None = None
-    for line in text.splitlines():
-        heading = _SECTION.match(line)
-        if heading:
-            sections.append(Section(heading["id"] or "", heading["title"]))
-            current = None
-            continue
-        bullet = _CLAUSE.match(line)
-        if bullet and sections:
-            current = Clause(_ID.findall(bullet[1]), bullet[2].strip())
-            sections[-1].clauses.append(current)
-        elif current is not None and line.startswith("  ") and line.strip():
-            current.text += " " + line.strip()
-        else:
-            current = None
-    return sections
 
 
 def _first_sentence(text: str) -> str:
@@ -123,8 +72,8 @@ def clause_text(game_id: str, clause_id: str, width: int = 100) -> str:
                 return f"({section.id} {section.title})\n{_fill(clause, width)}".strip()
             known.extend(clause.ids)
     # a ruling of this game: its prefix is one the game's rules cite ("[K-R9]")
-    prefixes = {m.upper() for m in _RULING_PREFIX.findall(text)}
-    ruling = ruling_text(wanted, width) if wanted.startswith(tuple(prefixes)) else None
+    prefixes = ruling_prefixes(game_id)
+    ruling = ruling_text(wanted, width) if prefixes and wanted.startswith(prefixes) else None
     if ruling is not None:
         return ruling
     import difflib
@@ -142,21 +91,7 @@ def clause_text(game_id: str, clause_id: str, width: int = 100) -> str:
 def ruling_text(ruling_id: str, width: int = 100) -> str | None:
     """A ruling (`K-R9`, `CL-3`: how the engine decides where the rulebook is silent) from
     docs/rulings.md, when the source tree is at hand (it is not installed with the package)."""
-    try:
-        text = _RULINGS.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    found: Clause | None = None
-    for line in text.splitlines():
-        if found is not None:
-            if not line.startswith("  ") or not line.strip():
-                break
-            found.text += " " + line.strip()
-            continue
-        head = _RULING.match(line)
-        if head and head["id"].upper() == ruling_id.upper():
-            title = head["title"].strip()
-            found = Clause([head["id"]], f"{title} {head['text']}".strip())
+    found = next((r for r in all_rulings() if r.ids[0].upper() == ruling_id.upper()), None)
     return None if found is None else _fill(found, width)
 
 

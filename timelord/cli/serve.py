@@ -4,8 +4,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 
 from timelord.core import ConfigError
+
+#: what each limit of `timelord.server.limits.Limits` protects, for --help
+_LIMIT_HELP = {
+    "tables_per_client": "tables in play one client address may have created",
+    "bot_tables_per_client": "of those, tables with a bot seat",
+    "creations_per_minute": "tables one client address may create in a minute",
+    "tables_total": "tables in play on the whole database",
+    "bot_tables_total": "tables with a bot seat in play on the whole database",
+    "sockets_per_client": "WebSockets one client address may hold open",
+    "sockets_per_table": "WebSockets open on one table",
+    "header_timeout": "seconds a connection has to send a request's headers",
+    "bot_move_seconds": "wall-clock seconds one bot move may search",
+    "bot_workers": "bot searches running at once (shared round the tables)",
+    "archive_after": "seconds without a move after which a table in play is archived",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +52,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(repeatable); tables may then name SPEC as a seat and the lobby offers it",
     )
     parser.add_argument("--open", action="store_true", help="open the lobby in a browser")
+    parser.add_argument(
+        "--allow-seed",
+        action="store_true",
+        help="let a new table name its seed (such tables are marked seeded: whoever chose "
+        "the seed can know every card); by default the server deals from OS entropy",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="a reverse proxy (address or network) whose X-Forwarded-For is believed "
+        "(repeatable); from any other peer the header is ignored",
+    )
+    from timelord.server.limits import Limits
+
+    for limit in dataclasses.fields(Limits):
+        default = limit.default
+        parser.add_argument(
+            f"--{limit.name.replace('_', '-')}",
+            type=type(default),
+            default=default,
+            metavar="N",
+            help=f"{_LIMIT_HELP[limit.name]} (default: %(default)s"
+            + (")" if limit.name == "bot_workers" else "; 0: no limit)"),
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,10 +85,26 @@ def run(args: argparse.Namespace) -> int:
 
     from timelord.server import create_app
     from timelord.server.api import MAX_BODY
+    from timelord.server.limits import Limits
+    from timelord.server.proxy import header_timeout_protocol
 
     if not args.bot_delay >= 0:  # also refuses nan
         raise ConfigError("--bot-delay must be 0 or more seconds")
-    app = create_app(args.db, args.bot_delay, agents=args.agent)
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(Limits)}
+    if any(not value >= 0 for value in values.values()):
+        raise ConfigError("limits must be 0 (none) or more")
+    limits = Limits(**values)
+    try:
+        app = create_app(
+            args.db,
+            args.bot_delay,
+            agents=args.agent,
+            limits=limits,
+            allow_seed=args.allow_seed,
+            trusted_proxies=args.trusted_proxy,
+        )
+    except ValueError as exc:  # a --trusted-proxy that is no address
+        raise ConfigError(str(exc)) from exc
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
 
@@ -59,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
         # compressing every snapshot costs more CPU than it saves on a LAN or loopback
         ws_per_message_deflate=False,
         timeout_graceful_shutdown=2,
+        # client addresses are read from X-Forwarded-For only from --trusted-proxy peers,
+        # by timelord.server.proxy; uvicorn's own handling would trust 127.0.0.1 regardless
+        proxy_headers=False,
+        http=header_timeout_protocol(limits.header_timeout)
+        if limits.header_timeout > 0
+        else "auto",
     )
     server = uvicorn.Server(config)
 

@@ -32,6 +32,9 @@ _COLOUR_WORDS = {
     "yellow": "bold yellow",
 }
 
+#: xterm's "erase saved lines" (ED 3): clears the scrollback, which ESC[2J leaves
+ERASE_SCROLLBACK = "\x1b[3J"
+
 #: columns a board keeps beside a panel before the panel goes below it instead
 _MIN_BOARD_WIDTH = 60
 
@@ -132,9 +135,13 @@ class Screen:
         return self._read(prompt)
 
     def clear(self) -> None:
-        """Blank the screen (hot-seat: nobody sees the last player's hand)."""
+        """Blank the screen and its scrollback (hot-seat: the next player can neither see
+        nor scroll back to the last player's hand). ESC[3J is xterm's "erase saved lines";
+        a terminal that ignores it keeps the scrollback (see the README)."""
         if self.rich:
             self.console.clear()
+            self.console.file.write(ERASE_SCROLLBACK)
+            self.console.file.flush()
         else:
             print("\n" * 3 + "-" * 40, file=self.out, flush=True)
 

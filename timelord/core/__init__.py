@@ -17,6 +17,7 @@ from timelord.core.errors import (
 )
 from timelord.core.events import Event, emit
 from timelord.core.game import Game, State, View
+from timelord.core.keyed import KeyedRng, generator, is_state, resume
 from timelord.core.record import Record, replay, replay_steps
 from timelord.core.registry import GAMES, game_class, load, register
 from timelord.core.rng import Rng
@@ -33,6 +34,7 @@ __all__ = [
     "IllegalAction",
     "InvalidAction",
     "InvalidSeat",
+    "KeyedRng",
     "NotYourTurn",
     "Record",
     "Rng",
@@ -42,8 +44,11 @@ __all__ = [
     "decode_action",
     "emit",
     "game_class",
+    "generator",
+    "is_state",
     "load",
     "register",
     "replay",
     "replay_steps",
+    "resume",
 ]

@@ -38,8 +38,10 @@ class Game(ABC):
         """An upper bound on the actions in one game; every game ends within it."""
 
     @abstractmethod
-    def new_game(self, seed: int) -> State:
-        """The opening state; the same seed gives the same game."""
+    def new_game(self, seed: int | Rng) -> State:
+        """The opening state; the same seed gives the same game. A generator may stand for
+        the seed (a served table's `KeyedRng`): the game draws from it (`generator(seed)`)
+        and keeps its state, resuming it with `resume(state.rng)` for every later draw."""
 
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> State:

@@ -11,7 +11,9 @@ from typing import Any
 
 from timelord.core.errors import ConfigError, CorruptRecord, GameError
 from timelord.core.game import State
+from timelord.core.keyed import KEY_BYTES, KeyedRng
 from timelord.core.registry import load
+from timelord.core.rng import Rng
 
 RECORD_VERSION = 1
 
@@ -26,9 +28,12 @@ class Record:
     actions: list[dict[str, Any]] = field(default_factory=list)
     seats: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    #: a served table's generator key (hex; see `timelord.core.keyed`): the game was dealt
+    #: from it, not from `seed`
+    key: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "version": RECORD_VERSION,
             "game": self.game,
             "options": self.options,
@@ -37,6 +42,13 @@ class Record:
             "actions": self.actions,
             "result": self.result,
         }
+        if self.key is not None:
+            data["key"] = self.key
+        return data
+
+    def start(self) -> int | Rng:
+        """What `new_game` was given: the seed, or the keyed generator."""
+        return self.seed if self.key is None else KeyedRng(bytes.fromhex(self.key))
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
@@ -68,6 +80,7 @@ class Record:
             _actions(data.get("actions", [])),
             _seats(data.get("seats", [])),
             _result(data.get("result")),
+            _key(data.get("key")),
         )
 
     def save(self, path: str | Path) -> None:
@@ -89,7 +102,7 @@ class Record:
         return cls.from_json(data)
 
 
-_FIELDS = {"version", "game", "options", "seed", "seats", "actions", "result"}
+_FIELDS = {"version", "game", "options", "seed", "seats", "actions", "result", "key"}
 #: seeds are 64-bit generator states; one sign bit more lets `timelord play --seed -5` round-trip
 SEED_BITS = 64
 #: a record file larger than this is refused unread (a long game's record is about 100 KB)
@@ -148,6 +161,18 @@ def _check_tree(value: Any, what: str, limit: int) -> None:
                 raise CorruptRecord(f"record {what!r} holds a number over 64 bits")
         elif not (item is None or isinstance(item, bool | float)):
             raise CorruptRecord(f"record {what!r} holds a {type(item).__name__}")
+
+
+def _key(key: Any) -> str | None:
+    if key is None:
+        return None
+    if not isinstance(key, str) or len(key) != 2 * KEY_BYTES:
+        raise CorruptRecord(f"record 'key' must be {2 * KEY_BYTES} hex digits")
+    try:
+        bytes.fromhex(key)
+    except ValueError:
+        raise CorruptRecord(f"record 'key' must be {2 * KEY_BYTES} hex digits") from None
+    return key.lower()
 
 
 def _actions(actions: Any) -> list[dict[str, Any]]:
@@ -230,7 +255,7 @@ def replay_steps(record: Record) -> Iterator[tuple[State, Any]]:
         )
     if record.seats and len(record.seats) != game.players:
         raise CorruptRecord(f"record names {len(record.seats)} seats for {game.players} players")
-    state = game.new_game(record.seed)
+    state = game.new_game(record.start())
     for i, data in enumerate(record.actions):
         try:
             action = game.action_from_json(data)

@@ -22,6 +22,8 @@ router = APIRouter(prefix="/api")
 
 #: largest request body (create or action) and WebSocket message, in bytes
 MAX_BODY = 16 * 1024
+#: the largest `since` either route takes (a version never comes near it)
+MAX_SINCE = 2**31 - 1
 
 
 class ErrorBody(BaseModel):
@@ -30,30 +32,43 @@ class ErrorBody(BaseModel):
     rule: str = Field("", description="the rule clause that forbids an illegal action")
 
 
-class RealtimeClock(BaseModel):
+class _Closed(BaseModel):
+    """A request body: a property it does not name is refused (400 request/malformed)."""
+
     model_config = ConfigDict(extra="forbid")
+
+
+class RealtimeClock(_Closed):
     mode: Literal["realtime"]
     per_move: float = Field(ge=0, description="seconds added to the bank after each move")
     bank: float = Field(gt=0, description="seconds each seat starts with; also the bank's cap")
 
 
-class AsyncClock(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class AsyncClock(_Closed):
     mode: Literal["async"]
     per_move: float = Field(gt=0, description="seconds each move may take (hours to days)")
 
 
-class CreateTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CreateTable(_Closed):
     game: str = Field(examples=["keys"])
-    options: dict[str, Any] = Field(default_factory=dict, examples=[{"players": 2}])
+    options: dict[str, Any] | None = Field(
+        None, examples=[{"players": 2}], description="the game's options (none: its defaults)"
+    )
     seats: list[str] = Field(
         examples=[["human", "ismcts:hard"]],
+        min_length=1,
+        max_length=16,
         description="one per seat: human (a link), open (the first person to claim it), "
         "random, heuristic[:easy|medium|hard], ismcts[:easy|medium|hard], or an agent the "
         "server was started with (timelord serve --agent SPEC)",
     )
-    seed: int | None = None
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=2**63 - 1,
+        description="only where the operator allows it (timelord serve --allow-seed; "
+        "otherwise 422 config/invalid); the table is then marked seeded",
+    )
     names: list[str | None] | None = Field(
         None, description="a display name per seat (1-32 printable characters; human seats only)"
     )
@@ -105,6 +120,9 @@ class Snapshot(BaseModel):
     version: int = Field(description="actions applied so far; name it when you act")
     over: bool
     to_move: int | None
+    seeded: bool = Field(
+        description="the creator chose the seed, and so may know every hidden card"
+    )
     view: dict[str, Any] = Field(description="the engine's view(seat) exactly")
     legal: list[dict[str, Any]] = Field(description="action JSON, only for the seat to move")
     events: list[EventOut] = Field(description="the seat's events, oldest first")
@@ -115,32 +133,28 @@ class Snapshot(BaseModel):
     rematch: str | None = Field(description="the rematch table's id, once one was asked for")
 
 
-class ActionIn(BaseModel):
+class ActionIn(_Closed):
     version: int
     action: dict[str, Any]
 
 
-class ExplainIn(BaseModel):
+class ExplainIn(_Closed):
     action: dict[str, Any]
 
 
-class UndoIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class UndoIn(_Closed):
     version: int = Field(description="the version you saw; 409 action/stale if it moved")
 
 
-class ClaimIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ClaimIn(_Closed):
     name: str = Field(min_length=1, max_length=32, description="your display name")
 
 
-class MuteIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class MuteIn(_Closed):
     muted: bool
 
 
-class ChatIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ChatIn(_Closed):
     text: str = Field(min_length=1, max_length=500)
 
 
@@ -190,10 +204,14 @@ class TableSummary(BaseModel):
     game: str
     options: dict[str, Any]
     seats: list[dict[str, Any]] = Field(description='[{"seat", "agent", "name"}]')
-    status: str = Field(description="open, playing, over or abandoned")
+    status: str = Field(
+        description="open (seats wait for people), playing, over, abandoned (ended by its "
+        "creator) or archived (idle too long: read-only)"
+    )
     version: int
     to_move: int | None
     created: str
+    seeded: bool = Field(description="the creator chose the seed")
     clock: ClockOut | None
     winners: list[int] | None = Field(description="for a finished table, who won")
 
@@ -204,6 +222,29 @@ class TableList(BaseModel):
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
+
+
+#: the body of a request that takes none: nothing, or an empty object
+NO_BODY = {
+    "requestBody": {
+        "required": False,
+        "content": {
+            "application/json": {
+                "schema": {"type": "object", "properties": {}, "additionalProperties": False}
+            }
+        },
+    }
+}
+
+
+async def no_body(request: Request) -> None:
+    """400 `request/malformed` unless the request has no body or an empty object."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise too_large(MAX_BODY)
+    raw = await request.body()
+    if raw.strip() and parse_json(raw) != {}:
+        raise malformed("this request takes no body (or {})")
 
 
 def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
@@ -261,11 +302,7 @@ def action_request(body: Any) -> tuple[int, Any]:
 
 
 def _since(value: int | None) -> int:
-    if value is None:
-        return 0
-    if value < 0:
-        raise malformed("since must be a version (0 or more)")
-    return value
+    return 0 if value is None else value
 
 
 def _base(request: Request) -> str:
@@ -276,13 +313,15 @@ def _base(request: Request) -> str:
     "/tables",
     status_code=201,
     response_model=TableCreated,
-    responses=_errors(400, 413, 422),
+    responses=_errors(400, 413, 422, 429),
     openapi_extra=_body_doc(CreateTable),
     summary="Create a table",
     description="Seats are 'human' (each gets a token, given only here), 'open' (the first "
     "person to claim it gets it; the table starts when the last is claimed) or a bot spec; "
     "bots start playing at once. The answer's owner_token (given only here) invites, ends "
-    "and mutes. 422 config/invalid for an unknown game, option, seat, clock or stand-in.",
+    "and mutes. 422 config/invalid for an unknown game, option, seat, clock or stand-in, "
+    "or a seed where the operator does not allow one; 429 rate/limited past a limit on "
+    "tables of one client address or of the server.",
 )
 async def create_table(request: Request) -> Response:
     body = await read_json(request)
@@ -290,11 +329,13 @@ async def create_table(request: Request) -> Response:
         raise malformed(f"the body's keys are among {sorted(_CREATE_KEYS)}")
     if "game" not in body or "seats" not in body:
         raise malformed("the body needs game and seats")
+    client = request.app.state.proxies.client_address(request.scope)
     live, tokens, owner = await _tables(request).create(
         body["game"],
         body.get("options"),
         body["seats"],
         body.get("seed"),
+        client,
         names=body.get("names"),
         clock=body.get("clock"),
         stand_in=body.get("stand_in"),
@@ -321,7 +362,7 @@ _CREATE_KEYS = frozenset({"game", "options", "seats", "seed", "names", "clock", 
 )
 async def list_tables(
     request: Request,
-    status: str | None = Query(None, pattern="^(open|playing|over|abandoned)$"),
+    status: str | None = Query(None, pattern="^(open|playing|over|abandoned|archived)$"),
     limit: int = Query(100, ge=1, le=1000),
 ) -> Response:
     tables = await _tables(request).summaries(status, limit)
@@ -343,7 +384,7 @@ async def snapshot(
     request: Request,
     table_id: str,
     token: str | None = None,
-    since: int | None = None,
+    since: int | None = Query(None, ge=0, le=MAX_SINCE),
 ) -> Response:
     live = await _tables(request).live(table_id)
     seat = live.seat_of(token)
@@ -430,13 +471,15 @@ async def claim(request: Request, table_id: str, seat: int) -> Response:
 @router.post(
     "/tables/{table_id}/seats/{seat}/invite",
     response_model=SeatLink,
-    responses=_errors(403, 404, 409),
+    responses=_errors(400, 403, 404, 409),
+    openapi_extra=NO_BODY,
     summary="Give a person's seat a fresh link (the creator)",
     description="With the owner_token: a new token for the seat; the old one stops opening "
     "it, and the seat keeps its place. 403 owner/forbidden for another token, 409 "
     "seat/not_human for a bot's or an unclaimed open seat, 404 seat/not_found.",
 )
 async def invite(request: Request, table_id: str, seat: int, owner: str | None = None) -> Response:
+    await no_body(request)
     tables = _tables(request)
     live = await tables.live(table_id)
     token = await tables.invite(live, owner, seat)
@@ -447,12 +490,14 @@ async def invite(request: Request, table_id: str, seat: int, owner: str | None =
 @router.post(
     "/tables/{table_id}/end",
     response_model=Ended,
-    responses=_errors(403, 404, 409),
+    responses=_errors(400, 403, 404, 409),
+    openapi_extra=NO_BODY,
     summary="End the table (the creator)",
     description="With the owner_token: the table stops and is recorded as abandoned, with "
     "no winner. 403 owner/forbidden for another token, 409 table/over if it had ended.",
 )
 async def end(request: Request, table_id: str, owner: str | None = None) -> Response:
+    await no_body(request)
     tables = _tables(request)
     live = await tables.live(table_id)
     await tables.end(live, owner)
@@ -488,7 +533,8 @@ async def _own_seat(request: Request, table_id: str, seat: int, token: str | Non
 @router.post(
     "/tables/{table_id}/seats/{seat}/stand-in",
     response_model=Snapshot,
-    responses=_errors(403, 404, 409),
+    responses=_errors(400, 403, 404, 409),
+    openapi_extra=NO_BODY,
     summary="Let the stand-in bot play your seat while you are away",
     description="The table's stand-in plays the seat (from its view only) until you take it "
     "back; the table's log says so. Your own moves are refused with 409 seat/stand_in "
@@ -497,6 +543,7 @@ async def _own_seat(request: Request, table_id: str, seat: int, token: str | Non
 async def stand_in(
     request: Request, table_id: str, seat: int, token: str | None = None
 ) -> Response:
+    await no_body(request)
     live = await _own_seat(request, table_id, seat, token)
     await _tables(request).stand_in_for(live, seat, "their player asked")
     return _json(live.snapshot_text(seat))
@@ -505,12 +552,14 @@ async def stand_in(
 @router.post(
     "/tables/{table_id}/seats/{seat}/reclaim",
     response_model=Snapshot,
-    responses=_errors(403, 404),
+    responses=_errors(400, 403, 404),
+    openapi_extra=NO_BODY,
     summary="Take your seat back from the stand-in",
     description="Answers the snapshot; a seat nobody stands in for is left as it is. "
     "403 seat/forbidden unless the token opens that seat.",
 )
 async def reclaim(request: Request, table_id: str, seat: int, token: str | None = None) -> Response:
+    await no_body(request)
     live = await _own_seat(request, table_id, seat, token)
     await _tables(request).reclaim(live, seat)
     return _json(live.snapshot_text(seat))
@@ -542,7 +591,8 @@ async def take_back(request: Request, table_id: str, token: str | None = None) -
 @router.post(
     "/tables/{table_id}/rematch",
     response_model=Rematch,
-    responses=_errors(403, 404, 409),
+    responses=_errors(400, 403, 404, 409),
+    openapi_extra=NO_BODY,
     summary="Play again: one new table for every request",
     description="After the end, any seat's token: a new table with the same game, options, "
     "clock, stand-in and seat kinds, seats rotated by one (seat s sits at s+1); every open "
@@ -550,6 +600,7 @@ async def take_back(request: Request, table_id: str, token: str | None = None) -
     "and a later request answers the same table. 409 table/not_over before the end.",
 )
 async def rematch(request: Request, table_id: str, token: str | None = None) -> Response:
+    await no_body(request)
     tables = _tables(request)
     live = await tables.live(table_id)
     seat = live.seat_of(token)
@@ -630,24 +681,36 @@ class RateLimit:
 @router.websocket("/tables/{table_id}/ws")
 async def watch(websocket: WebSocket, table_id: str) -> None:
     tables = _tables(websocket)
+    sockets = websocket.app.state.sockets
+    client = websocket.app.state.proxies.client_address(websocket.scope)
     await websocket.accept()
     try:
         live = await tables.live(table_id)
         seat = live.seat_of(websocket.query_params.get("token"))
-        since = _since_text(websocket.query_params.get("since"))
+        since = since_text(websocket.query_params.get("since"))
+        sockets.open(client, live.id)
     except ApiError as exc:
         await websocket.send_text(_error_text(exc))
         await websocket.close(4000 + exc.status)
         return
-    await _serve_socket(websocket, tables, live, seat, since)
+    try:
+        await _serve_socket(websocket, tables, live, seat, since)
+    finally:
+        sockets.close(client, live.id)
 
 
-def _since_text(value: str | None) -> int:
+def since_text(value: str | None) -> int:
+    """`since` as the WebSocket's query gives it, held to the HTTP route's rule (an integer
+    in 0..MAX_SINCE, else 400 request/malformed), read without converting a long text."""
     if value is None:
         return 0
-    if not (value.isascii() and value.isdigit()):
-        raise malformed("since must be a version (0 or more)")
-    return int(value)
+    digits = value.lstrip("0") or "0"
+    if not (value.isascii() and value.isdigit()) or len(digits) > len(str(MAX_SINCE)):
+        raise malformed(f"since must be a version, 0 to {MAX_SINCE}")
+    number = int(digits)
+    if number > MAX_SINCE:
+        raise malformed(f"since must be a version, 0 to {MAX_SINCE}")
+    return number
 
 
 _CHAT = '{"type": "chat", "text": "..."}'

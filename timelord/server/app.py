@@ -26,6 +26,8 @@ from timelord.agents import user_agent_class
 from timelord.server.api import RateLimit, router
 from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, rate_limited
+from timelord.server.limits import Limits, Sockets
+from timelord.server.proxy import ForwardedScheme, Proxies
 from timelord.server.storage import Store, default_url
 from timelord.server.tables import Tables
 
@@ -59,17 +61,24 @@ def create_app(
     rate: float = 200.0,
     burst: float = 400.0,
     clock: Clock | None = None,
+    limits: Limits | None = None,
+    allow_seed: bool = True,
+    trusted_proxies: Sequence[str] = (),
 ) -> FastAPI:
     """The app over the database at `db_url` (None: a SQLite file in the user's data dir),
     bots waiting `bot_delay` seconds before each move; `agents` are the operator's own agent
     specs ("package.module:Class", "file.py:Class") that seats may name, each checked here;
-    `rate`/`burst` bound the requests or WebSocket messages of one connection per second;
-    `clock` is where table clocks read the time (the real one unless a test hands in its
-    own)."""
+    `rate`/`burst` bound the requests of one client address, and the WebSocket messages of
+    one socket, per second; `limits` the tables, sockets and bot time of clients and of the
+    server; `allow_seed` lets a create request choose the seed (`timelord serve` refuses it
+    unless `--allow-seed`); X-Forwarded-For is believed only from `trusted_proxies`; `clock`
+    is where table clocks read the time (the real one unless a test hands in its own)."""
     for spec in agents:
         user_agent_class(spec)  # ConfigError now, not when a table first seats it
+    limits = limits or Limits()
+    proxies = Proxies(trusted_proxies)
     store = Store(db_url or default_url())
-    tables = Tables(store, bot_delay, agents, clock)
+    tables = Tables(store, bot_delay, agents, limits=limits, allow_seed=allow_seed, timer=clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -82,6 +91,8 @@ def create_app(
     app = FastAPI(title="timelord", description=DESCRIPTION, lifespan=lifespan)
     app.state.tables = tables
     app.state.limits = (rate, burst)
+    app.state.proxies = proxies
+    app.state.sockets = Sockets(limits)
     app.include_router(router)
     _mount_client(app)
 
@@ -102,10 +113,13 @@ def create_app(
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         code = "http/not_found" if exc.status_code == 404 else f"http/{exc.status_code}"
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:  # every method the path takes, not one route's
+            headers["Allow"] = ", ".join(_methods(app, request.url.path))
         return JSONResponse(
             {"code": code, "reason": str(exc.detail), "rule": ""},
             status_code=exc.status_code,
-            headers=getattr(exc, "headers", None),
+            headers=headers or None,
         )
 
     @app.exception_handler(Exception)
@@ -116,8 +130,49 @@ def create_app(
             status_code=500,
         )
 
-    app.add_middleware(ConnectionRateLimit, rate=rate, burst=burst)
+    app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)
+    app.add_middleware(ForwardedScheme, proxies=proxies)
+    app.openapi = lambda: _exact_openapi(app)  # type: ignore[method-assign]
     return app
+
+
+def _exact_openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's schema, made to say what the server answers: a request that fails
+    validation gets 400 request/malformed (the handler above), never FastAPI's 422."""
+    if app.openapi_schema is not None:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    doc = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    error = {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    }
+    for item in doc.get("paths", {}).values():
+        for operation in item.values():
+            responses = operation.get("responses", {})
+            found = responses.get("422", {}).get("content", {}).get("application/json", {})
+            if found.get("schema", {}).get("$ref", "").endswith("/HTTPValidationError"):
+                del responses["422"]
+                responses.setdefault("400", {"description": "request/malformed", **error})
+    schemas = doc.get("components", {}).get("schemas", {})
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(unused, None)
+    app.openapi_schema = doc
+    return doc
+
+
+def _methods(app: FastAPI, path: str) -> list[str]:
+    """The methods some route of `app` takes at `path` (a 405's Allow header)."""
+    from starlette.routing import Match
+
+    found = []
+    for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {"type": "http", "path": path, "method": method, "root_path": ""}
+        if any(route.matches(scope)[0] == Match.FULL for route in app.routes):
+            found.append(method)
+    return found
 
 
 def _mount_client(app: FastAPI) -> None:
@@ -137,21 +192,29 @@ def _mount_client(app: FastAPI) -> None:
         app.mount("/static", StaticFiles(directory=static), name="static")
 
 
-class ConnectionRateLimit:
-    """Refuse HTTP requests past `rate` per second (bursts of `burst`) on one connection
-    (client address and port) with 429; WebSocket messages are limited in the socket."""
+class ClientRateLimit:
+    """Refuse HTTP requests past `rate` per second (bursts of `burst`) from one client
+    address (a new connection shares its address's bucket) with 429; WebSocket messages are
+    limited in the socket."""
 
-    def __init__(self, app: ASGIApp, rate: float, burst: float, remember: int = 4096) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        rate: float,
+        burst: float,
+        proxies: Proxies,
+        remember: int = 4096,
+    ) -> None:
         self.app = app
         self.rate = rate
         self.burst = burst
+        self.proxies = proxies
         self.remember = remember
-        self._buckets: dict[Any, RateLimit] = {}
+        self._buckets: dict[str, RateLimit] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            key = scope.get("client")
-            key = tuple(key) if key else None
+            key = self.proxies.client_address(scope)
             bucket = self._buckets.pop(key, None) or RateLimit(self.rate, self.burst)
             self._buckets[key] = bucket  # most recent last, so the oldest go first
             if len(self._buckets) > self.remember:

@@ -2,9 +2,10 @@
 
 A bot gets only its seat's view and the legal actions, as in the CLI. Cheap agents choose in
 a worker thread; searches (ISMCTS) run in a small process pool so a long think never holds the
-event loop or the other tables. A bot's generator is derived from the table's seed, its seat
-and the version, so a decision is reproducible and two processes serving one table choose the
-same move (only one of them can commit it).
+event loop, and the pool's workers go round the tables with a search waiting (`FairQueue`), so
+one table's bots cannot keep another's waiting. A search is bounded in wall-clock time as well
+as in simulations (`Limits.bot_move_seconds`). A bot's generator is derived from the table's
+secret, its seat and the version (`Live.bot_seed`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -21,6 +23,10 @@ from typing import Any
 
 from timelord.agents import AGENTS, Agent, make_agent
 from timelord.core import Action, ConfigError, Game, Rng, View, load
+from timelord.server.fairness import FairQueue
+from timelord.server.limits import Limits
+
+log = logging.getLogger("timelord.server")
 
 HUMAN = "human"
 #: a seat that waits for the first person to claim it (it becomes a human seat then)
@@ -52,23 +58,27 @@ def check_spec(spec: Any, game: Game, own: frozenset[str] = frozenset()) -> str:
 
 
 def bot_seed(table_seed: int, seat: int, version: int) -> int:
-    """The generator seed of a bot's decision at one version of one table."""
+    """The generator seed of a bot's decision at one version of a seeded table (whoever
+    knows the seed knows the deal anyway; keyed tables derive theirs one-way, `Live.bot_seed`)."""
     return Rng(table_seed ^ (seat + 1) * 0x9E3779B97F4A7C15 ^ version * 0xBF58476D1CE4E5B9).next64()
 
 
 class Bots:
     """Runs bots' decisions off the event loop."""
 
-    def __init__(self, processes: int | None = None) -> None:
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="timelord-bot")
         self._processes: Pool | None = None
-        self._process_count = processes or min(2, os.cpu_count() or 1)
+        self._process_count = max(1, self.limits.bot_workers)
+        #: the search workers, handed round the tables waiting for one
+        self.queue = FairQueue(self._process_count)
 
     def _pool(self) -> Pool:
         if self._processes is None:
             # forkserver: the server has threads running, and forking those is unsafe
             context = multiprocessing.get_context("forkserver")
-            self._processes = context.Pool(self._process_count)
+            self._processes = context.Pool(self._process_count, initializer=_lower_priority)
         return self._processes
 
     async def choose(
@@ -79,27 +89,58 @@ class Bots:
         view: View,
         legal: Sequence[Action],
         seed: int,
+        table: str = "",
     ) -> Action:
+        """The agent's choice for the seat of `view` at `table`."""
         loop = asyncio.get_running_loop()
         if spec.partition(":")[0] in _SEARCHERS:
-            options = json.dumps(game.options, sort_keys=True)
-            answer: asyncio.Future[int] = loop.create_future()
-            self._pool().apply_async(
-                _choose_in_worker,
-                (game.id, options, spec, view, [a.to_json() for a in legal], seed),
-                callback=lambda index: loop.call_soon_threadsafe(_settle, answer, index, None),
-                error_callback=lambda exc: loop.call_soon_threadsafe(_settle, answer, 0, exc),
-            )
-            return legal[await answer]
+            async with self.queue.turn(table):
+                return await self._search(game, spec, view, legal, seed)
         if spec == "random":  # a coin toss costs less than the hop to a thread
             return agent.act(view, legal, Rng(seed))
         return await loop.run_in_executor(self._threads, agent.act, view, legal, Rng(seed))
+
+    async def _search(
+        self, game: Game, spec: str, view: View, legal: Sequence[Action], seed: int
+    ) -> Action:
+        """A search in the pool, told to stop after `bot_move_seconds`; should a worker
+        overrun that by far, the move is the first legal one and the table goes on."""
+        loop = asyncio.get_running_loop()
+        bound = self.limits.bot_move_seconds
+        options = json.dumps(game.options, sort_keys=True)
+        answer: asyncio.Future[int] = loop.create_future()
+        self._pool().apply_async(
+            _choose_in_worker,
+            (game.id, options, timed(spec, bound), view, [a.to_json() for a in legal], seed),
+            callback=lambda index: loop.call_soon_threadsafe(_settle, answer, index, None),
+            error_callback=lambda exc: loop.call_soon_threadsafe(_settle, answer, 0, exc),
+        )
+        if bound <= 0:
+            return legal[await answer]
+        try:
+            return legal[await asyncio.wait_for(answer, 2 * bound + 5)]
+        except TimeoutError:
+            log.error("a %s search ran past %.0f s; playing the first legal move", spec, bound)
+            return legal[0]
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             # a search still thinking for a table that is going away is of no use to anyone
             self._processes.terminate()
+
+
+def timed(spec: str, seconds: float) -> str:
+    """A searcher's spec with a wall-clock bound of `seconds` added ("ismcts:hard/time=10")."""
+    if seconds <= 0:
+        return spec
+    name, _, level = spec.partition(":")
+    return f"{name}:{level + '/' if level else ''}time={seconds:g}"
+
+
+def _lower_priority() -> None:
+    """Searches yield the CPU to the process that answers people (moves, snapshots)."""
+    os.nice(10)
 
 
 def _settle(answer: asyncio.Future[int], index: int, error: BaseException | None) -> None:

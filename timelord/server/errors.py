@@ -31,10 +31,10 @@ def too_large(limit: int) -> ApiError:
     return ApiError(413, "request/too_large", f"the body is larger than {limit} bytes")
 
 
-def rate_limited() -> ApiError:
-    return ApiError(
-        429, "rate/limited", "too many requests or messages on this connection; slow down"
-    )
+def rate_limited(
+    reason: str = "too many requests or messages on this connection; slow down",
+) -> ApiError:
+    return ApiError(429, "rate/limited", reason)
 
 
 def forbidden(reason: str) -> ApiError:

@@ -10,8 +10,10 @@ sent. A finished game's replay is drawn from its public record, step by step, fo
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from functools import lru_cache
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +27,12 @@ from timelord.core.errors import ConfigError, CorruptRecord, GameError
 from timelord.core.events import Event
 from timelord.core.game import Game, State
 from timelord.core.record import Record
+from timelord.core.rulebook import Section, game_rulings, parse_rules, rules_text
+from timelord.learn import LEARNER, Lesson, has_lesson, load_lesson, plan
+from timelord.server.api import NO_BODY
 from timelord.server.boards import render_board
 from timelord.server.errors import ApiError
-from timelord.server.tables import Live, Tables
+from timelord.server.tables import Live, Tables, seat_list
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -105,6 +110,13 @@ def lobby_games() -> list[dict[str, Any]]:
     return out
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    """The site's icon, for browsers that ask for /favicon.ico whatever the page says."""
+    icon = Path(__file__).parent / "static" / "favicon.svg"
+    return Response(icon.read_bytes(), media_type="image/svg+xml")
+
+
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def lobby(request: Request) -> Response:
     """Choose a game, its options and seats; see the tables in progress and finished."""
@@ -117,7 +129,8 @@ def lobby(request: Request) -> Response:
             "seat_kinds": [*SEAT_KINDS, *own],
             "clocks": CLOCKS,
             "games_json": lobby_games(),
-            "allow_seed": bool(getattr(request.app.state, "allow_seed", False)),
+            "allow_seed": request.app.state.tables.allow_seed,
+            "lessons": lesson_games(),
         },
     )
 
@@ -147,6 +160,7 @@ async def table_page(request: Request, table_id: str, token: str = "") -> Respon
         "game": live.game.id,
         "game_name": game_title(live.game.id),
         "seat": "" if seat is None else seat,
+        "seeded": live.seeded,
     }
     return templates.TemplateResponse(request, "table.html", context)
 
@@ -171,7 +185,21 @@ def replay_page(request: Request, table_id: str) -> Response:
     return templates.TemplateResponse(request, "table.html", context)
 
 
-@router.get("/tables/{table_id}/board", response_class=HTMLResponse, tags=["boards"])
+#: the coded JSON refusals of the board routes, whatever media type their answer has
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    }
+    for status in (400, 403, 404, 422)
+}
+
+
+@router.get(
+    "/tables/{table_id}/board",
+    response_class=HTMLResponse,
+    tags=["boards"],
+    responses=_ERRORS,
+)
 async def board(request: Request, table_id: str, token: str = "") -> Response:
     """The seat's board as an HTML fragment, drawn only from the seat's snapshot (the one
     GET /api/tables/{id}?token=T answers); the spectator's without a token."""
@@ -206,7 +234,7 @@ class _Replay:
     def __init__(self, game: Game, record: Record, names: list[str]) -> None:
         self.game = game
         self.names = names
-        state = game.new_game(record.seed)
+        state = game.new_game(record.start())
         self.states: list[State] = [state]
         self.events: list[list[Event]] = []
         for i, data in enumerate(record.actions):
@@ -230,7 +258,7 @@ class _Replay:
             "events": self.game.tell(told, seat),
             "seats": [{"seat": i, "name": n} for i, n in enumerate(self.names)],
         }
-        return render_board(self.game, seat, snapshot, final_result(state))
+        return render_board(self.game, seat, snapshot, final_result(state), replay=True)
 
 
 async def _replay(request: Request, table_id: str) -> _Replay:
@@ -252,7 +280,11 @@ async def _replay(request: Request, table_id: str) -> _Replay:
     return found
 
 
-@router.get("/tables/{table_id}/replay/board", tags=["boards"])
+@router.get(
+    "/tables/{table_id}/replay/board",
+    tags=["boards"],
+    responses=_ERRORS,
+)
 async def replay_board(
     request: Request, table_id: str, step: int = 0, seat: int | None = None
 ) -> Response:
@@ -276,3 +308,127 @@ async def replay_board(
             "names": replay.names,
         }
     )
+
+
+#: Rulebook markup a clause's text may use, and what a page shows for it.
+_CODE = re.compile(r"`([^`]+)`")
+_STRONG = re.compile(r"\*\*([^*]+)\*\*")
+_EM = re.compile(r"\*([^*\s][^*]*)\*")
+_CITE = re.compile(r"\b([A-Z]{1,2}-(?:card-[a-z0-9-]+|R?\d+(?:\.\d+)?))\b")
+
+
+def _clause_html(ids: list[str], text: str, known: set[str]) -> str:
+    """One clause: its ids as anchors (each a link to itself), then its text with the
+    rulebook's markup and every clause it cites linked within the page."""
+
+    def cite(m: re.Match[str]) -> str:
+        return f'<a href="#{m[1]}">{m[1]}</a>' if m[1] in known else m[1]
+
+    body = html_escape(text, quote=False)
+    body = _CODE.sub(r"<code>\1</code>", body)
+    body = _STRONG.sub(r"<strong>\1</strong>", body)
+    body = _EM.sub(r"<em>\1</em>", body)
+    body = _CITE.sub(cite, body)
+    head = " ".join(f'<a class="clause-id" id="{i}" href="#{i}">{i}</a>' for i in ids)
+    return f"{head} {body}"
+
+
+@lru_cache(maxsize=16)
+def rules_page_context(game_id: str) -> dict[str, Any]:
+    """The rulebook of a game as the rules page shows it: sections with anchored clauses."""
+    sections = parse_rules(rules_text(game_id))
+    rulings = game_rulings(game_id)
+    if rulings:
+        # refusals cite rulings too ("[K-R19]"): they get anchors like the clauses
+        sections.append(Section("", "Rulings: how timelord decides where the rulebook is silent"))
+        sections[-1].clauses.extend(rulings)
+    known = {s.id for s in sections if s.id} | {
+        i for s in sections for c in s.clauses for i in c.ids
+    }
+    out = []
+    for n, section in enumerate(sections):
+        if not section.clauses:
+            continue
+        out.append(
+            {
+                "id": section.id,
+                "title": section.title,
+                "anchor": section.id or f"section-{n}",
+                "clauses": [_clause_html(c.ids, c.text, known) for c in section.clauses],
+            }
+        )
+    example = next((c.ids[0] for s in sections for c in s.clauses if c.ids), "")
+    title = timelord.GAMES[game_id].split(" (")[0]
+    return {"game": game_id, "title": title, "sections": out, "example": example}
+
+
+@router.get("/rules/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def rules_page(request: Request, game_id: str) -> Response:
+    """A game's rules with an anchor per clause (`/rules/keys#K-5.3`), the same text as
+    `timelord rules GAME`; refusals and hints link here."""
+    try:
+        context = rules_page_context(game_id)
+    except (ConfigError, KeyError):
+        return templates.TemplateResponse(
+            request, "error.html", {"reason": f"no rules for {game_id!r}"}, status_code=404
+        )
+    return templates.TemplateResponse(request, "rules.html", context)
+
+
+@lru_cache(maxsize=8)
+def _lesson(game_id: str) -> tuple[Lesson, list[dict[str, Any]]]:
+    """A game's lesson and its plan (every move of the guided game), planned once."""
+    lesson = load_lesson(game_id)
+    return lesson, [ply.to_json() for ply in plan(lesson)]
+
+
+def lesson_games() -> list[str]:
+    """The games that have a lesson, in the lobby's order."""
+    return [g for g in timelord.GAMES if has_lesson(g)]
+
+
+@router.get("/learn/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def learn_page(request: Request, game_id: str) -> Response:
+    """Learn to play: what the lesson teaches, and a button that starts it."""
+    try:
+        lesson, plies = _lesson(game_id)
+    except (ConfigError, KeyError) as exc:
+        return templates.TemplateResponse(
+            request, "error.html", {"reason": f"no lesson for {game_id!r}: {exc}"}, status_code=404
+        )
+    steps = sum(1 for p in plies if p["seat"] == LEARNER)
+    context = {"lesson": lesson.to_json(), "steps": steps, "game": game_id}
+    return templates.TemplateResponse(request, "learn.html", context)
+
+
+@router.post(
+    "/api/learn/{game_id}",
+    status_code=201,
+    tags=["learn"],
+    openapi_extra=NO_BODY,
+    summary="Start a lesson",
+    responses={404: {"description": "lesson/not_found: the game has no lesson"}},
+)
+async def start_lesson(request: Request, game_id: str) -> Response:
+    """A lesson table: the game's lesson deal (public: it is in the game's data), every seat
+    a person's seat so the page plays the lesson's bot moves from the plan it is given:
+    `{"id", "seats": [{"seat", "agent", "token", "url"}], "watch_url", "lesson", "plan":
+    [{"seat", "action", "label", "say"?, "rule"?, "point"?}]}`; 404 `lesson/not_found`."""
+    try:
+        lesson, plies = _lesson(game_id)
+    except (ConfigError, KeyError):
+        return _error(404, "lesson/not_found", f"there is no lesson for {game_id!r}")
+    game = lesson.game()
+    tables: Tables = request.app.state.tables
+    live, tokens, _owner = await tables.create(
+        game_id, dict(game.options), ["human"] * game.players, lesson.seed
+    )
+    base = str(request.base_url).rstrip("/")
+    answer = {
+        "id": live.id,
+        "seats": seat_list(live, tokens, base),
+        "watch_url": f"{base}/tables/{live.id}",
+        "lesson": lesson.to_json(),
+        "plan": plies,
+    }
+    return JSONResponse(answer, status_code=201)

@@ -64,7 +64,18 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-    #: sha256 of the creator's token (invite, end, mute); null for tables made before 0002
+    #: the table's generator key (hex), None when the creator chose the seed (then `seeded`)
+    rng_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seeded: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: `limits.client_key` of the creator's address, for per-client limits
+    creator: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    #: a seat is not a person's (for the limits on tables with bots)
+    bots: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the seat to move after the last commit (None: over, or not known before revision 0002)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the last commit (or the creation); a table in play idle for long is archived
+    touched: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: sha256 of the creator's token (invite, end, mute); null for tables made before 0003
     owner_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: the clock's settings and state (`timelord.server.clocks`), null for no clock
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -119,6 +130,8 @@ class StoredTable:
     status: str
     result: dict[str, Any] | None
     created: dt.datetime
+    key: bytes | None = None
+    seeded: bool = False
     owner_hash: str | None = None
     clock: dict[str, Any] | None = None
     stand_in: str = "heuristic"
@@ -137,23 +150,28 @@ class StoredAction:
 
 # The statements of every move, built once: building them per call cost more than SQLite's
 # own commit.
-_MOVED = (
-    (TableRow.id == bindparam("table_id"))
-    & (TableRow.version == bindparam("previous"))
-    & (TableRow.status == "playing")
-)
-_STEP = update(TableRow).where(_MOVED).values(version=bindparam("version"))
-_CLOCKED_STEP = (
-    update(TableRow).where(_MOVED).values(version=bindparam("version"), clock=bindparam("clock"))
+_MOVED = (TableRow.id == bindparam("table_id")) & (TableRow.version == bindparam("previous"))
+_PLAYING = _MOVED & (TableRow.status == "playing")
+_STEP = (
+    update(TableRow)
+    .where(_PLAYING)
+    .values(
+        version=bindparam("version"),
+        to_move=bindparam("to_move"),
+        touched=bindparam("touched"),
+        clock=bindparam("clock"),
+    )
 )
 _LAST_STEP = (
     update(TableRow)
-    .where(_MOVED)
+    .where(_PLAYING)
     .values(
         version=bindparam("version"),
         status=bindparam("status"),
         result=bindparam("result"),
         clock=bindparam("clock"),
+        to_move=None,
+        touched=bindparam("touched"),
     )
 )
 _RECORD = insert(ActionRow)
@@ -161,7 +179,8 @@ _PG_APPEND = text(
     """
     WITH moved AS (
         UPDATE tables SET version = :version, status = :status,
-            result = COALESCE(CAST(:result AS JSON), result), clock = CAST(:clock AS JSON)
+            result = COALESCE(CAST(:result AS JSON), result), clock = CAST(:clock AS JSON),
+            to_move = CAST(:to_move AS INTEGER), touched = :touched
         WHERE id = :table_id AND version = :previous AND status = 'playing'
         RETURNING id
     ), recorded AS (
@@ -204,6 +223,8 @@ def _stored(row: TableRow) -> StoredTable:
         row.status,
         row.result,
         created,
+        None if row.rng_key is None else bytes.fromhex(row.rng_key),
+        bool(row.seeded),
         row.owner_hash,
         row.clock,
         row.stand_in or "heuristic",
@@ -255,11 +276,26 @@ class Store:
         options: dict[str, Any],
         seed: int,
         seats: list[dict[str, Any]],
+        *,
+        key: bytes | None = None,
+        seeded: bool = True,
+        creator: str | None = None,
+        to_move: int | None = None,
+        now: dt.datetime | None = None,
         **life: Any,
     ) -> StoredTable:
-        """A new table; `life` sets the columns of a table's life (status, owner_hash,
-        clock, stand_in, undo) where their defaults do not fit."""
+        """A new table at version 0, dealt from `key` when given, else from `seed`;
+        `seeded` when the creator chose that seed; `life` sets the columns of a table's life
+        (status, owner_hash, clock, stand_in, undo) where their defaults do not fit."""
         row = _new_row(table_id, game, options, seed, seats, life)
+        now = now or row.created
+        row.created = now
+        row.rng_key = None if key is None else key.hex()
+        row.seeded = seeded
+        row.creator = creator
+        row.bots = any(seat["agent"] not in ("human", "open") for seat in seats)
+        row.to_move = to_move
+        row.touched = now
         with self._writing(), self.engine.begin() as conn:
             conn.execute(insert(TableRow).values(**_row_values(row)))
         return _stored(row)
@@ -269,6 +305,10 @@ class Store:
         rematch that stands (the first request's, however many arrive at once)."""
         life = {k: getattr(new, k) for k in ("status", "owner_hash", "clock", "stand_in", "undo")}
         row = _new_row(new.id, new.game, new.options, new.seed, new.seats, life)
+        row.rng_key = None if new.key is None else new.key.hex()
+        row.seeded = new.seeded
+        row.bots = any(seat["agent"] not in ("human", "open") for seat in new.seats)
+        row.touched = row.created
         claim = (
             update(TableRow)
             .where(TableRow.id == old_id, TableRow.rematch.is_(None))
@@ -380,26 +420,32 @@ class Store:
         action: dict[str, Any],
         events: Sequence[dict[str, Any]],
         result: dict[str, Any] | None,
+        to_move: int | None = None,
         clock: dict[str, Any] | None = None,
     ) -> None:
-        """Commit the action that takes the table from `version - 1` to `version` (and the
-        table's clock as that move leaves it).
+        """Commit the action that takes the table from `version - 1` to `version`, after
+        which `to_move` decides (and the table's clock as that move leaves it).
 
-        `Conflict` if another writer got there first (nothing is written then). On PostgreSQL
-        the same transaction notifies the other processes, delivered only once it commits.
+        `Conflict` if another writer got there first, or the table is no longer in play
+        (archived), and nothing is written then. On PostgreSQL the same transaction notifies
+        the other processes, delivered only once it commits.
         """
+        now = dt.datetime.now(dt.UTC)
         if self.is_postgres:
-            self._append_postgres(table_id, version, action, events, result, clock)
+            self._append_postgres(table_id, version, action, events, result, to_move, now, clock)
             return
-        params: dict[str, Any] = {"table_id": table_id, "previous": version - 1}
-        if result is None and clock is None:
+        params: dict[str, Any] = {
+            "table_id": table_id,
+            "previous": version - 1,
+            "to_move": to_move,
+            "touched": now,
+            "clock": clock,
+        }
+        if result is None:
             step, params["version"] = _STEP, version
-        elif result is None:
-            step = _CLOCKED_STEP
-            params |= {"version": version, "clock": clock}
         else:
             step = _LAST_STEP
-            params |= {"version": version, "status": "over", "result": result, "clock": clock}
+            params |= {"version": version, "status": "over", "result": result}
         try:
             with self._writing(), self.engine.begin() as conn:
                 if conn.execute(step, params).rowcount != 1:
@@ -418,6 +464,8 @@ class Store:
         action: dict[str, Any],
         events: Sequence[dict[str, Any]],
         result: dict[str, Any] | None,
+        to_move: int | None,
+        now: dt.datetime,
         clock: dict[str, Any] | None,
     ) -> None:
         """`append` as one statement in one round trip (a statement is its own transaction),
@@ -433,6 +481,8 @@ class Store:
             "clock": None if clock is None else json.dumps(clock),
             "channel": CHANNEL,
             "payload": f"{table_id}:{version}",
+            "to_move": to_move,
+            "touched": now,
         }
         try:
             with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
@@ -441,6 +491,50 @@ class Store:
             raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
         if notified != 1:
             raise Conflict(f"table {table_id} is no longer at version {version - 1}")
+
+    def in_play(self, creator: str | None = None, bots: bool = False) -> int:
+        """Tables in play (of one creator; only those with a bot seat when `bots`)."""
+        where = TableRow.status == "playing"
+        if creator is not None:
+            where &= TableRow.creator == creator
+        if bots:
+            where &= TableRow.bots.is_(True)
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).where(where)).scalar_one())
+
+    def created_since(self, creator: str, since: dt.datetime) -> int:
+        """Tables `creator` made at or after `since`."""
+        query = select(func.count()).where(TableRow.creator == creator, TableRow.created >= since)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def archive(self, before: dt.datetime) -> list[str]:
+        """Archive the tables in play that nobody moved at since `before`; their ids."""
+        idle = (TableRow.status == "playing") & (TableRow.touched < before)
+        with self._writing(), self.engine.begin() as conn:
+            ids = list(conn.execute(select(TableRow.id).where(idle)).scalars())
+            if ids:
+                conn.execute(
+                    update(TableRow)
+                    .where(idle & TableRow.id.in_(ids))
+                    .values(status="archived", to_move=None)
+                )
+        return ids
+
+    def waiting_on_bots(self) -> list[str]:
+        """Tables in play whose next move is a bot's (or not known): those to resume at once."""
+        query = select(TableRow.id, TableRow.seats, TableRow.to_move).where(
+            TableRow.status == "playing"
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            table_id
+            for table_id, seats, to_move in rows
+            if to_move is None
+            or not 0 <= to_move < len(seats)
+            or seats[to_move]["agent"] != "human"
+        ]
 
     def _writing(self) -> contextlib.AbstractContextManager[Any]:
         return self._write_lock if self._write_lock is not None else contextlib.nullcontext()

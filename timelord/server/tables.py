@@ -39,10 +39,13 @@ from timelord.core import (
     load,
 )
 from timelord.core.events import Event
+from timelord.core.keyed import KEY_BYTES, KeyedRng, derive_seed
 from timelord.server import clocks, undo
 from timelord.server.bots import HUMAN, OPEN, Bots, bot_seed, check_spec
 from timelord.server.clocks import Clock, SystemClock
 from timelord.server.errors import ApiError, forbidden, not_found
+from timelord.server.lease import MINE, MOVED, Leases
+from timelord.server.limits import Limits, check_count, client_key
 from timelord.server.storage import CHANNEL, Conflict, Store, StoredTable
 
 log = logging.getLogger("timelord.server")
@@ -117,6 +120,10 @@ class Live:
     seats: list[dict[str, Any]]
     created: dt.datetime
     state: State
+    #: the generator key the game was dealt from (else it was dealt from `seed`)
+    key: bytes | None = None
+    #: the creator chose the seed
+    seeded: bool = False
     version: int = 0
     #: "open", "playing", "over" or "abandoned" (see `storage.TableRow.status`)
     status: str = "playing"
@@ -134,6 +141,8 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Outbox] = field(default_factory=set)
     agents: dict[tuple[int, str], Agent] = field(default_factory=dict)
+    #: archived after a long pause: read-only, no bots
+    archived: bool = False
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     #: the number of the last chat line sent to this process's subscribers
@@ -149,6 +158,13 @@ class Live:
     _told_joined: dict[int | None, str] = field(default_factory=dict)
     #: per seat, the full snapshot of the current version
     _snapshots: dict[int | None, str] = field(default_factory=dict)
+
+    def bot_seed(self, seat: int, version: int) -> int:
+        """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
+        choices tell nothing of the deal beyond what its own view does."""
+        if self.key is None:
+            return bot_seed(self.seed, seat, version)
+        return derive_seed(self.key, "bot", seat, version)
 
     @property
     def specs(self) -> list[str]:
@@ -200,8 +216,11 @@ class Live:
             raise ApiError(403, "owner/forbidden", "this is not the token of the table's creator")
 
     def name(self, seat: int) -> str:
-        """The seat's one name on every screen."""
-        return seat_name(self.game, seat, self.seats[seat])
+        """The seat's one name on every screen; seats that would share one (two bots of a
+        level, two people called Sam) are told apart by their number."""
+        plain = [seat_name(self.game, s, e) for s, e in enumerate(self.seats)]
+        name = plain[seat]
+        return f"{name} #{seat + 1}" if plain.count(name) > 1 else name
 
     def names(self) -> list[str]:
         return [self.name(s) for s in range(len(self.seats))]
@@ -272,7 +291,14 @@ class Live:
             if seat is not None and seat == to_move and not self.over
             else []
         )
-        head = json.dumps({"version": self.version, "over": self.over, "to_move": to_move})[:-1]
+        head = json.dumps(
+            {
+                "version": self.version,
+                "over": self.over,
+                "to_move": to_move,
+                "seeded": self.seeded,
+            }
+        )[:-1]
         return (
             f'{head}, "view": {json.dumps(state.view(seat))}, "legal": {json.dumps(legal)}, '
             f'"events": [{told_since}]}}'
@@ -294,6 +320,7 @@ class Live:
             "created": self.created.isoformat(),
             "clock": self.clock_json(),
             "winners": self.state.winners() if over else None,
+            "seeded": self.seeded,
         }
 
 
@@ -313,6 +340,7 @@ def _summary(stored: StoredTable) -> dict[str, Any]:
         "created": stored.created.isoformat(),
         "clock": None if stored.clock is None else clocks.public(stored.clock, None, 0, False),
         "winners": None if stored.result is None else stored.result.get("winners"),
+        "seeded": stored.seeded,
     }
 
 
@@ -349,6 +377,11 @@ def check_name(name: Any) -> str:
     return name.strip()
 
 
+def new_state(game: Game, seed: int, key: bytes | None) -> State:
+    """The opening state of a table: from its keyed generator, or from a chosen seed."""
+    return game.new_game(seed if key is None else KeyedRng(key))
+
+
 class Tables:
     """Every table this process serves, over one database."""
 
@@ -357,15 +390,24 @@ class Tables:
         store: Store,
         bot_delay: float = 0.3,
         own: Sequence[str] = (),
-        clock: Clock | None = None,
+        *,
+        limits: Limits | None = None,
+        allow_seed: bool = True,
+        clock: Callable[[], dt.datetime] | None = None,
+        timer: Clock | None = None,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         #: the operator's own agent specs that seats may name (`timelord serve --agent`)
         self.own = frozenset(own)
-        #: where the tables read the time (tests hand in a clock they move by hand)
-        self.clock: Clock = clock or SystemClock()
-        self.bots = Bots()
+        #: where table clocks read the time (tests hand in a clock they move by hand)
+        self.timer: Clock = timer or SystemClock()
+        self.limits = limits or Limits()
+        #: whether a create request may choose the seed (`timelord serve --allow-seed`)
+        self.allow_seed = allow_seed
+        self.clock = clock or (lambda: dt.datetime.fromtimestamp(self.timer.now(), dt.UTC))
+        self.bots = Bots(self.limits)
+        self.leases = Leases(store.libpq_url() if store.is_postgres else None)
         self._cache: dict[str, Live] = {}
         self._load_lock = asyncio.Lock()
         # SQLite takes one writer at a time anyway; PostgreSQL gets a few connections at once
@@ -379,16 +421,41 @@ class Tables:
     # -- life cycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Migrate, resume every table in play (its bots and clocks carry on), listen to
-        other processes."""
+        """Migrate, resume the tables in play whose bots are to move (every other table is
+        read on first use; clocks are checked by the sweep), listen to other processes,
+        archive idle tables now and then."""
         await self._db(self.store.migrate)
         if self.store.is_postgres:
             self._listener = asyncio.create_task(self._listen())
-        for stored in await self._db(self.store.tables, "playing", 100_000):
+        await self.archive()
+        for table_id in await self._db(self.store.waiting_on_bots):
             try:
-                await self.live(stored.id)
+                await self.live(table_id)
             except ApiError as exc:  # a table the code can no longer read stays in the DB
-                log.error("cannot resume table %s: %s", stored.id, exc.reason)
+                log.error("cannot resume table %s: %s", table_id, exc.reason)
+        self._spawn(self._archiving())
+
+    async def archive(self) -> list[str]:
+        """Archive the tables in play nobody moved at for `limits.archive_after` seconds: they
+        stay readable but leave memory and the list of tables in play; their ids."""
+        if self.limits.archive_after <= 0:
+            return []
+        before = self.clock() - dt.timedelta(seconds=self.limits.archive_after)
+        archived = await self._write(self.store.archive, before)
+        for table_id in archived:
+            live = self._cache.pop(table_id, None)
+            if live is not None:
+                live.archived = True
+                if live.bot_task is not None:
+                    live.bot_task.cancel()
+        return archived
+
+    async def _archiving(self) -> None:
+        period = min(3600.0, max(1.0, self.limits.archive_after / 10))
+        while not self._closing:
+            await asyncio.sleep(period)
+            with contextlib.suppress(ApiError):
+                await self.archive()
 
     async def stop(self) -> None:
         self._closing = True
@@ -401,6 +468,7 @@ class Tables:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.bots.close()
+        await self.leases.close()
         self._db_pool.shutdown(wait=True)
         self.store.close()
 
@@ -432,6 +500,7 @@ class Tables:
         options: Any,
         seats: Any,
         seed: Any,
+        client: str = "unknown",
         *,
         names: Any = None,
         clock: Any = None,
@@ -439,10 +508,20 @@ class Tables:
         allow_undo: Any = False,
     ) -> tuple[Live, list[str | None], str]:
         """A new table, the tokens of its human seats and its creator's token (given once,
-        only hashes kept). A table with open seats waits for people to claim them."""
+        only hashes kept); 429 `rate/limited` past a limit of the creator's `client` address
+        or of the server. A table with open seats waits for people to claim them."""
         game, specs = _configure(game_id, options, seats, self.own)
+        key: bytes | None = None
+        seeded = seed is not None
         if seed is None:
-            seed = secrets.randbelow(1_000_000)
+            key, seed = secrets.token_bytes(KEY_BYTES), 0
+        elif not self.allow_seed:
+            raise ApiError(
+                422,
+                "config/invalid",
+                "this server deals every table itself; a seed is taken only where the "
+                "operator allows it (timelord serve --allow-seed)",
+            )
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ApiError(422, "config/invalid", "seed must be an integer in 0..2^63-1")
         given = _names(names, specs)
@@ -456,10 +535,14 @@ class Tables:
             raise ApiError(422, "config/invalid", "stand_in must be a bot, such as 'heuristic'")
         if not isinstance(allow_undo, bool):
             raise ApiError(422, "config/invalid", "undo must be true or false")
+        creator = client_key(client)
+        await self._db(
+            self._check_limits, creator, any(spec not in (HUMAN, OPEN) for spec in specs)
+        )
         tokens = [secrets.token_urlsafe(32) if spec == HUMAN else None for spec in specs]
         owner = secrets.token_urlsafe(32)
         try:
-            state = game.new_game(seed)
+            state = new_state(game, seed, key)
         except (GameError, ValueError, TypeError) as exc:
             raise ApiError(422, "config/invalid", f"cannot start this game: {exc}") from exc
         seats_json: list[dict[str, Any]] = []
@@ -470,7 +553,7 @@ class Tables:
             seats_json.append(entry)
         status = "open" if OPEN in specs else "playing"
         if clock_settings is not None and status == "playing":
-            clock_settings = clocks.start(clock_settings, game.players, self.clock.now())
+            clock_settings = clocks.start(clock_settings, game.players, self.timer.now())
         stored = await self._db(
             functools.partial(
                 self.store.create_table,
@@ -479,6 +562,11 @@ class Tables:
                 game.options,
                 seed,
                 seats_json,
+                key=key,
+                seeded=seeded,
+                creator=creator,
+                to_move=state.to_move,
+                now=self.clock(),
                 status=status,
                 owner_hash=hash_token(owner),
                 clock=clock_settings,
@@ -494,11 +582,43 @@ class Tables:
 
     def _from_stored(self, stored: StoredTable, game: Game, state: State) -> Live:
         live = Live(
-            stored.id, game, stored.seed, [dict(s) for s in stored.seats], stored.created, state
+            stored.id,
+            game,
+            stored.seed,
+            [dict(s) for s in stored.seats],
+            stored.created,
+            state,
+            stored.key,
+            stored.seeded,
         )
         _take_life(live, stored)
-        live.now = self.clock.now
+        live.now = self.timer.now
         return live
+
+    def _check_limits(self, creator: str, bots: bool) -> None:
+        """429 `rate/limited` if one more table would pass a limit (blocking: a worker)."""
+        limits, store = self.limits, self.store
+        minute_ago = self.clock() - dt.timedelta(minutes=1)
+        check_count(
+            store.created_since(creator, minute_ago),
+            limits.creations_per_minute,
+            "you created too many tables in the last minute",
+        )
+        check_count(
+            store.in_play(creator), limits.tables_per_client, "you have too many tables in play"
+        )
+        check_count(store.in_play(), limits.tables_total, "this server has too many tables in play")
+        if bots:
+            check_count(
+                store.in_play(creator, bots=True),
+                limits.bot_tables_per_client,
+                "you have too many tables with bots in play",
+            )
+            check_count(
+                store.in_play(bots=True),
+                limits.bot_tables_total,
+                "this server has too many tables with bots in play",
+            )
 
     async def live(self, table_id: str) -> Live:
         """The table, from the cache or read back from the database; 404 if unknown."""
@@ -523,10 +643,11 @@ class Tables:
             raise not_found(table_id)
         try:
             game = load(stored.game, **stored.options)
-            state = game.new_game(stored.seed)
+            state = new_state(game, stored.seed, stored.key)
         except (GameError, ValueError, TypeError) as exc:
             raise ApiError(500, "record/corrupt", f"table {table_id}: {exc}") from exc
         live = self._from_stored(stored, game, state)
+        live.archived = stored.status == "archived"
         await self._catch_up(live)
         live.chat_seen = len(await self._db(self.store.chat, table_id, 0))
         return live
@@ -572,7 +693,7 @@ class Tables:
         if live.previous is not None and version == live.version - 1:
             return live.previous[0]
         rows = await self._db(self.store.actions, live.id, 0)
-        state = live.game.new_game(live.seed)
+        state = new_state(live.game, live.seed, live.key)
         for row in rows[:version]:
             state = state.apply(live.game.action_from_json(row.action))
         return state
@@ -605,6 +726,7 @@ class Tables:
             [row.action for row in rows[: live.version]],
             list(live.specs),
             {"scores": state.scores(), "winners": state.winners() if state.is_over else []},
+            None if live.key is None else live.key.hex(),
         )
 
     # -- actions --------------------------------------------------------------------------
@@ -635,6 +757,12 @@ class Tables:
                 raise ApiError(422, "action/illegal", reason, "end")
             if live.status == "open":
                 raise ApiError(409, "table/open", "the table waits for its open seats")
+            if live.archived:
+                raise ApiError(
+                    409,
+                    "table/archived",
+                    "this table was archived after a long pause; it can be read but not played",
+                )
             _check_turn(live, seat)
             assert seat is not None
             if bot and live.player(seat) is None:
@@ -653,7 +781,7 @@ class Tables:
             )
             clock = live.clock
             if clock is not None and clock.get("since") is not None:
-                clock = clocks.moved(clock, seat, self.clock.now())
+                clock = clocks.moved(clock, seat, self.timer.now())
             try:
                 await self._write(
                     self.store.append,
@@ -662,10 +790,17 @@ class Tables:
                     action.to_json(),
                     [e.to_json() for e in events],
                     result,
+                    following.to_move,
                     clock,
                 )
             except Conflict as exc:
-                await self._catch_up(live)
+                if not await self._catch_up(live):
+                    stored = await self._db(self.store.table, live.id)
+                    if stored is not None and stored.status == "archived":
+                        live.archived = True
+                        raise ApiError(
+                            409, "table/archived", "this table was archived after a long pause"
+                        ) from exc
                 self._changed(live)
                 raise ApiError(
                     409, "action/stale", "another server committed a move first; reload"
@@ -725,7 +860,7 @@ class Tables:
                 raise _no_undo(reason)
             clock = live.clock
             if clock is not None and clock.get("since") is not None:
-                clock = clocks.taken_back(clock, seat, self.clock.now())
+                clock = clocks.taken_back(clock, seat, self.timer.now())
             try:
                 await self._write(self.store.undo, live.id, live.version, clock)
             except Conflict as exc:
@@ -788,7 +923,7 @@ class Tables:
             if all(s["agent"] != OPEN for s in seats):
                 values["status"] = "playing"
                 if live.clock is not None:
-                    values["clock"] = clocks.start(live.clock, live.game.players, self.clock.now())
+                    values["clock"] = clocks.start(live.clock, live.game.players, self.timer.now())
             return values
 
         await self._change_life(live, change)
@@ -867,7 +1002,7 @@ class Tables:
             seats[seat]["stand_in"] = False
             values: dict[str, Any] = {"seats": seats}
             if live.clock is not None and live.clock.get("since") is not None:
-                now = self.clock.now()
+                now = self.timer.now()
                 values["clock"] = clocks.reclaimed(live.clock, seat, live.state.to_move, now)
             return values
 
@@ -897,17 +1032,19 @@ class Tables:
             entry.pop("muted", None)
         clock = live.clock
         if clock is not None:
-            clock = clocks.start(clock, n, self.clock.now())
+            clock = clocks.start(clock, n, self.timer.now())
         fresh = StoredTable(
             secrets.token_urlsafe(9),
             live.game.id,
             dict(live.game.options),
-            secrets.randbelow(1_000_000),
+            0,
             seats,
             0,
             "playing",
             None,
             live.created,
+            secrets.token_bytes(KEY_BYTES),  # a new deal, never the old one again
+            False,
             owner_hash=live.owner_hash,
             clock=clock,
             stand_in=live.stand_in,
@@ -1007,7 +1144,7 @@ class Tables:
     # -- bots and clocks ------------------------------------------------------------------
 
     def _schedule_bot(self, live: Live) -> None:
-        if self._closing or live.over or live.status != "playing":
+        if self._closing or live.over or live.archived or live.status != "playing":
             return
         if live.bot_task is not None and not live.bot_task.done():
             return
@@ -1018,9 +1155,20 @@ class Tables:
 
     async def _bot_turn(self, live: Live, seat: int) -> None:
         version = live.version
+        held = False
         try:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
+            # one process thinks for this move; the others wait for it (or for the lease)
+            while live.version == version:
+                found = await self.leases.take(live.id, version)
+                if found == MINE:
+                    held = True
+                    break
+                if found == MOVED:
+                    await self.refresh(live)
+                    break
+                await asyncio.sleep(self.leases.poll)
             state = live.state
             spec = live.player(seat)
             if live.version != version or state.to_move != seat or spec is None:
@@ -1034,7 +1182,8 @@ class Tables:
                 spec,
                 state.view(seat),
                 state.legal_actions(),
-                bot_seed(live.seed, seat, version),
+                live.bot_seed(seat, version),
+                live.id,
             )
             if live.player(seat) is None:  # the person took the seat back meanwhile
                 return
@@ -1053,8 +1202,12 @@ class Tables:
             log.exception("bot at table %s seat %s failed", live.id, seat)
             return
         finally:
+            if held:
+                await self.leases.give_back(live.id, version)
             if live.bot_task is asyncio.current_task():
                 live.bot_task = None
+            if live.version != version:  # moved meanwhile, here or by another process
+                self._schedule_bot(live)
         self._schedule_bot(live)
 
     def _schedule_clock(self, live: Live) -> None:
@@ -1074,9 +1227,9 @@ class Tables:
     async def _time_out(self, live: Live, version: int, seat: int, due: float) -> None:
         """At the deadline, hand the seat that let its time run out to the stand-in."""
         try:
-            await self.clock.sleep(due - self.clock.now())
-            while self.clock.now() < due:  # a clock that wakes early
-                await self.clock.sleep(due - self.clock.now())
+            await self.timer.sleep(due - self.timer.now())
+            while self.timer.now() < due:  # a clock that wakes early
+                await self.timer.sleep(due - self.timer.now())
             if live.version != version or live.state.to_move != seat or live.over:
                 return
             live.clock_task = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import timelord
-from timelord.core import IllegalAction
+from timelord.core import IllegalAction, Rng
 from timelord.games.card_game.actions import (
     BuyCards,
     DiscardForTime,
@@ -181,3 +181,28 @@ def test_c_6_5_random_games_end_naturally() -> None:
                 s = s.apply(legal[r.below(len(legal))])
             assert s.ended in ("counters", "end-game")
             assert s.turn < g.max_turns // 2
+
+
+def test_c6_4_the_end_turns_every_attack_up_to_score_it() -> None:
+    """C-6.4 / C-R30 (issue 18 item 10): a face-down Enemy that voids its Location decides the
+    score, and the end told to everyone gives the scores; so at the end every seat's view
+    shows every Enemy, and a world it cannot tell apart ends with the same account."""
+    from collections import Counter
+
+    from tests.games.test_events_leak_nothing import check_move
+
+    game = timelord.load("card-game", players=4)
+    state, rng = game.new_game(2), Rng(2)
+    while True:  # seed 2 ends in the End Game with an attack still face down
+        action = rng.choice(state.legal_actions())
+        after = state.apply(action)
+        if after.is_over:
+            break
+        state = after
+    assert any(not all(up) for up in (loc["face_up"] for loc in after.view(0)["locations"]))
+    for seat in (None, 0, 1, 2, 3):
+        for loc in after.view(seat)["locations"]:
+            assert None not in loc["enemies"], (seat, loc)
+    seen: Counter[str] = Counter()
+    check_move(game, state, action, 2, seen)
+    assert seen["revealed"] + seen["same"] >= 2

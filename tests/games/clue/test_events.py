@@ -105,3 +105,26 @@ def test_what_a_seat_is_told_depends_only_on_what_it_can_see() -> None:
                 assert game.tell(other_events, seat) == game.tell(events, seat), action
                 compared += 1
     assert compared > 300
+
+
+def test_weapon_names_and_extra_turns_read_as_english() -> None:
+    """Issue 21 item 2: "accuses Amy & Rory with the The Moment", "Seat 2's another turn"."""
+    game = timelord.load("clue", players=3)
+    assert isinstance(game, ClueGame)
+    card = {name: i for i, name in enumerate(game.card_names)}
+    amy, room = card["Amy & Rory"], card["The Library"]
+    texts = {
+        w: game.event_text("rumour", {"actor": 1, "cards": [amy, card[w], room]}, 0)
+        for w in ("The Moment", "Strax's Gun", "Sonic Screwdriver")
+    }
+    assert texts["The Moment"] == "Seat 1 suggests Amy & Rory with The Moment in The Library"
+    assert texts["Strax's Gun"] == "Seat 1 suggests Amy & Rory with Strax's Gun in The Library"
+    assert texts["Sonic Screwdriver"].endswith("with the Sonic Screwdriver in The Library")
+    accused = game.event_text(
+        "accusation", {"actor": 0, "cards": [amy, card["The Moment"], room], "right": True}, 0
+    )
+    assert accused == "You accuse Amy & Rory with The Moment in The Library: right!"
+    extra = {"actor": 2, "turn": 31, "extra": True}
+    assert game.event_text("turn", extra, 0) == "Seat 2's extra turn (turn 31)"
+    assert game.event_text("turn", extra, 2) == "Your extra turn (turn 31)"
+    assert game.event_text("turn", {**extra, "extra": False}, 0) == "Seat 2's turn (turn 31)"

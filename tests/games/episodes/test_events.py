@@ -52,13 +52,15 @@ def test_draws_and_peeks_are_private_to_the_seat_that_sees_them(table) -> None:
     assert "Seat 0 draws 2 cards (Companion)" in _told(st, UseAbility("Companion", 2), 2)
 
 
-def test_a_forced_gadget_keep_is_told(table) -> None:
-    """A Gadget that draws three equal cards leaves no choice; the engine keeps one and says so."""
+def test_a_gadget_draw_of_equal_cards_is_still_a_keep_the_player_makes(table) -> None:
+    """E-8.8: three equal cards leave one option, but only the player sees that; the player is
+    asked, and the others are told what any keep tells them (issue 18 item 10)."""
     st = table([["Gadget 4", *EP], ["Plot 2"]], deck=["Plot 9"] * 3)
-    told = _told(st, UseAbility("Gadget", 4), 0)
-    assert "You keep Plot 9 (no other choice) and discard Plot 9, Plot 9" in told
-    assert "Seat 0 keeps one drawn card (no other choice) and discards Plot 9, Plot 9" in _told(
-        st, UseAbility("Gadget", 4), 1
+    st = st.apply(UseAbility("Gadget", 4))
+    assert st.legal_actions() == [KeepCard("Plot", 9)]
+    assert _told(st, KeepCard("Plot", 9), 0)[0] == "You keep Plot 9 and discard Plot 9, Plot 9"
+    assert _told(st, KeepCard("Plot", 9), 1)[0] == (
+        "Seat 0 keeps one drawn card and discards Plot 9, Plot 9"
     )
 
 
@@ -101,7 +103,8 @@ def test_every_kind_of_event_occurs_and_reads_well() -> None:
         "random_discard", "keep", "episode", "skip_episode", "hand_limit_discard", "turn", "end",
     }  # fmt: skip
     assert expected <= set(kinds), expected - set(kinds)
-    assert forced["hand_limit_discard"] and forced["keep"]
+    # only steps every seat can see are forced (E-8.8): a target, a one-card Gadget draw
+    assert set(forced) <= {"look", "steal", "random_discard", "keep"}, forced
 
 
 def test_events_never_depend_on_what_the_seat_cannot_see() -> None:

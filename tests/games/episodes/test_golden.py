@@ -16,9 +16,10 @@ from timelord.core import Record, Rng, replay
 
 GOLDEN = [
     # players, seed, actions, final VP, winners, hash of the final state
-    (2, 0, 228, [53, 23], [0], "53e5ca964d91ab3d"),
-    (3, 1, 221, [0, 0, 53], [2], "4a3698abc4a6884e"),
-    (6, 2, 559, [0, 13, 28, 58, 37, 14], [3], "db7de59f406203f5"),
+    # (issue 18 item 10: steps only the player sees are forced are asked now, E-8.8)
+    (2, 0, 493, [27, 59], [1], "0f7395938dc84a29"),
+    (3, 1, 447, [53, 15, 27], [0], "b1480ba7a520fc89"),
+    (6, 2, 771, [26, 36, 24, 13, 51, 14], [4], "af2949bf5a8fcc59"),
 ]
 
 

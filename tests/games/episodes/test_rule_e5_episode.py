@@ -19,10 +19,11 @@ def test_e5_1_episode_offered_with_all_six_suits(table) -> None:
 
 
 def test_e5_1_missing_suit_no_episode(table) -> None:
-    """E-5.1 negative: without a Special there is no episode; the phase passes."""
+    """E-5.1 negative: without a Special there is no episode, and only "no episode" is
+    offered; with six cards in hand the player is still asked (E-8.8)."""
     hand = [c for c in EP if not c.startswith("Special")] + ["Doctor 9"]
     st = table([hand, ["Foe 9"]], deck=DECK, phase="episode")
-    assert st.to_move == 1
+    assert st.to_move == 0 and st.legal_actions() == [SkipEpisode()]
     with pytest.raises(IllegalAction):
         st.apply(PlayEpisode((5, 4, 3, 5, 4, 2)))
 

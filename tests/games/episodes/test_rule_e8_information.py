@@ -121,17 +121,32 @@ def test_e8_8_two_player_target_is_automatic(table) -> None:
     assert "Gadget 2" in st.view(0)["hand"] and st.hands[1] == []
 
 
-def test_e8_8_single_option_phases_pass(table) -> None:
-    """E-8.8: every decision the engine waits for has at least two options."""
+def test_e8_8_only_the_player_can_see_that_a_waiting_decision_has_one_option(table) -> None:
+    """E-8.8: a decision the engine waits for with a single option is one whose reason is
+    hidden: cards in hand but no ability to use, six cards or more but no episode, equal
+    cards drawn by a Gadget, a hand-limit discard. Steps every seat can see are forced pass."""
     game = EpisodesGame(players=4)
     rng = Rng(2)
     st = game.new_game(8)
-    for _ in range(300):
+    single: set[str] = set()
+    for _ in range(600):
         if st.is_over:
             break
         legal = st.legal_actions()
-        assert len(legal) >= 2
+        if len(legal) == 1:
+            view = st.view(st.seat)
+            phase = view["phase"]
+            single.add(phase)
+            assert phase in ("action", "episode", "keep", "discard"), phase
+            if phase == "action":
+                others = [n for o, n in enumerate(view["hand_sizes"]) if o != st.seat]
+                assert view["hand"] and not any(others)
+            if phase == "episode":
+                assert len(view["hand"]) >= 6
+            if phase == "keep":
+                assert st.limbo and len(st.limbo) > 1 and len(set(st.limbo)) == 1
         st = st.apply(legal[rng.below(len(legal))])
+    assert "episode" in single and "discard" in single
 
 
 def test_e8_9_sample_keeps_known_and_spreads_unknown() -> None:

@@ -122,7 +122,8 @@ def test_k5_5_teleport_from_control_goes_back(make) -> None:
     pushed = make(tiles=tiles, pawns=["a1", "d4"], open_=["a1", "d5"], hands=[["cyberman"] * 4, []])
     assert pushed.apply(AssaultPawn(1, T("d5"))).view(None)["pawns"][1] == T("d4")
     other = make(tiles=tiles, pawns=["d6", "d4"], open_=["d5", "d6"], phase="move")
-    assert "teleport" not in other.describe(MovePawn(T("d5")), 1).lower()
+    told = other.describe(MovePawn(T("d5")), 1)
+    assert "teleports" not in told and "the Teleport there does nothing, as you hold" in told
     assert other.apply(MovePawn(T("d5"))).view(None)["pawns"][0] == T("d5")
 
 
@@ -251,3 +252,33 @@ def test_k5_6_bonus_lapses_when_no_door_can_turn(make) -> None:
     state = make(tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], barriers=names, phase="move")
     after = state.apply(MovePawn(T("c2")))
     assert after.to_move == 1 and after.view(None)["bonus_used"][0] == []
+
+
+def test_k5_5_a_teleport_blocked_by_an_occupied_control_is_told(make) -> None:
+    """K-5.5 / K-R6 (issue 18 item 11): everyone is told that the Teleport did nothing and
+    why, in the text and in the event data; the seat holding Control is named."""
+    tiles = {"c2": ("green", "teleport")}
+    state = make(tiles=tiles, pawns=["c1", "d4"], open_=["c1", "c2"], phase="move")
+    _, events = state.apply_with_events(MovePawn(T("c2")))
+    move = next(e for e in events if e.kind == "move")
+    assert move.data["teleported"] is False and move.data["teleport_blocked_by"] == 1
+    told = {seat: state.describe(MovePawn(T("c2")), seat) for seat in (0, 1, None)}
+    assert told[None].startswith(
+        "Seat 0 (south) moves to c2: the Teleport there does nothing, as Seat 1 (north) holds "
+        "TARDIS Control (K-R6)"
+    )
+    assert told[0].startswith("You move to c2: the Teleport there does nothing, as Seat 1")
+    assert "as you hold TARDIS Control (K-R6)" in told[1]
+    pushed = make(
+        tiles=tiles, pawns=["c1", "d4", "a7"], open_=["c1", "c2", "a7"], players=3,
+        hands=[[], [], ["cyberman"] * 4], seat=2,
+    )  # fmt: skip
+    _, events = pushed.apply_with_events(AssaultPawn(0, T("c2")))
+    assault = next(e for e in events if e.kind == "assault")
+    assert assault.data["teleport_blocked_by"] == 1
+    assert "the Teleport there does nothing, as Seat 1 (west) holds TARDIS Control (K-R6)" in (
+        pushed.describe(AssaultPawn(0, T("c2")), None)
+    )
+    free = make(tiles=tiles, pawns=["c1", None], open_=["c1", "c2"], phase="move")
+    _, events = free.apply_with_events(MovePawn(T("c2")))
+    assert next(e for e in events if e.kind == "move").data["teleport_blocked_by"] is None

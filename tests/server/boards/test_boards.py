@@ -138,3 +138,22 @@ def test_a_seat_that_is_not_at_the_table_is_refused() -> None:
     game, state, _ = _playout("keys", 1, 0)
     with pytest.raises(timelord.GameError):
         render_board(game, 5, _snapshot(game, state, 0, []))
+
+
+def test_the_keys_board_counts_rounds_as_the_log_does() -> None:
+    """Issue 21 item 8: the board said "Round 10" while the log said "Round 11: Your turn".
+    The view counts completed rounds; the board names the round being played, as the turn
+    events and the terminal do, and at a round-limit end the rounds that were played."""
+    game, state, events = _playout("keys", 3, 40)
+    assert not state.is_over and state.view(0)["round"] >= 1
+    turns = [e for e in game.tell(events, 0) if e["kind"] == "turn"]
+    html = render_board(game, 0, _snapshot(game, state, 0, events))
+    now = re.search(r"Round (\d+) of", html)
+    assert now is not None and f"Round {now.group(1)}:" in turns[-1]["text"]
+    limited = timelord.load("keys", players=2, round_limit=2)
+    end, log = limited.new_game(5), []
+    while not end.is_over:
+        end, new = end.apply_with_events(end.legal_actions()[-1])
+        log.extend(new)
+    assert end.view(0)["winner"] is None  # the round limit ended it
+    assert "Round 2 of 2" in render_board(limited, 0, _snapshot(limited, end, 0, log))

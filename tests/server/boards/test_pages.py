@@ -72,7 +72,6 @@ def test_the_lobby_offers_every_game_and_every_seat_kind(client: TestClient) -> 
     for kind, words in SEAT_KINDS:
         assert f'"{kind}"' in html and words in html
     assert "Play against bots" in html
-    assert 'id="seed"' not in html  # the operator did not allow seeds
     assert "K-7.2" not in html and "simulation" not in html  # options in the rules' words
     for title in GAME_TITLES.values():
         assert title in html

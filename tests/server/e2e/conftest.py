@@ -47,10 +47,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     code = (
         "import uvicorn; from timelord.server import create_app; "
-        f"app = create_app({f'sqlite:///{db}'!r}, 0.0); "
-        # the operator allows chosen seeds here (the lobby shows Seed only then)
-        "app.state.allow_seed = True; "
-        f"uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning')"
+        f"uvicorn.run(create_app({f'sqlite:///{db}'!r}, 0.0), host='127.0.0.1', port={port}, "
+        "log_level='warning')"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)

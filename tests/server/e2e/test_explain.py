@@ -60,6 +60,7 @@ def test_card_game_choice_of_cards_is_a_selection_with_a_confirm_button(
     version = page.get_attribute(".frame", "data-version")
     box = page.query_selector(".chooser[data-choices]")
     assert box is not None, "no choice of several cards on the first turn"
+    page.click(".chooser-box summary")  # folded under the hand until asked for
     choices = json.loads(box.get_attribute("data-choices"))
     confirm = box.query_selector(".confirm")
     assert confirm.is_disabled() and confirm.get_attribute("data-action") is None

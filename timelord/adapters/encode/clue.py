@@ -14,13 +14,16 @@ R = locations; a place is one of the R locations, the TARDIS, or "on a square"):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from timelord.adapters.encode import Writer, rel, rotate
 from timelord.core import Game
 from timelord.games.clue.board import TARDIS
 from timelord.games.clue.game import ClueGame
-from timelord.games.clue.state import PHASES
+from timelord.games.clue.state import PHASES, WATCH
+
+_OVER = PHASES.index("over")
 
 
 def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
@@ -63,4 +66,156 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.counts("rumour", K, set(view["rumour"][1:]))
     w.counts("naming", K, view["naming"])
     kinds = sorted(game.effect)
-    w.counts("kept", len(kinds), (kinds.index(k) for k in view["kept"] if k in kinds), 0.5)
+    most = max(game.intrigue_deck.count(k) for k in kinds)
+    kept = (kinds.index(k) for k in view["kept"] if k in kinds)
+    w.counts("kept", len(kinds), kept, 0.5, most)
+
+
+#: log node id -> (the node, its history's cards shown: (shower, asker, card), oldest first);
+#: the node is kept so its id cannot be reused while it is a key
+_SHOWS: dict[int, tuple[Any, tuple[tuple[int, int, int], ...]]] = {}
+
+
+def _shows(log: Any) -> tuple[tuple[int, int, int], ...]:
+    """The cards shown in the history ending at `log` (a linked list: (event, older)),
+    walked back only to the newest node already known."""
+    newer = []
+    node = log
+    known: tuple[tuple[int, int, int], ...] = ()
+    while node is not None:
+        hit = _SHOWS.get(id(node))
+        if hit is not None and hit[0] is node:
+            known = hit[1]
+            break
+        newer.append(node[0])
+        node = node[1]
+    got = known + tuple(
+        (e[1], e[2], e[3]) for e in reversed(newer) if e[0] == "show" and e[3] is not None
+    )
+    if log is not None:
+        if len(_SHOWS) >= 4096:
+            _SHOWS.clear()
+        _SHOWS[id(log)] = (log, got)
+    return got
+
+
+@lru_cache(maxsize=16)
+def _kinds(game: ClueGame) -> tuple[dict[str, int], int]:
+    """The kept-card kinds by index, and the most copies of one in the intrigue deck."""
+    kinds = sorted(game.effect)
+    return {k: i for i, k in enumerate(kinds)}, max(game.intrigue_deck.count(k) for k in kinds)
+
+
+def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
+    """`write` of `s.view(seat)`, read from the state without building the view (who sees
+    which card of the history: `timelord.games.clue.view`)."""
+    assert isinstance(game, ClueGame)
+    N = game.players
+    K = len(game.card_names)
+    S = len(game.suspects)
+    R = game.board.rooms
+    w.onehot("phase", len(PHASES), s.phase)
+    w.onehot("to_move", N, rel(seat, s.to_move, N))
+    w.onehot("current", N, rel(seat, s.cur, N))
+    for k, c in enumerate(rotate(list(s.chars), seat)):
+        w.onehot(f"character{k}", S, c)
+    width = R + 2
+    at = w.skip(width * (len(s.pos) + len(s.wpos)))
+    places = [
+        at + i * width + (node if node < R else (R if node == TARDIS else R + 1))
+        for i, node in enumerate((*s.pos, *s.wpos))
+    ]
+    w.idx += places
+    w.val += [1.0] * len(places)
+    w.values("steps", [s.steps], 1, 12)
+    w.values("out", [1.0 if o else 0.0 for o in rotate(list(s.out), seat)], N)
+    w.values("hand_sizes", [len(h) for h in rotate(list(s.hands), seat)], N, 10)
+    w.values("kept_counts", [len(k) for k in rotate(list(s.kept), seat)], N, 4)
+    w.counts("hand", K, s.hands[seat])
+    shown: list[set[int]] = [set() for _ in range(N)]
+    for shower, asker, card in _shows(s.log):
+        if asker == seat:
+            who = rel(seat, shower, N)
+            if who is not None:
+                shown[who].add(card)
+    for k in range(1, N):
+        w.counts(f"seen{k}", K, shown[k])
+    public = {*s.left, *(s.side[i] for i in s.seen_side[seat])}
+    public.update(c for p in range(N) if s.out[p] == WATCH for c in s.hands[p])
+    w.counts("public", K, public)
+    sees_envelope = s.phase == _OVER or s.saw[seat]
+    w.counts("envelope", K, s.env if sees_envelope else ())
+    w.counts("rumour", K, set(s.rum[1:]))
+    w.counts("naming", K, s.naming)
+    index, most = _kinds(game)
+    w.counts("kept", len(index), [index[k] for k in s.kept[seat] if k in index], 0.5, most)
+
+
+#: how many history entries the perfect-recall observation holds (random 6-player games
+#: run to about 180; a longer history keeps its first HISTORY entries and its length)
+HISTORY = 512
+#: the arguments after the kind, per kind of history entry (`timelord.games.clue.check`)
+_ENTRY_KINDS = (
+    "rumour", "pass", "show", "peek", "side", "scan", "accuse", "play", "power", "draw",
+    "bell", "out",
+)  # fmt: skip
+_ARGS = 5
+
+
+@lru_cache(maxsize=16)
+def _words(game: ClueGame) -> dict[str, int]:
+    """Every word a history entry may hold (card kinds, power effects, reasons), numbered."""
+    words = {*game.effect, *game.power_effect, WATCH, "", "accused"}
+    return {word: i for i, word in enumerate(sorted(words))}
+
+
+def _token(value: Any, words: dict[str, int]) -> float:
+    """One argument of a history entry as one number in [0, 1]; each argument position of
+    a kind holds one type, so the number and the kind give the argument back."""
+    if value is None:
+        return 0.0
+    if isinstance(value, bool):
+        return 1.0 if value else 0.5
+    if isinstance(value, int):
+        return (value + 1) / 256
+    return (words.get(value, len(words)) + 1) / (len(words) + 1)
+
+
+def write_recall(game: Game, w: Writer, view: dict[str, Any]) -> None:
+    """The rest of the view, for the perfect-recall observation: the turn, exact positions,
+    the dice, the intrigue pile and discards, the powers used, extra turns, who is asked,
+    and the history entry by entry as the seat saw it (kind one-hot, then its arguments)."""
+    assert isinstance(game, ClueGame)
+    N = game.players
+    seat = view["seat"]
+    nodes = game.board.nodes
+    w.values("turn", [view["turn"]], 1, game.max_turns, high=2.0)
+    w.onehots("mover_nodes", nodes, view["movers"])
+    w.onehots("weapon_nodes", nodes, view["weapons"])
+    w.values("roll", view["roll"], 2, 6)
+    pile = max(1, len(game.intrigue_deck))
+    w.values("pile_size", [view["pile_size"]], 1, pile)
+    w.values("watches", [view["watches"]], 1, pile)
+    w.values("extra_turns", rotate(view["extra_turns"], seat), N, 4, high=4.0)
+    w.values("powers_used", [1.0 if u else 0.0 for u in rotate(view["powers_used"], seat)], N)
+    index, most = _kinds(game)
+    discards = [index[k] for k in view["discards"] if k in index]
+    w.counts("discards", len(index), discards, 1 / most, most)
+    w.onehot("ask", N, rel(seat, view["ask"], N))
+    log = view["log"]
+    w.values("history_length", [len(log)], 1, HISTORY, high=8.0)
+    words = _words(game)
+    kinds = {k: i for i, k in enumerate(_ENTRY_KINDS)}
+    width = len(_ENTRY_KINDS) + _ARGS
+    at = w.skip_named("history", HISTORY * width)
+    for i, entry in enumerate(log[:HISTORY]):
+        base = at + i * width
+        kind = kinds.get(entry[0])
+        if kind is not None:
+            w.idx.append(base + kind)
+            w.val.append(1.0)
+        for j, arg in enumerate(entry[1 : 1 + _ARGS]):
+            v = _token(arg, words)
+            if v:
+                w.idx.append(base + len(_ENTRY_KINDS) + j)
+                w.val.append(v)

@@ -3,7 +3,7 @@ the observer):
 
 - `phase` one-hot over action/target/keep/episode/discard/over; `to_move` one-hot over N;
   `pending` (the suit whose ability waits for a target) one-hot over 6.
-- `vp` per seat / target; `hand_sizes` per seat / 10; `deck` cards left / 90;
+- `vp` per seat / target; `hand_sizes` per seat / 10; `deck` cards left / deck size;
   `round` / max_rounds.
 - `hand`: own cards, copies per code / 4; `discard`: copies per code / 4;
   `known_hands`: per other seat, the cards of its hand this seat saw (copies / 4, 96 each);
@@ -30,21 +30,53 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     assert isinstance(game, EpisodesGame)
     N = game.players
     seat = view["seat"]
+    most = max(game.deck.counts)
     w.onehot("phase", len(R.PHASES), R.PHASES.index(view["phase"]))
     w.onehot("to_move", N, rel(seat, view["to_move"], N))
     pending = view["pending"]
     w.onehot("pending", 6, SUIT_INDEX.get(pending) if isinstance(pending, str) else None)
-    w.values("vp", rotate(view["vp"], seat), N, game.target)
+    w.values("vp", rotate(view["vp"], seat), N, game.target, high=2.0)
     w.values("hand_sizes", rotate(view["hand_sizes"], seat), N, 10)
-    w.values("deck", [view["deck_size"]], 1, 90)
-    w.values("round", [view["round"]], 1, game.max_rounds)
-    w.counts("hand", CODES, _codes(view["hand"]), 0.25)
-    w.counts("discard", CODES, _codes(view["discard"]), 0.25)
+    w.values("deck", [view["deck_size"]], 1, max(1, sum(game.deck.counts)))
+    w.values("round", [view["round"]], 1, game.max_rounds, high=2.0)
+    w.counts("hand", CODES, _codes(view["hand"]), 0.25, most)
+    w.counts("discard", CODES, _codes(view["discard"]), 0.25, most)
     known = rotate(view["known_hands"], seat)
     seen_by = rotate(view["known_by"], seat)
     for k in range(1, N):
-        w.counts(f"known_hand{k}", CODES, _codes(known[k]), 0.25)
+        w.counts(f"known_hand{k}", CODES, _codes(known[k]), 0.25, most)
     for k in range(1, N):
-        w.counts(f"known_by{k}", CODES, _codes(seen_by[k]), 0.25)
-    w.counts("deck_top", CODES, _codes(view["deck_top"]), 0.25)
-    w.counts("drawn", CODES, _codes(view["drawn"]), 0.25)
+        w.counts(f"known_by{k}", CODES, _codes(seen_by[k]), 0.25, most)
+    w.counts("deck_top", CODES, _codes(view["deck_top"]), 0.25, most)
+    w.counts("drawn", CODES, _codes(view["drawn"]), 0.25, most)
+
+
+def write_state(game: Game, w: Writer, st: Any, seat: int) -> None:
+    """`write` of `st.view(seat)`, read from the state without building the view (what a seat
+    knows of the others' hands, E-8.10: `timelord.games.episodes.view`)."""
+    assert isinstance(game, EpisodesGame)
+    N = game.players
+    most = max(game.deck.counts)
+    w.onehot("phase", len(R.PHASES), st.phase)
+    w.onehot("to_move", N, rel(seat, st.to_move, N))
+    w.onehot("pending", 6, st.pending if st.pending >= 0 else None)
+    w.values("vp", rotate(st.vp, seat), N, game.target, high=2.0)
+    w.values("hand_sizes", [len(h) for h in rotate(st.hands, seat)], N, 10)
+    w.values("deck", [len(st.deck)], 1, max(1, sum(game.deck.counts)))
+    w.values("round", [st.turn // N + 1], 1, game.max_rounds, high=2.0)
+    w.counts("hand", CODES, st.hands[seat], 0.25, most)
+    w.counts("discard", CODES, st.discard, 0.25, most)
+    mine = st.known[seat]
+    for k in range(1, N):
+        w.counts(f"known_hand{k}", CODES, mine[(seat + k) % N], 0.25, most)
+    for k in range(1, N):
+        w.counts(f"known_by{k}", CODES, st.known[(seat + k) % N][seat], 0.25, most)
+    seen = st.top[seat]
+    w.counts("deck_top", CODES, st.deck[-1 : -seen - 1 : -1] if seen else (), 0.25, most)
+    if st.phase != R.KEEP:
+        drawn = ()
+    elif seat == st.turn % N:
+        drawn = st.limbo
+    else:
+        drawn = st.limbo_known[seat]
+    w.counts("drawn", CODES, drawn, 0.25, most)

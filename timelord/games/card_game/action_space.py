@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
-from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from timelord.core import Action
@@ -48,21 +47,19 @@ from timelord.games.card_game.actions import (
     UseIronsides,
 )
 from timelord.games.card_game.cards import CardSet
+from timelord.games.card_game.state import CardGameRules
 
-if TYPE_CHECKING:
-    from timelord.games.card_game.game import CardGame
-
-_CACHE: WeakKeyDictionary[CardGame, tuple[tuple[Action, ...], dict[int, tuple[int, ...]]]] = (
+_CACHE: WeakKeyDictionary[CardGameRules, tuple[tuple[Action, ...], dict[int, tuple[int, ...]]]] = (
     WeakKeyDictionary()
 )
 
 
-def action_space(game: CardGame) -> tuple[Action, ...]:
+def action_space(game: CardGameRules) -> tuple[Action, ...]:
     """Every action `game` can offer, built once per game."""
     return _built(game)[0]
 
 
-def canonical(game: CardGame, action: Action) -> Action:
+def canonical(game: CardGameRules, action: Action) -> Action:
     """The entry of the space standing for `action`: itself, except a DiscardEnemies set,
     which is named by the lowest ids of each design it holds (see the module text)."""
     if not isinstance(action, DiscardEnemies):
@@ -75,14 +72,14 @@ def canonical(game: CardGame, action: Action) -> Action:
     return DiscardEnemies(tuple(sorted(c for d, n in count.items() for c in copies[d][:n])))
 
 
-def _built(game: CardGame) -> tuple[tuple[Action, ...], dict[int, tuple[int, ...]]]:
+def _built(game: CardGameRules) -> tuple[tuple[Action, ...], dict[int, tuple[int, ...]]]:
     got = _CACHE.get(game)
     if got is None:
         got = _CACHE[game] = _build(game)
     return got
 
 
-def _build(game: CardGame) -> tuple[tuple[Action, ...], dict[int, tuple[int, ...]]]:
+def _build(game: CardGameRules) -> tuple[tuple[Action, ...], dict[int, tuple[int, ...]]]:
     cs = game.cards
     ids = [*cs.cards_in_play(game.players), *range(cs.game_cards, len(cs.design))]
     copies: dict[int, tuple[int, ...]] = {}

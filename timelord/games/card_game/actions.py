@@ -10,12 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from timelord.core import Action
+from timelord.games.card_game.cards import standard_cards
 
 
 def _c(card: int) -> str:
     """A card as `Name#id` (names of the standard card set; ids beyond it stay bare)."""
-    from timelord.games.card_game.cards import standard_cards
-
     names = standard_cards().name
     return f"{names[card]}#{card}" if 0 <= card < len(names) else f"card {card}"
 

@@ -6,12 +6,20 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from timelord.core import Action, ConfigError, CorruptRecord, Game, Rng, View
+from timelord.core import Action, ConfigError, CorruptRecord, IllegalAction, Rng, View
 from timelord.core.viewcache import ViewCache
+from timelord.games.card_game import render
+from timelord.games.card_game.action_space import action_space
 from timelord.games.card_game.actions import ACTION_TYPES
 from timelord.games.card_game.cards import CardSet, card_set_from_data, standard_cards
+from timelord.games.card_game.rules.apply import apply_action
+from timelord.games.card_game.rules.endgame import victory_points
+from timelord.games.card_game.rules.legal import explain, legal_actions
+from timelord.games.card_game.rules.turn import setup, start_turn
 from timelord.games.card_game.sampling import prepare, sample_state
-from timelord.games.card_game.state import CardGameState
+from timelord.games.card_game.state import CardGameRules, CardGameState
+from timelord.games.card_game.validate import state_from_data
+from timelord.games.card_game.view import make_view
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
 DEFAULT_MAX_TURNS = 400
@@ -22,7 +30,7 @@ MAX_TURNS = 10_000
 TURN_STEP_CAP = 60
 
 
-class CardGame(Game):
+class CardGame(CardGameRules):
     """Rules and options. `players` 2 to 4 (2 uses the second edition's variant);
     `max_turns` ends a game that runs that long (a simulation bound, never met in play);
     `cards` is None for the shipped manifest, or a custom set as manifest data
@@ -91,9 +99,7 @@ class CardGame(Game):
         active = self.turn_step_cap + 3 * cards + tp + 10
         return self.max_turns * 4 * active
 
-    def new_game(self, seed: int) -> CardGameState:
-        from timelord.games.card_game.rules.turn import setup, start_turn
-
+    def new_game(self, seed: int | Rng) -> CardGameState:
         s = setup(self, seed)
         start_turn(s)
         return s
@@ -101,8 +107,6 @@ class CardGame(Game):
     def state_from_json(self, data: Mapping[str, Any]) -> CardGameState:
         """Read back `to_json()`; `CorruptRecord` unless the state could arise in play
         (types, conservation of cards, the pending decision, knowledge: `validate`)."""
-        from timelord.games.card_game.validate import state_from_data
-
         try:
             return state_from_data(self, data)
         except RecursionError:
@@ -115,36 +119,40 @@ class CardGame(Game):
         return sample_state(self._views.get(view), rng)
 
     def action_space(self) -> tuple[Action, ...]:
-        from timelord.games.card_game.action_space import action_space
-
         return action_space(self)
 
     def render_view(self, view: View) -> str:
-        from timelord.games.card_game.render import render_view
-
-        return render_view(self, view)
+        return render.render_view(self, view)
 
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
-        from timelord.games.card_game.render import event_text
-
-        return event_text(self, kind, dict(data), seat)
+        return render.event_text(self, kind, dict(data), seat)
 
     def glossary(self) -> Mapping[str, Mapping[str, str]]:
         """Every card design of this game's set, and the counters, by name: what it is (from
         the card data) and what its ability does (`data/texts.toml`)."""
-        from timelord.games.card_game.render import glossary
-
-        return glossary(self.cards)
+        return render.glossary(self.cards)
 
     def action_card(self, action: Action) -> str | None:
-        from timelord.games.card_game.render import action_card
-
-        return action_card(self.cards, action)
+        return render.action_card(self.cards, action)
 
     def action_label(self, view: View, action: Action) -> str:
-        from timelord.games.card_game.render import action_label
+        return render.action_label(self, view, action)
 
-        return action_label(self, view, action)
+    # ------------------------------------------------------------------ rule entry points
+    def legal_of(self, s: CardGameState) -> list[Action]:
+        return legal_actions(s)
+
+    def advance(self, s: CardGameState, action: Action) -> None:
+        apply_action(s, action)
+
+    def explain(self, s: CardGameState, action: Action) -> IllegalAction:
+        return explain(s, action)
+
+    def points(self, s: CardGameState) -> list[int]:
+        return victory_points(s)
+
+    def view_of(self, s: CardGameState, seat: int | None) -> View:
+        return make_view(s, seat)
 
     def seat_name(self, seat: int) -> str:
         return self.cards.colours[seat] if seat < len(self.cards.colours) else f"Seat {seat}"

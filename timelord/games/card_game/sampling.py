@@ -30,6 +30,7 @@ from typing import Any
 
 from timelord.core import CorruptRecord, GameError, Rng
 from timelord.games.card_game.state import ATTACK, DEFEND, IRON, CardGameState
+from timelord.games.card_game.validate import check_dealt, check_view
 
 #: Largest number of design multisets listed for one group; beyond it a group is drawn by
 #: rejection (still exactly uniform, only slower).
@@ -152,8 +153,6 @@ def prepare(game: Any, view: dict[str, Any]) -> _Template:
     Past the cheap checks of shape and sizes, the proof that the view is one the game can
     show is a deal: one sample (from its own generator, so the caller's stream does not
     depend on the cache) must be a state that passes the state door and shows this view."""
-    from timelord.games.card_game.validate import check_dealt, check_view
-
     check_view(game, view)
     try:
         t = _template(game, view)

@@ -13,13 +13,11 @@ every card of that hand is uncertain again, so the view never tells which card m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from abc import abstractmethod
+from typing import Any
 
-from timelord.core import Action, Event, GameOver, IllegalAction, InvalidAction, State, View
-
-if TYPE_CHECKING:
-    from timelord.games.card_game.cards import CardSet
-    from timelord.games.card_game.game import CardGame
+from timelord.core import Action, Event, Game, GameOver, IllegalAction, InvalidAction, State, View
+from timelord.games.card_game.cards import CardSet
 
 # Phases: what the seat in `to_move` must decide now.
 MAIN = "main"
@@ -46,10 +44,42 @@ _FIELDS = (
 _NESTED = ("hands", "reserve", "upres", "passed", "loc_def", "loc_en")
 
 
+class CardGameRules(Game):
+    """What a state needs of its game: the options the rules read, and the rule entry points.
+
+    The rules, views and texts are built on top of this module, so a state reaches them
+    through its game; `CardGame` (game.py, which imports them all) fills these in."""
+
+    cards: CardSet
+    max_turns: int
+    pass_count: int
+    turn_step_cap: int
+
+    @abstractmethod
+    def legal_of(self, s: CardGameState) -> list[Action]:
+        """Every action allowed in `s` (`rules/legal.py`)."""
+
+    @abstractmethod
+    def advance(self, s: CardGameState, action: Action) -> None:
+        """Apply `action` to `s`, a fresh copy the rules may change (`rules/apply.py`)."""
+
+    @abstractmethod
+    def explain(self, s: CardGameState, action: Action) -> IllegalAction:
+        """Why `action` is refused in `s`."""
+
+    @abstractmethod
+    def points(self, s: CardGameState) -> list[int]:
+        """Each seat's victory points in `s`."""
+
+    @abstractmethod
+    def view_of(self, s: CardGameState, seat: int | None) -> View:
+        """What `seat` knows of `s` (`view.py`)."""
+
+
 class CardGameState(State):
     __slots__ = ("_legal", "_legal_set", "_lo", "cs", "game", *_FIELDS)
 
-    game: CardGame
+    game: CardGameRules
     cs: CardSet
     hands: list[tuple[int, ...]]
     reserve: list[tuple[int, ...]]
@@ -88,7 +118,7 @@ class CardGameState(State):
     #: class default, no instance slot) on every other path, so playouts pay one lookup.
     log: list[Event] | None = None
 
-    def __init__(self, game: CardGame) -> None:
+    def __init__(self, game: CardGameRules) -> None:
         self.game = game
         self.cs = game.cards
         self._legal: list[Action] | None = None
@@ -186,7 +216,7 @@ class CardGameState(State):
     def legal_actions(self) -> list[Action]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = _legal_actions(self)
+            legal = self._legal = self.game.legal_of(self)
         return list(legal)
 
     def apply(self, action: Action) -> State:
@@ -194,7 +224,7 @@ class CardGameState(State):
         first; an equal action built elsewhere (JSON, a test) is checked by value."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = _legal_actions(self)
+            legal = self._legal = self.game.legal_of(self)
         ids = self._legal_set
         if ids is None:
             ids = self._legal_set = frozenset(map(id, legal))
@@ -208,7 +238,7 @@ class CardGameState(State):
 
     def apply_unchecked(self, action: Action) -> CardGameState:
         s = self.copy()
-        _apply_action(s, action)
+        s.game.advance(s, action)
         return s
 
     def apply_logged(self, action: Action, log: list[Event]) -> CardGameState:
@@ -216,16 +246,16 @@ class CardGameState(State):
         s = self.copy()
         s.log = log
         try:
-            _apply_action(s, action)
+            s.game.advance(s, action)
         finally:
             del s.log
         return s
 
     def why_illegal(self, action: Action) -> IllegalAction:
-        return _explain(self, action)
+        return self.game.explain(self, action)
 
     def scores(self) -> list[float]:
-        return [float(v) for v in _victory_points(self)]
+        return [float(v) for v in self.game.points(self)]
 
     def winners(self) -> list[int]:
         if self.phase != OVER:
@@ -235,16 +265,7 @@ class CardGameState(State):
         return [i for i, v in enumerate(sc) if v == best]
 
     def view(self, seat: int | None) -> View:
-        from timelord.games.card_game.view import make_view
-
-        return make_view(self, seat)
+        return self.game.view_of(self, seat)
 
     def __repr__(self) -> str:
         return f"<CardGameState turn={self.turn} active={self.active} phase={self.phase}>"
-
-
-# The rule modules import this one; bind them once it is complete.
-from timelord.games.card_game.rules.apply import apply_action as _apply_action  # noqa: E402
-from timelord.games.card_game.rules.endgame import victory_points as _victory_points  # noqa: E402
-from timelord.games.card_game.rules.legal import explain as _explain  # noqa: E402
-from timelord.games.card_game.rules.legal import legal_actions as _legal_actions  # noqa: E402

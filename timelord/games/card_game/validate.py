@@ -10,9 +10,9 @@ that face-up cards are known to all, and at least one legal action unless the ga
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from timelord.core import CorruptRecord, InvalidSeat
+from timelord.core import CorruptRecord, InvalidSeat, is_state
 from timelord.games.card_game.state import (
     ATTACK,
     DEFEND,
@@ -23,11 +23,9 @@ from timelord.games.card_game.state import (
     PHASES,
     REGEN,
     VALIANT,
+    CardGameRules,
     CardGameState,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.card_game.game import CardGame
 
 #: Why a game ended (`CardGameState.ended`); "" while it runs.
 ENDINGS = ("", "counters", "turn-limit", "end-game")
@@ -63,7 +61,7 @@ def _cards(v: Any, what: str, ncards: int, ordered: bool = False) -> tuple[int, 
     return out
 
 
-def state_from_data(game: CardGame, data: Any) -> CardGameState:
+def state_from_data(game: CardGameRules, data: Any) -> CardGameState:
     """A state from its JSON form, or `CorruptRecord` saying what is wrong with it."""
     if not isinstance(data, Mapping):
         raise CorruptRecord("a card-game state is a JSON object")
@@ -127,7 +125,9 @@ def state_from_data(game: CardGame, data: Any) -> CardGameState:
     s.p_loc = _int(get("p_loc"), "p_loc", -1, m - 1)
     s.p_cards = _cards(get("p_cards"), "p_cards", nc)
     s.p_n = _int(get("p_n"), "p_n", 0, 10**9)
-    s.rng = _int(get("rng"), "rng", 0, _U64 - 1)
+    s.rng = _int(get("rng"), "rng", 0, get("rng"))
+    if not is_state(s.rng):
+        raise CorruptRecord("rng must be a generator state (64 bits, or keyed)")
     ended = get("ended")
     if ended not in ENDINGS or (ended != "") != (phase == OVER):
         raise CorruptRecord(f"ended {ended!r} does not fit phase {phase!r}")
@@ -268,7 +268,7 @@ def _check_knowledge(s: CardGameState) -> None:
             raise CorruptRecord(f"seat {p} does not know a card it holds")
 
 
-def check_view(game: CardGame, view: Any) -> None:
+def check_view(game: CardGameRules, view: Any) -> None:
     """The cheap part of the `sample_state` door: a seat's view of this table, with hidden
     counts that are whole numbers no larger than the deck (a count of 10**20 would never
     finish dealing). The rest is proven by a deal (`check_dealt`)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.games.card_game.state import ATTACK, DEFEND, IRON, CardGameState
+from timelord.games.card_game.state import ATTACK, DEFEND, IRON, OVER, CardGameState
 
 
 def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
@@ -25,6 +25,9 @@ def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
         def sees(c: int) -> bool:
             return bool(known[c] & bit)
 
+    # At the end every attack is turned up to be scored (C-6.4, C-R30): a face-down Enemy
+    # that voids its Location decides the score, so the end told to everyone names it.
+    scored = s.phase == OVER
     locs = []
     for L, card in enumerate(s.loc_card):
         up = s.loc_up[L]
@@ -36,7 +39,9 @@ def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
                 "attacker": s.loc_att[L],
                 "tardis": s.loc_tardis[L],
                 "defenders": [d if sees(d) else None for d in s.loc_def[L]],
-                "enemies": [e if (up >> i & 1 or sees(e)) else None for i, e in enumerate(ens)],
+                "enemies": [
+                    e if (scored or up >> i & 1 or sees(e)) else None for i, e in enumerate(ens)
+                ],
                 "face_up": [bool(up >> i & 1) for i in range(len(ens))],
             }
         )

@@ -8,7 +8,6 @@ PlayCard per intrigue action card, UsePower, Target per seat, DrawIntrigue, Pass
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from timelord.core import Action
@@ -28,14 +27,12 @@ from timelord.games.clue.actions import (
     UsePassage,
     UsePower,
 )
+from timelord.games.clue.state import SIDE_CARDS, ClueRules
 
-if TYPE_CHECKING:
-    from timelord.games.clue.game import ClueGame
-
-_CACHE: WeakKeyDictionary[ClueGame, tuple[Action, ...]] = WeakKeyDictionary()
+_CACHE: WeakKeyDictionary[ClueRules, tuple[Action, ...]] = WeakKeyDictionary()
 
 
-def action_space(game: ClueGame) -> tuple[Action, ...]:
+def action_space(game: ClueRules) -> tuple[Action, ...]:
     """Every action `game` can offer, built once per game."""
     space = _CACHE.get(game)
     if space is None:
@@ -43,9 +40,7 @@ def action_space(game: ClueGame) -> tuple[Action, ...]:
     return space
 
 
-def _build(game: ClueGame) -> tuple[Action, ...]:
-    from timelord.games.clue.game import SIDE_CARDS
-
+def _build(game: ClueRules) -> tuple[Action, ...]:
     cards = range(len(game.card_names))
     out: list[Action] = [RollDice()]
     out += [UsePassage(r) for r in range(game.board.rooms)]

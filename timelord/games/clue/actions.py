@@ -6,13 +6,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from timelord.core import Action
+from timelord.games.clue.board import FIRST_SQUARE, TARDIS, cards_data, standard_board
 
 
 @lru_cache(maxsize=1)
 def _names() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Card names and location names of the standard data, for readable action texts."""
-    from timelord.games.clue.board import cards_data
-
     data = cards_data()
     cards = tuple(x["name"] for key in ("suspect", "weapon", "location") for x in data[key])
     return cards, tuple(loc["name"] for loc in data["location"])
@@ -24,8 +23,6 @@ def card_text(card: int) -> str:
 
 
 def node_text(node: int) -> str:
-    from timelord.games.clue.board import FIRST_SQUARE, TARDIS, standard_board
-
     locations = _names()[1]
     if 0 <= node < len(locations):
         return locations[node]

@@ -13,7 +13,7 @@ trust that history.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from timelord.core import CorruptRecord
 from timelord.games.clue.board import TARDIS
@@ -35,11 +35,9 @@ from timelord.games.clue.state import (
     START,
     TELEPORT,
     WATCH,
+    ClueRules,
+    ClueState,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.clue.game import ClueGame
-    from timelord.games.clue.state import ClueState
 
 #: Phases in which a rumour is being answered (the rumour's fields must be set).
 _RUMOUR_PHASES = frozenset({OFFER, ANSWER, PEEK, SECOND, SIDE})
@@ -79,7 +77,7 @@ def check_state(s: ClueState) -> None:
         raise _fail(f"nothing can be done in this {s.phase}-phase position")
 
 
-def _check_cards(s: ClueState, g: ClueGame, n: int) -> None:
+def _check_cards(s: ClueState, g: ClueRules, n: int) -> None:
     total = len(g.card_names)
     if len(s.env) != len(g.categories) or any(
         c not in cat for c, cat in zip(s.env, g.categories, strict=False)
@@ -103,7 +101,7 @@ def _check_cards(s: ClueState, g: ClueGame, n: int) -> None:
         raise _fail("each seat plays a different suspect")
 
 
-def _check_intrigue(s: ClueState, g: ClueGame, n: int) -> None:
+def _check_intrigue(s: ClueState, g: ClueRules, n: int) -> None:
     if not g.intrigue and (s.pile or any(s.kept) or s.discards or s.watches):
         raise _fail("this game has no intrigue cards")
     if not 0 <= s.watches <= g.max_turns:
@@ -128,7 +126,7 @@ def _check_intrigue(s: ClueState, g: ClueGame, n: int) -> None:
         raise _fail("impossible number of extra turns")
 
 
-def _check_places(s: ClueState, g: ClueGame, n: int) -> None:
+def _check_places(s: ClueState, g: ClueRules, n: int) -> None:
     if len(s.pos) != len(g.suspects) or len(s.wpos) != len(g.weapons):
         raise _fail("one place per mover and per weapon")
     for node in s.pos:
@@ -143,7 +141,7 @@ def _check_places(s: ClueState, g: ClueGame, n: int) -> None:
         raise _fail(f"turn {s.turn} is outside 1-{g.max_turns}")
 
 
-def _check_phase(s: ClueState, g: ClueGame, n: int) -> None:
+def _check_phase(s: ClueState, g: ClueRules, n: int) -> None:
     ph = s.phase
     _seat(s.cur, n, "current player")
     _seat(s.ask, n, "seat asked")
@@ -219,7 +217,7 @@ def _check_phase(s: ClueState, g: ClueGame, n: int) -> None:
         raise _fail("no side card left to look at")
 
 
-def _check_history(s: ClueState, g: ClueGame, n: int) -> None:
+def _check_history(s: ClueState, g: ClueRules, n: int) -> None:
     """Walk the history: every entry well formed and consistent with the hands and fields."""
     triple: tuple[int, ...] = ()
     asker = -1

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from timelord.core import Action, GameOver, IllegalAction
 from timelord.games.clue.actions import (
     Accuse,
@@ -35,10 +33,8 @@ from timelord.games.clue.state import (
     START,
     START_EFFECTS,
     TELEPORT,
+    ClueState,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.clue.state import ClueState
 
 _WAITING = {
     START: ("start a turn: roll, take a passage, stay, accuse or play a card", "C-2"),

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from timelord.core import ConfigError, CorruptRecord, Game, Rng, View
+from timelord.core import ConfigError, CorruptRecord, IllegalAction, Rng, View, generator
 from timelord.core.action import Action
 from timelord.core.viewcache import ViewCache
+from timelord.games.clue import render
+from timelord.games.clue.action_space import action_space
 from timelord.games.clue.actions import ACTION_TYPES, PlayCard
-from timelord.games.clue.board import TARDIS, Board, cards_data, standard_board
-from timelord.games.clue.state import START, WATCH, ClueState, name_actions
-from timelord.games.clue.view import make_state, state_from_json
-
-if TYPE_CHECKING:
-    from timelord.games.clue.sample import PreparedView
+from timelord.games.clue.board import TARDIS, board_data, cards_data, standard_board
+from timelord.games.clue.explain import why_illegal
+from timelord.games.clue.sample import PreparedView, prepare_view
+from timelord.games.clue.state import SIDE_CARDS, START, WATCH, ClueRules, ClueState, name_actions
+from timelord.games.clue.text import event_text
+from timelord.games.clue.view import build_view, make_state, state_from_json, state_to_json
 
 __all__ = ["ClueGame", "ClueState", "power_name"]
 
@@ -25,13 +27,12 @@ def power_name(suspect: str) -> str:
 
 
 VARIANTS = ("standard", "two-player")
-SIDE_CARDS = 4
 #: The round bound's ceiling: far beyond any real game (a solved game takes under 30 rounds),
 #: low enough that a record's `max_actions` stays a sane number.
 MAX_ROUNDS = 1000
 
 
-class ClueGame(Game):
+class ClueGame(ClueRules):
     """Clue: Doctor Who for 2-6 players.
 
     Options: `players` (2-6, default 4); `variant` ("standard", or "two-player" for the
@@ -128,8 +129,7 @@ class ClueGame(Game):
         self.watches = int(data["pocketwatch"]["copies"])
         deck.extend([WATCH] * self.watches)
         self.intrigue_deck = tuple(deck)
-        self.board: Board = standard_board()
-        #: the NameCard actions of each category, in card order (legal while naming)
+        self.board = standard_board()
         self.name_actions = name_actions(self.categories)
         self.max_turns = max_rounds * players
         #: Views prepared for `sample_state` (search samples one view many times).
@@ -145,20 +145,16 @@ class ClueGame(Game):
         return self.max_turns * per_turn + 2 * (len(self.intrigue_deck) + self.players)
 
     def action_space(self) -> tuple[Action, ...]:
-        from timelord.games.clue.action_space import action_space
-
         return action_space(self)
 
     def seat_name(self, seat: int) -> str:
         return f"Seat {seat}"
 
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
-        from timelord.games.clue.text import event_text
-
         return event_text(self, kind, data, seat)
 
-    def new_game(self, seed: int) -> ClueState:
-        rng = Rng(seed)
+    def new_game(self, seed: int | Rng) -> ClueState:
+        rng = generator(seed)
         envelope = tuple(cat[rng.below(len(cat))] for cat in self.categories)
         rest = [c for c in range(len(self.card_names)) if c not in envelope]
         rng.shuffle(rest)
@@ -230,20 +226,23 @@ class ClueGame(Game):
         return self._views.get(view)
 
     def _prepare_view(self, view: View) -> PreparedView:
-        from timelord.games.clue.sample import prepare_view
-
         return prepare_view(self, view)
 
-    def render_view(self, view: View) -> str:
-        from timelord.games.clue.render import render_view
+    def explain(self, s: ClueState, action: Action) -> IllegalAction:
+        return why_illegal(s, action)
 
-        return render_view(self, view)
+    def view_of(self, s: ClueState, seat: int | None) -> View:
+        return build_view(s, seat)
+
+    def json_of(self, s: ClueState) -> dict[str, Any]:
+        return state_to_json(s)
+
+    def render_view(self, view: View) -> str:
+        return render.render_view(self, view)
 
     def glossary(self) -> Mapping[str, Mapping[str, str]]:
         """Every location, character power, intrigue action card and the Pocketwatch, with
         its short text from `data/cards.toml` and whether that text is sourced."""
-        from timelord.games.clue.board import board_data
-
         data = cards_data()
         guessed = {
             name
@@ -271,16 +270,4 @@ class ClueGame(Game):
         return None
 
     def action_label(self, view: View, action: Action) -> str:
-        from timelord.games.clue.render import action_label
-
-        return action_label(self, view, action)
-
-    def card_name(self, card: int) -> str:
-        return self.card_names[card] if 0 <= card < len(self.card_names) else f"card {card}"
-
-    def node_name(self, node: int) -> str:
-        if 0 <= node < len(self.locations):
-            return self.locations[node]
-        if node == TARDIS:
-            return "the TARDIS"
-        return self.board.square_name(node)
+        return render.action_label(self, view, action)

@@ -4,7 +4,7 @@ notebook grid, and how a menu names each offered move (`action_label`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from timelord.core import Action
 from timelord.games.clue.actions import Move, NameCard, PlayCard, ShowCard, Target, UsePassage
@@ -16,10 +16,8 @@ from timelord.games.clue.board import (
     standard_board,
 )
 from timelord.games.clue.notebook import certain
+from timelord.games.clue.state import ClueRules
 from timelord.games.clue.text import POWER_NAMES
-
-if TYPE_CHECKING:
-    from timelord.games.clue.game import ClueGame
 
 
 def _names() -> list[str]:
@@ -79,7 +77,7 @@ def percent(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
-def action_label(game: ClueGame, view: Mapping[str, Any], action: Action) -> str:
+def action_label(game: ClueRules, view: Mapping[str, Any], action: Action) -> str:
     """An offered move in words from the seat's view: moves by where they lead ("move towards
     Skaro, 3 squares away", "enter Victorian London"), cards and powers by name."""
     board = game.board
@@ -197,7 +195,7 @@ def render_notebook(view: Mapping[str, Any], probabilities: Any = None) -> str:
     return "\n".join(out)
 
 
-def render_view(game: ClueGame, view: Mapping[str, Any]) -> str:
+def render_view(game: ClueRules, view: Mapping[str, Any]) -> str:
     names = _names()
     locations = list(game.locations)
     me = view["seat"]

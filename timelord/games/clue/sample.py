@@ -23,17 +23,14 @@ trust the prepared view.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from timelord.core import CorruptRecord, Rng
 from timelord.games.clue.check import check_state
 from timelord.games.clue.deduction import DealSampler, shuffle
 from timelord.games.clue.notebook import knowledge_from_view
-from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
+from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueRules, ClueState
 from timelord.games.clue.view import PUBLIC_READERS, make_state, read_int, read_ints, read_strs
-
-if TYPE_CHECKING:
-    from timelord.games.clue.game import ClueGame
 
 #: One exact uniform sampler per seat's knowledge (and envelope, for a seat that saw it);
 #: bounded so a long session does not grow it without end.
@@ -65,7 +62,7 @@ def _sampler(view: dict[str, Any]) -> DealSampler:
     return sampler
 
 
-def check_view(game: ClueGame, view: Any) -> int:
+def check_view(game: ClueRules, view: Any) -> int:
     """The seat of `view` if it has the shape and counts of a view of this game; else
     `CorruptRecord` (`InvalidSeat` for a seat not at the table). Cheap: no deducing here."""
     if not isinstance(view, dict):
@@ -128,7 +125,7 @@ def check_view(game: ClueGame, view: Any) -> int:
     return seat
 
 
-def prepare_view(game: ClueGame, view: dict[str, Any]) -> PreparedView:
+def prepare_view(game: ClueRules, view: dict[str, Any]) -> PreparedView:
     """The door: check `view`, prepare it, and check that its first deal is a reachable state
     that shows the seat exactly this view."""
     seat = check_view(game, view)
@@ -174,7 +171,7 @@ class PreparedView:
         "view",
     )
 
-    def __init__(self, game: ClueGame, view: dict[str, Any]) -> None:
+    def __init__(self, game: ClueRules, view: dict[str, Any]) -> None:
         seat = view["seat"]
         n = game.players
         self.game = game

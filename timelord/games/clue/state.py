@@ -11,9 +11,10 @@ class default None, so all it costs is that test.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from abc import abstractmethod
+from typing import Any
 
-from timelord.core import Action, IllegalAction, Rng, State
+from timelord.core import Action, Game, IllegalAction, State, View, resume
 from timelord.core.events import Event
 from timelord.games.clue.actions import (
     Accuse,
@@ -31,10 +32,10 @@ from timelord.games.clue.actions import (
     UsePassage,
     UsePower,
 )
-from timelord.games.clue.board import TARDIS
+from timelord.games.clue.board import TARDIS, Board
 
-if TYPE_CHECKING:
-    from timelord.games.clue.game import ClueGame
+#: Face-down side cards of the two-player variant (C-8.2).
+SIDE_CARDS = 4
 
 # Phases: who decides what now.
 START, MOVE, TELEPORT, SCAN, SLIP, NAME, OFFER, ANSWER, PEEK, SECOND, SIDE, CENTRE, OVER, BELL = (
@@ -135,12 +136,65 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
 
+class ClueRules(Game):
+    """What a state needs of its game: the options and the content the rules read, and the
+    entry points to the refusals and views, which are built on top of this module;
+    `ClueRules` (game.py) sets the content up and fills these in."""
+
+    variant: str
+    intrigue: bool
+    powers: bool
+    max_rounds: int
+    max_turns: int
+    board: Board
+    suspects: tuple[str, ...]
+    weapons: tuple[str, ...]
+    locations: tuple[str, ...]
+    card_names: tuple[str, ...]
+    first_weapon: int
+    first_location: int
+    #: the cards of each category: suspects, weapons, locations
+    categories: tuple[tuple[int, ...], ...]
+    #: the power effect of each suspect's character
+    power_effect: tuple[str, ...]
+    #: intrigue card id -> its effect, whether it is kept, its name
+    effect: dict[str, str]
+    keep: dict[str, bool]
+    intrigue_names: dict[str, str]
+    watches: int
+    intrigue_deck: tuple[str, ...]
+    #: the NameCard actions of each category, in card order (legal while naming)
+    name_actions: tuple[tuple[Action, ...], ...]
+
+    @abstractmethod
+    def explain(self, s: ClueState, action: Action) -> IllegalAction:
+        """Why `action` is refused in `s` (`explain.py`)."""
+
+    @abstractmethod
+    def view_of(self, s: ClueState, seat: int | None) -> View:
+        """What `seat` knows of `s` (`view.build_view`)."""
+
+    @abstractmethod
+    def json_of(self, s: ClueState) -> dict[str, Any]:
+        """The canonical JSON form of `s` (`view.state_to_json`)."""
+
+    def card_name(self, card: int) -> str:
+        return self.card_names[card] if 0 <= card < len(self.card_names) else f"card {card}"
+
+    def node_name(self, node: int) -> str:
+        if 0 <= node < len(self.locations):
+            return self.locations[node]
+        if node == TARDIS:
+            return "the TARDIS"
+        return self.board.square_name(node)
+
+
 class ClueState(State):
     """One position. Build the first with `ClueGame.new_game`; never mutate one."""
 
     __slots__ = (*_SLOTS, "_legal")
 
-    game: ClueGame
+    game: ClueRules
     rng: int
     hands: tuple[tuple[int, ...], ...]
     env: tuple[int, ...]
@@ -470,7 +524,7 @@ class ClueState(State):
             self._slip_to(seat, a.to)
         elif ph == SCAN:
             assert type(a) is Target
-            rng = Rng(self.rng)
+            rng = resume(self.rng)
             hand = self.hands[a.seat]
             card = hand[rng.below(len(hand))]
             self.rng = rng.state
@@ -528,7 +582,7 @@ class ClueState(State):
 
     def _roll(self) -> None:
         g = self.game
-        rng = Rng(self.rng)
+        rng = resume(self.rng)
         a = rng.randint(1, 6)
         b = rng.randint(1, 6)
         self.rng = rng.state
@@ -718,7 +772,7 @@ class ClueState(State):
             if self._events is not None:
                 self._tell("draw", seat, card=WATCH, watches=self.watches)
             if self.watches >= g.watches:
-                rng = Rng(self.rng)
+                rng = resume(self.rng)
                 at = rng.below(len(self.pile) + 1)
                 self.rng = rng.state
                 self.pile = (*self.pile[:at], WATCH, *self.pile[at:])
@@ -861,9 +915,7 @@ class ClueState(State):
     # ----- errors and text ------------------------------------------------------------------
 
     def why_illegal(self, action: Action) -> IllegalAction:
-        from timelord.games.clue.explain import why_illegal
-
-        return why_illegal(self, action)
+        return self.game.explain(self, action)
 
     # ----- views and JSON -------------------------------------------------------------------
 
@@ -878,11 +930,7 @@ class ClueState(State):
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from timelord.games.clue.view import build_view
-
-        return build_view(self, seat)
+        return self.game.view_of(self, seat)
 
     def to_json(self) -> dict[str, Any]:
-        from timelord.games.clue.view import state_to_json
-
-        return state_to_json(self)
+        return self.game.json_of(self)

@@ -1,18 +1,16 @@
 """Sentences for Clue events, per seat, built only from the event data that seat sees.
 
-`event_text(game, kind, data, seat)` is `ClueGame.event_text`: `data` is `Event.seen_by(seat)`,
+`event_text(game, kind, data, seat)` is `ClueRules.event_text`: `data` is `Event.seen_by(seat)`,
 so a card another seat was shown is simply absent (None) here and the sentence says "a card".
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from timelord.games.clue.board import TARDIS
-
-if TYPE_CHECKING:
-    from timelord.games.clue.game import ClueGame
+from timelord.games.clue.state import ClueRules
 
 #: What each character power does, in a few words (the data's effect ids stay off screen).
 POWER_NAMES = {
@@ -25,7 +23,7 @@ POWER_NAMES = {
 }
 
 
-def event_text(game: ClueGame, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+def event_text(game: ClueRules, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
     actor = data.get("actor")
     me = actor is not None and actor == seat
 
@@ -50,22 +48,22 @@ def event_text(game: ClueGame, kind: str, data: Mapping[str, Any], seat: int | N
 Who = Callable[..., str]
 
 
-def _card(game: ClueGame, card: Any) -> str:
+def _card(game: ClueRules, card: Any) -> str:
     return game.card_name(card) if isinstance(card, int) else "a card"
 
 
-def _node(game: ClueGame, node: Any) -> str:
+def _node(game: ClueRules, node: Any) -> str:
     return game.node_name(node) if isinstance(node, int) else "somewhere"
 
 
-def _roll(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _roll(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     face, other = d["dice"]
     first = "?" if face == 0 else str(face)
     steps = d["steps"]
     return f"{name} {v('roll', 'rolls')} {first} and {other}: {steps} step{'s' * (steps != 1)}"
 
 
-def _move(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _move(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     by, to = d["by"], d["to"]
     into = "into" if isinstance(to, int) and to <= TARDIS else "to"
     where = _node(g, to)
@@ -79,70 +77,75 @@ def _move(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v:
     return f"{card}: {name} {v('move', 'moves')} {into} {where}"
 
 
-def _stay(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _stay(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     return f"{name} {v('stay', 'stays')} in {_node(g, d['location'])} to make a rumour"
 
 
-def _accuse(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _accuse(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     return f"{name} {v('begin', 'begins')} an accusation"
 
 
-def _play(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _play(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     text = f"{name} {v('play', 'plays')} {g.intrigue_names.get(d['card'], 'an action card')}"
     if "steps" in d:
         text += f": {d['steps']} steps to move"
     return text
 
 
-def _name(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _name(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     return f"{name} {v('name', 'names')} {_card(g, d['card'])}"
 
 
-def _rumour(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _rumour(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     s, w, loc = (_card(g, c) for c in d["cards"])
-    return f"{name} {v('suggest', 'suggests')} {s} with the {w} in {loc}"
+    return f"{name} {v('suggest', 'suggests')} {s} with {_the(w)} in {loc}"
 
 
-def _cannot(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _the(weapon: str) -> str:
+    """ "the Sonic Screwdriver", but "The Moment" and "Strax's Gun" as they are."""
+    return weapon if weapon.startswith("The ") or "'s " in weapon else f"the {weapon}"
+
+
+def _cannot(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     return f"{name} cannot answer"
 
 
-def _unanswered(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _unanswered(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     return f"Nobody can answer {whose(d['actor'])} rumour"
 
 
-def _show(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _show(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     to = who(d["asker"], start=False)
     if d["card"] is None:
         return f"{name} {v('show', 'shows')} {to} a card"
     return f"{name} {v('show', 'shows')} {to} {_card(g, d['card'])}"
 
 
-def _peek(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _peek(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     seen = "" if d["card"] is None else f": {_card(g, d['card'])}"
     return f"{name} {v('see', 'sees')} the card {who(d['shower'], start=False)} showed{seen}"
 
 
-def _side(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _side(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     seen = "" if d["card"] is None else f": {_card(g, d['card'])}"
     return f"{name} {v('look', 'looks')} at side card {d['index'] + 1}{seen}"
 
 
-def _scan(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _scan(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     seen = "" if d["card"] is None else f" and {v('see', 'sees')} {_card(g, d['card'])}"
     return f"{name} {v('scan', 'scans')} {whose(d['target'])} hand{seen}"
 
 
-def _power(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _power(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     what = POWER_NAMES.get(d["power"], "a power")
     return f"{name} {v('use', 'uses')} {g.suspects[d['character']]}'s power: {what}"
 
 
-def _extra(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _extra(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     return f"{name} will take another turn after this one"
 
 
-def _decline(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _decline(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     what = {
         "draw": "to draw an intrigue card",
         "peek": "to see the card shown",
@@ -151,7 +154,7 @@ def _decline(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who,
     return f"{name} {v('decline', 'declines')} {what}".rstrip()
 
 
-def _draw(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _draw(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     card = d["card"]
     if d.get("empty"):
         return f"The intrigue pile is empty: {name} {v('draw', 'draws')} nothing"
@@ -163,9 +166,9 @@ def _draw(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v:
     return f"{name} {v('draw', 'draws')} {g.intrigue_names.get(card, 'an action card')}"
 
 
-def _accusation(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _accusation(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     s, w, loc = (_card(g, c) for c in d["cards"])
-    text = f"{name} {v('accuse', 'accuses')} {s} with the {w} in {loc}: "
+    text = f"{name} {v('accuse', 'accuses')} {s} with {_the(w)} in {loc}: "
     text += "right!" if d["right"] else "wrong"
     envelope = d.get("envelope")
     if envelope and not d["right"]:
@@ -173,7 +176,7 @@ def _accusation(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: W
     return text
 
 
-def _out(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _out(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     why = "a wrong accusation" if d["reason"] == "accused" else "the eighth Pocketwatch"
     text = f"{name} {v('are', 'is')} out ({why})"
     if d.get("hand"):
@@ -181,16 +184,16 @@ def _out(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: 
     return text
 
 
-def _turn(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
-    what = "another turn" if d.get("extra") else "turn"
+def _turn(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+    what = "extra turn" if d.get("extra") else "turn"
     return f"{'Your' if name == 'You' else name + chr(39) + 's'} {what} (turn {d['turn']})"
 
 
-def _end(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _end(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     return f"{name} {v('end', 'ends')} the turn"
 
 
-def _over(g: ClueGame, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
+def _over(g: ClueRules, d: Mapping[str, Any], name: str, who: Who, whose: Who, v: Who) -> str:
     winner = d["winner"]
     result = "nobody solved it" if winner is None else f"{who(winner, start=False)} solved it"
     envelope = ", ".join(_card(g, c) for c in d["envelope"])

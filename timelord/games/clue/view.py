@@ -8,14 +8,11 @@ as `null` in the history.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from timelord.core import CorruptRecord
+from timelord.core import CorruptRecord, is_state
 from timelord.games.clue.check import check_state
-from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueState
-
-if TYPE_CHECKING:
-    from timelord.games.clue.game import ClueGame
+from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueRules, ClueState
 
 
 def _event_for(event: tuple[Any, ...], seat: int | None) -> list[Any]:
@@ -205,7 +202,7 @@ PUBLIC_READERS: dict[str, Any] = {
 }
 
 
-def make_state(game: ClueGame, fields: dict[str, Any]) -> ClueState:
+def make_state(game: ClueRules, fields: dict[str, Any]) -> ClueState:
     """A state from already-checked field values (names as in `ClueState`)."""
     s = object.__new__(ClueState)
     for name, value in fields.items():
@@ -227,7 +224,7 @@ def _log_from(items: Any) -> Any:
     return log
 
 
-def state_from_json(game: ClueGame, data: Any) -> ClueState:
+def state_from_json(game: ClueRules, data: Any) -> ClueState:
     """The state `data` (from `state_to_json`) describes; `CorruptRecord` unless well formed
     and reachable (`check.check_state`)."""
     state = read_state(game, data)
@@ -235,7 +232,7 @@ def state_from_json(game: ClueGame, data: Any) -> ClueState:
     return state
 
 
-def read_state(game: ClueGame, data: Any) -> ClueState:
+def read_state(game: ClueRules, data: Any) -> ClueState:
     """`data` read field by field with every type and length checked, but not whether the
     position is reachable: scenario tests build hand-made positions (a pile of one
     Pocketwatch) this way; everything from outside goes through `state_from_json`."""
@@ -283,6 +280,6 @@ def read_state(game: ClueGame, data: Any) -> ClueState:
         }
     except KeyError as exc:
         raise CorruptRecord(f"not a Clue state: it lacks {exc}") from exc
-    if not 0 <= fields["rng"] < 1 << 64:
-        raise CorruptRecord("the generator state must be a 64-bit number")
+    if not is_state(fields["rng"]):
+        raise CorruptRecord("the generator state must be a 64-bit number or a keyed one")
     return make_state(game, fields)

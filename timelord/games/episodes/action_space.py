@@ -9,7 +9,6 @@ DiscardCard per card.
 from __future__ import annotations
 
 from itertools import product
-from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from timelord.core import Action
@@ -24,14 +23,12 @@ from timelord.games.episodes.actions import (
     UseAbility,
 )
 from timelord.games.episodes.cards import SUITS
+from timelord.games.episodes.state import EpisodesRules
 
-if TYPE_CHECKING:
-    from timelord.games.episodes.game import EpisodesGame
-
-_CACHE: WeakKeyDictionary[EpisodesGame, tuple[Action, ...]] = WeakKeyDictionary()
+_CACHE: WeakKeyDictionary[EpisodesRules, tuple[Action, ...]] = WeakKeyDictionary()
 
 
-def action_space(game: EpisodesGame) -> tuple[Action, ...]:
+def action_space(game: EpisodesRules) -> tuple[Action, ...]:
     """Every action `game` can offer, built once per game."""
     space = _CACHE.get(game)
     if space is None:
@@ -39,7 +36,7 @@ def action_space(game: EpisodesGame) -> tuple[Action, ...]:
     return space
 
 
-def _build(game: EpisodesGame) -> tuple[Action, ...]:
+def _build(game: EpisodesRules) -> tuple[Action, ...]:
     cards = [(SUITS[c >> 4], c & 15) for c in game.deck.present]
     out: list[Action] = [UseAbility(s, f) for s, f in cards]
     out.append(SkipAbility())

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from timelord.core import Action, ConfigError, Game, Rng, View
+from timelord.core import Action, ConfigError, Rng, View
 from timelord.core.viewcache import ViewCache
 from timelord.games.episodes import rules as R
+from timelord.games.episodes import text
+from timelord.games.episodes.action_space import action_space
 from timelord.games.episodes.actions import (
     ACTION_TYPES,
     DiscardCard,
@@ -25,8 +27,9 @@ from timelord.games.episodes.cards import (
     standard_deck,
     texts,
 )
-from timelord.games.episodes.state import EpisodesState
-from timelord.games.episodes.view import prepare, sample_state
+from timelord.games.episodes.render import render_view
+from timelord.games.episodes.state import EpisodesRules, EpisodesState
+from timelord.games.episodes.view import build_view, prepare, sample_state, state_from_json
 
 
 def _int_option(name: str, value: object, lo: int, hi: int) -> int:
@@ -35,7 +38,7 @@ def _int_option(name: str, value: object, lo: int, hi: int) -> int:
     return value
 
 
-class EpisodesGame(Game):
+class EpisodesGame(EpisodesRules):
     """Options: `players` 2-6 (default 3); `target` VP that wins (default 50);
     `max_rounds` after which the game ends on points (default 100, ruling E-R3);
     `deck` None for the 90-card deck of `data/cards.toml`, or a list of [suit, fp, copies]."""
@@ -85,10 +88,10 @@ class EpisodesGame(Game):
         # ability, target or keep, episode, and at most 3 hand-limit discards (E-R12).
         return self.max_rounds * self.players * 6
 
-    def new_game(self, seed: int) -> EpisodesState:
+    def new_game(self, seed: int | Rng) -> EpisodesState:
         st = EpisodesState.blank(self)
         st.deck = self.deck.cards()  # unsettled: every draw takes a random card (E-3.4)
-        st.rng = Rng(seed).next64()
+        st.rng = seed.state if isinstance(seed, Rng) else Rng(seed).next64()
         for _ in range(R.DEAL):  # E-2.1, one card at a time around the table
             for s in range(self.players):
                 st._draw(s, 1)
@@ -98,7 +101,7 @@ class EpisodesGame(Game):
         return st
 
     def state_from_json(self, data: Mapping[str, Any]) -> EpisodesState:
-        return EpisodesState.from_json(self, data)
+        return state_from_json(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> EpisodesState:
         return sample_state(self, view, rng)
@@ -118,21 +121,16 @@ class EpisodesGame(Game):
         return None
 
     def action_label(self, view: View, action: Action) -> str:
-        from timelord.games.episodes.text import action_label
-
-        return action_label(self, view, action)
+        return text.action_label(self, view, action)
 
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
-        from timelord.games.episodes.text import event_text
-
-        return event_text(self, kind, data, seat)
+        return text.event_text(self, kind, data, seat)
 
     def action_space(self) -> tuple[Action, ...]:
-        from timelord.games.episodes.action_space import action_space
-
         return action_space(self)
 
-    def render_view(self, view: View) -> str:
-        from timelord.games.episodes.render import render_view
+    def view_of(self, st: EpisodesState, seat: int | None) -> View:
+        return build_view(st, seat)
 
+    def render_view(self, view: View) -> str:
         return render_view(self, view)

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from timelord.core import View
 from timelord.games.episodes.cards import CODE_OF, SUITS
+from timelord.games.episodes.state import EpisodesRules
 from timelord.games.episodes.text import cards as n_cards
-
-if TYPE_CHECKING:
-    from timelord.games.episodes.game import EpisodesGame
 
 # "{s}" is the verb ending: empty after "You", "s" after a seat's name.
 _PHASE_TEXT = {
@@ -22,7 +18,7 @@ _PHASE_TEXT = {
 }
 
 
-def _by_suit(game: EpisodesGame, labels: list[str]) -> list[str]:
+def _by_suit(game: EpisodesRules, labels: list[str]) -> list[str]:
     """One line per suit: FP, copies held and the flavour names ("5 x2 (Cybermen)")."""
     lines = []
     for suit in SUITS:
@@ -38,7 +34,7 @@ def _by_suit(game: EpisodesGame, labels: list[str]) -> list[str]:
     return lines
 
 
-def render_view(game: EpisodesGame, view: View) -> str:
+def render_view(game: EpisodesRules, view: View) -> str:
     seat = view["seat"]
     n = view["players"]
     name = game.seat_name

@@ -22,11 +22,23 @@ pool. Before the first reshuffle the pools are empty and mean nothing (E-8.11).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from bisect import insort
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from timelord.core import Action, CorruptRecord, IllegalAction, InvalidAction, Rng, State, View
+from timelord.core import (
+    Action,
+    CorruptRecord,
+    Game,
+    IllegalAction,
+    InvalidAction,
+    Rng,
+    State,
+    View,
+    resume,
+)
 from timelord.core.events import Event
+from timelord.core.viewcache import ViewCache
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.actions import (
     ChooseOpponent,
@@ -47,10 +59,8 @@ from timelord.games.episodes.cards import (
     SPECIAL,
     SUIT_INDEX,
     SUITS,
+    Deck,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.episodes.game import EpisodesGame
 
 # Shared action objects: legal lists reuse them instead of building new ones each time.
 _SKIP_ABILITY = SkipAbility()
@@ -112,6 +122,21 @@ def _minus(cards: list[int], gone: list[int]) -> list[int]:
     return out
 
 
+class EpisodesRules(Game):
+    """What a state needs of its game: the options the rules read, and the entry point to
+    the views, which are built on top of this module; `EpisodesRules` (game.py) fills it in."""
+
+    deck: Deck
+    target: int
+    max_rounds: int
+    #: what `sample_state` read and checked from each recent view (`view.prepare`)
+    _views: ViewCache[Any]
+
+    @abstractmethod
+    def view_of(self, st: EpisodesState, seat: int | None) -> View:
+        """What `seat` knows of `st` (`view.build_view`)."""
+
+
 class EpisodesState(State):
     __slots__ = (
         "_legal",
@@ -137,7 +162,7 @@ class EpisodesState(State):
         "vp",
     )
 
-    game: EpisodesGame
+    game: EpisodesRules
     hands: list[list[int]]
     deck: list[int]
     fixed: int
@@ -163,7 +188,7 @@ class EpisodesState(State):
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def blank(cls, game: EpisodesGame) -> EpisodesState:
+    def blank(cls, game: EpisodesRules) -> EpisodesState:
         """An empty table for `game` (all zones empty); callers fill it in."""
         n = game.players
         st = cls.__new__(cls)
@@ -420,30 +445,45 @@ class EpisodesState(State):
             assert isinstance(action, DiscardCard)
             c = SUIT_INDEX[action.suit] * 16 + action.fp
             if log is not None:
-                data = {"actor": seat, "card": LABEL[c], "forced": forced}
-                self._tell("hand_limit_discard", data)
+                self._tell("hand_limit_discard", {"actor": seat, "card": LABEL[c]})
             self._discard_from_hand(seat, c)
             self.floor = c
             self._end_phase()
 
     def _settle(self) -> None:
-        """Resolve steps that need no choice until a real decision (two or more options)."""
+        """Resolve steps that need no choice until a real decision. A step with one option is
+        taken without asking only when every seat can see that it has one (E-8.8, E-R13):
+        otherwise asking, or not, would tell the table about the player's hidden cards."""
         while True:
             ph = self.phase
             if ph == R.OVER:
                 self._legal = []
                 return
             legal = self._compute_legal()
-            if len(legal) == 1:
+            if len(legal) == 1 and self._plainly_forced(ph):
                 if ph == R.ACTION:
                     self.phase = R.EPISODE
                 elif ph == R.EPISODE:
                     self._end_phase()
                 else:
-                    self._do(legal[0], True)  # a forced target, keep or discard (E-R13)
+                    self._do(legal[0], True)  # a target or a one-card Gadget draw (E-R13)
                 continue
             self._legal = legal
             return
+
+    def _plainly_forced(self, ph: int) -> bool:
+        """Whether a step with one option has it for reasons every seat sees: no card in hand
+        for an ability, fewer than six cards for an episode (E-5.1), one opponent holding
+        cards for a target, one card drawn by a Gadget. Equal drawn cards, a hand-limit
+        discard or a hand that holds no episode are seen by the player alone."""
+        hand = self.hands[self.turn % self.game.players]
+        if ph == R.ACTION:
+            return not hand
+        if ph == R.EPISODE:
+            return len(hand) < len(SUITS)
+        if ph == R.KEEP:
+            return len(self.limbo) == 1
+        return ph == R.TARGET
 
     def _use_ability(self, seat: int, c: int) -> None:
         self._discard_from_hand(seat, c)  # E-4.9: the card goes face up first
@@ -482,7 +522,7 @@ class EpisodesState(State):
                 seen = {"cards": [LABEL[c] for c in hand]}
                 self._tell("look", data, ((frozenset({seat}), seen),))
             return
-        state = Rng(self.rng)
+        state = resume(self.rng)
         c = hand[state.below(len(hand))]
         self.rng = state.state
         if suit == SPECIAL:
@@ -632,7 +672,7 @@ class EpisodesState(State):
                 self.fixed -= 1
             else:
                 if rng is None:
-                    rng = Rng(self.rng)
+                    rng = resume(self.rng)
                 drawn.append(deck.pop(rng.below(len(deck))))
         if rng is not None:
             self.rng = rng.state
@@ -690,7 +730,7 @@ class EpisodesState(State):
         deck = self.deck
         if self.fixed >= count:
             return
-        rng = Rng(self.rng)
+        rng = resume(self.rng)
         while self.fixed < count:
             free = len(deck) - self.fixed
             c = deck.pop(rng.below(free))
@@ -723,9 +763,9 @@ class EpisodesState(State):
         }
 
     @classmethod
-    def from_json(cls, game: EpisodesGame, data: Any) -> EpisodesState:
-        from timelord.games.episodes.view import check_state
-
+    def read_json(cls, game: EpisodesRules, data: Any) -> EpisodesState:
+        """The state `to_json` wrote, its fields' types and sizes checked (`CorruptRecord`);
+        not yet settled nor checked as a whole: `view.state_from_json` does both."""
         try:
             st = cls.blank(game)
             n = game.players
@@ -759,17 +799,13 @@ class EpisodesState(State):
             raise CorruptRecord("not an Episodes state: a field is nested too deep") from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CorruptRecord(f"not an Episodes state: {exc!r}") from exc
-        check_state(st)
-        st._settle_cache()
         return st
 
     def _settle_cache(self) -> None:
         self._legal = self._compute_legal()
 
     def view(self, seat: int | None) -> View:
-        from timelord.games.episodes.view import build_view
-
-        return build_view(self, seat)
+        return self.game.view_of(self, seat)
 
     def __repr__(self) -> str:
         return f"<EpisodesState turn={self.turn} phase={R.PHASES[self.phase]} vp={self.vp}>"

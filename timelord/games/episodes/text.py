@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from timelord.core import Action, View
 from timelord.games.episodes.actions import ChooseOpponent, UseAbility
 from timelord.games.episodes.cards import ABILITY_TEXT, SUIT_INDEX
-
-if TYPE_CHECKING:
-    from timelord.games.episodes.game import EpisodesGame
+from timelord.games.episodes.state import EpisodesRules
 
 _DRAW_REASON = {
     "turn": " at the start of the turn",
@@ -30,7 +28,7 @@ def cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def event_text(game: EpisodesGame, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+def event_text(game: EpisodesRules, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
     actor = data.get("actor")
     you = actor is not None and actor == seat
     who = "You" if you else (game.seat_name(actor) if isinstance(actor, int) else "The game")
@@ -49,26 +47,26 @@ def event_text(game: EpisodesGame, kind: str, data: Mapping[str, Any], seat: int
     return f"{who}: {kind}"
 
 
-def _name(game: EpisodesGame, seat: Any) -> str:
+def _name(game: EpisodesRules, seat: Any) -> str:
     return game.seat_name(seat) if isinstance(seat, int) else "nobody"
 
 
 Maker = Callable[..., str]
 
 
-def _ability(game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
+def _ability(game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
     what = ABILITY_TEXT[SUIT_INDEX[d["suit"]]]
     return f"{who} {v('discard')} {d['card']} to {what}"
 
 
-def _peek(game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
+def _peek(game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
     text = f"{who} {v('look')} at the next {cards(d['count'])} of the deck"
     if "cards" in d:
         text += ": " + (", ".join(d["cards"]) or "nothing") + " (top first)"
     return text
 
 
-def _draw(game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
+def _draw(game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
     if d["count"] == 0:
         return f"{who} {v('draw')} nothing: the deck and the discard pile are empty (E-3.3)"
     text = f"{who} {v('draw')} {cards(d['count'])}{_DRAW_REASON.get(d['reason'], '')}"
@@ -81,12 +79,12 @@ def _draw(game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, *_: Any) -
     return text
 
 
-def _reshuffle(game: EpisodesGame, d: Mapping[str, Any], *_: Any) -> str:
+def _reshuffle(game: EpisodesRules, d: Mapping[str, Any], *_: Any) -> str:
     return f"The deck is empty: the discard pile ({cards(d['count'])}) becomes the new deck"
 
 
 def _look(
-    game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
+    game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
 ) -> str:
     text = f"{who} {v('look')} at {whose} hand{f}"
     if "cards" in d:
@@ -95,26 +93,26 @@ def _look(
 
 
 def _steal(
-    game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
+    game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
 ) -> str:
     return f"{who} {v('steal')} {d.get('card', 'a random card')} from {whom}{f}"
 
 
 def _random_discard(
-    game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
+    game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
 ) -> str:
     return f"{who} {v('make')} {whom} discard a random card{f}: {d['card']}"
 
 
 def _keep(
-    game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
+    game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
 ) -> str:
     gone = ", ".join(d["discarded"]) or "nothing"
     kept = d.get("card", "one drawn card")
     return f"{who} {v('keep')} {kept}{f} and {v('discard')} {gone}"
 
 
-def _episode(game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
+def _episode(game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, *_: Any) -> str:
     return (
         f"{who} {v('play')} an episode ({', '.join(d['cards'])}) for {d['vp']} VP, "
         f"{d['total']} VP in all"
@@ -122,17 +120,17 @@ def _episode(game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, *_: Any
 
 
 def _hand_limit(
-    game: EpisodesGame, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
+    game: EpisodesRules, d: Mapping[str, Any], who: str, v: Any, whom: str, whose: str, f: str
 ) -> str:
     return f"{who} {v('discard')} {d['card']} down to the hand limit{f}"
 
 
-def _turn(game: EpisodesGame, d: Mapping[str, Any], who: str, *_: Any) -> str:
+def _turn(game: EpisodesRules, d: Mapping[str, Any], who: str, *_: Any) -> str:
     whose = "Your" if who == "You" else f"{who}'s"
     return f"Round {d['round']}: {whose} turn"
 
 
-def _end(game: EpisodesGame, d: Mapping[str, Any], *_: Any) -> str:
+def _end(game: EpisodesRules, d: Mapping[str, Any], *_: Any) -> str:
     names = " and ".join(game.seat_name(s) for s in d["winners"]) or "nobody"
     how = "a player reached the target" if d["reason"] == "target" else "the last round ended"
     return f"Game over ({how}): {names} {'win' if len(d['winners']) > 1 else 'wins'}"
@@ -156,7 +154,7 @@ _TEXTS: dict[str, Maker] = {
 }
 
 
-def action_label(game: EpisodesGame, view: View, action: Action) -> str:
+def action_label(game: EpisodesRules, view: View, action: Action) -> str:
     """A menu line for an offered action, from the seat's view only."""
     if isinstance(action, UseAbility) and action.suit in SUIT_INDEX:
         return f"discard {action.suit} {action.fp} to {ABILITY_TEXT[SUIT_INDEX[action.suit]]}"

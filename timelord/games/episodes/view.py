@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import Any
 
-from timelord.core import CorruptRecord, Rng, View
+from timelord.core import CorruptRecord, GameError, Rng, View, is_state
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.cards import CODE_OF, LABEL, SUIT_INDEX, SUITS
-
-if TYPE_CHECKING:
-    from timelord.games.episodes.game import EpisodesGame
-    from timelord.games.episodes.state import EpisodesState
+from timelord.games.episodes.state import EpisodesRules, EpisodesState
 
 
 def _labels(cards: list[int]) -> list[str]:
@@ -117,7 +114,7 @@ class _Prepared:
         "vp",
     )
 
-    def __init__(self, game: EpisodesGame, view: View) -> None:
+    def __init__(self, game: EpisodesRules, view: View) -> None:
         seat = view["seat"]
         if not isinstance(seat, int):
             raise CorruptRecord("sample_state needs a seat's view, not a spectator's")
@@ -250,14 +247,12 @@ def _pick(cards: list[int], k: int, rng: Rng) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def prepare(game: EpisodesGame, view: View) -> _Prepared:
+def prepare(game: EpisodesRules, view: View) -> _Prepared:
     """Read and check a view at the door, once per view: `CorruptRecord` unless it is a
     seat's view this game could show (so a doctored view can neither hang nor crash a deal).
 
     Beyond the field types and ranges, one trial deal must give back the view exactly: the
     cheapest complete test that the counts agree, paid once and not per sample."""
-    from timelord.core.errors import GameError
-
     if not isinstance(view, dict):
         raise CorruptRecord("an Episodes view must be a JSON object")
     try:
@@ -288,7 +283,7 @@ _SEAT_INTS = ("vp", "hand_sizes", "peeked")
 _SEAT_LISTS = ("known_hands", "known_by", "drawn_seen_by")
 
 
-def _check_fields(game: EpisodesGame, view: View) -> None:
+def _check_fields(game: EpisodesRules, view: View) -> None:
     """Types and ranges of the numbers a deal sizes its lists by, before anything is sized."""
     n = game.players
     limit = game.deck.size
@@ -314,7 +309,7 @@ def _is_count(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
-def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
+def sample_state(game: EpisodesRules, view: View, rng: Rng) -> EpisodesState:
     """A full state whose view for `view['seat']` is `view` (E-8.9).
 
     The cards the seat cannot place are dealt uniformly among the places it cannot see into:
@@ -335,9 +330,7 @@ def sample_state(game: EpisodesGame, view: View, rng: Rng) -> EpisodesState:
     return _deal(game, prep, rng)
 
 
-def _deal(game: EpisodesGame, prep: _Prepared, rng: Rng) -> EpisodesState:
-    from timelord.games.episodes.state import EpisodesState
-
+def _deal(game: EpisodesRules, prep: _Prepared, rng: Rng) -> EpisodesState:
     n = game.players
     seat = prep.seat
     pool = prep.pool
@@ -436,6 +429,14 @@ def _within(small: list[int], big: list[int]) -> bool:
     return True
 
 
+def state_from_json(game: EpisodesRules, data: Any) -> EpisodesState:
+    """Read back `EpisodesState.to_json`; `CorruptRecord` unless it could arise in play."""
+    st = EpisodesState.read_json(game, data)
+    check_state(st)
+    st._settle_cache()
+    return st
+
+
 def check_state(st: EpisodesState) -> None:
     """`CorruptRecord` unless the cards add up to the deck and the knowledge fits the hands."""
     n = st.game.players
@@ -470,7 +471,7 @@ def check_state(st: EpisodesState) -> None:
         st.phase != R.TARGET and st.pending != -1
     ):
         raise CorruptRecord("a pending target choice needs a Foe, Plot or Special ability")
-    if st.reshuffles < 0 or not 0 <= st.rng < 1 << 64:
+    if st.reshuffles < 0 or not is_state(st.rng):
         raise CorruptRecord("bad reshuffle count or generator state")
     if st.reshuffles:
         for pool in st.pool:

@@ -9,18 +9,15 @@ tunnel slot, MovePawn per tile, StepOff, StayPut, ForgoBonus.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from timelord.core import Action
+from timelord.games.keys.rules import KeysRules
 
-if TYPE_CHECKING:
-    from timelord.games.keys.game import KeysGame
-
-_CACHE: WeakKeyDictionary[KeysGame, tuple[Action, ...]] = WeakKeyDictionary()
+_CACHE: WeakKeyDictionary[KeysRules, tuple[Action, ...]] = WeakKeyDictionary()
 
 
-def action_space(game: KeysGame) -> tuple[Action, ...]:
+def action_space(game: KeysRules) -> tuple[Action, ...]:
     """Every action `game` can offer (the shared objects of its tables), listed once."""
     space = _CACHE.get(game)
     if space is None:
@@ -28,7 +25,7 @@ def action_space(game: KeysGame) -> tuple[Action, ...]:
     return space
 
 
-def _build(game: KeysGame) -> tuple[Action, ...]:
+def _build(game: KeysRules) -> tuple[Action, ...]:
     t = game.tables
     out: list[Action] = list(t.discard)
     for row in (*t.open_, *t.close):

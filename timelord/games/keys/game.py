@@ -1,7 +1,6 @@
 """Keys to the TARDIS (Outset Media): race your Doctor across a 7x7 maze of TARDIS doors.
 
->>> import timelord
->>> game = timelord.load("keys", players=2)
+>>> game = KeysGame(players=2)
 >>> state = game.new_game(seed=1)
 >>> state.to_move, len(state.view(0)["hand"])
 (0, 4)
@@ -12,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from timelord.core import Action, ConfigError, Game, Rng, State, View
+from timelord.core import Action, ConfigError, Rng, State, View, generator
 from timelord.core.viewcache import ViewCache
+from timelord.games.keys import render, text
+from timelord.games.keys import view as views
+from timelord.games.keys.action_space import action_space
 from timelord.games.keys.actions import ACTION_TYPES
 from timelord.games.keys.board import (
     CELLS,
@@ -26,7 +28,7 @@ from timelord.games.keys.board import (
     standard_content,
     texts,
 )
-from timelord.games.keys.rules import DEAL, KeysState, Tables
+from timelord.games.keys.rules import DEAL, KeysRules, KeysState, Tables
 
 DEFAULT_ROUND_LIMIT = 100
 ACTIONS_PER_TURN = 3  # play a card, move, use a TARDIS Key bonus
@@ -38,7 +40,7 @@ def _int_option(name: str, value: Any, lo: int, hi: int) -> int:
     return value
 
 
-class KeysGame(Game):
+class KeysGame(KeysRules):
     """Keys to the TARDIS for 2-4 players; `round_limit` ends a stalled game (K-7.2)."""
 
     id = "keys"
@@ -63,9 +65,7 @@ class KeysGame(Game):
         self._extra_tiles = sum(1 for _, back in self.content.tiles if back == EXTRA_TURN)
 
     def _prepare(self, view: View) -> Any:
-        from timelord.games.keys.view import prepare
-
-        return prepare(self, view)
+        return views.prepare(self, view)
 
     @property
     def max_actions(self) -> int:
@@ -75,9 +75,13 @@ class KeysGame(Game):
         return ACTIONS_PER_TURN * turns
 
     def action_space(self) -> tuple[Action, ...]:
-        from timelord.games.keys.action_space import action_space
-
         return action_space(self)
+
+    def view_of(self, s: KeysState, seat: int | None) -> View:
+        return views.build_view(s, seat)
+
+    def json_of(self, s: KeysState) -> dict[str, Any]:
+        return views.state_to_json(s)
 
     def seat_name(self, seat: int) -> str:
         edges = SEAT_EDGES.get(self.players)
@@ -85,8 +89,8 @@ class KeysGame(Game):
             return f"Seat {seat}"
         return f"Seat {seat} ({EDGE_IDS[edges[seat]]})"
 
-    def new_game(self, seed: int) -> KeysState:
-        rng = Rng(seed)
+    def new_game(self, seed: int | Rng) -> KeysState:
+        rng = generator(seed)
         tiles = list(self.content.tiles)
         rng.shuffle(tiles)
         back = [CONTROL_KIND] * CELLS
@@ -122,38 +126,26 @@ class KeysGame(Game):
         return s
 
     def state_from_json(self, data: Any) -> State:
-        from timelord.games.keys.view import state_from_json
-
-        return state_from_json(self, data)
+        return views.state_from_json(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> State:
-        from timelord.games.keys.view import sample_state
-
-        return sample_state(self, view, rng)
+        return views.sample_state(self, view, rng)
 
     def glossary(self) -> Mapping[str, Mapping[str, str]]:
         return texts(self.content)
 
     def action_card(self, action: Action) -> str | None:
-        from timelord.games.keys.text import action_card
-
-        return action_card(self, action)
+        return text.action_card(self, action)
 
     def action_label(self, view: View, action: Action) -> str:
-        from timelord.games.keys.text import action_label
-
-        return action_label(self, view, action)
+        return text.action_label(self, view, action)
 
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
-        from timelord.games.keys.text import event_text
-
-        return event_text(self, kind, data, seat)
+        return text.event_text(self, kind, data, seat)
 
     def render_view(self, view: View, ansi: bool = False) -> str:
         """The grid as text; plain by default, `ansi=True` adds terminal colours."""
-        from timelord.games.keys.render import render_view
-
-        return render_view(self, view, ansi)
+        return render.render_view(self, view, ansi)
 
 
 __all__ = ["KeysGame", "KeysState"]

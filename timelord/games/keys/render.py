@@ -8,14 +8,12 @@ Control tile shows as (CC). Time Tunnels are drawn as \\ or / between the rows t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from timelord.core import View
 from timelord.games.keys.board import BACK_IDS, BACK_NAMES, CONTROL, SIZE, tile_name
+from timelord.games.keys.rules import KeysRules
 from timelord.games.keys.text import plural
-
-if TYPE_CHECKING:
-    from timelord.games.keys.game import KeysGame
 
 _BACK_LETTERS = {
     "open": "o",
@@ -28,7 +26,7 @@ _BACK_LETTERS = {
 _LETTER_OF_BACK = {back: letter for back, letter in _BACK_LETTERS.items() if back is not None}
 
 
-def legend(game: KeysGame) -> list[str]:
+def legend(game: KeysRules) -> list[str]:
     """Every symbol of the grid, colours from the game's data (one short line each)."""
     content = game.content
     colours = ", ".join(
@@ -66,7 +64,7 @@ def _cell(view: View, t: int, letters: dict[str, str], pawn_at: dict[int, int]) 
     return f"{colour}{door}{back}{overlay}{pawn}"
 
 
-def render_view(game: KeysGame, view: View, ansi: bool = False) -> str:
+def render_view(game: KeysRules, view: View, ansi: bool = False) -> str:
     """The grid, a legend and each seat's situation; `ansi` colours the door letters."""
     content = game.content
     letters = dict(zip(content.colour_ids, content.colour_letters, strict=True))
@@ -96,7 +94,7 @@ def render_view(game: KeysGame, view: View, ansi: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _status(game: KeysGame, view: View) -> list[str]:
+def _status(game: KeysRules, view: View) -> list[str]:
     names = dict(zip(game.content.card_ids, game.content.card_names, strict=True))
     out: list[str] = []
     phase = view["phase"]

@@ -11,11 +11,13 @@ an O(1) test that mirrors `_generate` clause by clause (a test keeps the two equ
 from __future__ import annotations
 
 import dataclasses
+from abc import abstractmethod
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from timelord.core import Action, GameOver, IllegalAction, InvalidAction, Rng, State, View
+from timelord.core import Action, Game, GameOver, IllegalAction, InvalidAction, State, View, resume
 from timelord.core.events import Event
+from timelord.core.viewcache import ViewCache
 from timelord.games.keys.actions import (
     AssaultPawn,
     CloseDoor,
@@ -61,9 +63,6 @@ from timelord.games.keys.board import (
     diagonal_corner,
     tile_name,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.keys.game import KeysGame
 
 PLAY, MOVE, BONUS, OVER = range(4)
 PHASE_IDS = ("play", "move", "bonus", "over")
@@ -152,6 +151,26 @@ def _insert_sorted(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return (*hand[:i], card, *hand[i:])
 
 
+class KeysRules(Game):
+    """What a state needs of its game: the options and tables the rules read, and the
+    entry points to the views, which are built on top of this module; `KeysRules`
+    (game.py) fills these in."""
+
+    content: Content
+    tables: Tables
+    round_limit: int
+    #: what `sample_state` read and checked from each recent view (`view.prepare`)
+    _views: ViewCache[Any]
+
+    @abstractmethod
+    def view_of(self, s: KeysState, seat: int | None) -> View:
+        """What `seat` knows of `s` (`view.build_view`)."""
+
+    @abstractmethod
+    def json_of(self, s: KeysState) -> dict[str, Any]:
+        """The canonical JSON form of `s` (`view.state_to_json`)."""
+
+
 class KeysState(State):
     """One position of Keys to the TARDIS. Immutable: `apply` returns a new state."""
 
@@ -187,7 +206,7 @@ class KeysState(State):
         "winner",
     )
 
-    game: KeysGame
+    game: KeysRules
     tables: Tables
     #: back kind of each tile (CONTROL_KIND at the centre); hidden while a door is unseen
     back: tuple[int, ...]
@@ -226,7 +245,7 @@ class KeysState(State):
     # -- construction ------------------------------------------------------------------
 
     @classmethod
-    def blank(cls, game: KeysGame) -> KeysState:
+    def blank(cls, game: KeysRules) -> KeysState:
         s = object.__new__(cls)
         s.game = game
         s.tables = game.tables
@@ -341,14 +360,10 @@ class KeysState(State):
         return refusal
 
     def view(self, seat: int | None) -> View:
-        from timelord.games.keys.view import build_view
-
-        return build_view(self, seat)
+        return self.game.view_of(self, seat)
 
     def to_json(self) -> dict[str, Any]:
-        from timelord.games.keys.view import state_to_json
-
-        return state_to_json(self)
+        return self.game.json_of(self)
 
     # -- derived facts -----------------------------------------------------------------
 
@@ -769,6 +784,13 @@ class KeysState(State):
         self.pos = _replace(self.pos, seat, tile)
         self._occ = -1
 
+    def _teleport_blocked_by(self, seat: int, tile: int) -> int | None:
+        """The seat whose pawn on Control kept `seat`'s pawn on the Teleport `tile` it just
+        reached (K-R6), or None when no Teleport was stopped."""
+        if self.back[tile] != TELEPORT or self.pos[seat] != tile:
+            return None
+        return next((s for s, p in enumerate(self.pos) if p == CONTROL), None)
+
     def _end_turn(self) -> None:
         """Finish the current turn and start the next one that has a decision in it."""
         while True:
@@ -807,7 +829,7 @@ class KeysState(State):
         hand = self.hands[seat]
         if len(hand) < HAND_LIMIT:
             if not self.deck and self.discard:
-                rng = Rng(self.rng)
+                rng = resume(self.rng)
                 pile = list(self.discard)
                 self.pool = tuple(sorted(pile))
                 self.drawn = ((),) * len(self.hands)
@@ -903,7 +925,13 @@ def _apply_assault(s: KeysState, a: Any) -> None:
     s._play(s.tables.cyberman_card)
     s._arrive(a.seat, a.tile)
     if s._log is not None:
-        s._tell("assault", target=a.seat, tile=a.tile, teleported=s.pos[a.seat] != a.tile)
+        s._tell(
+            "assault",
+            target=a.seat,
+            tile=a.tile,
+            teleported=s.pos[a.seat] != a.tile,
+            teleport_blocked_by=s._teleport_blocked_by(a.seat, a.tile),
+        )
     s._after_play()
 
 
@@ -925,7 +953,13 @@ def _apply_move(s: KeysState, a: Any) -> None:
     entered = s.pos[seat] < 0
     s._arrive(seat, tile)
     if log is not None:
-        s._tell("move", tile=a.tile, entered=entered, teleported=s.pos[seat] != tile)
+        s._tell(
+            "move",
+            tile=a.tile,
+            entered=entered,
+            teleported=s.pos[seat] != tile,
+            teleport_blocked_by=s._teleport_blocked_by(seat, tile),
+        )
     kind = s.back[tile]
     if kind != TELEPORT and s.goal_mask(seat) >> tile & 1:
         s.phase = OVER  # K-7.1

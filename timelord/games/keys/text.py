@@ -4,7 +4,7 @@ as that seat sees it, so they cannot leak), and menu labels of offered actions."
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from timelord.core import Action, View
 from timelord.games.keys.actions import (
@@ -39,9 +39,7 @@ from timelord.games.keys.board import (
     TUNNEL,
     tile_name,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.keys.game import KeysGame
+from timelord.games.keys.rules import KeysRules
 
 
 def article(noun: str) -> str:
@@ -72,7 +70,7 @@ def back_name(back: str) -> str:
 class Teller:
     """One event told to one seat: who did it, in the seat's own words."""
 
-    def __init__(self, game: KeysGame, data: Mapping[str, Any], seat: int | None) -> None:
+    def __init__(self, game: KeysRules, data: Mapping[str, Any], seat: int | None) -> None:
         self.game = game
         self.d = data
         actor = data.get("actor")
@@ -116,7 +114,7 @@ def _assault(t: Teller) -> str:
     text += f" to {tile_name(d['tile'])}"
     if d["teleported"]:
         text += ", and the Teleport there sends the pawn on to TARDIS Control"
-    return text
+    return text + _blocked(t)
 
 
 def _move(t: Teller) -> str:
@@ -127,7 +125,17 @@ def _move(t: Teller) -> str:
         text = f"{t.who} {t.v('move')} to {tile_name(d['tile'])}"
     if d["teleported"]:
         text += f" and {t.v('teleport')} to TARDIS Control"
-    return text
+    return text + _blocked(t)
+
+
+def _blocked(t: Teller) -> str:
+    """K-R6: a Teleport reached while another pawn holds Control does nothing; say so."""
+    holder = t.d.get("teleport_blocked_by")
+    if not isinstance(holder, int):
+        return ""
+    if holder == t.seat:
+        return ": the Teleport there does nothing, as you hold TARDIS Control (K-R6)"
+    return f": the Teleport there does nothing, as {t.name(holder)} holds TARDIS Control (K-R6)"
 
 
 def _turn(t: Teller) -> str:
@@ -197,7 +205,7 @@ _TEXTS: dict[str, Callable[[Teller], str]] = {
 }
 
 
-def event_text(game: KeysGame, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
+def event_text(game: KeysRules, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
     make = _TEXTS.get(kind)
     teller = Teller(game, data, seat)
     return make(teller) if make is not None else f"{teller.who}: {kind}"
@@ -215,7 +223,7 @@ _EFFECT_OF = {
 }
 
 
-def action_card(game: KeysGame, action: Action) -> str | None:
+def action_card(game: KeysRules, action: Action) -> str | None:
     """The glossary name of the card (or tile) an action plays or uses."""
     content = game.content
     if isinstance(action, OpenDoor | CloseDoor | DiscardCard):
@@ -231,7 +239,7 @@ def action_card(game: KeysGame, action: Action) -> str | None:
     return content.card_names[content.card_of(effect)] if effect is not None else None
 
 
-def _short_card(game: KeysGame, card_id: str) -> str:
+def _short_card(game: KeysRules, card_id: str) -> str:
     """ "yellow key", "Sonic Screwdriver", "the TARDIS Key bonus"."""
     content = game.content
     if card_id == BONUS_CARD:
@@ -263,7 +271,7 @@ def _pawn_at(view: View, seat: int) -> str:
     return tile_name(where) if where is not None else "off the board"
 
 
-def action_label(game: KeysGame, view: View, action: Action) -> str:
+def action_label(game: KeysRules, view: View, action: Action) -> str:
     """A menu line for an offered action, from the seat's view only: tiles named as on the
     board, cards by colour ("open c1 with yellow key")."""
     a: Any = action

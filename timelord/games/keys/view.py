@@ -13,9 +13,9 @@ import math
 from collections import Counter
 from functools import cache
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from timelord.core import CorruptRecord, Rng, View
+from timelord.core import CorruptRecord, GameError, Rng, View, is_state
 from timelord.games.keys.board import (
     BACK_IDS,
     BACK_INDEX,
@@ -40,12 +40,10 @@ from timelord.games.keys.rules import (
     OVER,
     PANDORICA_TURNS,
     PHASE_IDS,
+    KeysRules,
     KeysState,
     bits,
 )
-
-if TYPE_CHECKING:
-    from timelord.games.keys.game import KeysGame
 
 
 def _mask(tiles: list[int]) -> int:
@@ -138,7 +136,7 @@ def _int(value: Any, lo: int, hi: int, what: str) -> int:
     return value
 
 
-def _cards(game: KeysGame, value: Any, what: str) -> tuple[int, ...]:
+def _cards(game: KeysRules, value: Any, what: str) -> tuple[int, ...]:
     index = game.tables.card_index
     if isinstance(value, list):
         try:  # every key of `index` is a str, so a hit is a card id
@@ -266,7 +264,7 @@ def board_cards(s: KeysState) -> Counter[int]:
     )
 
 
-def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysState:
+def state_from_json(game: KeysRules, data: Any, whole_deck: bool = True) -> KeysState:
     """Read back `state_to_json`; `CorruptRecord` if it is not a valid state.
 
     `whole_deck=False` skips the checks that every card and door tile of the box is in
@@ -297,7 +295,9 @@ def state_from_json(game: KeysGame, data: Any, whole_deck: bool = True) -> KeysS
         if (since != Counter(s.pool)) if s.pool else any(s.drawn):
             raise CorruptRecord("keys state: 'drawn' and 'deck' do not match 'reshuffled'")
         s.seat = _int(data["seat"], 0, game.players - 1, "'seat'")
-        s.rng = _int(data["rng"], 0, (1 << 64) - 1, "'rng'")
+        s.rng = _int(data["rng"], 0, data["rng"], "'rng'")
+        if not is_state(s.rng):
+            raise CorruptRecord("keys state: 'rng' must be a generator state")
         if any(len(h) > HAND_LIMIT for h in s.hands):
             raise CorruptRecord(f"keys state: a hand holds at most {HAND_LIMIT} cards")
         if whole_deck:
@@ -372,7 +372,7 @@ def _sample_drawn(
     return tuple(tuple(sorted(d)) for d in out)
 
 
-def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
+def sample_state(game: KeysRules, view: View, rng: Rng) -> KeysState:
     """A state matching `view`: unseen door backs and unseen cards dealt at random.
 
     Unseen backs are re-dealt within each colour (the colour of a closed door is public, and
@@ -391,13 +391,11 @@ def sample_state(game: KeysGame, view: View, rng: Rng) -> KeysState:
     return plan.deal(rng)
 
 
-def prepare(game: KeysGame, view: View) -> _Plan:
+def prepare(game: KeysRules, view: View) -> _Plan:
     """Read and check a view at the door, once per view: `CorruptRecord` unless it is a view
     this game could show (a doctored one can then neither hang nor crash a deal). Beyond the
     fields' types, one trial deal must give the view back exactly: the cheapest complete test
     that its counts agree, paid once per view and not per sample."""
-    from timelord.core.errors import GameError
-
     if not isinstance(view, dict):
         raise CorruptRecord("a Keys view must be a JSON object")
     try:
@@ -462,7 +460,7 @@ class _Plan:
         "size",
     )
 
-    def __init__(self, game: KeysGame, view: View) -> None:
+    def __init__(self, game: KeysRules, view: View) -> None:
         content = game.content
         seat = view["seat"]
         s = KeysState.blank(game)

@@ -24,7 +24,11 @@ class BoardError(GameError):
 
 
 def read_snapshot(
-    game: Game, seat: Any, data: Any, result: Mapping[str, Any] | None = None
+    game: Game,
+    seat: Any,
+    data: Any,
+    result: Mapping[str, Any] | None = None,
+    replay: bool = False,
 ) -> Snapshot:
     """Check a snapshot from outside and decode its legal actions; `BoardError` if malformed.
     `result` is a finished game's `{"scores", "winners"}` from the engine, when known."""
@@ -66,6 +70,7 @@ def read_snapshot(
         to_move=to_move,
         over=bool(data.get("over", False)),
         version=version,
+        replay=replay,
     )
 
 
@@ -89,11 +94,16 @@ def renderer(game_id: str) -> Callable[[Snapshot], str]:
 
 
 def render_board(
-    game: Game, seat: int | None, snapshot: Any, result: Mapping[str, Any] | None = None
+    game: Game,
+    seat: int | None,
+    snapshot: Any,
+    result: Mapping[str, Any] | None = None,
+    replay: bool = False,
 ) -> str:
     """The HTML fragment of `seat`'s table, made only from its snapshot (and, once the game
-    is over, the public result the server's engine computed, so boards never recount it)."""
-    snap = read_snapshot(game, seat, snapshot, result)
+    is over, the public result the server's engine computed, so boards never recount it);
+    `replay`: a step of a replay, shown as `seat` saw it to anyone who asks."""
+    snap = read_snapshot(game, seat, snapshot, result, replay)
     try:
         return renderer(game.id)(snap)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:

@@ -25,14 +25,26 @@ from timelord.server.boards.common import (
     esc,
     frame,
     result_panel,
+    rule_link,
     seat_chip,
 )
 
 PHASE_TEXT = {
     "main": "Play cards: Locations, Defenders on your Locations, Enemies against others'.",
     "pass": "Pass cards to the next player.",
+    "declare-defenders": "Defenders declared: add more for the same Location, then click"
+    " “done” to place them (nothing is placed until you do).",
+    "declare-enemies": "Enemies declared: add more that combine with them, then click “done”"
+    " to launch the attack (nothing happens until you do).",
+    "take-time": "The supply is empty: choose whom to take a Time Point from.",
+    "ironsides": "Use Ironsides for this conflict, or pass.",
+    "valiant": "Play The Valiant to save this defence, or pass.",
     "over": "The game is over.",
 }
+#: The move that closes a declaration, shown as the main button while one is open.
+FINISH = "Finish"
+#: Counters of each kind a seat has (C-1.2); all of one kind in play ends the game (C-6.1).
+COUNTERS = 5
 
 
 def _card(
@@ -129,10 +141,8 @@ def render(snap: Snapshot) -> str:
     info = (
         f'<p class="stat">Turn {esc(view["turn"])} · {esc(snap.seat_name(view["active"]))} '
         f"{'are' if view['active'] == snap.seat else 'is'} active · "
-        f"Time Point supply {esc(view['supply'])} · deck {esc(deck['count'])} cards, "
-        f"End card {esc(deck['below_end'])} deep · discard pile {len(view['discard'])}"
-        + (" · <strong>endgame</strong>" if view.get("endgame") else "")
-        + "</p>"
+        f"Time Point supply {esc(view['supply'])} · deck {esc(deck['count'])} cards · "
+        f"discard pile {len(view['discard'])}</p>{_ending(snap, game, view)}"
     )
     if snap.my_turn:
         info += f'<p class="phase-hint">{esc(PHASE_TEXT.get(view["phase"], view["phase"]))}</p>'
@@ -164,14 +174,47 @@ def render(snap: Snapshot) -> str:
                 f'<div class="row">{"".join(rcards)}</div>'
             )
     lines = "".join(_line(snap, game, view, s, vp[s], take) for s in _order(snap, view))
-    controls = _controls(snap, game, take(lambda a: True))
+    controls, choosers = _controls(snap, game, take(lambda a: True))
     # the final scores and winners come from the server's result, never recounted here
     result = result_panel(snap, None, [])
-    board = (
-        f'<div class="card-game">{info}{_conflict(snap, game)}{lines}{controls}{hand_html}'
-        f"{reserve_html}</div>"
-    )
+    # the hand and what to do with it stay in sight at the foot of the window, however long
+    # the lines above grow (a tall table put them below the fold)
+    dock_cls = "hand-dock" if snap.my_turn else "hand-dock resting"
+    dock = f'<div class="{dock_cls}">{controls}{hand_html}{reserve_html}{choosers}</div>'
+    board = f'<div class="card-game">{info}{_conflict(snap, game)}{lines}{dock}</div>'
     return frame(snap, "Doctor Who: The Card Game", board, result)
+
+
+def _ending(snap: Snapshot, game: CardGame, view: dict[str, Any]) -> str:
+    """How the game ends and how near each way is: the End card (how many cards are still
+    above it, C-2.4, C-6.2) and each seat's TARDIS and Dalek counters in play (C-6.1)."""
+    deck = view["deck"]
+    above = int(deck["count"]) - int(deck["below_end"])
+    if view.get("endgame") or int(deck["below_end"]) < 0:
+        end = (
+            "<strong>The End card is out: End Game.</strong> One action per turn, no passing"
+            " or drawing; it ends when the player to move can do nothing "
+            + rule_link(snap, "C-6.3")
+        )
+    else:
+        end = (
+            f"End card: <strong>{above} card{'' if above == 1 else 's'} above it</strong>"
+            f" in the deck; when it is drawn the End Game begins {rule_link(snap, 'C-6.2')}"
+        )
+    near = []
+    for s in range(int(view["players"])):
+        tardis = sum(1 for loc in view["locations"] if loc["owner"] == s and loc["tardis"])
+        daleks = sum(1 for loc in view["locations"] if loc["attacker"] == s)
+        near.append(
+            f"{esc(snap.seat_name(s))}: TARDIS {tardis}/{COUNTERS}, Daleks {daleks}/{COUNTERS}"
+        )
+    counters = (
+        f"or a player starts a turn with all {COUNTERS} TARDIS or all {COUNTERS} Dalek counters"
+        f" in play {rule_link(snap, 'C-6.1')} ({'; '.join(near)})"
+    )
+    return (
+        f'<p class="stat game-end" data-end-above="{above}">The game ends: {end}; {counters}.</p>'
+    )
 
 
 #: Events that belong to a conflict between its reveal and its result, and after it.
@@ -301,7 +344,7 @@ def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take:
         enemies = "".join(_card(snap, game, e, (), "mini") for e in loc["enemies"])
         attack = (
             f'<div class="attack"><span class="token dalek" title="Dalek counter">⚔ Dalek '
-            f"counter</span> attacked by {seat_chip(snap, loc['attacker'])}"
+            f"counter</span> attacked by {seat_chip(snap, loc['attacker'], turn_mark=False)}"
             f'<div class="row">{enemies}</div></div>'
         )
     return (
@@ -321,11 +364,11 @@ CHOOSE_TEXT = {
 }
 
 
-def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> str:
-    """Moves that belong to no card or place: one button each, one menu per kind, or a
-    chooser for a choice of several cards."""
+def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> tuple[str, str]:
+    """Moves that belong to no card or place: one button each and one menu per kind, then
+    a chooser for each choice of several cards (folded: it is seldom the move to make)."""
     if not rest:
-        return ""
+        return "", ""
     groups: dict[str, list[Action]] = {}
     for a in rest:
         groups.setdefault(type(a).__name__, []).append(a)
@@ -335,14 +378,17 @@ def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> str:
         if len(acts) > 1 and all(isinstance(getattr(a, "cards", None), tuple) for a in acts):
             choosers.append(_chooser(snap, game, kind, acts))
         elif len(acts) == 1:
-            buttons.append(f"<button{act_attrs(snap, acts)}>{esc(snap.label(acts[0]))}</button>")
+            cls = ' class="primary"' if kind == FINISH else ""
+            buttons.append(
+                f"<button{cls}{act_attrs(snap, acts)}>{esc(snap.label(acts[0]))}</button>"
+            )
         else:
             words = "".join(" " + c.lower() if c.isupper() else c for c in kind).strip()
             buttons.append(
                 f"<button{act_attrs(snap, acts, words.capitalize())}>"
                 f"{esc(words.capitalize())}… ({len(acts)})</button>"
             )
-    return f'<div class="turn-controls">{"".join(buttons)}</div>{"".join(choosers)}'
+    return f'<div class="turn-controls">{"".join(buttons)}</div>', "".join(choosers)
 
 
 def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> str:
@@ -362,9 +408,11 @@ def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> s
         for c in cards
     )
     return (
+        f'<details class="chooser-box"><summary>{esc(heading)}… ({len(acts)} choices)</summary>'
         f'<fieldset class="chooser" data-choices="{esc(choices)}">'
-        f"<legend>{esc(heading)}: pick the cards, then confirm ({len(acts)} choices)</legend>"
+        f"<legend>{esc(heading)}: pick the cards, then confirm</legend>"
         f'<div class="row">{toggles}</div>'
         '<button type="button" class="confirm" disabled>Confirm</button> '
         '<span class="choice-label muted" aria-live="polite">Pick cards.</span></fieldset>'
+        "</details>"
     )

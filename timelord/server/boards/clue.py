@@ -65,6 +65,19 @@ PHASE_WORDS = {
 }
 
 
+#: What the player confirms before an accusation starts: it cannot be withdrawn (C-5.1) and
+#: a wrong one puts the player out of the game (C-5.3).
+ACCUSE_CONFIRM = (
+    "Accuse now? You will name a suspect, a weapon and a location, and look in the envelope."
+    " Once begun it cannot be taken back (C-5.1). If any of the three is wrong, you are out"
+    " of the game: no more turns, only answering rumours (C-5.3)."
+)
+
+
+def _confirm(action: Action) -> str:
+    return ACCUSE_CONFIRM if type(action).__name__ == "Accuse" else ""
+
+
 def _intrigue_names() -> dict[str, dict[str, Any]]:
     return {c["id"]: c for c in cards_data().get("intrigue", [])}
 
@@ -74,6 +87,7 @@ def render(snap: Snapshot) -> str:
     game = snap.game
     assert isinstance(game, ClueGame)
     view = snap.view
+    snap.confirm = _confirm
     take = claimer(snap.legal)
 
     seats = _seats(snap, game, view, take)
@@ -107,7 +121,8 @@ def render(snap: Snapshot) -> str:
     if snap.my_turn:
         hint = PHASE_TEXT.get(view["phase"], "")
         if view["phase"] != "centre" and any(type(a).__name__ == "Accuse" for a in snap.legal):
-            hint += " Or click the TARDIS to accuse."
+            hint += " Or click the TARDIS to accuse (only when you are sure: a wrong guess"
+            hint += " puts you out)."
         naming = view.get("naming") or []
         if view["phase"] == "name":
             hint += f" You are naming for {'an' if view['purpose'] == 'accuse' else 'a'}"
@@ -191,7 +206,7 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
             )
         )
         tokens = _tokens(snap, game, mover_at.get(room, []), seat_of)
-        arms = ", ".join(game.weapons[w] for w in weapon_at.get(room, []))
+        arms = " · ".join(game.weapons[w] for w in weapon_at.get(room, []))
         cls = "room tardis" if room == TARDIS else "room"
         if acts:
             cls += " can-act"
@@ -204,7 +219,10 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
             + "</div>"
         )
     for r, c in doors:
-        items.append(f'<div class="door" style="grid-area:{r + 1}/{c + 1}" title="door">▾</div>')
+        side = _door_side(b.lines, r, c)
+        items.append(
+            f'<div class="door door-{side}" style="grid-area:{r + 1}/{c + 1}" title="door"></div>'
+        )
     for i, (r, c) in enumerate(b.cell):
         node = FIRST_SQUARE + i
         acts = take(lambda a, node=node: getattr(a, "to", None) == node)
@@ -225,10 +243,20 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
         )
     return (
         f'<div class="clue-map" style="grid-template-columns:repeat({b.width},1fr);'
-        f'grid-template-rows:repeat({b.height},24px)">{"".join(items)}</div>'
+        f'grid-template-rows:repeat({b.height},minmax(24px,auto))">{"".join(items)}</div>'
         '<p class="stat">Tokens show a character\'s initial (★: yours); ? squares draw '
-        "intrigue; ▾ marks a door; glowing places are where you can move.</p>"
+        "intrigue; a yellow bar on a room's edge marks its door; glowing places are where "
+        "you can move.</p>"
     )
+
+
+def _door_side(lines: list[str], r: int, c: int) -> str:
+    """The side of a door square that opens onto the corridor (n, s, w or e)."""
+    for side, (dr, dc) in (("s", (1, 0)), ("n", (-1, 0)), ("w", (0, -1)), ("e", (0, 1))):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < len(lines) and 0 <= cc < len(lines[rr]) and not lines[rr][cc].isalpha():
+            return side
+    return "s"
 
 
 def _tokens(snap: Snapshot, game: ClueGame, chars: list[int], seat_of: dict[int, int]) -> str:
@@ -282,13 +310,20 @@ def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> st
 
 
 def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str:
+    if snap.seat is None and not (snap.over and view.get("envelope")):
+        # a notebook is a player's own; a spectator learns the envelope at the end
+        return (
+            '<h3 class="section-title">Notebook</h3><p class="muted">Each player keeps their'
+            " own notebook of who holds what; a spectator sees the envelope when the game"
+            " ends.</p>"
+        )
     certain = notebook.certain(view) if snap.seat is not None else {}
-    odds = notebook.envelope_odds(view) if snap.seat is not None else None
+    odds = notebook.envelope_odds(view)
     players = int(view["players"])
     head = "".join(f"<th>{'you' if s == snap.seat else f'S{s}'}</th>" for s in range(players))
     rows = []
     for cat_i, cat in enumerate(view["categories"]):
-        rows.append(f'<tr class="cat"><th colspan="{players + 2}">{CATEGORY[cat_i]}?</th></tr>')
+        rows.append(f'<tr class="cat"><th colspan="{players + 3}">{CATEGORY[cat_i]}?</th></tr>')
         for c in cat:
             where = certain.get(c, "")
             cells = []
@@ -307,12 +342,17 @@ def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -
             crossed = " crossed" if where and where != "envelope" else ""
             rows.append(
                 f'<tr class="nb-row{crossed}"><td class="nb-name">{name_cell}</td>'
-                f'{"".join(cells)}<td class="odds">{note}{pct}</td></tr>'
+                f'{"".join(cells)}<td class="nb-note">{note}</td><td class="odds">{pct}</td></tr>'
             )
+    # The deducer's odds give the game away to a person: off until the player turns them on
+    # (the page remembers the choice); a spectator sees them once the game is over.
+    default = "on" if snap.seat is None else "off"
     return (
-        '<h3 class="section-title">Notebook <button class="toggle-odds" data-toggle="odds" '
-        'type="button">odds on/off</button></h3>'
-        f'<table class="notebook"><tr><th>card</th>{head}<th class="odds">envelope</th></tr>'
+        f'<h3 class="section-title" data-odds-default="{default}">Notebook'
+        ' <button class="toggle-odds" data-toggle="odds" type="button" aria-pressed="false">'
+        "show the deducer's odds (n)</button></h3>"
+        f'<table class="notebook"><tr><th>card</th>{head}<th title="face up or in the envelope">'
+        '•/★</th><th class="odds">envelope odds</th></tr>'
         f"{''.join(rows)}</table>"
         '<p class="stat">✓ a seat holds it · • face up · ★ in the envelope · % the deducer\'s'
         " chance it is in the envelope</p>"

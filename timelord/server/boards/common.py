@@ -52,6 +52,12 @@ class Snapshot:
     #: the table's name for each seat (people's own, "Bot (level)"), when the snapshot has
     #: them; else the game's names for its seats
     names: Sequence[str] | None = None
+    #: a replay's step: the seat is whose eyes the board shows, not "you", so a result names
+    #: the winner instead of telling the viewer "you win"
+    replay: bool = False
+    #: what a board asks the player to confirm before an action is sent ("" for none): a
+    #: move that cannot be taken back and may cost the game, such as a Clue accusation
+    confirm: Callable[[Action], str] | None = None
 
     def label(self, action: Action) -> str:
         """How the menu names `action` for this seat (from the view only)."""
@@ -61,18 +67,23 @@ class Snapshot:
         return self.labels[key]
 
     def card_text(self, name: str | None) -> str:
-        """The glossary text of a card or tile name, or '' when the data has none."""
-        if not name:
-            return ""
-        entry = self.game.glossary().get(name)
-        if not entry:
-            return ""
-        source = entry.get("source", "")
-        text = entry.get("text", "")
-        return f"{text} ({source})" if source else text
+        """The glossary text of a card or tile name, or '' when the data has none (what a
+        player reads at a glance: its provenance is `card_source`, for the enlarged card)."""
+        entry = self.game.glossary().get(name) if name else None
+        return str(entry.get("text", "")) if entry else ""
+
+    def card_source(self, name: str | None) -> str:
+        """Whether the data of a card is confirmed or a reconstruction ('' when unknown)."""
+        entry = self.game.glossary().get(name) if name else None
+        return str(entry.get("source", "")) if entry else ""
+
+    def confirm_text(self, action: Action) -> str:
+        """The confirmation a board asks for before `action` is sent, or ''."""
+        return self.confirm(action) if self.confirm is not None else ""
 
     def seat_name(self, seat: int) -> str:
-        return "You" if seat == self.seat else self.table_name(seat)
+        """'You' for this seat at its table; every seat by its name in a replay."""
+        return "You" if seat == self.seat and not self.replay else self.table_name(seat)
 
     def table_name(self, seat: int) -> str:
         """The seat's one name at this table (never "You")."""
@@ -122,19 +133,28 @@ def act_attrs(
         hint = f"{title}: {label}" if title else label
         return (
             f' data-action="{esc(action_json(actions[0]))}" tabindex="0" role="button"'
-            f' aria-label="{esc(hint)}"{extra}'
+            f' aria-label="{esc(hint)}"{extra}{confirm_attr(snap, actions[0])}'
         )
     menu = []
     for a, t in zip(actions, targets, strict=True):
         item: dict[str, Any] = {"action": a.to_json(), "label": snap.label(a)}
         if t is not None:
             item["target"] = t
+        confirm = snap.confirm_text(a)
+        if confirm:
+            item["confirm"] = confirm
         menu.append(item)
     hint = f"{title}: {len(actions)} choices" if title else f"{len(actions)} choices"
     return (
         f' data-actions="{esc(json.dumps(menu, separators=(",", ":")))}" tabindex="0"'
         f' role="button" aria-haspopup="menu" aria-label="{esc(hint)}"{extra}'
     )
+
+
+def confirm_attr(snap: Snapshot, action: Action) -> str:
+    """`data-confirm` for a control whose action the player must confirm first, else ''."""
+    text = snap.confirm_text(action)
+    return f' data-confirm="{esc(text)}"' if text else ""
 
 
 def claimer(legal: Sequence[Action]) -> Callable[[Callable[..., object]], list[Action]]:
@@ -174,12 +194,14 @@ def seat_initial(snap: Snapshot, seat: int) -> str:
     return str(seat) if name.startswith(("Seat", "Bot")) else name[:1]
 
 
-def seat_chip(snap: Snapshot, seat: int, extra: str = "") -> str:
-    """A seat's colour dot with its initial and name."""
+def seat_chip(snap: Snapshot, seat: int, extra: str = "", turn_mark: bool = True) -> str:
+    """A seat's colour dot with its initial and name; `turn_mark`: say "◀ to move" beside
+    it when it is that seat's turn (once per seat: a seat's heading, not every mention)."""
     name = snap.seat_name(seat)
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
     initial = esc(seat_initial(snap, seat))
-    cls = "seat-chip to-move" if seat == snap.to_move and not snap.over else "seat-chip"
+    marked = turn_mark and seat == snap.to_move and not snap.over
+    cls = "seat-chip to-move" if marked else "seat-chip"
     return (
         f'<span class="{cls}"><span class="dot" style="background:{colour}">{initial}</span>'
         f"{esc(name)}{extra}</span>"
@@ -201,11 +223,15 @@ def card(
     probe: Action | None = None,
 ) -> str:
     """One card in the shared anatomy: name on top, kind badge, big numbers in the corners,
-    text below; the full text also on hover (title). Playable cards are controls; an
-    unplayable one with a `probe` (the move playing it would be) can be asked why not."""
+    text below; the full text also on hover (title) and, enlarged with whether its data is
+    confirmed or reconstructed, from its "i" button (a tap on a touch screen). Playable cards
+    are controls; an unplayable one with a `probe` (the move playing it would be) can be
+    asked why not."""
     full = text or snap.card_text(name)
     attrs = act_attrs(snap, actions, name, target) + explain_attr(snap, actions, probe)
+    info = {"name": name, "kind": kind, "text": full, "source": snap.card_source(name)}
     extra = "".join(f' data-{k}="{esc(v)}"' for k, v in (data or {}).items())
+    extra += f' data-info="{esc(json.dumps(info, separators=(",", ":")))}"'
     classes = f"card {css}" + (" playable" if actions else "")
     num = f'<span class="num">{esc(number)}</span>' if number is not None else ""
     num2 = f'<span class="num2">{esc(corner)}</span>' if corner is not None else ""
@@ -214,7 +240,8 @@ def card(
     return (
         f'<div class="{classes}" title="{esc(tip)}"{attrs}{extra}>{num}{num2}'
         f'<span class="card-name">{esc(name)}</span><span class="badge">{esc(kind)}</span>'
-        f"{body}</div>"
+        f'{body}<button type="button" class="card-info" tabindex="-1" data-card-info'
+        f' aria-label="{esc(name)}: the whole card">i</button></div>'
     )
 
 
@@ -251,7 +278,8 @@ def legal_panel(snap: Snapshot) -> str:
             title = f' title="{esc(tip)}"' if tip else ""
             items.append(
                 f'<li><button class="act" data-key="{n}" data-action="{esc(action_json(a))}"'
-                f"{title}><kbd>{n}</kbd> {esc(snap.label(a))}</button></li>"
+                f"{title}{confirm_attr(snap, a)}><kbd>{n}</kbd> {esc(snap.label(a))}"
+                "</button></li>"
             )
         parts.append(
             f"<details open><summary>{esc(_words(kind))} ({len(actions)})</summary>"
@@ -271,7 +299,8 @@ def _words(name: str) -> str:
 
 
 def event_log(snap: Snapshot, limit: int = 60) -> str:
-    """The seat's events in words, newest first; the newest is highlighted."""
+    """The seat's latest events in words, newest first and highlighted, each numbered by
+    its place in the whole game (the newest of 300 events is 300., not 60.)."""
     events = list(snap.events)[-limit:]
     if not events:
         return '<p class="muted">Nothing has happened yet.</p>'
@@ -280,7 +309,9 @@ def event_log(snap: Snapshot, limit: int = 60) -> str:
         cls = ' class="newest"' if i == 0 else ""
         text = snap.told(str(e.get("text", "")))
         items.append(f'<li{cls} data-kind="{esc(e.get("kind", ""))}">{esc(text)}</li>')
-    return f'<ol class="log" reversed>{"".join(items)}</ol>'
+    more = len(snap.events) - len(events)
+    earlier = f'<p class="muted">({more} earlier events)</p>' if more else ""
+    return f'<ol class="log" reversed start="{len(snap.events)}">{"".join(items)}</ol>{earlier}'
 
 
 def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable[int]) -> str:
@@ -293,7 +324,7 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
     won = sorted(winners)
     if not won:
         headline = "nobody wins"
-    elif won == [snap.seat]:
+    elif won == [snap.seat] and not snap.replay:
         headline = "you win!"
     else:
         names = [snap.seat_name(w) for w in won]
@@ -302,7 +333,7 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
     rows = ""
     if scores is not None:
         rows = "".join(
-            f"<tr><td>{seat_chip(snap, i)}</td><td>{esc(_number(s))}</td></tr>"
+            f"<tr><td>{seat_chip(snap, i, turn_mark=False)}</td><td>{esc(_number(s))}</td></tr>"
             for i, s in enumerate(scores)
         )
         rows = f'<table class="scores"><tr><th>Seat</th><th>Score</th></tr>{rows}</table>'
@@ -343,6 +374,17 @@ def frame(snap: Snapshot, title: str, board: str, result: str = "") -> str:
         f"{event_log(snap)}</div><h3>All moves</h3>"
         f'<div class="legal" id="legal">{legal_panel(snap)}</div></aside></div></div>'
     )
+
+
+def plural(n: Any, word: str) -> str:
+    """'1 card', '3 cards': a count as a player reads it."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def rule_link(snap: Snapshot, clause: str) -> str:
+    """A rule clause id as a link to its anchor on the game's rules page."""
+    href = f"/rules/{esc(snap.game.id)}#{esc(clause)}"
+    return f'<a class="rule" href="{href}" target="_blank">({esc(clause)})</a>'
 
 
 def pre(text: str) -> str:

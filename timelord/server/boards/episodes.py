@@ -20,6 +20,7 @@ from timelord.server.boards.common import (
     card,
     esc,
     frame,
+    plural,
     result_panel,
     seat_chip,
 )
@@ -103,7 +104,8 @@ def render(snap: Snapshot) -> str:
     if phase:
         info += f'<p class="phase-hint">{esc(phase)}</p>'
     pile = view.get("discard") or []
-    pile_html = "".join(_card_of(snap, game, x, [], "mini") for x in list(reversed(pile))[:8])
+    # the whole pile is public (E-8.2): every card of it, newest first
+    pile_html = "".join(_card_of(snap, game, x, [], "mini") for x in reversed(pile))
     top = view.get("deck_top") or []
     known_top = (
         f'<p class="stat">You know the next cards of the deck: {esc(", ".join(top))}</p>'
@@ -124,8 +126,8 @@ def render(snap: Snapshot) -> str:
         f'<div class="episodes">{seats}{info}{_controls(snap)}{drawn_html}'
         f'<div class="ep-main"><div>{_hand(snap, game, view)}</div>'
         f"<div>{_episodes(snap)}"
-        f'<h3 class="section-title">Pile (newest first, {len(pile)} cards)</h3>'
-        f'<div class="row">{pile_html or "<span class=muted>empty</span>"}</div>{known_top}'
+        f'<h3 class="section-title">Pile (newest first, {plural(len(pile), "card")})</h3>'
+        f'<div class="row pile">{pile_html or "<span class=muted>empty</span>"}</div>{known_top}'
         "</div></div></div>"
     )
     return frame(snap, "Episodes", board, result)
@@ -150,7 +152,7 @@ def _seats(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> str:
         parts.append(
             f'<div class="{cls}" data-seat="{s}"{act_attrs(snap, acts, "Target")}>'
             f'{seat_chip(snap, s)}<span class="stat">{esc(vp)} / {esc(target)} VP · '
-            f"{esc(view['hand_sizes'][s])} cards</span>"
+            f"{esc(plural(view['hand_sizes'][s], 'card'))}</span>"
             f'<div class="vpbar" role="img" aria-label="{esc(vp)} of {esc(target)} VP">'
             f'<span style="width:{pct}%"></span></div>{lines}</div>'
         )

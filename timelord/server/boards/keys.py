@@ -8,7 +8,7 @@ open or close with this key) and outline the tiles they can act on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from timelord.core.action import Action
@@ -23,6 +23,7 @@ from timelord.server.boards.common import (
     esc,
     explain_attr,
     frame,
+    plural,
     result_panel,
     seat_chip,
     seat_initial,
@@ -45,6 +46,15 @@ EFFECT_OF_ACTION = {
     "PlaceTunnel": "tunnel",
     "RemoveBarrier": "sonic",
 }
+#: The one-character back marks a narrow screen shows (the legend's letters).
+BACK_SHORT = {
+    "open": "·",
+    "dalek": "D",
+    "tardis-key": "K",
+    "extra-turn": "+",
+    "teleport": "T",
+    "control": "C",
+}
 OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
 
 
@@ -57,6 +67,11 @@ def _target(action: Action) -> str | None:
     """The tile an action acts on (a tunnel's first end), as the tiles' `data-tile`."""
     tiles = _tiles_of(action)
     return str(tiles[0]) if tiles else None
+
+
+def _from_hand(action: Action) -> bool:
+    """Whether an action plays a card from the hand (a key, a Sonic, an effect card)."""
+    return getattr(action, "card", None) is not None or type(action).__name__ in EFFECT_OF_ACTION
 
 
 def _card_actions(snap: Snapshot, game: KeysGame, card_id: str) -> list[Action]:
@@ -87,7 +102,7 @@ def render(snap: Snapshot) -> str:
     pile = view.get("discard") or []
     names = dict(zip(game.content.card_ids, game.content.card_names, strict=True))
     info = (
-        f'<p class="stat">Round {esc(view["round"])} of {esc(view["round_limit"])} · '
+        f'<p class="stat">Round {_round_now(view)} of {esc(view["round_limit"])} · '
         f"phase: {esc(view['phase'])} · draw pile {esc(view['deck_size'])} · discard "
         f"{len(pile)} (top: {esc(names.get(pile[-1], pile[-1]) if pile else 'empty')})</p>"
     )
@@ -111,9 +126,18 @@ def _seats(snap: Snapshot, view: dict[str, Any]) -> str:
         parts.append(
             f'<div class="{cls}" data-seat="{s}"{act_attrs(snap, acts, "Pandorica")}>'
             f'{seat_chip(snap, s)}<span class="stat">starts {esc(edge)} → goal '
-            f"{esc(goal)} edge · {where}{stuck} · {esc(view['hand_sizes'][s])} cards</span></div>"
+            f"{esc(goal)} edge · {where}{stuck} · {esc(plural(view['hand_sizes'][s], 'card'))}"
+            "</span></div>"
         )
     return f'<div class="seats">{"".join(parts)}</div>'
+
+
+def _round_now(view: Mapping[str, Any]) -> int:
+    """The round being played, counted from 1 as the turn events and the terminal count it
+    (the view holds completed rounds); after a round-limit end, the rounds played."""
+    done = int(view["round"])
+    over_by_limit = view["phase"] == "over" and view.get("winner") is None
+    return done if over_by_limit else done + 1
 
 
 def _grid(snap: Snapshot, view: dict[str, Any]) -> str:
@@ -164,9 +188,9 @@ def _grid(snap: Snapshot, view: dict[str, Any]) -> str:
 def _edge_label(snap: Snapshot, edge: str, edge_seats: dict[str, list[int]]) -> str:
     bits = []
     for s in edge_seats.get(edge, []):
-        bits.append(f"{seat_chip(snap, s)} starts here")
+        bits.append(f"{seat_chip(snap, s, turn_mark=False)} starts here")
     for s in edge_seats.get(OPPOSITE[edge], []):
-        bits.append(f"goal of {seat_chip(snap, s)}")
+        bits.append(f"goal of {seat_chip(snap, s, turn_mark=False)}")
     return " · ".join(bits) if bits else f'<span class="muted">{esc(edge)}</span>'
 
 
@@ -193,22 +217,24 @@ def _tile(
         state = f"{colour} door, {'open' if is_open else 'closed'}"
     marks = []
     if back and colour is not None:
-        marks.append(f'<span class="back">{esc(BACK_LABELS.get(back, back))}</span>')
+        marks.append(
+            f'<span class="back"><span class="long">{esc(BACK_LABELS.get(back, back))}</span>'
+            f'<span class="short">{esc(BACK_SHORT.get(back, back[:1]))}</span></span>'
+        )
         state += f", back: {BACK_LABELS.get(back, back)}"
         if back in BACK_IDS:
             text = snap.card_text(BACK_NAMES[BACK_IDS.index(back)])
             state += f" ({text})" if text else ""
     if t in barriers:
         cls += " barrier"
-        marks.append('<span class="mark" title="Time Barrier">▒ barrier</span>')
+        marks.append('<span class="mark" title="Time Barrier">▒</span>')
         state += ", Time Barrier"
     if t in cookies:
-        marks.append('<span class="mark" title="Jam Cookie">◆ cookie</span>')
+        marks.append('<span class="mark" title="Jam Cookie">◆</span>')
         state += ", Jam Cookie"
     for other in tunnel_ends.get(t, []):
-        marks.append(
-            f'<span class="mark" title="Time Tunnel">╲ tunnel to {tile_name(other)}</span>'
-        )
+        end = tile_name(other)
+        marks.append(f'<span class="mark" title="Time Tunnel to {end}">╲{end}</span>')
         state += f", tunnel to {tile_name(other)}"
     tokens = ""
     for s in pawns.get(t, []):
@@ -220,13 +246,19 @@ def _tile(
         )
         state += f", pawn of {snap.seat_name(s)}"
     acts = by_tile.get(t, [])
-    if acts:
+    # Only what the pawn can do here glows; what a hand card could do to a tile is
+    # outlined when that card is pointed at (a Sonic in hand would light up every tile).
+    if any(not _from_hand(a) for a in acts):
         cls += " can-act"
+    elif acts:
+        cls += " card-target"
     return (
         f'<div class="{cls}" data-tile="{t}" title="{esc(name)}: {esc(state)}"'
         f"{act_attrs(snap, acts, name)}{explain_attr(snap, acts, MovePawn(t))}>"
         f'<span class="tname">{name}</span>'
-        f'<span class="letter" aria-hidden="true">{letter}</span>{"".join(marks)}{tokens}</div>'
+        f'<span class="letter" aria-hidden="true">{letter}</span>'
+        f'<span class="marks">{"".join(marks)}</span>'
+        f'<span class="pawns">{tokens}</span></div>'
     )
 
 
@@ -277,5 +309,6 @@ def _legend() -> str:
         "solid tile: closed door · outlined: open door<br>"
         "⌂ TARDIS Control (centre) · ▒ barrier · ◆ cookie · ╲ tunnel<br>"
         "★ your pawn; other pawns show their seat's initial<br>"
-        "Glowing tiles can be acted on: click one (or Tab + Enter)."
+        "Glowing tiles are where your pawn can go: click one (or Tab + Enter). Point at a"
+        " card in your hand to see the tiles it can act on."
     )

@@ -23,10 +23,14 @@ export async function call(method, url, body, want = "json") {
   return { ok: response.ok, status: response.status, data };
 }
 
+/** What a player reads when the server cannot be reached at all (a fetch that failed). */
+export const UNREACHABLE = "The server cannot be reached. This page keeps trying and will reconnect by itself when it is back.";
+
 /** The readable reason of an API error body (FastAPI's {detail} or our {code, reason}). */
 export function reason(data) {
   if (!data) return "no answer";
   if (typeof data === "string") return data;
+  if (data.code === "net/down") return UNREACHABLE;
   const d = data.detail ?? data;
   if (typeof d === "string") return d;
   if (Array.isArray(d)) return d.map((x) => x.msg ?? JSON.stringify(x)).join("; ");
@@ -35,16 +39,25 @@ export function reason(data) {
   return parts.join(" ");
 }
 
+/** A rule clause as a link to its anchor on the game's rules page (opens beside the table). */
+export function ruleLink(game, rule) {
+  if (!rule) return "";
+  if (!game) return ` (rule ${esc(rule)})`;
+  return ` (rule <a class="rule" target="_blank" href="/rules/${encodeURIComponent(game)}#${encodeURIComponent(rule)}">${esc(rule)}</a>)`;
+}
+
 let toastTimer = null;
-/** Show a short message (errors, refused moves) in the toast. */
-export function toast(message, kind = "error") {
+/** Show a short message (errors, refused moves) in the toast; `html`: markup to append
+ * (a rule's link), made safe by its maker. */
+export function toast(message, kind = "error", html = "") {
   const el = document.getElementById("toast");
   if (!el) return;
   el.textContent = message;
+  if (html) el.insertAdjacentHTML("beforeend", html);
   el.className = kind;
   el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, 5000);
+  toastTimer = setTimeout(() => { el.hidden = true; }, html ? 9000 : 5000);
 }
 
 /** Tables from GET /api/tables, whatever envelope the server uses. */

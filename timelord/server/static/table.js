@@ -1,7 +1,7 @@
 // A table: a seat's page (with its token), the spectator's (without), or a replay.
 // The board is drawn on the server from the seat's snapshot (GET /tables/{id}/board) whenever
 // the WebSocket says something changed; the page keeps no game state of its own.
-import { call, reason, toast, esc } from "./api.js";
+import { call, reason, toast, esc, ruleLink, UNREACHABLE } from "./api.js";
 
 const root = document.getElementById("table");
 const board = document.getElementById("board");
@@ -21,8 +21,21 @@ let known = -1;           // the newest version a snapshot told us of
 let inflight = false;     // a board request is on its way
 let again = false;        // another change came while it was
 let busy = false;         // an action is on its way
+let lastHeard = 0;        // when the server last told this page anything (socket or fetch)
+let unreachable = false;  // the last request found no server at all
+
+//: A socket that has said nothing for this long is checked over HTTP (a heartbeat); a click
+//: after this much silence first makes sure the page shows the table as it is now.
+const HEARTBEAT_MS = 10000;
+const CLICK_FRESH_MS = 5000;
 
 function setConn(text) { if (conn) conn.textContent = text; }
+function heard() { lastHeard = Date.now(); if (unreachable) { unreachable = false; setConn("live"); } }
+function lost() {
+  unreachable = true;
+  setConn("cannot reach the server: retrying…");
+  toast(UNREACHABLE);
+}
 
 /** Fetch the seat's board (drawn from its snapshot on the server) and show it. One request
  * at a time; changes that arrive meanwhile are folded into one more request. */
@@ -31,6 +44,8 @@ async function refresh() {
   inflight = true;
   const res = await call("GET", `/tables/${encodeURIComponent(tableId)}/board${q}`, undefined, "text");
   inflight = false;
+  if (res.status === 0) { lost(); again = false; return; }
+  heard();
   const version = res.ok ? Number(/data-version="(\d+)"/.exec(res.data)?.[1] ?? -1) : -1;
   if (res.ok && version === shown) {
     // the same snapshot again: keep the page as it is (and the player's focus and menu)
@@ -39,6 +54,7 @@ async function refresh() {
     const frame = board.querySelector(".frame");
     shown = Number(frame?.dataset.version ?? -1);
     known = Math.max(known, shown);
+    lessonStep();
     const myTurn = frame?.dataset.myTurn === "true";
     const over = !!board.querySelector("[data-result]");
     document.title = over ? `Game over — ${game} — timelord`
@@ -52,7 +68,7 @@ async function refresh() {
       result.append(a);
     }
   } else {
-    toast(`Cannot draw the board: ${reason(res.data)}`);
+    toast(`The board cannot be drawn: ${reason(res.data)}`);
   }
   if (again) { again = false; refresh(); }
 }
@@ -70,18 +86,24 @@ function elements() {
   return [...board.querySelectorAll(".board-area [data-tile], .board-area [data-seat]")]
     .map((el) => [`${el.dataset.tile ?? ""}/${el.dataset.seat ?? ""}`, el]);
 }
+//: Classes that only say who may act now (or what a lesson points at), not what changed.
+const SAYS_WHO_ACTS = ["can-act", "card-target", "to-move", "target", "changed", "pick", "lesson-point", "lesson-region"];
 /** What an element shows, leaving out what only says who may act now. */
 function look(el) {
-  const cls = [...el.classList].filter((c) => !["can-act", "to-move", "target", "changed"].includes(c));
+  const cls = [...el.classList].filter((c) => !SAYS_WHO_ACTS.includes(c));
   return `${cls.join(" ")}|${el.textContent.replace("◀ to move", "")}`;
 }
 function marks() { return new Map(elements().map(([k, el]) => [k, look(el)])); }
 
 /** Put new board HTML in place, keeping keyboard focus on the same control if it remains. */
 function place(html) {
-  const focused = document.activeElement;
-  const key = focused && board.contains(focused)
-    ? (focused.dataset.action ?? focused.dataset.actions ?? focused.id) : null;
+  let focused = document.activeElement;
+  // a move picked from a menu: keep the focus where the menu was opened from
+  if (focused && menu.contains(focused) && opener) focused = opener;
+  const inBoard = focused && board.contains(focused);
+  const key = inBoard ? (focused.dataset.action ?? focused.dataset.actions ?? focused.id) : null;
+  const spot = inBoard ? (focused.dataset.tile ?? focused.dataset.card ?? null) : null;
+  const region = inBoard ? regionOf(focused) : null;
   closeMenu();
   const why = document.getElementById("why");
   if (why) why.hidden = true;   // a reason given for the board before no longer holds
@@ -93,29 +115,125 @@ function place(html) {
       if (before.get(key) !== look(el)) el.classList.add("changed");
     }
   }
-  if (key) {
-    const same = [...board.querySelectorAll("[data-action],[data-actions],[id]")]
-      .find((el) => (el.dataset.action ?? el.dataset.actions ?? el.id) === key);
-    (same ?? board.querySelector("[data-action],[data-actions]"))?.focus();
+  showOdds(oddsPref());
+  if (key || spot) {
+    // the same control if it is still there; else the same tile or card (its moves
+    // changed with the move just made); else the first control of the same region
+    const all = [...board.querySelectorAll("[data-action],[data-actions],[data-explain],[id]")];
+    const same = key ? all.find((el) => (el.dataset.action ?? el.dataset.actions ?? el.id) === key) : null;
+    const near = spot === null ? null
+      : board.querySelector(`[data-tile="${CSS.escape(spot)}"], [data-card="${CSS.escape(spot)}"]`);
+    const inRegion = region ? board.querySelector(`${REGIONS[region]} :is([data-action],[data-actions])`) : null;
+    const target = same ?? near ?? inRegion ?? board.querySelector("[data-action],[data-actions]");
+    if (target) {
+      if (!target.hasAttribute("tabindex") && !/^(BUTTON|A|INPUT|SELECT)$/.test(target.tagName)) target.tabIndex = -1;
+      target.focus({ preventScroll: true });
+    }
   }
 }
 
-async function act(action) {
+// Regions a key jumps to (listed in the help overlay): the hand, the board, the moves, the log.
+const REGIONS = {
+  hand: "[data-hand]",
+  board: ".board-area",
+  moves: "#legal",
+  log: "#log",
+};
+const REGION_KEYS = { h: "hand", b: "board", m: "moves", l: "log" };
+function regionOf(el) {
+  for (const name of ["hand", "moves", "log", "board"]) {
+    if (el.closest(REGIONS[name])) return name;
+  }
+  return null;
+}
+/** Move the focus to a region: its first control, or the region itself. */
+function jump(name) {
+  const box = board.querySelector(REGIONS[name]);
+  if (!box) { toast(`There is no ${name} on this board.`, "info"); return; }
+  const first = name === "log" ? null
+    : box.querySelector("[data-action],[data-actions],[data-explain],button:not([tabindex='-1'])");
+  const target = first ?? box;
+  if (target === box && !box.hasAttribute("tabindex")) box.tabIndex = -1;
+  target.scrollIntoView({ block: "nearest" });
+  target.focus({ preventScroll: true });
+}
+
+/** Whether the table is still at the version on screen; if it moved on while this page
+ * heard nothing (a stalled socket), the page catches up and says so. */
+async function fresh() {
+  const res = await call("GET", `${apiBase}${q ? `${q}&` : "?"}since=${Math.max(shown, 0)}`);
+  if (res.status === 0) { lost(); return false; }
+  if (!res.ok) return true;   // let the move itself meet the refusal
+  heard();
+  if (typeof res.data.version === "number" && res.data.version > known) {
+    resync("The table moved on while this page was not hearing from the server. It shows the table as it is now: look again, then choose your move.");
+    return false;
+  }
+  return true;
+}
+
+/** The page missed changes: reconnect the socket and redraw, telling the player. */
+function resync(message) {
+  toast(message, "info");
+  if (socket) { socket.onclose = null; socket.close(); socket = null; connect(); }
+  refresh();
+}
+
+async function act(action, confirmText = "") {
   if (busy || shown < 0) return;
-  busy = true;
   closeMenu();
+  if (lesson && !lessonAllows(action)) return;
+  if (confirmText && !(await confirmMove(confirmText))) return;
+  busy = true;
+  if (Date.now() - lastHeard > CLICK_FRESH_MS && !(await fresh())) { busy = false; return; }
   const res = await call("POST", `${apiBase}/actions${q}`, { version: shown, action });
   busy = false;
   if (res.ok) {
+    heard();
     told(res.data);
     document.dispatchEvent(new CustomEvent("table-answer", { detail: res.data }));
-  } else { toast(`Refused: ${reason(res.data)}`); refresh(); }
+    return;
+  }
+  if (res.status === 0) { lost(); return; }
+  if (res.data?.code === "action/stale") {
+    resync("The table changed since this page last showed it. It is up to date now: choose your move again.");
+    return;
+  }
+  toast(`Not allowed: ${res.data?.reason ?? reason(res.data)}`, "error", ruleLink(game, res.data?.rule));
+  refresh();
+}
+
+/** Ask the player to confirm a move that cannot be taken back; resolves true or false. */
+function confirmMove(text) {
+  const box = document.getElementById("confirm");
+  if (!box) return Promise.resolve(window.confirm(text));
+  box.querySelector(".confirm-text").textContent = text;
+  box.hidden = false;
+  const yes = box.querySelector("[data-confirm-yes]");
+  const no = box.querySelector("[data-confirm-no]");
+  no.focus();
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      box.hidden = true;
+      yes.onclick = no.onclick = null;
+      document.removeEventListener("keydown", onKey, true);
+      resolve(answer);
+    };
+    const onKey = (e) => { if (e.key === "Escape") { e.stopPropagation(); done(false); } };
+    yes.onclick = () => done(true);
+    no.onclick = () => done(false);
+    document.addEventListener("keydown", onKey, true);
+  });
 }
 
 // While a card's menu is open, the board elements its moves act on are outlined and a click
 // on one makes that move (a card, then its target), as the menu's own buttons do.
-let picks = new Map();    // data-tile -> action
+let picks = new Map();    // data-tile -> menu item {action, confirm}
 function closeMenu() {
+  // the focus goes back to what opened the menu, so a redraw can keep it on that tile
+  if (!menu.hidden && menu.contains(document.activeElement) && opener && board.contains(opener)) {
+    opener.focus({ preventScroll: true });
+  }
   menu.hidden = true;
   menu.innerHTML = "";
   picks = new Map();
@@ -128,17 +246,24 @@ function openMenu(el) {
   const items = JSON.parse(el.dataset.actions);
   menu.innerHTML = `<p class="menu-title">${esc(el.getAttribute("aria-label") ?? "Choose")}</p>` +
     items.map((it, i) =>
-      `<button role="menuitem" data-action="${esc(JSON.stringify(it.action))}"><kbd>${i + 1}</kbd> ${esc(it.label)}</button>`).join("") +
+      `<button role="menuitem" data-action="${esc(JSON.stringify(it.action))}"${it.confirm ? ` data-confirm="${esc(it.confirm)}"` : ""}><kbd>${i + 1}</kbd> ${esc(it.label)}</button>`).join("") +
     `<button class="cancel" data-cancel="1">Cancel (Esc)</button>`;
   const r = el.getBoundingClientRect();
   const host = root.getBoundingClientRect();
   menu.style.left = `${Math.max(0, r.left - host.left)}px`;
   menu.style.top = `${r.bottom - host.top + 4}px`;
   menu.hidden = false;
-  menu.querySelector("button")?.focus();
+  const wanted = lesson?.plan[shown];
+  if (wanted?.say !== undefined) {
+    // a lesson's step: the entry it asks for glows in the menu too
+    for (const b of menu.querySelectorAll("[data-action]")) {
+      if (canon(JSON.parse(b.dataset.action)) === canon(wanted.action)) b.classList.add("lesson-point");
+    }
+  }
+  (menu.querySelector(".lesson-point") ?? menu.querySelector("button"))?.focus();
   for (const it of items) {
     if (it.target === undefined || it.target === el.dataset.tile || picks.has(it.target)) continue;
-    picks.set(it.target, it.action);
+    picks.set(it.target, it);
     board.querySelectorAll(`[data-tile="${CSS.escape(it.target)}"]`).forEach((t) => t.classList.add("pick"));
   }
 }
@@ -149,12 +274,16 @@ root.addEventListener("click", (e) => {
   if (cancel) { closeMenu(); return; }
   const toggle = e.target.closest("[data-pick]");
   if (toggle) { e.preventDefault(); pickCard(toggle); return; }
+  if (e.target.closest("[data-card-info]")) { e.preventDefault(); e.stopPropagation(); showCard(e.target.closest("[data-info]")); return; }
   const picked = e.target.closest(".pick[data-tile]");
   if (picked && picks.has(picked.dataset.tile)) {
-    e.preventDefault(); act(picks.get(picked.dataset.tile)); return;
+    const it = picks.get(picked.dataset.tile);
+    e.preventDefault(); act(it.action, it.confirm ?? ""); return;
   }
   const one = e.target.closest("[data-action]");
-  if (one && root.contains(one)) { e.preventDefault(); act(JSON.parse(one.dataset.action)); return; }
+  if (one && root.contains(one)) {
+    e.preventDefault(); act(JSON.parse(one.dataset.action), one.dataset.confirm ?? ""); return;
+  }
   const many = e.target.closest("[data-actions]");
   if (many) { e.preventDefault(); openMenu(many); return; }
   if (!menu.contains(e.target)) closeMenu();
@@ -192,8 +321,12 @@ async function explain(action) {
   const why = document.getElementById("why");
   const text = !res.ok ? reason(res.data)
     : res.data.legal ? "That move is allowed; choose it from the list of moves."
-    : `Not now: ${res.data.reason}${res.data.rule ? ` (rule ${res.data.rule})` : ""}`;
-  if (why) { why.textContent = text; why.hidden = false; }
+    : `Not now: ${res.data.reason}`;
+  if (why) {
+    why.textContent = text;
+    if (res.ok && !res.data.legal) why.insertAdjacentHTML("beforeend", ruleLink(game, res.data.rule));
+    why.hidden = false;
+  }
 }
 
 document.addEventListener("keydown", (e) => {
@@ -201,6 +334,7 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") {
     const wasOpen = !menu.hidden;
     closeMenu();
+    closeOverlays();
     if (wasOpen) opener?.focus();
     return;
   }
@@ -214,7 +348,10 @@ document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") replayStep(-1);
     return;
   }
-  if (e.key === "l" || e.key === "L") { document.getElementById("log")?.focus(); return; }
+  if (e.key === "?") { e.preventDefault(); toggleHelp(); return; }
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const region = REGION_KEYS[e.key.toLowerCase()];
+  if (region) { e.preventDefault(); jump(region); return; }
   if (/^[1-9]$/.test(e.key)) {
     // a number picks from the open menu, else the move of that number in the list
     const b = menu.hidden
@@ -234,24 +371,30 @@ function connect() {
   try {
     socket = new WebSocket(`${proto}://${location.host}${apiBase}/ws${q}${q ? "&" : "?"}seats=1`);
   } catch { socket = null; return; }
-  socket.onopen = () => setConn("live");
+  socket.onopen = () => { setConn("live"); heard(); };
   socket.onmessage = (m) => {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
+    heard();
     if (data && data.view !== undefined && typeof data.version === "number") {
       told(data);
       document.dispatchEvent(new CustomEvent("table-snapshot", { detail: data }));
     } else if (data && data.type) {
       // the table's life (chat, seats, rematch): life.js shows it
       document.dispatchEvent(new CustomEvent("table-message", { detail: data }));
-    } else if (data && (data.code || data.reason)) toast(reason(data));
+    } else if (data && (data.code || data.reason)) toast(reason(data), "error", ruleLink(game, data.rule));
   };
   socket.onclose = () => { setConn("reconnecting…"); socket = null; setTimeout(connect, 1500); };
 }
 
-function poll() {
-  if (socket && socket.readyState === WebSocket.OPEN) return;
-  refresh();
+/** Every two seconds: without a socket, fetch the board; with a quiet one, check now and
+ * then that the table has not moved on without it (a stalled socket looks open). */
+let checking = false;
+async function poll() {
+  if (!(socket && socket.readyState === WebSocket.OPEN)) { refresh(); return; }
+  if (checking || busy || Date.now() - lastHeard < HEARTBEAT_MS) return;
+  checking = true;
+  try { await fresh(); } finally { checking = false; }
 }
 
 // Replay: a finished game drawn step by step (on the server, from its public record) for
@@ -306,7 +449,6 @@ async function start() {
   setInterval(poll, 2000);
 }
 
-start();
 
 // A card that acts on board elements outlines them while it is pointed at or focused.
 function outline(el, on) {
@@ -319,9 +461,179 @@ for (const [ev, on] of [["mouseover", true], ["mouseout", false], ["focusin", tr
   board.addEventListener(ev, (e) => outline(e.target.closest?.("[data-targets]"), on));
 }
 
-// The notebook's odds column can be hidden (some players like to deduce alone): "n" or button.
-function toggleOdds() { document.body.classList.toggle("hide-odds"); }
+// The notebook's odds (the deducer's chance that a card is in the envelope) give the game away
+// to a person: hidden until the player shows them ("n" or the button), a choice this browser
+// remembers; a spectator sees them once the game is over (the board says which is the default).
+const ODDS_KEY = "timelord.odds";
+let oddsOn = null;        // this page's choice, once the player made one
+function oddsPref() {
+  if (oddsOn !== null) return oddsOn;
+  if (seat === null) return board.querySelector("[data-odds-default]")?.dataset.oddsDefault === "on";
+  try { return localStorage.getItem(ODDS_KEY) === "on"; } catch { return false; }
+}
+function showOdds(on) {
+  document.body.classList.toggle("hide-odds", !on);
+  const button = board.querySelector("[data-toggle=odds]");
+  if (button) {
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = on ? "hide the deducer's odds (n)" : "show the deducer's odds (n)";
+  }
+}
+function toggleOdds() {
+  oddsOn = !oddsPref();
+  if (seat !== null) { try { localStorage.setItem(ODDS_KEY, oddsOn ? "on" : "off"); } catch { /* private mode */ } }
+  showOdds(oddsOn);
+}
 root.addEventListener("click", (e) => { if (e.target.closest?.("[data-toggle=odds]")) toggleOdds(); });
 document.addEventListener("keydown", (e) => {
   if ((e.key === "n" || e.key === "N") && !e.target.matches?.("input, select, textarea")) toggleOdds();
 });
+
+// The help overlay ("?"): the keys, and links to the rules and the lesson of this game.
+function toggleHelp() {
+  const help = document.getElementById("help");
+  if (!help) return;
+  help.hidden = !help.hidden;
+  if (!help.hidden) help.querySelector("button, a")?.focus();
+}
+function closeOverlays() {
+  for (const id of ["help", "card-zoom"]) {
+    const el = document.getElementById(id);
+    if (el) el.hidden = true;
+  }
+}
+document.addEventListener("click", (e) => {
+  if (e.target.closest?.("[data-close]")) closeOverlays();
+  if (e.target.closest?.("[data-help]")) toggleHelp();
+});
+
+/** A card enlarged: its name, kind, whole text and whether its data is confirmed or a
+ * reconstruction (a tap on its ⓘ, so a touch screen reaches what hover shows). */
+function showCard(el) {
+  if (!el) return;
+  let info;
+  try { info = JSON.parse(el.dataset.info); } catch { return; }
+  const zoom = document.getElementById("card-zoom");
+  zoom.querySelector(".zoom-name").textContent = info.name;
+  zoom.querySelector(".zoom-kind").textContent = info.kind;
+  zoom.querySelector(".zoom-text").textContent = info.text || "No text: this card does what its kind does.";
+  zoom.querySelector(".zoom-source").textContent = info.source ? `Card data: ${info.source}` : "";
+  zoom.hidden = false;
+  zoom.querySelector("button")?.focus();
+}
+
+// Learn to play: a lesson table (every seat a person's, the page holding each seat's token)
+// walks the lesson's plan. At a learner's step the page says the rule, points at what to
+// click and takes only that move; at another seat's step it plays that seat's planned move
+// after a short pause, so the learner can follow. The plan comes from POST /api/learn/GAME.
+const lesson = (() => {
+  if (!new URLSearchParams(location.search).get("lesson")) return null;
+  try { return JSON.parse(sessionStorage.getItem(`timelord.lesson.${tableId}`) ?? "null"); } catch { return null; }
+})();
+const BOT_PAUSE_MS = 900;
+let botTimer = null;
+
+/** JSON text with sorted keys, so two spellings of one action compare equal. */
+function canon(value) {
+  if (Array.isArray(value)) return `[${value.map(canon).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canon(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function lessonPanel() {
+  let panel = document.getElementById("lesson");
+  if (!panel) {
+    panel = document.createElement("section");
+    panel.id = "lesson";
+    panel.className = "lesson panel";
+    panel.setAttribute("aria-live", "polite");
+    board.before(panel);
+  }
+  return panel;
+}
+
+/** The controls that make `action`: single ones, and the menus that hold it. */
+function controlsFor(action) {
+  const want = canon(action);
+  const out = [];
+  for (const el of board.querySelectorAll("[data-action]")) {
+    try { if (canon(JSON.parse(el.dataset.action)) === want) out.push(el); } catch { /* not an action */ }
+  }
+  for (const el of board.querySelectorAll("[data-actions]")) {
+    try { if (JSON.parse(el.dataset.actions).some((it) => canon(it.action) === want)) out.push(el); } catch { /* not a menu */ }
+  }
+  return out;
+}
+
+function lessonStep() {
+  if (!lesson) return;
+  clearTimeout(botTimer);
+  const panel = lessonPanel();
+  board.querySelectorAll(".lesson-point, .lesson-region").forEach((el) => el.classList.remove("lesson-point", "lesson-region"));
+  const plan = lesson.plan;
+  const mine = plan.filter((p) => p.say !== undefined).length;
+  const done = plan.slice(0, Math.max(shown, 0)).filter((p) => p.say !== undefined).length;
+  if (shown >= plan.length) {
+    panel.innerHTML = `<h2>Lesson complete</h2><p>${esc(lesson.lesson.outro)}</p>
+      <p><button type="button" class="primary" id="normal-game">Play a normal game against an easy bot</button>
+      <a href="/rules/${encodeURIComponent(game)}" target="_blank">The rules</a> · <a href="/">Lobby</a></p>`;
+    document.getElementById("normal-game").onclick = normalGame;
+    return;
+  }
+  const ply = plan[shown];
+  if (ply.say === undefined) {
+    panel.innerHTML = `<p class="lesson-progress">Lesson: ${done} of ${mine} steps done</p>
+      <p>Seat ${esc(ply.seat)} is moving: ${esc(ply.label)}…</p>`;
+    botTimer = setTimeout(() => botMove(ply), BOT_PAUSE_MS);
+    return;
+  }
+  panel.innerHTML = `<p class="lesson-progress">Lesson: step ${done + 1} of ${mine}</p>
+    <p class="lesson-say">${esc(ply.say)}${ruleLink(game, ply.rule)}</p>
+    <p class="lesson-do">Do: <strong>${esc(ply.label)}</strong></p><p class="lesson-note" hidden></p>`;
+  for (const el of controlsFor(ply.action)) el.classList.add("lesson-point");
+  const region = REGIONS[ply.point];
+  const spot = region ? board.querySelector(region)
+    : ply.point ? board.querySelector(`[data-tile="${CSS.escape(ply.point)}"]`) : null;
+  spot?.classList.add("lesson-region");
+}
+
+async function botMove(ply) {
+  const seatToken = lesson.tokens[ply.seat];
+  const res = await call("POST", `${apiBase}/actions?token=${encodeURIComponent(seatToken)}`, { version: shown, action: ply.action });
+  if (res.ok) { heard(); told(res.data); }
+  else if (res.status === 0) lost();
+  else refresh();
+}
+
+/** Whether the lesson takes this move now; if not, say which one it asks for. */
+function lessonAllows(action) {
+  const ply = lesson.plan[shown];
+  if (!ply) {
+    // nobody sits at the other seats of a lesson table: its game stops with the lesson
+    toast("The lesson is over: start a normal game against an easy bot from the panel above.", "info");
+    return false;
+  }
+  const note = document.querySelector("#lesson .lesson-note");
+  if (ply.say === undefined) {
+    if (note) { note.textContent = "Wait a moment: another player is moving."; note.hidden = false; }
+    return false;
+  }
+  if (canon(action) === canon(ply.action)) return true;
+  if (note) {
+    note.textContent = `Not this time: the lesson asks you to ${ply.label}. The glowing outline shows where.`;
+    note.hidden = false;
+  }
+  return false;
+}
+
+async function normalGame() {
+  const options = { ...lesson.lesson.options };
+  const seats = lesson.tokens.map((_, i) => (i === 0 ? "human" : lesson.lesson.bot));
+  const res = await call("POST", "/api/tables", { game, options, seats });
+  if (!res.ok) { toast(`The game cannot start: ${reason(res.data)}`); return; }
+  location.href = res.data.seats[0].url;
+}
+
+start();

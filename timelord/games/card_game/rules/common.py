@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import insort
 
-from timelord.core import Rng
+from timelord.core import resume
 from timelord.games.card_game.rules.tell import place, say, say_hidden
 from timelord.games.card_game.state import CardGameState
 
@@ -112,7 +112,7 @@ def draw(s: CardGameState, p: int, n: int) -> int:
     drawn = 0
     bit = 1 << p
     k = s.known
-    r = Rng(s.rng)
+    r = resume(s.rng)
     log = s.log
     got: list[int] = []
     uncovered = False

@@ -20,6 +20,7 @@ from timelord.games.card_game.rules.common import (
     tardis_in_play,
     to_discard,
 )
+from timelord.games.card_game.rules.conflict import start_conflict
 from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.tell import place, say
 from timelord.games.card_game.rules.turn import after_action
@@ -152,8 +153,6 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
                 say(s, "tardis", actor=s.loc_owner[M], placed=False, **place(s, M))
             discard_attack(s, M)
         elif s.loc_def[M]:
-            from timelord.games.card_game.rules.conflict import start_conflict
-
             start_conflict(s, M, ())
             return
     elif "defeat-attack" in eff:

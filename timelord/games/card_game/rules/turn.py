@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from timelord.core import Rng
+from timelord.core import Rng, generator
 from timelord.games.card_game.rules.common import (
     all_mask,
     cards_to_buy,
@@ -16,18 +14,15 @@ from timelord.games.card_game.rules.common import (
 )
 from timelord.games.card_game.rules.endgame import victory_points
 from timelord.games.card_game.rules.tell import say, say_hidden
-from timelord.games.card_game.state import MAIN, OVER, CardGameState
-
-if TYPE_CHECKING:
-    from timelord.games.card_game.game import CardGame
+from timelord.games.card_game.state import MAIN, OVER, CardGameRules, CardGameState
 
 
-def setup(game: CardGame, seed: int) -> CardGameState:
+def setup(game: CardGameRules, seed: int | Rng) -> CardGameState:
     """C-2.1 to C-2.5."""
     cs = game.cards
     n = game.players
     P = game.pass_count
-    rng = Rng(seed)
+    rng = generator(seed)
     s = CardGameState(game)
     s.known = [0] * len(cs.design)
     m = all_mask_n(n)

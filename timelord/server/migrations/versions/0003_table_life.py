@@ -1,10 +1,10 @@
 """The life of a table: its creator, clock, stand-in bot, undo, rematch and chat.
 
-Upgrades a database of 0001 in place: existing tables get no owner, no clock, the heuristic
+Upgrades a database of 0002 in place: existing tables get no owner, no clock, the heuristic
 stand-in and no undo; they keep playing as before.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-12-01
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

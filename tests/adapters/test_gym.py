@@ -1,0 +1,114 @@
+"""The Gymnasium env passes Gymnasium's `check_env` for every game and player count (its
+warnings made errors), and keeps its promises on seats, opponents, masks and rewards."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from tests.adapters.cases import CASES, PLAYERS
+from timelord.adapters import gym as tg
+from timelord.agents.base import Agent
+from timelord.core import Action, ConfigError, IllegalAction, Rng, View
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_check_env_passes_without_a_warning(game_id: str, players: int) -> None:
+    env = tg.env(game_id, players=players)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env, skip_render_check=True)
+
+
+def _episode(env: tg.TimelordEnv, seed: int | None) -> tuple[list[int], float]:
+    """Plays the learner's moves at random from the mask; the actions and the reward."""
+    obs, info = env.reset(seed=seed)
+    rng = Rng(seed or 0)
+    actions, total = [], 0.0
+    while True:
+        assert env.observation_space.contains(obs)
+        mask = info["action_mask"]
+        assert env.state is not None and env.state.to_move == env.seat
+        assert set(np.flatnonzero(mask)) == set(env.index.indices(env.state.legal_actions()))
+        assert np.array_equal(mask, env.action_masks())
+        action = int(rng.choice(list(np.flatnonzero(mask))))
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        assert not truncated
+        if terminated:
+            return actions, total
+
+
+@pytest.mark.parametrize("game_id", list(PLAYERS))
+def test_a_played_episode_pays_the_learners_win_share(game_id: str) -> None:
+    env = tg.env(game_id, opponents=["heuristic"])
+    for seed in (1, 2):
+        _, total = _episode(env, seed)
+        state = env.state
+        assert state is not None and state.is_over
+        winners = state.winners()
+        assert total == (1.0 / len(winners) if env.seat in winners else 0.0)
+        assert not env.action_masks().any()
+
+
+def test_same_seed_same_episode_and_rotation() -> None:
+    env = tg.env("keys", opponents=["random", "random"])
+    first = _episode(env, 5)
+    assert env.seat == 0
+    again = _episode(env, 5)
+    assert first == again
+    seats = [env.reset()[1]["seat"] for _ in range(4)]
+    assert seats == [1, 2, 0, 1]
+    fixed = tg.env("keys", opponents=["random"], seat=1)
+    assert {fixed.reset(seed=s)[1]["seat"] for s in range(3)} == {1}
+
+
+class FirstMove(Agent):
+    """Always the first legal action (an agent of the researcher's own)."""
+
+    name = "first"
+    calls = 0
+
+    def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        FirstMove.calls += 1
+        return legal[0]
+
+
+def test_opponents_may_be_specs_classes_or_factories() -> None:
+    FirstMove.calls = 0
+    env = tg.env("episodes", opponents=[FirstMove, lambda game: FirstMove(game), "heuristic"])
+    assert env.game.players == 4
+    _episode(env, 3)
+    assert FirstMove.calls > 0
+    with pytest.raises(ConfigError):
+        tg.env("episodes", opponents=["no-such-agent"])
+    with pytest.raises(ConfigError):
+        tg.env("keys", opponents=["random"] * 4)
+    with pytest.raises(ConfigError):
+        tg.env("keys", opponents=["random"], seat=2)
+
+
+def test_an_index_not_offered_ends_the_episode_or_raises() -> None:
+    env = tg.env("clue", opponents=["random"])
+    _, info = env.reset(seed=1)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(bad)
+    assert (reward, terminated, info["illegal"]) == (-1.0, True, True)
+    with pytest.raises(ConfigError):
+        env.step(0)
+    strict = tg.env("clue", opponents=["random"], illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(IllegalAction):
+        strict.step(bad)
+
+
+def test_render_shows_the_learners_view() -> None:
+    env = tg.env("keys", opponents=["random"], seat=1, render_mode="ansi")
+    env.reset(seed=2)
+    assert env.state is not None
+    assert env.render() == env.game.render_view(env.state.view(1))

@@ -1,0 +1,166 @@
+"""Many tables of one game as a Gymnasium vector environment: batched observations and
+masks, autoreset, in one process (`vector_env`) or one process per table (`async_vector_env`).
+
+    from timelord.adapters.vector import vector_env
+    envs = vector_env("keys", 256, opponents=["heuristic"])
+    obs, infos = envs.reset(seed=1)               # obs (256, size) float32
+    masks = infos["action_mask"]                  # (256, actions) int8
+    obs, rewards, terminated, truncated, infos = envs.step(actions)
+
+Each table is the single-agent env of `timelord.adapters.gym` with the same arguments, so
+the learner's seat, opponents, rewards and illegal indices behave as there. Autoreset is
+Gymnasium's default (`AutoresetMode.NEXT_STEP`): the step after a table's episode ends
+resets that table, ignores its action and returns its first observation with reward 0.
+`reset(seed=S)` seeds table i with S + i, as `gymnasium.vector.SyncVectorEnv` does, and the
+results are the same as that class's over the same tables (tested); this one writes every
+table's observation and mask into one preallocated batch instead of stacking per-table
+dicts. `infos` holds `action_mask`, `seat` and `illegal`, each with its `_key` mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AsyncVectorEnv, AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from timelord.adapters.gym import OpponentSpec, TimelordEnv
+from timelord.core import ConfigError
+
+
+def vector_env(
+    game_id: str,
+    num_envs: int,
+    opponents: Sequence[OpponentSpec] | None = None,
+    seat: int | str = "rotate",
+    **options: Any,
+) -> TimelordVectorEnv:
+    """`num_envs` tables of `game_id` stepped together in this process."""
+    return TimelordVectorEnv(game_id, num_envs, opponents, seat, **options)
+
+
+def async_vector_env(
+    game_id: str,
+    num_envs: int,
+    opponents: Sequence[OpponentSpec] | None = None,
+    seat: int | str = "rotate",
+    **options: Any,
+) -> AsyncVectorEnv:
+    """`num_envs` tables, each in a process of its own (Gymnasium's `AsyncVectorEnv`; extra
+    keyword arguments of that class, such as `context` or `autoreset_mode`, go to it)."""
+    own = {
+        k: options.pop(k) for k in ("context", "autoreset_mode", "shared_memory") if k in options
+    }
+    specs = list(opponents or [])
+
+    def make() -> gymnasium.Env[Any, Any]:
+        return TimelordEnv(game_id, specs, seat, **options)
+
+    TimelordEnv(game_id, specs, seat, **options)  # bad arguments fail here, not in a worker
+    return AsyncVectorEnv([make] * num_envs, **own)
+
+
+class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
+    """`num_envs` single-agent tables, stepped in turn, their results written in batches."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int,
+        opponents: Sequence[OpponentSpec] | None = None,
+        seat: int | str = "rotate",
+        **options: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError(f"num_envs must be a positive integer, not {num_envs!r}")
+        self.envs = [TimelordEnv(game_id, opponents, seat, **options) for _ in range(num_envs)]
+        first = self.envs[0]
+        self.num_envs = num_envs
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(first.observation_space, num_envs)
+        self.action_space = batch_space(first.action_space, num_envs)
+        self.render_mode = None
+        self._obs = np.zeros((num_envs, first.encoder.size), np.float32)
+        self._masks = np.zeros((num_envs, len(first.index)), np.int8)
+        self._autoreset = np.zeros(num_envs, np.bool_)
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
+        n = self.num_envs
+        if seed is None:
+            seeds: list[int | None] = [None] * n
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(n)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != n:
+                raise ConfigError(f"{n} tables take {n} seeds, not {len(seeds)}")
+        for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
+            gymnasium.Env.reset(env, seed=s)
+            env.deal(s)
+            self._write(i, env)
+        self._autoreset[:] = False
+        illegal = np.zeros(n, np.bool_)
+        return self._obs.copy(), self._infos(illegal)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        np.ndarray[Any, Any],
+        np.ndarray[Any, Any],
+        np.ndarray[Any, Any],
+        np.ndarray[Any, Any],
+        dict[str, Any],
+    ]:
+        n = self.num_envs
+        rewards = np.zeros(n, np.float64)
+        terminated = np.zeros(n, np.bool_)
+        illegal = np.zeros(n, np.bool_)
+        acts = np.asarray(actions)
+        for i, env in enumerate(self.envs):
+            if self._autoreset[i]:
+                env.deal(None)
+            else:
+                rewards[i], terminated[i], illegal[i] = env.play(int(acts[i]))
+            self._write(i, env)
+        self._autoreset = terminated.copy()
+        truncated = np.zeros(n, np.bool_)
+        return self._obs.copy(), rewards, terminated, truncated, self._infos(illegal)
+
+    def _write(self, i: int, env: TimelordEnv) -> None:
+        """Table `i`'s observation and mask into the batch."""
+        assert env.state is not None
+        self._obs[i] = env.encoder.encode_state(env.state, env.seat)
+        row = self._masks[i]
+        row[:] = 0
+        if not env._done:
+            row[list(env._offered)] = 1
+
+    def _infos(self, illegal: np.ndarray[Any, Any]) -> dict[str, Any]:
+        every = np.ones(self.num_envs, np.bool_)
+        return {
+            "action_mask": self._masks.copy(),
+            "_action_mask": every,
+            "seat": np.array([env.seat for env in self.envs], dtype=int),
+            "_seat": every.copy(),
+            "illegal": illegal,
+            "_illegal": every.copy(),
+        }
+
+    def action_masks(self) -> np.ndarray[Any, Any]:
+        """The batch of masks of the last step (what masked learners call)."""
+        return self._masks.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in self.envs:
+            env.close()
