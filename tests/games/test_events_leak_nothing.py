@@ -60,6 +60,8 @@ REVEALS: dict[str, dict[str, frozenset[str]]] = {
         "unanswered": frozenset({"*"}),  # C-4.5: nobody could answer
         "peek": frozenset({"card"}),  # C-6.4: Psychic Paper sees the card shown
         "out": frozenset({"hand"}),  # C-6.3, CL-15: the eighth Pocketwatch turns a hand up
+        "scan": frozenset({"card"}),  # C-6.4, CL-13: a Sonic Scan shows the scanner a card
+        "side": frozenset({"card"}),  # C-8.2: the asker looks at a side card
     },
 }
 

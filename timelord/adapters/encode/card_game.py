@@ -21,7 +21,7 @@ from typing import Any
 from timelord.adapters.encode import Writer, rel, rotate
 from timelord.core import Game
 from timelord.games.card_game.game import CardGame
-from timelord.games.card_game.state import ATTACK, DEFEND, IRON, PHASES
+from timelord.games.card_game.state import ATTACK, DEFEND, IRON, OVER, PHASES
 
 _PHASE = {p: i for i, p in enumerate(PHASES)}
 
@@ -126,6 +126,8 @@ def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
                 val.append(min(v, 4.0))
     w.counts("location_cards", C, cards)
     w.counts("defender_cards", C, [d for ds in s.loc_def for d in ds if known[d] & bit])
+    # at the end every attack is turned up to be scored (C-R30), so every Enemy is known
+    scored = s.phase == OVER
     w.counts(
         "enemy_cards",
         C,
@@ -133,7 +135,7 @@ def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
             e
             for ens, up in zip(s.loc_en, s.loc_up, strict=True)
             for k, e in enumerate(ens)
-            if up >> k & 1 or known[e] & bit
+            if scored or up >> k & 1 or known[e] & bit
         ],
     )
     if s.phase in (DEFEND, ATTACK):
