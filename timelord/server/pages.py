@@ -29,7 +29,6 @@ from timelord.core.game import Game, State
 from timelord.core.record import Record
 from timelord.core.rulebook import Section, game_rulings, parse_rules, rules_text
 from timelord.learn import LEARNER, Lesson, has_lesson, load_lesson, plan
-from timelord.server.api import NO_BODY
 from timelord.server.boards import render_board
 from timelord.server.errors import ApiError
 from timelord.server.tables import Live, Tables, seat_list
@@ -405,7 +404,6 @@ def learn_page(request: Request, game_id: str) -> Response:
     "/api/learn/{game_id}",
     status_code=201,
     tags=["learn"],
-    openapi_extra=NO_BODY,
     summary="Start a lesson",
     responses={404: {"description": "lesson/not_found: the game has no lesson"}},
 )
