@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import Cluster, cluster, postgres_bin
+from tests.server.helpers import Cluster, Server, cluster, postgres_bin
 from timelord.server import create_app
 
 #: the test client is one connection for all requests of a test: no limit it could reach
@@ -50,3 +50,12 @@ def local(sqlite_url: str) -> Iterator[TestClient]:
     """The app on SQLite only, for checks the database plays no part in (input validation)."""
     with TestClient(create_app(sqlite_url, 0, rate=RATE, burst=RATE)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    """Servers a test starts (appended to this list), stopped at the end whatever happens."""
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop()

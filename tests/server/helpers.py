@@ -161,3 +161,56 @@ def wait_for(check: Any, timeout: float = 60, step: float = 0.02) -> Any:
         if time.monotonic() > deadline:
             raise TimeoutError(f"condition not met within {timeout}s")
         time.sleep(step)
+
+
+def shared(snapshot: Any) -> Any:
+    """A snapshot less what changes with who has the table open (which seats have a socket
+    on this process), for comparing snapshots taken at different moments or processes."""
+    seats = [{k: v for k, v in s.items() if k != "connected"} for s in snapshot["seats"]]
+    return {**snapshot, "seats": seats}
+
+
+class FakeClock:
+    """A server clock the test moves by hand (`advance`), from any thread: sleepers whose
+    time has come are woken in their own event loop. No test ever waits for real time to
+    pass on a table clock."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        import threading
+
+        self._now = start
+        self._lock = threading.Lock()
+        self._sleepers: list[tuple[float, Any, Any]] = []
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        import asyncio
+
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        loop = asyncio.get_running_loop()
+        woken = loop.create_future()
+        entry = (self._now + seconds, loop, woken)
+        with self._lock:
+            self._sleepers.append(entry)
+        try:
+            await woken
+        finally:
+            with self._lock:
+                if entry in self._sleepers:
+                    self._sleepers.remove(entry)
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._now += seconds
+            due = [s for s in self._sleepers if s[0] <= self._now]
+        for _, loop, woken in due:
+            loop.call_soon_threadsafe(_wake, woken)
+
+
+def _wake(woken: Any) -> None:
+    if not woken.done():
+        woken.set_result(None)

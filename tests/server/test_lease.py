@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 
 from .helpers import Cluster, Server, wait_for
-from .test_processes import create, servers, snap
-
-__all__ = ["servers"]  # the fixture, used by name below
+from .test_processes import create, snap
 
 #: an agent of the operator's that writes down every decision it is asked for, and takes a
 #: while over each, so that two processes thinking at once would be seen

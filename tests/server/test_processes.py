@@ -8,18 +8,16 @@ import json
 import os
 import socket
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import connect
 
 from timelord.core import Record, replay
 from timelord.server.storage import Store, StoredAction
 
-from .helpers import Cluster, Server, wait_for
+from .helpers import Cluster, Server, shared, wait_for
 
 #: (game, seats, options) of the bots-only tables; a search bot thinks in the process pool
 BOT_TABLES: list[tuple[str, list[str], dict[str, Any]]] = [
@@ -28,15 +26,6 @@ BOT_TABLES: list[tuple[str, list[str], dict[str, Any]]] = [
     ("episodes", ["random", "random", "random"], {}),
     ("clue", ["random", "random", "random"], {}),
 ]
-
-
-@pytest.fixture
-def servers(tmp_path: Path) -> Iterator[list[Server]]:
-    """Servers a test starts (appended to this list), stopped at the end whatever happens."""
-    started: list[Server] = []
-    yield started
-    for server in started:
-        server.stop()
 
 
 def start(servers: list[Server], db_url: str, bot_delay: float, log: Path) -> Server:
@@ -163,8 +152,10 @@ def test_two_servers_on_one_postgres_stay_in_step(
             assert {v["version"] for v in views.values()} == {version + 1}
             for seat in (0, 1):
                 token = table["seats"][seat]["token"]
-                assert snap(a.client, table["id"], token) == snap(b.client, table["id"], token)
-            assert views[None] == snap(a.client, table["id"])
+                assert shared(snap(a.client, table["id"], token)) == shared(
+                    snap(b.client, table["id"], token)
+                )
+            assert shared(views[None]) == shared(snap(a.client, table["id"]))
 
     # the same move offered through both servers at once: exactly one is applied
     current = snap(a.client, table["id"])

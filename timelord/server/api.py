@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import json
 import time
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from timelord.server.errors import ApiError, malformed, rate_limited, too_large
 from timelord.server.session import current_player, seat_for
-from timelord.server.tables import Live, Tables, seat_list
+from timelord.server.tables import Live, Tables, rematch_url, seat_list
 
 router = APIRouter(prefix="/api")
 
@@ -39,6 +39,17 @@ class _Closed(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class RealtimeClock(_Closed):
+    mode: Literal["realtime"]
+    per_move: float = Field(ge=0, description="seconds added to the bank after each move")
+    bank: float = Field(gt=0, description="seconds each seat starts with; also the bank's cap")
+
+
+class AsyncClock(_Closed):
+    mode: Literal["async"]
+    per_move: float = Field(gt=0, description="seconds each move may take (hours to days)")
+
+
 class CreateTable(_Closed):
     game: str = Field(examples=["keys"])
     options: dict[str, Any] | None = Field(
@@ -48,9 +59,9 @@ class CreateTable(_Closed):
         examples=[["human", "ismcts:hard"]],
         min_length=1,
         max_length=16,
-        description="one per seat: human, random, heuristic[:easy|medium|hard], "
-        "ismcts[:easy|medium|hard], or an agent the server was started with "
-        "(timelord serve --agent SPEC)",
+        description="one per seat: human (a link), open (the first person to claim it), "
+        "random, heuristic[:easy|medium|hard], ismcts[:easy|medium|hard], or an agent the "
+        "server was started with (timelord serve --agent SPEC)",
     )
     seed: int | None = Field(
         None,
@@ -62,6 +73,16 @@ class CreateTable(_Closed):
     hints: bool = Field(
         False, description="seats may ask the coach for hints (needs a bot seat; off for rated)"
     )
+    names: list[str | None] | None = Field(
+        None, description="a display name per seat (1-32 printable characters; human seats only)"
+    )
+    clock: RealtimeClock | AsyncClock | None = Field(
+        None, description="null: no clock; realtime: a Fischer bank; async: a deadline per move"
+    )
+    stand_in: str | None = Field(
+        None, description="the bot that plays a person's seat while they are away (heuristic)"
+    )
+    undo: bool = Field(False, description="whether seats may take back their last action")
 
 
 class SeatOut(BaseModel):
@@ -75,6 +96,22 @@ class TableCreated(BaseModel):
     id: str
     seats: list[SeatOut]
     watch_url: str
+    owner_token: str = Field(description="the creator's secret: invite, end, mute; given once")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str = Field(description="the one name of the seat on every screen")
+    agent: str = Field(description="human, open (not yet claimed) or the bot's spec")
+    connected: bool = Field(description="a person has the table open (bots always do)")
+    stand_in: str | None = Field(description="the bot playing for the seat's person now")
+    muted: bool = Field(description="the creator muted this seat's chat")
+
+
+class ClockOut(BaseModel):
+    mode: str = Field(description="realtime or async")
+    remaining: list[float] = Field(description="seconds left per seat, now")
+    deadline: str | None = Field(description="when the seat to move runs out (ISO-8601)")
 
 
 class EventOut(BaseModel):
@@ -93,6 +130,11 @@ class Snapshot(BaseModel):
     view: dict[str, Any] = Field(description="the engine's view(seat) exactly")
     legal: list[dict[str, Any]] = Field(description="action JSON, only for the seat to move")
     events: list[EventOut] = Field(description="the seat's events, oldest first")
+    status: str = Field(description="open, playing, over or abandoned")
+    seats: list[SeatInfo]
+    clock: ClockOut | None
+    undo: bool = Field(description="whether this table allows undo")
+    rematch: str | None = Field(description="the rematch table's id, once one was asked for")
 
 
 class ActionIn(_Closed):
@@ -102,6 +144,57 @@ class ActionIn(_Closed):
 
 class ExplainIn(_Closed):
     action: dict[str, Any]
+
+
+class UndoIn(_Closed):
+    version: int = Field(description="the version you saw; 409 action/stale if it moved")
+
+
+class ClaimIn(_Closed):
+    name: str = Field(min_length=1, max_length=32, description="your display name")
+
+
+class MuteIn(_Closed):
+    muted: bool
+
+
+class ChatIn(_Closed):
+    text: str = Field(min_length=1, max_length=500)
+
+
+class SeatLink(BaseModel):
+    seat: int
+    token: str = Field(description="the seat's new secret; given only here")
+    url: str
+    name: str
+
+
+class Ended(BaseModel):
+    id: str
+    status: str = Field(examples=["abandoned"])
+
+
+class Muted(BaseModel):
+    seat: int
+    muted: bool
+
+
+class Rematch(BaseModel):
+    table: str = Field(description="the new table's id (the same for every request)")
+    seat: int = Field(description="your seat at the new table (seats rotate by one)")
+    url: str = Field(description="your seat's link there (your token opens it)")
+
+
+class ChatLine(BaseModel):
+    n: int = Field(description="1, 2, ... in the order the table was told")
+    seat: int | None = Field(description="the writer's seat; null for the table's notices")
+    name: str
+    text: str = Field(description="as written: escape it before showing it as HTML")
+    at: str
+
+
+class ChatLog(BaseModel):
+    messages: list[ChatLine]
 
 
 class Explanation(BaseModel):
@@ -114,12 +207,17 @@ class TableSummary(BaseModel):
     id: str
     game: str
     options: dict[str, Any]
-    seats: list[dict[str, Any]]
-    status: str = Field(description="playing, over or archived (idle too long: read-only)")
+    seats: list[dict[str, Any]] = Field(description='[{"seat", "agent", "name"}]')
+    status: str = Field(
+        description="open (seats wait for people), playing, over, abandoned (ended by its "
+        "creator) or archived (idle too long: read-only)"
+    )
     version: int
     to_move: int | None
     created: str
     seeded: bool = Field(description="the creator chose the seed")
+    clock: ClockOut | None
+    winners: list[int] | None = Field(description="for a finished table, who won")
 
 
 class TableList(BaseModel):
@@ -128,6 +226,29 @@ class TableList(BaseModel):
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorBody} for status in statuses}
+
+
+#: the body of a request that takes none: nothing, or an empty object
+NO_BODY = {
+    "requestBody": {
+        "required": False,
+        "content": {
+            "application/json": {
+                "schema": {"type": "object", "properties": {}, "additionalProperties": False}
+            }
+        },
+    }
+}
+
+
+async def no_body(request: Request) -> None:
+    """400 `request/malformed` unless the request has no body or an empty object."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise too_large(MAX_BODY)
+    raw = await request.body()
+    if raw.strip() and parse_json(raw) != {}:
+        raise malformed("this request takes no body (or {})")
 
 
 def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
@@ -199,21 +320,17 @@ def _base(request: Request) -> str:
     responses=_errors(400, 413, 422, 429),
     openapi_extra=_body_doc(CreateTable),
     summary="Create a table",
-    description="Seats are 'human' (each gets a token, given only here) or a bot spec; "
-    "bots start playing at once. 422 config/invalid for an unknown game, option or seat, "
+    description="Seats are 'human' (each gets a token, given only here), 'open' (the first "
+    "person to claim it gets it; the table starts when the last is claimed) or a bot spec; "
+    "bots start playing at once. The answer's owner_token (given only here) invites, ends "
+    "and mutes. 422 config/invalid for an unknown game, option, seat, clock or stand-in, "
     "or a seed where the operator does not allow one; 429 rate/limited past a limit on "
     "tables of one client address or of the server.",
 )
 async def create_table(request: Request) -> Response:
     body = await read_json(request)
-    if not isinstance(body, dict) or not set(body) <= {
-        "game",
-        "options",
-        "seats",
-        "seed",
-        "hints",
-    }:
-        raise malformed('the body must be {"game", "options", "seats", "seed", "hints"}')
+    if not isinstance(body, dict) or not set(body) <= _CREATE_KEYS:
+        raise malformed(f"the body's keys are among {sorted(_CREATE_KEYS)}")
     if "game" not in body or "seats" not in body:
         raise malformed("the body needs game and seats")
     from timelord.server.review import check_hints, coaching
@@ -223,13 +340,17 @@ async def create_table(request: Request) -> Response:
     client = request.app.state.proxies.client_address(request.scope)
     player = await current_player(request)
     tables = _tables(request)
-    live, tokens = await tables.create(
+    live, tokens, owner = await tables.create(
         body["game"],
         body.get("options"),
         seats,
         body.get("seed"),
         client,
         None if player is None else (player.id, player.name),
+        names=body.get("names"),
+        clock=body.get("clock"),
+        stand_in=body.get("stand_in"),
+        allow_undo=body.get("undo", False),
     )
     if hints:
         await tables._db(coaching(request).allow_hints, live.id)
@@ -238,8 +359,14 @@ async def create_table(request: Request) -> Response:
         "id": live.id,
         "seats": seat_list(live, tokens, base),
         "watch_url": f"{base}/tables/{live.id}",
+        "owner_token": owner,
     }
     return JSONResponse(answer, status_code=201)
+
+
+_CREATE_KEYS = frozenset(
+    {"game", "options", "seats", "seed", "names", "clock", "stand_in", "undo", "hints"}
+)
 
 
 @router.get(
@@ -250,7 +377,7 @@ async def create_table(request: Request) -> Response:
 )
 async def list_tables(
     request: Request,
-    status: str | None = Query(None, pattern="^(playing|over|archived)$"),
+    status: str | None = Query(None, pattern="^(open|playing|over|abandoned|archived)$"),
     limit: int = Query(100, ge=1, le=1000),
 ) -> Response:
     tables = await _tables(request).summaries(status, limit)
@@ -330,6 +457,223 @@ async def record(request: Request, table_id: str) -> Response:
     return JSONResponse(found.to_json())
 
 
+def _only(body: Any, keys: set[str], shape: str) -> dict[str, Any]:
+    """The body if it is an object with exactly `keys`; 400 `request/malformed` otherwise."""
+    if not isinstance(body, dict) or set(body) != keys:
+        raise malformed(f"the body must be {shape}")
+    return body
+
+
+@router.post(
+    "/tables/{table_id}/seats/{seat}/claim",
+    response_model=SeatLink,
+    responses=_errors(400, 404, 409, 413, 422),
+    openapi_extra=_body_doc(ClaimIn),
+    summary="Claim an open seat by name",
+    description="The first person to claim an open seat gets its token (given only here); "
+    "the table starts when its last open seat is claimed. 409 seat/taken if the seat is not "
+    "open, 422 name/invalid unless the name is 1-32 printable characters, 404 seat/not_found.",
+)
+async def claim(request: Request, table_id: str, seat: int) -> Response:
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    body = _only(await read_json(request), {"name"}, '{"name": "..."}')
+    token = await tables.claim(live, seat, body["name"])
+    url = rematch_url(_base(request), live.id, token)
+    return JSONResponse({"seat": seat, "token": token, "url": url, "name": live.name(seat)})
+
+
+@router.post(
+    "/tables/{table_id}/seats/{seat}/invite",
+    response_model=SeatLink,
+    responses=_errors(400, 403, 404, 409),
+    openapi_extra=NO_BODY,
+    summary="Give a person's seat a fresh link (the creator)",
+    description="With the owner_token: a new token for the seat; the old one stops opening "
+    "it, and the seat keeps its place. 403 owner/forbidden for another token, 409 "
+    "seat/not_human for a bot's or an unclaimed open seat, 404 seat/not_found.",
+)
+async def invite(request: Request, table_id: str, seat: int, owner: str | None = None) -> Response:
+    await no_body(request)
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    token = await tables.invite(live, owner, seat)
+    url = rematch_url(_base(request), live.id, token)
+    return JSONResponse({"seat": seat, "token": token, "url": url, "name": live.name(seat)})
+
+
+@router.post(
+    "/tables/{table_id}/end",
+    response_model=Ended,
+    responses=_errors(400, 403, 404, 409),
+    openapi_extra=NO_BODY,
+    summary="End the table (the creator)",
+    description="With the owner_token: the table stops and is recorded as abandoned, with "
+    "no winner. 403 owner/forbidden for another token, 409 table/over if it had ended.",
+)
+async def end(request: Request, table_id: str, owner: str | None = None) -> Response:
+    await no_body(request)
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    await tables.end(live, owner)
+    return JSONResponse({"id": live.id, "status": live.status})
+
+
+@router.post(
+    "/tables/{table_id}/seats/{seat}/mute",
+    response_model=Muted,
+    responses=_errors(400, 403, 404, 413),
+    openapi_extra=_body_doc(MuteIn),
+    summary="Mute or unmute a seat's chat (the creator)",
+    description="With the owner_token; a muted seat's chat is refused with 403 chat/muted.",
+)
+async def mute(request: Request, table_id: str, seat: int, owner: str | None = None) -> Response:
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    body = _only(await read_json(request), {"muted"}, '{"muted": true|false}')
+    if not isinstance(body["muted"], bool):
+        raise malformed("muted must be true or false")
+    await tables.mute(live, owner, seat, body["muted"])
+    return JSONResponse({"seat": seat, "muted": body["muted"]})
+
+
+async def _own_seat(request: Request, table_id: str, seat: int, token: str | None) -> Live:
+    """The table, if `token` opens `seat` there; 403 seat/forbidden otherwise."""
+    live = await _tables(request).live(table_id)
+    if token is None or live.seat_of(token) != seat:
+        raise ApiError(403, "seat/forbidden", "this token does not open that seat")
+    return live
+
+
+@router.post(
+    "/tables/{table_id}/seats/{seat}/stand-in",
+    response_model=Snapshot,
+    responses=_errors(400, 403, 404, 409),
+    openapi_extra=NO_BODY,
+    summary="Let the stand-in bot play your seat while you are away",
+    description="The table's stand-in plays the seat (from its view only) until you take it "
+    "back; the table's log says so. Your own moves are refused with 409 seat/stand_in "
+    "meanwhile. 403 seat/forbidden unless the token opens that seat, 409 table/over.",
+)
+async def stand_in(
+    request: Request, table_id: str, seat: int, token: str | None = None
+) -> Response:
+    await no_body(request)
+    live = await _own_seat(request, table_id, seat, token)
+    await _tables(request).stand_in_for(live, seat, "their player asked")
+    return _json(live.snapshot_text(seat))
+
+
+@router.post(
+    "/tables/{table_id}/seats/{seat}/reclaim",
+    response_model=Snapshot,
+    responses=_errors(400, 403, 404),
+    openapi_extra=NO_BODY,
+    summary="Take your seat back from the stand-in",
+    description="Answers the snapshot; a seat nobody stands in for is left as it is. "
+    "403 seat/forbidden unless the token opens that seat.",
+)
+async def reclaim(request: Request, table_id: str, seat: int, token: str | None = None) -> Response:
+    await no_body(request)
+    live = await _own_seat(request, table_id, seat, token)
+    await _tables(request).reclaim(live, seat)
+    return _json(live.snapshot_text(seat))
+
+
+@router.post(
+    "/tables/{table_id}/undo",
+    response_model=Snapshot,
+    responses=_errors(400, 403, 404, 409, 413),
+    openapi_extra=_body_doc(UndoIn),
+    summary="Take back your last action",
+    description="Allowed on a table created with undo true, if since your action no other "
+    "seat acted, nothing random was drawn and nothing hidden was shown to anyone; the record "
+    "keeps only what was finally played. 409 undo/forbidden with the reason otherwise, 409 "
+    "action/stale if version is not the table's, 403 seat/forbidden without a seat's token.",
+)
+async def take_back(request: Request, table_id: str, token: str | None = None) -> Response:
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    body = _only(await read_json(request), {"version"}, '{"version": int}')
+    seat = live.seat_of(token)
+    version = body["version"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise malformed("version must be an integer")
+    await tables.take_back(live, seat, version)
+    return _json(live.snapshot_text(seat))
+
+
+@router.post(
+    "/tables/{table_id}/rematch",
+    response_model=Rematch,
+    responses=_errors(400, 403, 404, 409),
+    openapi_extra=NO_BODY,
+    summary="Play again: one new table for every request",
+    description="After the end, any seat's token: a new table with the same game, options, "
+    "clock, stand-in and seat kinds, seats rotated by one (seat s sits at s+1); every open "
+    'socket of the old table is told {"type": "rematch", "table", "url"} with its new link, '
+    "and a later request answers the same table. 409 table/not_over before the end.",
+)
+async def rematch(request: Request, table_id: str, token: str | None = None) -> Response:
+    await no_body(request)
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    seat = live.seat_of(token)
+    made = await tables.rematch(live, seat)
+    assert seat is not None
+    new_seat = (seat + 1) % live.game.players
+    url = rematch_url(_base(request), made, token)
+    return JSONResponse({"table": made, "seat": new_seat, "url": url})
+
+
+@router.get(
+    "/tables/{table_id}/chat",
+    response_model=ChatLog,
+    responses=_errors(400, 404),
+    summary="The table's chat and notices, in order (anyone may read)",
+    description="Lines numbered above `after`; the table's own notices (who stands in for "
+    "whom, who took their seat back, undos) have seat null. Chat is part of the table's "
+    "record, not of the game.",
+)
+async def chat_log(request: Request, table_id: str, after: int = Query(0, ge=0)) -> Response:
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    return JSONResponse({"messages": await tables.chat_lines(live, after)})
+
+
+@router.post(
+    "/tables/{table_id}/chat",
+    status_code=204,
+    responses=_errors(400, 403, 404, 413, 422, 429),
+    openapi_extra=_body_doc(ChatIn),
+    summary="Say something at the table",
+    description="As the WebSocket's {'type': 'chat', 'text'} message: at most 500 "
+    "characters (422 chat/too_long, chat/invalid), a few a second per seat (429 "
+    "rate/limited), 403 chat/muted for a muted seat and seat/forbidden for spectators.",
+)
+async def chat(request: Request, table_id: str, token: str | None = None) -> Response:
+    tables = _tables(request)
+    live = await tables.live(table_id)
+    body = _only(await read_json(request), {"text"}, '{"text": "..."}')
+    seat = live.seat_of(token)
+    await _chat(tables, live, seat, body["text"])
+    return Response(status_code=204)
+
+
+#: how fast one seat may chat: a line every 2 seconds on average, 5 at once
+CHAT_RATE = (0.5, 5.0)
+
+
+async def _chat(tables: Tables, live: Live, seat: int | None, text: Any) -> None:
+    if seat is not None:
+        bucket = live.chat_limits.get(seat)
+        if bucket is None:
+            bucket = live.chat_limits[seat] = RateLimit(*CHAT_RATE)
+        if not bucket.allow():
+            raise rate_limited()
+    await tables.chat(live, seat, text)
+
+
 class RateLimit:
     """A token bucket: `rate` per second on average, bursts of up to `burst`."""
 
@@ -384,6 +728,9 @@ def since_text(value: str | None) -> int:
     return number
 
 
+_CHAT = '{"type": "chat", "text": "..."}'
+
+
 def _error_text(exc: ApiError) -> str:
     return json.dumps({**exc.body(), "status": exc.status})
 
@@ -393,7 +740,10 @@ async def _serve_socket(
 ) -> None:
     limits = websocket.app.state.limits
     bucket = RateLimit(*limits)
-    outbox = tables.subscribe(live, seat, since)
+    token = websocket.query_params.get("token")
+    base = str(websocket.base_url).rstrip("/").replace("ws", "http", 1)
+    presence = websocket.query_params.get("seats") == "1"
+    outbox = tables.subscribe(live, seat, since, token, base, presence)
 
     async def send() -> None:
         while (text := await outbox.next()) is not None:
@@ -419,7 +769,13 @@ async def _serve_socket(
                     raise rate_limited()
                 if len(raw) > MAX_BODY:
                     raise too_large(MAX_BODY)
-                version, action = action_request(parse_json(raw))
+                body = parse_json(raw)
+                if isinstance(body, dict) and body.get("type") == "chat":
+                    await _chat(
+                        tables, live, seat, _only(body, {"type", "text"}, _CHAT).get("text")
+                    )
+                    continue
+                version, action = action_request(body)
                 await tables.act(live, seat, version, action)
             except ApiError as exc:
                 outbox.push_message(_error_text(exc))

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from timelord.agents import user_agent_class
 from timelord.server.accounts import Accounts
 from timelord.server.api import RateLimit, router
+from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, rate_limited
 from timelord.server.limits import Limits, Sockets
 from timelord.server.players_api import Players
@@ -70,6 +71,7 @@ def create_app(
     agents: Sequence[str] = (),
     rate: float = 200.0,
     burst: float = 400.0,
+    clock: Clock | None = None,
     limits: Limits | None = None,
     allow_seed: bool = True,
     trusted_proxies: Sequence[str] = (),
@@ -80,13 +82,14 @@ def create_app(
     `rate`/`burst` bound the requests of one client address, and the WebSocket messages of
     one socket, per second; `limits` the tables, sockets and bot time of clients and of the
     server; `allow_seed` lets a create request choose the seed (`timelord serve` refuses it
-    unless `--allow-seed`); X-Forwarded-For is believed only from `trusted_proxies`."""
+    unless `--allow-seed`); X-Forwarded-For is believed only from `trusted_proxies`; `clock`
+    is where table clocks read the time (the real one unless a test hands in its own)."""
     for spec in agents:
         user_agent_class(spec)  # ConfigError now, not when a table first seats it
     limits = limits or Limits()
     proxies = Proxies(trusted_proxies)
     store = Store(db_url or default_url())
-    tables = Tables(store, bot_delay, agents, limits=limits, allow_seed=allow_seed)
+    tables = Tables(store, bot_delay, agents, limits=limits, allow_seed=allow_seed, timer=clock)
     accounts = Accounts(store)
     players = Players(store, accounts)
     tables.on_finish = players.finished

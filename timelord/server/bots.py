@@ -30,6 +30,8 @@ log = logging.getLogger("timelord.server")
 
 HUMAN = "human"
 T = TypeVar("T")
+#: a seat that waits for the first person to claim it (it becomes a human seat then)
+OPEN = "open"
 
 #: agents whose thinking is heavy enough to belong in another process
 _SEARCHERS = frozenset({"ismcts"})
@@ -43,14 +45,14 @@ def check_spec(spec: Any, game: Game, own: frozenset[str] = frozenset()) -> str:
     names code to import, never a request."""
     if not isinstance(spec, str):
         raise ConfigError(f"a seat must be a string such as 'human' or 'random', not {spec!r}")
-    if spec == HUMAN:
+    if spec in (HUMAN, OPEN):
         return spec
     if spec in own:
         make_agent(spec, game)
         return spec
     name, _, level = spec.partition(":")
     if name not in AGENTS or (level and not level.isalpha()):
-        known = ", ".join(["human", *sorted(AGENTS), *sorted(own)])
+        known = ", ".join(["human", "open", *sorted(AGENTS), *sorted(own)])
         raise ConfigError(f"unknown seat {spec!r}; use {known}, with a named level such as :hard")
     make_agent(spec, game)
     return spec

@@ -41,17 +41,44 @@ router = APIRouter()
 router.include_router(player_router)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
-#: The seat kinds the lobby offers (every agent kind and level the server can run).
+#: The seat kinds the lobby offers, in words, with what was measured of each bot
+#: (docs/strength.md: four-player matches, seats rotated).
 SEAT_KINDS = (
-    "human",
-    "random",
-    "heuristic",
-    "heuristic:hard",
-    "ismcts:easy",
-    "ismcts:medium",
-    "ismcts:hard",
-    "ismcts:expert",
+    ("human", "A friend, by a private link"),
+    ("open", "Anyone who joins by name (open seat)"),
+    ("random", "Bot, beginner: any legal move"),
+    ("heuristic", "Bot, casual: rules of thumb (beats beginners 3 times in 4 or more)"),
+    ("heuristic:hard", "Bot, casual+ (in Clue, a sharp detective: won 97% against casual bots)"),
+    ("ismcts:easy", "Bot, thinker: looks a little ahead"),
+    ("ismcts:medium", "Bot, strong thinker: looks further ahead"),
+    ("ismcts:hard", "Bot, hard: won 32-38% of 4-player games against casual bots (25% is fair)"),
+    ("ismcts:expert", "Bot, expert: the hard bot with more thinking (up to a second a move)"),
 )
+
+#: The clocks the lobby offers: (label, clock or None)
+CLOCKS = (
+    ("No clock", None),
+    ("5 minutes each, +5 seconds a move", {"mode": "realtime", "per_move": 5, "bank": 300}),
+    ("15 minutes each, +10 seconds a move", {"mode": "realtime", "per_move": 10, "bank": 900}),
+    ("A day per move", {"mode": "async", "per_move": 86400}),
+    ("Three days per move", {"mode": "async", "per_move": 3 * 86400}),
+)
+
+#: Options as the rules speak of them (label, help); options not named here are not offered
+OPTION_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    "keys": {"round_limit": ("Rounds to play", "after these, nobody has won")},
+    "episodes": {
+        "target": ("Victory points to win", "the first to reach them wins at once"),
+        "max_rounds": ("Rounds to play", "after these, the most victory points win"),
+    },
+    "card-game": {"max_turns": ("Turns to play", "after these, the game is scored as usual")},
+    "clue": {
+        "variant": ("Variant", "standard, or two-player (four face-down side cards)"),
+        "intrigue": ("Intrigue deck", "play with the intrigue cards (off: original Clue)"),
+        "powers": ("Character powers", "each character's once-per-game power"),
+        "max_rounds": ("Rounds before an unsolved case is closed", ""),
+    },
+}
 
 
 def _error(status: int, code: str, reason: str) -> JSONResponse:
@@ -71,15 +98,18 @@ def lobby_games() -> list[dict[str, Any]]:
             except ConfigError:
                 continue
             counts.append(n)
-        options = {k: v for k, v in game.options.items() if k != "players" and v is not None}
+        words = OPTION_WORDS.get(game_id, {})
+        options = {k: v for k, v in game.options.items() if k in words and v is not None}
         out.append(
             {
                 "id": game_id,
+                "name": game_title(game_id),
                 "description": description,
                 "players": game.players,
                 "counts": counts,
                 "options": options,
-                "docs": dict(type(game).options_doc),
+                "labels": {k: words[k][0] for k in options},
+                "docs": {k: words[k][1] for k in options},
             }
         )
     return out
@@ -96,13 +126,16 @@ def favicon() -> Response:
 async def lobby(request: Request) -> Response:
     """Choose a game, its options and seats; see the tables in progress and finished; once
     logged in, your name, ratings and tables."""
+    own = [(spec, f"Bot: {spec}") for spec in sorted(request.app.state.tables.own)]
     return templates.TemplateResponse(
         request,
         "lobby.html",
         {
             "games": lobby_games(),
-            "seat_kinds": [*SEAT_KINDS, *sorted(request.app.state.tables.own)],
+            "seat_kinds": [*SEAT_KINDS, *own],
+            "clocks": CLOCKS,
             "games_json": lobby_games(),
+            "allow_seed": request.app.state.tables.allow_seed,
             "lessons": lesson_games(),
             "account": await lobby_account(request),
         },
@@ -132,11 +165,25 @@ async def table_page(request: Request, table_id: str, token: str = "") -> Respon
         "token": token,
         "mode": "play",
         "game": live.game.id,
+        "game_name": game_title(live.game.id),
         "seat": "" if seat is None else seat,
         "seeded": live.seeded,
         "hints": "1" if seat is not None and await hints_allowed(request, live.id) else "",
     }
     return templates.TemplateResponse(request, "table.html", context)
+
+
+#: each game's name as a player knows it
+GAME_TITLES = {
+    "episodes": "Episodes",
+    "keys": "Keys to the TARDIS",
+    "card-game": "Doctor Who: The Card Game",
+    "clue": "Clue: Doctor Who",
+}
+
+
+def game_title(game_id: str) -> str:
+    return GAME_TITLES.get(game_id, game_id)
 
 
 @router.get("/tables/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
@@ -173,8 +220,11 @@ async def board(request: Request, table_id: str, token: str = "") -> Response:
     GET /api/tables/{id}?token=T answers); the spectator's without a token."""
     live, seat = await _seat_table(request, table_id, token)
     snapshot = json.loads(live.snapshot_text(seat))
+    result = final_result(live.state)
+    if result is None and live.over:  # ended by its creator: nobody won
+        result = {"scores": live.state.scores(), "winners": []}
     try:
-        html = render_board(live.game, seat, snapshot, final_result(live.state))
+        html = render_board(live.game, seat, snapshot, result)
     except GameError as exc:
         return _error(422, "board/invalid", str(exc))
     return HTMLResponse(html)
@@ -196,8 +246,9 @@ class _Replay:
     """Every state of a finished game and the events of each step (a game over never
     changes, so it is replayed once for all its viewers and steps)."""
 
-    def __init__(self, game: Game, record: Record) -> None:
+    def __init__(self, game: Game, record: Record, names: list[str]) -> None:
         self.game = game
+        self.names = names
         state = game.new_game(record.start())
         self.states: list[State] = [state]
         self.events: list[list[Event]] = []
@@ -220,6 +271,7 @@ class _Replay:
             "view": state.view(seat),
             "legal": [],
             "events": self.game.tell(told, seat),
+            "seats": [{"seat": i, "name": n} for i, n in enumerate(self.names)],
         }
         return render_board(self.game, seat, snapshot, final_result(state), replay=True)
 
@@ -235,8 +287,8 @@ async def _replay(request: Request, table_id: str) -> _Replay:
     if found is None:
         tables: Tables = state.tables
         record = await tables.record(table_id)
-        game = (await tables.live(table_id)).game
-        found = kept[table_id] = await run_in_threadpool(_Replay, game, record)
+        live = await tables.live(table_id)
+        found = kept[table_id] = await run_in_threadpool(_Replay, live.game, record, live.names())
         while len(kept) > REPLAYS_KEPT:
             kept.popitem(last=False)
     kept.move_to_end(table_id)
@@ -263,7 +315,13 @@ async def replay_board(
     step = min(max(step, 0), steps)
     html = await run_in_threadpool(replay.draw, seat, step)
     return JSONResponse(
-        {"html": html, "step": step, "steps": steps, "players": replay.game.players}
+        {
+            "html": html,
+            "step": step,
+            "steps": steps,
+            "players": replay.game.players,
+            "names": replay.names,
+        }
     )
 
 
@@ -395,7 +453,7 @@ async def start_lesson(request: Request, game_id: str) -> Response:
     game = lesson.game()
     tables: Tables = request.app.state.tables
     client = request.app.state.proxies.client_address(request.scope)
-    live, tokens = await tables.create(
+    live, tokens, _owner = await tables.create(
         game_id,
         dict(game.options),
         ["human"] * game.players,

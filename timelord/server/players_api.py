@@ -55,7 +55,7 @@ class Players:
         state = live.state
         scores = state.scores()
         seats = [
-            SeatResult(_subject(live, seat), seat_name(live, seat), float(scores[seat]))
+            SeatResult(_subject(live, seat), live.name(seat), float(scores[seat]))
             for seat in range(len(live.specs))
         ]
         await run_in_threadpool(
@@ -81,15 +81,6 @@ def _subject(live: Live, seat: int) -> str:
         return player_subject(player)
     spec = live.specs[seat]
     return GUEST if spec == HUMAN else bot_subject(spec)
-
-
-def seat_name(live: Live, seat: int) -> str:
-    """The seat's name: its player's, a bot's level, or 'Guest'."""
-    name = live.names[seat] if seat < len(live.names) else None
-    if name:
-        return name
-    spec = live.specs[seat]
-    return "Guest" if spec == HUMAN else f"Bot ({spec})"
 
 
 # -- the contract -------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from sqlalchemy import (
     String,
     bindparam,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -55,10 +56,11 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(64))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
-    #: [{"agent": spec, "token_hash": sha256 hex or null}, ...] by seat
+    #: [{"agent": spec, "token_hash": sha256 hex or null, "name"?, "stand_in"?: bool,
+    #: "muted"?: bool}, ...] by seat; agent "open" is a seat waiting for a person to claim it
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
-    #: "playing" or "over"
+    #: "open" (seats wait for people), "playing", "over" or "abandoned" (ended by its creator)
     status: Mapped[str] = mapped_column(String(16), index=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
@@ -73,6 +75,20 @@ class TableRow(Base):
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: the last commit (or the creation); a table in play idle for long is archived
     touched: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: sha256 of the creator's token (invite, end, mute); null for tables made before 0003
+    owner_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: the clock's settings and state (`timelord.server.clocks`), null for no clock
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the bot spec that plays a seat whose player is away
+    stand_in: Mapped[str] = mapped_column(String(64), default="heuristic")
+    undo: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: whether any seat took an action back (such a table is not rated, issue 20)
+    undo_used: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the table made by the first rematch request, once there is one
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: bumped by every change of seats, status or rematch outside a move, so two writers of
+    #: such a change cannot both win
+    rev: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class ActionRow(Base):
@@ -88,6 +104,21 @@ class ActionRow(Base):
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
 
 
+class ChatRow(Base):
+    __tablename__ = "chat"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: 1, 2, ... in the order the table was told
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: the seat that wrote it; null for the table's own notices (who stands in for whom)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(500))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True)
 class StoredTable:
     id: str
@@ -101,6 +132,13 @@ class StoredTable:
     created: dt.datetime
     key: bytes | None = None
     seeded: bool = False
+    owner_hash: str | None = None
+    clock: dict[str, Any] | None = None
+    stand_in: str = "heuristic"
+    undo: bool = False
+    undo_used: bool = False
+    rematch: str | None = None
+    rev: int = 0
 
 
 @dataclass(frozen=True)
@@ -118,7 +156,10 @@ _STEP = (
     update(TableRow)
     .where(_PLAYING)
     .values(
-        version=bindparam("version"), to_move=bindparam("to_move"), touched=bindparam("touched")
+        version=bindparam("version"),
+        to_move=bindparam("to_move"),
+        touched=bindparam("touched"),
+        clock=bindparam("clock"),
     )
 )
 _LAST_STEP = (
@@ -128,6 +169,7 @@ _LAST_STEP = (
         version=bindparam("version"),
         status=bindparam("status"),
         result=bindparam("result"),
+        clock=bindparam("clock"),
         to_move=None,
         touched=bindparam("touched"),
     )
@@ -137,7 +179,7 @@ _PG_APPEND = text(
     """
     WITH moved AS (
         UPDATE tables SET version = :version, status = :status,
-            result = COALESCE(CAST(:result AS JSON), result),
+            result = COALESCE(CAST(:result AS JSON), result), clock = CAST(:clock AS JSON),
             to_move = CAST(:to_move AS INTEGER), touched = :touched
         WHERE id = :table_id AND version = :previous AND status = 'playing'
         RETURNING id
@@ -149,6 +191,9 @@ _PG_APPEND = text(
     SELECT pg_notify(:channel, :payload) FROM recorded
     """
 )
+
+
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 class Conflict(Exception):
@@ -180,6 +225,13 @@ def _stored(row: TableRow) -> StoredTable:
         created,
         None if row.rng_key is None else bytes.fromhex(row.rng_key),
         bool(row.seeded),
+        row.owner_hash,
+        row.clock,
+        row.stand_in or "heuristic",
+        bool(row.undo),
+        bool(row.undo_used),
+        row.rematch,
+        row.rev or 0,
     )
 
 
@@ -230,30 +282,114 @@ class Store:
         creator: str | None = None,
         to_move: int | None = None,
         now: dt.datetime | None = None,
+        **life: Any,
     ) -> StoredTable:
         """A new table at version 0, dealt from `key` when given, else from `seed`;
-        `seeded` when the creator chose that seed."""
-        now = now or dt.datetime.now(dt.UTC)
-        row = TableRow(
-            id=table_id,
-            game=game,
-            options=options,
-            seed=seed,
-            seats=seats,
-            version=0,
-            status="playing",
-            result=None,
-            created=now,
-            rng_key=None if key is None else key.hex(),
-            seeded=seeded,
-            creator=creator,
-            bots=any(seat["agent"] != "human" for seat in seats),
-            to_move=to_move,
-            touched=now,
-        )
+        `seeded` when the creator chose that seed; `life` sets the columns of a table's life
+        (status, owner_hash, clock, stand_in, undo) where their defaults do not fit."""
+        row = _new_row(table_id, game, options, seed, seats, life)
+        now = now or row.created
+        row.created = now
+        row.rng_key = None if key is None else key.hex()
+        row.seeded = seeded
+        row.creator = creator
+        row.bots = any(seat["agent"] not in ("human", "open") for seat in seats)
+        row.to_move = to_move
+        row.touched = now
         with self._writing(), self.engine.begin() as conn:
             conn.execute(insert(TableRow).values(**_row_values(row)))
         return _stored(row)
+
+    def create_rematch(self, old_id: str, new: StoredTable) -> str:
+        """Make `new` the rematch of `old_id` unless it has one already; the id of the
+        rematch that stands (the first request's, however many arrive at once)."""
+        life = {k: getattr(new, k) for k in ("status", "owner_hash", "clock", "stand_in", "undo")}
+        row = _new_row(new.id, new.game, new.options, new.seed, new.seats, life)
+        row.rng_key = None if new.key is None else new.key.hex()
+        row.seeded = new.seeded
+        row.bots = any(seat["agent"] not in ("human", "open") for seat in new.seats)
+        row.touched = row.created
+        claim = (
+            update(TableRow)
+            .where(TableRow.id == old_id, TableRow.rematch.is_(None))
+            .values(rematch=new.id, rev=TableRow.rev + 1)
+        )
+        with self._writing(), self.engine.begin() as conn:
+            if conn.execute(claim).rowcount == 1:
+                conn.execute(insert(TableRow).values(**_row_values(row)))
+                self._notify(conn, f"{old_id}:meta")
+                return new.id
+            found = conn.execute(select(TableRow.rematch).where(TableRow.id == old_id)).scalar()
+        if found is None:
+            raise Conflict(f"table {old_id} is gone")
+        return str(found)
+
+    def update_life(self, table_id: str, rev: int, **values: Any) -> bool:
+        """Change a table's seats, status, result or clock outside a move, if nobody else
+        did since revision `rev` (then bump it and tell the other processes); False if
+        another writer got there first."""
+        change = (
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.rev == rev)
+            .values(rev=rev + 1, **values)
+        )
+        with self._writing(), self.engine.begin() as conn:
+            if conn.execute(change).rowcount != 1:
+                return False
+            self._notify(conn, f"{table_id}:meta")
+        return True
+
+    def undo(self, table_id: str, version: int, clock: dict[str, Any] | None) -> None:
+        """Take back the action that made `version` (the record keeps only what was finally
+        played) and mark the table as one where undo was used; `Conflict` if the table is no
+        longer at `version`."""
+        back = (
+            update(TableRow)
+            .where(
+                TableRow.id == table_id, TableRow.version == version, TableRow.status == "playing"
+            )
+            .values(version=version - 1, undo_used=True, clock=clock)
+        )
+        drop = delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.version == version)
+        with self._writing(), self.engine.begin() as conn:
+            if conn.execute(back).rowcount != 1:
+                raise Conflict(f"table {table_id} is no longer at version {version}")
+            conn.execute(drop)
+            self._notify(conn, f"{table_id}:undo")
+
+    def add_chat(self, table_id: str, seat: int | None, name: str, message: str) -> dict[str, Any]:
+        """Store one chat line (or, with seat None, a notice of the table) after the last."""
+        at = dt.datetime.now(dt.UTC)
+        last = select(func.coalesce(func.max(ChatRow.n), 0)).where(ChatRow.table_id == table_id)
+        for _ in range(8):
+            try:
+                with self._writing(), self.engine.begin() as conn:
+                    n = int(conn.execute(last).scalar() or 0) + 1
+                    conn.execute(
+                        insert(ChatRow).values(
+                            table_id=table_id, n=n, seat=seat, name=name, text=message, at=at
+                        )
+                    )
+                    self._notify(conn, f"{table_id}:chat")
+            except IntegrityError:  # another process wrote line n first
+                continue
+            return _chat_json(n, seat, name, message, at)
+        raise Conflict(f"table {table_id}: chat line not stored")
+
+    def chat(self, table_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """The table's chat lines and notices numbered above `after`, in order."""
+        query = (
+            select(ChatRow.n, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.at)
+            .where(ChatRow.table_id == table_id, ChatRow.n > after)
+            .order_by(ChatRow.n)
+        )
+        with self.engine.connect() as conn:
+            return [_chat_json(*row) for row in conn.execute(query)]
+
+    def _notify(self, conn: Any, payload: str) -> None:
+        """Tell the other processes on this PostgreSQL database, once `conn` commits."""
+        if self.is_postgres:
+            conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
 
     def table(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as conn:
@@ -285,9 +421,10 @@ class Store:
         events: Sequence[dict[str, Any]],
         result: dict[str, Any] | None,
         to_move: int | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         """Commit the action that takes the table from `version - 1` to `version`, after
-        which `to_move` decides.
+        which `to_move` decides (and the table's clock as that move leaves it).
 
         `Conflict` if another writer got there first, or the table is no longer in play
         (archived), and nothing is written then. On PostgreSQL the same transaction notifies
@@ -295,13 +432,14 @@ class Store:
         """
         now = dt.datetime.now(dt.UTC)
         if self.is_postgres:
-            self._append_postgres(table_id, version, action, events, result, to_move, now)
+            self._append_postgres(table_id, version, action, events, result, to_move, now, clock)
             return
         params: dict[str, Any] = {
             "table_id": table_id,
             "previous": version - 1,
             "to_move": to_move,
             "touched": now,
+            "clock": clock,
         }
         if result is None:
             step, params["version"] = _STEP, version
@@ -328,6 +466,7 @@ class Store:
         result: dict[str, Any] | None,
         to_move: int | None,
         now: dt.datetime,
+        clock: dict[str, Any] | None,
     ) -> None:
         """`append` as one statement in one round trip (a statement is its own transaction),
         notifying the other processes in it."""
@@ -339,6 +478,7 @@ class Store:
             "result": None if result is None else json.dumps(result),
             "action": json.dumps(action),
             "events": json.dumps(list(events)),
+            "clock": None if clock is None else json.dumps(clock),
             "channel": CHANNEL,
             "payload": f"{table_id}:{version}",
             "to_move": to_move,
@@ -398,6 +538,49 @@ class Store:
 
     def _writing(self) -> contextlib.AbstractContextManager[Any]:
         return self._write_lock if self._write_lock is not None else contextlib.nullcontext()
+
+
+def _new_row(
+    table_id: str,
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    seats: list[dict[str, Any]],
+    life: dict[str, Any],
+) -> TableRow:
+    values: dict[str, Any] = {
+        "status": "playing",
+        "owner_hash": None,
+        "clock": None,
+        "stand_in": "heuristic",
+        "undo": False,
+    }
+    unknown = set(life) - set(values)
+    if unknown:
+        raise TypeError(f"unknown table columns {sorted(unknown)}")
+    values |= life
+    return TableRow(
+        id=table_id,
+        game=game,
+        options=options,
+        seed=seed,
+        seats=seats,
+        version=0,
+        result=None,
+        created=dt.datetime.now(dt.UTC),
+        undo_used=False,
+        rematch=None,
+        rev=0,
+        **values,
+    )
+
+
+def _chat_json(
+    n: int, seat: int | None, name: str, message: str, at: dt.datetime
+) -> dict[str, Any]:
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=dt.UTC)
+    return {"n": n, "seat": seat, "name": name, "text": message, "at": at.isoformat()}
 
 
 def _row_values(row: TableRow) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 import timelord
 from timelord.core.record import Record
 from timelord.server import create_app
-from timelord.server.pages import SEAT_KINDS
+from timelord.server.pages import GAME_TITLES, SEAT_KINDS
 
 
 @pytest.fixture
@@ -69,8 +69,12 @@ def test_the_lobby_offers_every_game_and_every_seat_kind(client: TestClient) -> 
     html = client.get("/").text
     for game in timelord.GAMES:
         assert f'value="{game}"' in html
-    for kind in SEAT_KINDS:
-        assert f'"{kind}"' in html
+    for kind, words in SEAT_KINDS:
+        assert f'"{kind}"' in html and words in html
+    assert "Play against bots" in html
+    assert "K-7.2" not in html and "simulation" not in html  # options in the rules' words
+    for title in GAME_TITLES.values():
+        assert title in html
 
 
 def test_a_seat_page_and_its_board(client: TestClient) -> None:

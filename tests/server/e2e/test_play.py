@@ -37,6 +37,7 @@ def create_in_lobby(page: Any, base: str, game_id: str, seed: int, shot: Path) -
     spec = TABLES[game_id]
     page.goto(f"{base}/")
     page.check(f'input[name=game][value="{game_id}"]')
+    page.click("#more summary")  # the table set-up, below "Play against bots"
     page.select_option("#players", str(spec["players"]))
     for name, value in spec["options"].items():
         page.fill(f'input[data-option="{name}"]', str(value))

@@ -53,7 +53,14 @@ def read_snapshot(
         raise BoardError(f"snapshot.legal: {exc}") from exc
     if result is not None and not _is_result(result, game.players):
         raise BoardError("result must be {'scores': [number per seat], 'winners': [seat]}")
+    seats = data.get("seats")
+    names = None
+    if isinstance(seats, list) and len(seats) == game.players:
+        found = [s.get("name") if isinstance(s, Mapping) else None for s in seats]
+        if all(isinstance(n, str) and n for n in found):
+            names = [str(n) for n in found]
     return Snapshot(
+        names=names,
         result=result,
         game=game,
         seat=seat,

@@ -316,7 +316,7 @@ def _line(
         if loc["owner"] == seat
     ]
     cls = "line seat-box to-move" if seat == snap.to_move and not snap.over else "line seat-box"
-    title = "Your line" if seat == snap.seat else f"{game.seat_name(seat)}'s line"
+    title = "Your line" if seat == snap.seat else f"{snap.table_name(seat)}'s line"
     return (
         f'<section class="{cls}" data-seat="{seat}"'
         f"{act_attrs(snap, take_acts, 'Take Time Points')}>"

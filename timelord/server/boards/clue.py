@@ -107,7 +107,7 @@ def render(snap: Snapshot) -> str:
             "the game is over"
             if snap.over
             else (
-                "your" if view["current"] == snap.seat else f"{game.seat_name(view['current'])}'s"
+                "your" if view["current"] == snap.seat else f"{snap.table_name(view['current'])}'s"
             )
             + f" turn · {esc(PHASE_WORDS.get(view['phase'], view['phase']))}"
         )

@@ -49,6 +49,9 @@ class Snapshot:
     #: while playing, or when the caller has only a snapshot)
     result: Mapping[str, Any] | None = None
     labels: dict[str, str] = field(default_factory=dict)
+    #: the table's name for each seat (people's own, "Bot (level)"), when the snapshot has
+    #: them; else the game's names for its seats
+    names: Sequence[str] | None = None
     #: a replay's step: the seat is whose eyes the board shows, not "you", so a result names
     #: the winner instead of telling the viewer "you win"
     replay: bool = False
@@ -80,7 +83,23 @@ class Snapshot:
 
     def seat_name(self, seat: int) -> str:
         """'You' for this seat at its table; every seat by its name in a replay."""
-        return "You" if seat == self.seat and not self.replay else self.game.seat_name(seat)
+        return "You" if seat == self.seat and not self.replay else self.table_name(seat)
+
+    def table_name(self, seat: int) -> str:
+        """The seat's one name at this table (never "You")."""
+        if self.names is not None and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return self.game.seat_name(seat)
+
+    def told(self, text: str) -> str:
+        """An event's sentence with the game's seat names replaced by the table's."""
+        if self.names is None:
+            return text
+        pairs = [(self.game.seat_name(s), self.table_name(s)) for s in range(len(self.names))]
+        for old, new in sorted(pairs, key=lambda p: -len(p[0])):
+            if old != new:
+                text = text.replace(old, new)
+        return text
 
     @property
     def my_turn(self) -> bool:
@@ -171,8 +190,8 @@ def seat_initial(snap: Snapshot, seat: int) -> str:
     (its number when names are "Seat N")."""
     if seat == snap.seat:
         return "★"
-    name = snap.game.seat_name(seat)
-    return str(seat) if name.startswith("Seat") else name[:1]
+    name = snap.table_name(seat)
+    return str(seat) if name.startswith(("Seat", "Bot")) else name[:1]
 
 
 def seat_chip(snap: Snapshot, seat: int, extra: str = "", turn_mark: bool = True) -> str:
@@ -270,7 +289,7 @@ def legal_panel(snap: Snapshot) -> str:
 
 
 def _waiting(snap: Snapshot) -> str:
-    return snap.game.seat_name(snap.to_move) if snap.to_move is not None else "the game"
+    return snap.table_name(snap.to_move) if snap.to_move is not None else "the game"
 
 
 def _words(name: str) -> str:
@@ -288,7 +307,8 @@ def event_log(snap: Snapshot, limit: int = 60) -> str:
     items = []
     for i, e in enumerate(reversed(events)):
         cls = ' class="newest"' if i == 0 else ""
-        items.append(f'<li{cls} data-kind="{esc(e.get("kind", ""))}">{esc(e.get("text", ""))}</li>')
+        text = snap.told(str(e.get("text", "")))
+        items.append(f'<li{cls} data-kind="{esc(e.get("kind", ""))}">{esc(text)}</li>')
     more = len(snap.events) - len(events)
     earlier = f'<p class="muted">({more} earlier events)</p>' if more else ""
     return f'<ol class="log" reversed start="{len(snap.events)}">{"".join(items)}</ol>{earlier}'
@@ -338,7 +358,7 @@ def frame(snap: Snapshot, title: str, board: str, result: str = "") -> str:
     elif snap.my_turn:
         status = "Your turn"
     elif snap.to_move is not None:
-        status = f"{snap.game.seat_name(snap.to_move)} to move"
+        status = f"{snap.table_name(snap.to_move)} to move"
     else:
         status = ""
     to_move = "" if snap.to_move is None or snap.over else str(snap.to_move)

@@ -1,14 +1,25 @@
-// The lobby: choose a game, its options and seats, create a table, copy the seat links.
+// The lobby: play against bots in one click, or set up a table (options in the rules' words,
+// seats for friends, bots or anyone who joins by name, a clock); the tables this browser sits
+// at ("Your tables", from local storage), the open tables to join, and the others.
 import { call, reason, toast, tableList, isFinished, esc } from "./api.js";
+import { remember, remembered, forget, alertPlayer, soundToggle, clockText } from "./yours.js";
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const kinds = JSON.parse(document.getElementById("seat-kinds").textContent);
+const clocks = JSON.parse(document.getElementById("clocks-data").textContent);
 const form = document.getElementById("new-table");
 const playersSel = document.getElementById("players");
 const optionsBox = document.getElementById("options");
 const seatsBox = document.getElementById("seats");
+const nameInput = document.getElementById("my-name");
+const titles = Object.fromEntries(games.map((g) => [g.id, g.name]));
+
+soundToggle(document.getElementById("sound"));
+nameInput.value = localStorage.getItem("timelord.name") ?? "";
+nameInput.addEventListener("change", () => localStorage.setItem("timelord.name", nameInput.value.trim()));
 
 const current = () => games.find((g) => g.id === form.elements.game.value);
+const myName = () => nameInput.value.trim() || null;
 
 function drawOptions() {
   const g = current();
@@ -17,21 +28,20 @@ function drawOptions() {
   optionsBox.innerHTML = "";
   for (const [name, value] of Object.entries(g.options)) {
     const label = document.createElement("label");
-    label.title = g.docs[name] ?? "";
-    label.append(`${name.replaceAll("_", " ")} `);
-    const input = document.createElement("input");
-    input.name = `opt-${name}`;
-    input.dataset.option = name;
-    if (typeof value === "boolean") {
-      input.type = "checkbox";
-      input.checked = value;
-    } else if (typeof value === "number") {
-      input.type = "number";
+    label.append(`${g.labels[name] ?? name} `);
+    let input;
+    if (name === "variant") {
+      input = document.createElement("select");
+      input.innerHTML = `<option value="standard">standard</option><option value="two-player">two-player</option>`;
       input.value = value;
     } else {
-      input.type = "text";
-      input.value = value;
+      input = document.createElement("input");
+      if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; }
+      else if (typeof value === "number") { input.type = "number"; input.value = value; }
+      else { input.type = "text"; input.value = value; }
     }
+    input.name = `opt-${name}`;
+    input.dataset.option = name;
     input.dataset.kind = typeof value;
     label.append(input);
     if (g.docs[name]) {
@@ -51,37 +61,76 @@ function drawSeats() {
   seatsBox.innerHTML = "";
   for (let i = 0; i < n; i++) {
     const label = document.createElement("label");
-    label.append(`Seat ${i} `);
+    label.append(i === 0 ? "Seat 1 " : `Seat ${i + 1} `);
     const sel = document.createElement("select");
     sel.name = `seat-${i}`;
     sel.dataset.seat = i;
-    sel.innerHTML = kinds.map((k) => `<option value="${k}">${k === "human" ? "human (a link)" : `bot: ${k}`}</option>`).join("");
+    sel.innerHTML = kinds.map(([k, words]) =>
+      `<option value="${esc(k)}">${esc(i === 0 && k === "human" ? "You" : words)}</option>`).join("");
     sel.value = old[i] ?? (i === 0 ? "human" : "heuristic");
     label.append(sel);
     seatsBox.append(label);
   }
+  undoDefault();
+}
+
+/** Undo is on by default when everybody else at the table is a bot. */
+function undoDefault() {
+  const seats = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+  document.getElementById("undo").checked = seats.slice(1).every((k) => k !== "human" && k !== "open");
 }
 
 form.addEventListener("change", (e) => {
   if (e.target.name === "game") drawOptions();
-  if (e.target === playersSel) drawSeats();
+  else if (e.target === playersSel) drawSeats();
+  else if (e.target.name?.startsWith("seat-")) undoDefault();
+});
+
+function options() {
+  const out = { players: Number(playersSel.value) };
+  for (const input of optionsBox.querySelectorAll("[data-option]")) {
+    const k = input.dataset.kind;
+    out[input.dataset.option] = k === "boolean" ? input.checked : k === "number" ? Number(input.value) : input.value;
+  }
+  return out;
+}
+
+async function create(body) {
+  const res = await call("POST", "/api/tables", body);
+  if (!res.ok) { toast(`Could not create the table: ${reason(res.data)}`); return null; }
+  const table = res.data;
+  const mine = table.seats.find((s) => s.token);
+  remember(table.id, {
+    owner: table.owner_token, game: titles[body.game], seat: mine ? mine.seat : null,
+    url: mine ? new URL(mine.url).pathname + new URL(mine.url).search : `/tables/${table.id}`,
+    name: myName(),
+  });
+  return table;
+}
+
+// One click: this game, its usual seat count, you and bots at the chosen level.
+document.getElementById("play-bots").addEventListener("click", async () => {
+  const g = current();
+  const level = document.getElementById("bot-level").value;
+  const seats = ["human", ...Array(g.players - 1).fill(level)];
+  const names = [myName(), ...Array(g.players - 1).fill(null)];
+  const table = await create({ game: g.id, seats, names, undo: true });
+  if (table) location.href = table.seats[0].url;
 });
 
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
   const g = current();
-  const options = { players: Number(playersSel.value) };
-  for (const input of optionsBox.querySelectorAll("input")) {
-    const k = input.dataset.kind;
-    options[input.dataset.option] = k === "boolean" ? input.checked : k === "number" ? Number(input.value) : input.value;
-  }
   const seats = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-  const body = { game: g.id, options, seats };
-  const seed = document.getElementById("seed").value;
-  if (seed !== "") body.seed = Number(seed);
-  const res = await call("POST", "/api/tables", body);
-  if (!res.ok) { toast(`Could not create the table: ${reason(res.data)}`); return; }
-  showCreated(res.data);
+  const names = seats.map((k, i) => (i === 0 && k === "human" ? myName() : null));
+  const body = { game: g.id, options: options(), seats, names,
+    clock: clocks[Number(document.getElementById("clock").value)][1],
+    undo: document.getElementById("undo").checked };
+  const seed = document.getElementById("seed")?.value;
+  if (seed) body.seed = Number(seed);
+  const table = await create(body);
+  if (!table) return;
+  showCreated(table);
   loadTables();
 });
 
@@ -93,47 +142,95 @@ function showCreated(table) {
   for (const s of table.seats) {
     const li = document.createElement("li");
     li.dataset.seat = s.seat;
-    if (s.agent === "human" && (s.url || s.token)) {
-      const url = absolute(s.url ?? `/tables/${table.id}?token=${encodeURIComponent(s.token)}`);
-      li.innerHTML = `Seat ${esc(s.seat)} (human): <a class="seat-link" href="${esc(url)}">open seat ${esc(s.seat)}</a> `;
+    if (s.agent === "human" && s.url) {
+      const url = absolute(s.url);
+      li.innerHTML = `Seat ${s.seat + 1}: <a class="seat-link" href="${esc(url)}">open seat ${s.seat + 1}</a> `;
       const input = document.createElement("input");
-      input.readOnly = true; input.value = url; input.size = 40; input.setAttribute("aria-label", `seat ${s.seat} link`);
+      input.readOnly = true; input.value = url; input.size = 40; input.setAttribute("aria-label", `seat ${s.seat + 1} link`);
       const copy = document.createElement("button");
       copy.type = "button"; copy.textContent = "Copy link";
       copy.addEventListener("click", async () => {
         try { await navigator.clipboard.writeText(url); toast("Link copied", "info"); }
-        catch { input.select(); document.execCommand?.("copy"); toast("Link selected: press Ctrl+C", "info"); }
+        catch { input.select(); toast("Link selected: press Ctrl+C", "info"); }
       });
       li.append(input, copy);
+    } else if (s.agent === "open") {
+      li.textContent = `Seat ${s.seat + 1}: open — anyone with the table's link joins by name`;
     } else {
-      li.textContent = `Seat ${s.seat}: bot ${s.agent}`;
+      li.textContent = `Seat ${s.seat + 1}: ${kinds.find(([k]) => k === s.agent)?.[1] ?? s.agent}`;
     }
     list.append(li);
   }
   const watch = document.getElementById("watch-link");
-  watch.href = absolute(table.watch_url ?? `/tables/${table.id}`);
+  watch.href = absolute(table.watch_url);
   document.getElementById("created").hidden = false;
+}
+
+const seatNames = (t) => (t.seats ?? []).map((s) => s.name ?? s.agent).join(" · ");
+function whoseTurn(t) {
+  if (t.status === "open") return "waiting for players";
+  if (t.status === "abandoned") return "ended by its creator";
+  if (isFinished(t)) {
+    const won = (t.winners ?? []).map((w) => t.seats[w]?.name ?? `seat ${w + 1}`);
+    return won.length ? `won by ${won.join(" and ")}` : "nobody won";
+  }
+  return t.to_move === null || t.to_move === undefined ? "" : `${t.seats[t.to_move]?.name} to move`;
+}
+function clockOf(t) {
+  const c = t.clock;
+  if (!c || !c.deadline || t.to_move === null || t.to_move === undefined) return "";
+  return ` · ⏱ ${clockText(c.remaining[t.to_move])}`;
 }
 
 async function loadTables() {
   const res = await call("GET", "/api/tables");
-  const live = document.getElementById("live-tables");
-  const done = document.getElementById("done-tables");
-  if (!res.ok) { live.innerHTML = `<li class="muted">Cannot list tables: ${esc(reason(res.data))}</li>`; done.innerHTML = ""; return; }
+  const lists = ["open-tables", "live-tables", "done-tables"].map((id) => document.getElementById(id));
+  if (!res.ok) { lists[1].innerHTML = `<li class="muted">Cannot list tables: ${esc(reason(res.data))}</li>`; return; }
   const tables = tableList(res.data);
-  const item = (t) => {
-    const seats = (t.seats ?? []).map((s) => (typeof s === "string" ? s : s.agent)).join(" · ");
-    const link = isFinished(t)
-      ? `<a href="/tables/${encodeURIComponent(t.id)}/replay">replay</a> · <a href="/tables/${encodeURIComponent(t.id)}">final table</a>`
-      : `<a href="/tables/${encodeURIComponent(t.id)}">watch</a>`;
-    return `<li><strong>${esc(t.game)}</strong> <span class="muted">${esc(seats)}</span> ${link}</li>`;
-  };
-  const fin = tables.filter(isFinished);
-  const run = tables.filter((t) => !isFinished(t));
-  live.innerHTML = run.length ? run.map(item).join("") : `<li class="muted">none</li>`;
-  done.innerHTML = fin.length ? fin.map(item).join("") : `<li class="muted">none</li>`;
+  const link = (t) => `/tables/${encodeURIComponent(t.id)}`;
+  const item = (t, action) => `<li data-table="${esc(t.id)}"><strong>${esc(titles[t.game] ?? t.game)}</strong> `
+    + `<span class="muted">${esc(seatNames(t))}</span> · ${esc(whoseTurn(t))}${esc(clockOf(t))} ${action(t)}</li>`;
+  const groups = [
+    [tables.filter((t) => t.status === "open"), (t) => `<a class="join" href="${link(t)}">join</a>`],
+    [tables.filter((t) => t.status === "playing"), (t) => `<a href="${link(t)}">watch</a>`],
+    [tables.filter((t) => isFinished(t) || t.status === "abandoned"),
+      (t) => `<a href="${link(t)}/replay">replay</a> · <a href="${link(t)}">final table</a>`],
+  ];
+  groups.forEach(([found, action], i) => {
+    lists[i].innerHTML = found.length ? found.map((t) => item(t, action)).join("") : `<li class="muted">none</li>`;
+  });
+}
+
+// Your tables: each remembered seat, with whose turn it is and its clock; a chime when it
+// becomes your turn there.
+const lastTurn = {};
+async function loadYours() {
+  const box = document.getElementById("your-tables");
+  const mine = Object.entries(remembered()).sort((a, b) => b[1].at - a[1].at).slice(0, 30);
+  if (!mine.length) { box.innerHTML = `<li class="muted">none yet</li>`; return; }
+  const items = [];
+  for (const [id, entry] of mine) {
+    const token = new URLSearchParams((entry.url ?? "").split("?")[1] ?? "").get("token");
+    const res = await call("GET", `/api/tables/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+    if (!res.ok) { if (res.status === 404 || res.status === 403) forget(id); continue; }
+    const s = res.data;
+    const names = s.seats.map((x) => x.name);
+    const mineNow = entry.seat !== null && entry.seat !== undefined && s.to_move === entry.seat && !s.over;
+    if (mineNow && lastTurn[id] === false) alertPlayer(`Your turn at ${entry.game}`);
+    lastTurn[id] = mineNow;
+    const turn = s.over ? (s.status === "abandoned" ? "ended" : "game over")
+      : s.status === "open" ? "waiting for players"
+      : mineNow ? "your turn" : `${names[s.to_move] ?? ""} to move`;
+    const clock = s.clock && s.clock.deadline && s.to_move !== null ? ` · ⏱ ${clockText(s.clock.remaining[s.to_move])}` : "";
+    items.push(`<li class="${mineNow ? "your-turn" : ""}" data-table="${esc(id)}"><a href="${esc(entry.url)}"><strong>${esc(entry.game ?? "")}</strong></a> `
+      + `<span class="muted">${esc(names.join(" · "))}</span> · ${esc(turn)}${esc(clock)}`
+      + `${s.rematch ? ` · <a href="/tables/${esc(s.rematch)}${token ? `?token=${esc(token)}` : ""}">rematch offered</a>` : ""}</li>`);
+  }
+  box.innerHTML = items.join("") || `<li class="muted">none yet</li>`;
 }
 
 drawOptions();
 loadTables();
+loadYours();
 setInterval(loadTables, 10000);
+setInterval(loadYours, 10000);

@@ -77,8 +77,9 @@ async function refresh() {
 /** A snapshot arrived (WebSocket or an action's answer): redraw if it is news. */
 function told(snapshot) {
   if (typeof snapshot.version !== "number") return;
-  known = Math.max(known, snapshot.version);
-  if (known > shown) refresh();
+  // an undo takes the version back, so any version other than the one shown is news
+  known = snapshot.version;
+  if (known !== shown) refresh();
 }
 
 /** Board elements that stand for one thing (a tile, a location, a seat), by a stable key. */
@@ -188,7 +189,12 @@ async function act(action, confirmText = "") {
   if (Date.now() - lastHeard > CLICK_FRESH_MS && !(await fresh())) { busy = false; return; }
   const res = await call("POST", `${apiBase}/actions${q}`, { version: shown, action });
   busy = false;
-  if (res.ok) { heard(); told(res.data); return; }
+  if (res.ok) {
+    heard();
+    told(res.data);
+    document.dispatchEvent(new CustomEvent("table-answer", { detail: res.data }));
+    return;
+  }
   if (res.status === 0) { lost(); return; }
   if (res.data?.code === "action/stale") {
     resync("The table changed since this page last showed it. It is up to date now: choose your move again.");
@@ -356,20 +362,28 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// life.js changed the table (an undo, a seat taken back): draw it again
+document.addEventListener("table-changed", () => { shown = -1; refresh(); });
+
 // Live updates: the WebSocket pushes each new snapshot; polling covers a dropped socket.
 let socket = null;
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   try {
-    socket = new WebSocket(`${proto}://${location.host}${apiBase}/ws${q}`);
+    socket = new WebSocket(`${proto}://${location.host}${apiBase}/ws${q}${q ? "&" : "?"}seats=1`);
   } catch { socket = null; return; }
   socket.onopen = () => { setConn("live"); heard(); };
   socket.onmessage = (m) => {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
     heard();
-    if (data && data.view !== undefined && typeof data.version === "number") told(data);
-    else if (data && (data.code || data.reason)) toast(reason(data), "error", ruleLink(game, data.rule));
+    if (data && data.view !== undefined && typeof data.version === "number") {
+      told(data);
+      document.dispatchEvent(new CustomEvent("table-snapshot", { detail: data }));
+    } else if (data && data.type) {
+      // the table's life (chat, seats, rematch): life.js shows it
+      document.dispatchEvent(new CustomEvent("table-message", { detail: data }));
+    } else if (data && (data.code || data.reason)) toast(reason(data), "error", ruleLink(game, data.rule));
   };
   socket.onclose = () => { setConn("reconnecting…"); socket = null; setTimeout(connect, 1500); };
 }
@@ -404,7 +418,7 @@ async function replayDraw() {
   if (sel.options.length === 1) {
     for (let i = 0; i < res.data.players; i++) {
       const o = document.createElement("option");
-      o.value = i; o.textContent = `Seat ${i}`;
+      o.value = i; o.textContent = res.data.names?.[i] ?? `Seat ${i}`;
       sel.append(o);
     }
     // the coach's review: a chosen seat's decisions, a click shows that step as that seat
@@ -433,7 +447,8 @@ async function startReplay() {
 async function start() {
   if (mode === "replay") { await startReplay(); return; }
   const who = document.getElementById("who");
-  if (who) who.textContent = seat === null ? `Watching table ${tableId} (${game})` : `You play seat ${seat} at table ${tableId} (${game})`;
+  const title = root.dataset.gameName || game;
+  if (who) who.textContent = seat === null ? `Watching a table of ${title}` : `You play at a table of ${title}`;
   if (who && seat !== null && root.dataset.hints === "1") hintButton(who, apiBase, q);
   await refresh();
   connect();
