@@ -200,6 +200,30 @@ def test_rename_and_a_new_password_end_the_other_sessions(web: TestClient) -> No
     assert nobody.status_code == 401 and nobody.json()["code"] == "session/none"
 
 
+def test_claiming_an_open_seat_while_logged_in_ties_it_to_the_player(web: TestClient) -> None:
+    """The seat takes the player's name (not the one typed) and opens with the session
+    cookie alone; a guest's claim stays a guest's."""
+    table = web.post("/api/tables", json={"game": "keys", "seats": ["open", "open"]}).json()
+    guest = _other(web)
+    sign_up(web, "Ace")
+    mine = web.post(f"/api/tables/{table['id']}/seats/0/claim", json={"name": "typed"})
+    assert mine.status_code == 200 and mine.json()["name"] == "Ace"
+    theirs = guest.post(f"/api/tables/{table['id']}/seats/1/claim", json={"name": "Bob"})
+    assert theirs.status_code == 200 and theirs.json()["name"] == "Bob"
+    by_cookie = web.get(f"/api/tables/{table['id']}").json()
+    assert (
+        by_cookie["view"]
+        == web.get(f"/api/tables/{table['id']}", params={"token": mine.json()["token"]}).json()[
+            "view"
+        ]
+    )
+    names = {s["seat"]: s["name"] for s in by_cookie["seats"]}
+    assert names == {0: "Ace", 1: "Bob"}
+    # the guest's browser has no session: it is a spectator without its token
+    spectator = guest.get(f"/api/tables/{table['id']}").json()
+    assert spectator["view"] != by_cookie["view"]
+
+
 # -- ratings ---------------------------------------------------------------------------------
 
 

@@ -472,13 +472,19 @@ def _only(body: Any, keys: set[str], shape: str) -> dict[str, Any]:
     summary="Claim an open seat by name",
     description="The first person to claim an open seat gets its token (given only here); "
     "the table starts when its last open seat is claimed. 409 seat/taken if the seat is not "
-    "open, 422 name/invalid unless the name is 1-32 printable characters, 404 seat/not_found.",
+    "open, 422 name/invalid unless the name is 1-32 printable characters, 404 seat/not_found. "
+    "A logged-in player's seat is tied to the player and takes the player's name.",
 )
 async def claim(request: Request, table_id: str, seat: int) -> Response:
     tables = _tables(request)
     live = await tables.live(table_id)
     body = _only(await read_json(request), {"name"}, '{"name": "..."}')
-    token = await tables.claim(live, seat, body["name"])
+    player = await current_player(request)
+    if player is None:
+        token = await tables.claim(live, seat, body["name"])
+    else:
+        token = await tables.claim(live, seat, player.name, {"player": player.id})
+        await tables.tie(live, seat, player.id)
     url = rematch_url(_base(request), live.id, token)
     return JSONResponse({"seat": seat, "token": token, "url": url, "name": live.name(seat)})
 

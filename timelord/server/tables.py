@@ -961,6 +961,12 @@ class Tables:
         await self.notice(live, f"{name} took seat {seat}.")
         return token
 
+    async def tie(self, live: Live, seat: int, player_id: str) -> None:
+        """Tie a claimed seat to a logged-in player: the seat opens with the player's
+        session and its results count for the player."""
+        await self._db(tie_seat, self.store, live.id, seat, player_id)
+        _tie_seats(live, live.seats)
+
     async def invite(self, live: Live, owner: str | None, seat: int) -> str:
         """A fresh token for a person's seat (the creator's `owner` token); the old one stops
         opening it."""
