@@ -248,7 +248,7 @@ class CardGameState(State):
         try:
             s.game.advance(s, action)
         finally:
-            del s.log
+            s.log = None
         return s
 
     def why_illegal(self, action: Action) -> IllegalAction:

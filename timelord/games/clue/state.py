@@ -393,7 +393,7 @@ class ClueState(State):
         try:
             s._step(action)
         finally:
-            del s._events
+            s._events = None
         return s
 
     def _tell(

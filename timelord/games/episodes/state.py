@@ -191,7 +191,7 @@ class EpisodesState(State):
     def blank(cls, game: EpisodesRules) -> EpisodesState:
         """An empty table for `game` (all zones empty); callers fill it in."""
         n = game.players
-        st = cls.__new__(cls)
+        st = EpisodesState.__new__(EpisodesState)
         st.game = game
         st.hands = [[] for _ in range(n)]
         st.deck = []

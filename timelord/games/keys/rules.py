@@ -246,7 +246,7 @@ class KeysState(State):
 
     @classmethod
     def blank(cls, game: KeysRules) -> KeysState:
-        s = object.__new__(cls)
+        s = object.__new__(KeysState)
         s.game = game
         s.tables = game.tables
         s._legal = None
