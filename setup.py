@@ -84,7 +84,7 @@ def _extensions() -> list[object]:
             }
         )
     )
-    return list(mypycify(paths, opt_level="2", multi_file=True, group_name="timelord"))
+    return list(mypycify(paths, opt_level="2", multi_file=True, group_name=_build.GROUP))
 
 
 def _mypy_version() -> str:

@@ -62,6 +62,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "timelord.games.keys.game",
 )
 
+#: mypyc's group: the shared library every compiled module links to (`timelord/_native__mypyc.*`).
+GROUP = "timelord._native"
 #: Set to 1 to run pure Python even where a compiled build is installed.
 PURE_ENV = "TIMELORD_PURE"
 #: Written by setup.py next to this module when it compiles.
@@ -108,7 +110,8 @@ def decide(root: Path = _ROOT, environ: Mapping[str, str] | None = None) -> tupl
         info = json.loads((root / BUILD_FILE).read_text())
     except (OSError, ValueError):
         info = {}
-    if not isinstance(info, dict) or len(built) != len(COMPILED_MODULES):
+    library = _compiled_file(GROUP + "__mypyc", root)
+    if not isinstance(info, dict) or len(built) != len(COMPILED_MODULES) or library is None:
         return False, "pure Python (the compiled build is incomplete: rebuild it)"
     if info.get("digest") != source_digest(COMPILED_MODULES, root):
         return False, "pure Python (the sources changed since the compiled build: rebuild it)"

@@ -36,6 +36,7 @@ def _fake_build(tmp_path: Path, modules: tuple[str, ...] = build.COMPILED_MODULE
     for module in modules:
         path = build.source_path(module, root)
         path.with_name(path.stem + SUFFIX).write_bytes(b"")
+    (root / f"_native__mypyc{SUFFIX}").write_bytes(b"")
     digest = build.source_digest(build.COMPILED_MODULES, root)
     (root / build.BUILD_FILE).write_text(json.dumps({"digest": digest, "mypyc": "9.9"}))
     return root
