@@ -47,8 +47,8 @@ def _can_compile() -> str:
 
 
 class BuildExt(build_ext):
-    """One C file per module, compiled in parallel; a failed compile leaves the pure-Python
-    build, with one line saying so."""
+    """The groups (one per game) compiled in parallel; a failed compile leaves the
+    pure-Python build, with one line saying so."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
@@ -74,8 +74,17 @@ def _extensions() -> list[object]:
     import mypyc
     from mypyc.build import mypycify
 
-    paths = [str(_build.source_path(m, ROOT / "timelord").relative_to(ROOT)) for m in
-             _build.COMPILED_MODULES]  # fmt: skip
+    groups = [
+        (
+            [
+                str(_build.source_path(m, ROOT / "timelord").relative_to(ROOT))
+                for m in _build.COMPILED_MODULES
+                if _build.group_of(m) == group
+            ],
+            group,
+        )
+        for group in _build.GROUPS
+    ]
     build_file.write_text(
         json.dumps(
             {
@@ -84,7 +93,8 @@ def _extensions() -> list[object]:
             }
         )
     )
-    return list(mypycify(paths, opt_level="2", multi_file=True, group_name=_build.GROUP))
+    paths = [path for files, _ in groups for path in files]
+    return list(mypycify(paths, opt_level="2", separate=groups))
 
 
 def _mypy_version() -> str:

@@ -62,8 +62,18 @@ COMPILED_MODULES: tuple[str, ...] = (
     "timelord.games.keys.game",
 )
 
-#: mypyc's group: the shared library every compiled module links to (`timelord/_native__mypyc.*`).
-GROUP = "timelord._native"
+
+def group_of(module: str) -> str:
+    """mypyc's compilation group of a compiled module: one per game and one for `core`, so the
+    build compiles them in parallel. Each is a shared library inside its package
+    (`timelord/games/keys/_native__mypyc.*`), which every compiled module of it links to."""
+    parts = module.split(".")
+    package = parts[:3] if parts[1] == "games" else parts[:2]
+    return ".".join([*package, "_native"])
+
+
+#: The groups, in a fixed order.
+GROUPS: tuple[str, ...] = tuple(sorted({group_of(m) for m in COMPILED_MODULES}))
 #: Set to 1 to run pure Python even where a compiled build is installed.
 PURE_ENV = "TIMELORD_PURE"
 #: Written by setup.py next to this module when it compiles.
@@ -110,8 +120,8 @@ def decide(root: Path = _ROOT, environ: Mapping[str, str] | None = None) -> tupl
         info = json.loads((root / BUILD_FILE).read_text())
     except (OSError, ValueError):
         info = {}
-    library = _compiled_file(GROUP + "__mypyc", root)
-    if not isinstance(info, dict) or len(built) != len(COMPILED_MODULES) or library is None:
+    libraries = all(_compiled_file(group + "__mypyc", root) for group in GROUPS)
+    if not isinstance(info, dict) or len(built) != len(COMPILED_MODULES) or not libraries:
         return False, "pure Python (the compiled build is incomplete: rebuild it)"
     if info.get("digest") != source_digest(COMPILED_MODULES, root):
         return False, "pure Python (the sources changed since the compiled build: rebuild it)"

@@ -36,7 +36,9 @@ def _fake_build(tmp_path: Path, modules: tuple[str, ...] = build.COMPILED_MODULE
     for module in modules:
         path = build.source_path(module, root)
         path.with_name(path.stem + SUFFIX).write_bytes(b"")
-    (root / f"_native__mypyc{SUFFIX}").write_bytes(b"")
+    for group in build.GROUPS:
+        library = build.source_path(group + "__mypyc", root)
+        library.with_name(library.stem + SUFFIX).write_bytes(b"")
     digest = build.source_digest(build.COMPILED_MODULES, root)
     (root / build.BUILD_FILE).write_text(json.dumps({"digest": digest, "mypyc": "9.9"}))
     return root
@@ -75,6 +77,9 @@ def test_a_partial_or_unrecorded_build_is_pure(tmp_path: Path) -> None:
     )
     root = _fake_build(tmp_path / "b")
     (root / build.BUILD_FILE).unlink()
+    assert build.decide(root, {})[0] is False
+    root = _fake_build(tmp_path / "c")
+    next((root / "games" / "clue").glob("_native__mypyc*")).unlink()  # a group's library
     assert build.decide(root, {})[0] is False
 
 
