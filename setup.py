@@ -10,6 +10,7 @@ import importlib.util
 import json
 import os
 import shutil
+import sys
 import sysconfig
 from pathlib import Path
 from types import ModuleType
@@ -64,7 +65,14 @@ class BuildExt(build_ext):
             self.extensions = []
 
 
+#: The commands that build extension modules; pip runs setup.py for metadata too, and
+#: generating the C code there as well would triple the build time.
+_BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
+
+
 def _extensions() -> list[object]:
+    if not _BUILDS & set(sys.argv[1:]):
+        return []
     build_file = ROOT / "timelord" / _build.BUILD_FILE
     why_not = _can_compile()
     if why_not:
@@ -94,7 +102,12 @@ def _extensions() -> list[object]:
         )
     )
     paths = [path for files, _ in groups for path in files]
-    return list(mypycify(paths, opt_level="2", separate=groups))
+    try:
+        return list(mypycify(paths, opt_level="2", separate=groups))
+    except (Exception, SystemExit) as exc:  # mypyc refuses the code: build it pure
+        print(f"timelord: mypyc failed ({exc!r}); building pure Python", flush=True)
+        build_file.unlink(missing_ok=True)
+        return []
 
 
 def _mypy_version() -> str:

@@ -23,11 +23,11 @@ from pathlib import Path
 from types import ModuleType
 
 #: The hot modules: state, rules, legal moves, sampling and views of every game, the generator
-#: (not the doors that check records and views once, nor texts: compiling costs build time).
+#: (not the doors that check records and views once, nor texts: compiling costs build time;
+#: not the actions, frozen dataclasses on `core.Action`, which a native class cannot be).
 COMPILED_MODULES: tuple[str, ...] = (
     "timelord.core.rng",
     "timelord.games.card_game.cards",
-    "timelord.games.card_game.actions",
     "timelord.games.card_game.state",
     "timelord.games.card_game.rules.intern",
     "timelord.games.card_game.rules.tell",
@@ -42,7 +42,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "timelord.games.card_game.view",
     "timelord.games.card_game.game",
     "timelord.games.clue.board",
-    "timelord.games.clue.actions",
     "timelord.games.clue.state",
     "timelord.games.clue.view",
     "timelord.games.clue.deduction",
@@ -50,13 +49,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "timelord.games.clue.sample",
     "timelord.games.clue.game",
     "timelord.games.episodes.cards",
-    "timelord.games.episodes.actions",
     "timelord.games.episodes.rules",
     "timelord.games.episodes.state",
     "timelord.games.episodes.view",
     "timelord.games.episodes.game",
     "timelord.games.keys.board",
-    "timelord.games.keys.actions",
     "timelord.games.keys.rules",
     "timelord.games.keys.view",
     "timelord.games.keys.game",

@@ -16,6 +16,8 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import Action, Event, Game, GameOver, IllegalAction, InvalidAction, State, View
 from timelord.games.card_game.cards import CardSet
 
@@ -44,6 +46,7 @@ _FIELDS = (
 _NESTED = ("hands", "reserve", "upres", "passed", "loc_def", "loc_en")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclasses of the game may be interpreted
 class CardGameRules(Game):
     """What a state needs of its game: the options the rules read, and the rule entry points.
 
