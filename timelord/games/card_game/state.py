@@ -130,11 +130,7 @@ class CardGameState(State):
 
     # ------------------------------------------------------------------ copying, JSON
     def copy(self) -> CardGameState:
-        s = CardGameState.__new__(CardGameState)
-        s.game = self.game
-        s.cs = self.cs
-        s._legal = None
-        s._legal_set = None
+        s = CardGameState(self.game)  # compiled, __new__ would run __init__ without its argument
         s.hands = self.hands[:]
         s.reserve = self.reserve[:]
         s.upres = self.upres[:]
