@@ -18,13 +18,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-# editable; where a C compiler is present this compiles the rules core in place (README,
-# "The compiled build"), so the whole suite runs on the compiled build
 python3 -m pip install --quiet -e '.[test]'
+# the build the suite runs on (README, "The compiled build")
 python3 -c "import timelord; print('timelord build:', timelord.BUILD)"
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy
 python3 -m pytest "$@"
-# and the engine tests (golden replays, conformance, every rule) on the pure-Python build
-TIMELORD_PURE=1 python3 -m pytest -q tests/core tests/games
