@@ -67,7 +67,7 @@ def test_a_served_random_bot_builds_no_view() -> None:
     game = load("keys")
     state = game.new_game(1)
     legal = state.legal_actions()
-    bots = Bots(processes=1)
+    bots = Bots()
     try:
         action: Any = asyncio.run(
             bots.choose(game, make_agent("random", game), "random", _never, legal, 7)
