@@ -19,6 +19,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 python3 -m pip install --quiet -e '.[test]'
+# the build the suite runs on (README, "The compiled build")
+python3 -c "import timelord; print('timelord build:', timelord.BUILD)"
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy

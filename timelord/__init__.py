@@ -5,8 +5,13 @@
 True
 """
 
-import timelord.games  # noqa: F401  (registers the games)
-from timelord.core import (
+from timelord.build import install as _install_build
+
+#: Whether the mypyc-compiled rules core runs (see timelord/build.py), and that in words.
+COMPILED, BUILD = _install_build()
+
+import timelord.games  # noqa: E402, F401  (registers the games)
+from timelord.core import (  # noqa: E402
     GAMES,
     Action,
     ConfigError,
@@ -28,6 +33,8 @@ from timelord.core import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BUILD",
+    "COMPILED",
     "GAMES",
     "Action",
     "ConfigError",

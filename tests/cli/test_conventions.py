@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"timelord {timelord.__version__}"
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps a long version line
+    assert out == f"timelord {timelord.__version__} ({timelord.BUILD})"
+    assert ("compiled with mypyc" in out) is timelord.COMPILED
 
 
 @pytest.fixture

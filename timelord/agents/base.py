@@ -7,7 +7,7 @@ they can use nothing their seat could not see at the table.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from timelord.core import Action, Game, Rng, View
 
@@ -28,6 +28,12 @@ class Agent(ABC):
     @abstractmethod
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         """One of `legal`, chosen from what `view` shows; all randomness drawn from `rng`."""
+
+    def act_on(self, view_of: Callable[[], View], legal: Sequence[Action], rng: Rng) -> Action:
+        """`act` on the view `view_of()` builds, which an agent that never reads the view
+        (the random agent) does not call: building every seat's view at every move was half
+        of a simulation's time. Same choice, same draws as `act`."""
+        return self.act(view_of(), legal, rng)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from timelord.agents.base import Agent
 from timelord.core import Action, Rng, View
@@ -14,4 +14,7 @@ class RandomAgent(Agent):
     name = "random"
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        return legal[rng.below(len(legal))]
+
+    def act_on(self, view_of: Callable[[], View], legal: Sequence[Action], rng: Rng) -> Action:
         return legal[rng.below(len(legal))]

@@ -51,7 +51,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="timelord", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"timelord {timelord.__version__}")
+    version = f"timelord {timelord.__version__} ({timelord.BUILD})"
+    parser.add_argument("--version", action="version", version=version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, text) in _COMMANDS.items():
         try:

@@ -69,10 +69,15 @@ def load(game_id: str, **options: Any) -> Game:
     if not isinstance(game_id, str):
         raise ConfigError(f"a game id must be text, not {reprlib.repr(game_id)}")
     cls = game_class(game_id)
-    try:
-        inspect.signature(cls).bind(**options)
-    except TypeError as exc:
-        raise ConfigError(f"{game_id}: {exc}") from exc
+    if cls.options_doc:  # the options a game documents are the ones it takes
+        unknown = sorted(set(options) - set(cls.options_doc))
+        if unknown:
+            raise ConfigError(f"{game_id}: got an unexpected keyword argument {unknown[0]!r}")
+    else:  # (a compiled class's signature does not show its parameters)
+        try:
+            inspect.signature(cls).bind(**options)
+        except TypeError as exc:
+            raise ConfigError(f"{game_id}: {exc}") from exc
     try:
         return cls(**options)
     except GameError:

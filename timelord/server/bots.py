@@ -87,19 +87,20 @@ class Bots:
         game: Game,
         agent: Agent,
         spec: str,
-        view: View,
+        view_of: Callable[[], View],
         legal: Sequence[Action],
         seed: int,
         table: str = "",
     ) -> Action:
-        """The agent's choice for the seat of `view` at `table`."""
+        """The agent's choice for the seat to move at `table`; `view_of` builds the seat's
+        view, only for a bot that reads it (a random bot does not)."""
         loop = asyncio.get_running_loop()
         if spec.partition(":")[0] in _SEARCHERS:
             async with self.queue.turn(table):
-                return await self._search(game, spec, view, legal, seed)
+                return await self._search(game, spec, view_of(), legal, seed)
         if spec == "random":  # a coin toss costs less than the hop to a thread
-            return agent.act(view, legal, Rng(seed))
-        return await loop.run_in_executor(self._threads, agent.act, view, legal, Rng(seed))
+            return agent.act_on(view_of, legal, Rng(seed))
+        return await loop.run_in_executor(self._threads, agent.act_on, view_of, legal, Rng(seed))
 
     async def _search(
         self, game: Game, spec: str, view: View, legal: Sequence[Action], seed: int

@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -1217,7 +1218,7 @@ class Tables:
                 live.game,
                 agent,
                 spec,
-                state.view(seat),
+                partial(state.view, seat),
                 state.legal_actions(),
                 live.bot_seed(seat, version),
                 live.id,

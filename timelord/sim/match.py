@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -96,7 +97,7 @@ def play_game(game: Game, specs: list[str], seed: int, index: int) -> dict[str, 
         seat = state.to_move
         assert seat is not None
         legal = state.legal_actions()
-        action = agents[seat].act(state.view(seat), legal, rngs[seat])
+        action = agents[seat].act_on(partial(state.view, seat), legal, rngs[seat])
         record.actions.append(action.to_json())
         movers.append(seat)
         state = state.apply(action)

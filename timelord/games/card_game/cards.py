@@ -236,9 +236,10 @@ def check_manifest(data: Any) -> None:
             _typed(value, int, f"game.{name}")
             if not lo <= value <= hi:
                 raise ValueError(f"game.{name} must lie in {lo}..{hi}, not {value}")
-    hand = game.get("hand_size", GameConstants.hand_size)
+    defaults = GameConstants()
+    hand = game.get("hand_size", defaults.hand_size)
     for name in ("pass_cards", "pass_cards_two_player"):
-        if game.get(name, getattr(GameConstants, name)) >= hand:
+        if game.get(name, getattr(defaults, name)) >= hand:
             raise ValueError(f"game.{name} must be smaller than the hand size {hand}")
     total = 0
     for part in ("card", "start"):

@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import Action, ConfigError, CorruptRecord, IllegalAction, Rng, View
 from timelord.core.viewcache import ViewCache
 from timelord.games.card_game import render
@@ -30,6 +32,7 @@ MAX_TURNS = 10_000
 TURN_STEP_CAP = 60
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant may subclass the game
 class CardGame(CardGameRules):
     """Rules and options. `players` 2 to 4 (2 uses the second edition's variant);
     `max_turns` ends a game that runs that long (a simulation bound, never met in play);

@@ -490,11 +490,7 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
             if (p & 0xFFFF) >= m or (p & 0xFFFF) >= 0x10000 % m:
                 return p >> 16
 
-    s = CardGameState.__new__(CardGameState)
-    s.game = game
-    s.cs = cs
-    s._legal = None
-    s._legal_set = None
+    s = CardGameState(game)  # compiled, __new__ would run __init__ without its argument
     s._lo = False
     s.turn = base.turn
     s.active = base.active

@@ -16,6 +16,8 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import Action, Event, Game, GameOver, IllegalAction, InvalidAction, State, View
 from timelord.games.card_game.cards import CardSet
 
@@ -44,6 +46,7 @@ _FIELDS = (
 _NESTED = ("hands", "reserve", "upres", "passed", "loc_def", "loc_en")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclasses of the game may be interpreted
 class CardGameRules(Game):
     """What a state needs of its game: the options the rules read, and the rule entry points.
 
@@ -127,11 +130,7 @@ class CardGameState(State):
 
     # ------------------------------------------------------------------ copying, JSON
     def copy(self) -> CardGameState:
-        s = CardGameState.__new__(CardGameState)
-        s.game = self.game
-        s.cs = self.cs
-        s._legal = None
-        s._legal_set = None
+        s = CardGameState(self.game)  # compiled, __new__ would run __init__ without its argument
         s.hands = self.hands[:]
         s.reserve = self.reserve[:]
         s.upres = self.upres[:]
@@ -248,7 +247,7 @@ class CardGameState(State):
         try:
             s.game.advance(s, action)
         finally:
-            del s.log
+            s.log = None
         return s
 
     def why_illegal(self, action: Action) -> IllegalAction:

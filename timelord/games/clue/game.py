@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import ConfigError, CorruptRecord, IllegalAction, Rng, View, generator
 from timelord.core.action import Action
 from timelord.core.viewcache import ViewCache
@@ -32,6 +34,7 @@ VARIANTS = ("standard", "two-player")
 MAX_ROUNDS = 1000
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant may subclass the game
 class ClueGame(ClueRules):
     """Clue: Doctor Who for 2-6 players.
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import Action, Game, IllegalAction, State, View, resume
 from timelord.core.events import Event
 from timelord.games.clue.actions import (
@@ -136,6 +138,7 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclasses of the game may be interpreted
 class ClueRules(Game):
     """What a state needs of its game: the options and the content the rules read, and the
     entry points to the refusals and views, which are built on top of this module;
@@ -393,7 +396,7 @@ class ClueState(State):
         try:
             s._step(action)
         finally:
-            del s._events
+            s._events = None
         return s
 
     def _tell(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import Action, ConfigError, Rng, View
 from timelord.core.viewcache import ViewCache
 from timelord.games.episodes import rules as R
@@ -38,6 +40,7 @@ def _int_option(name: str, value: object, lo: int, hi: int) -> int:
     return value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant may subclass the game
 class EpisodesGame(EpisodesRules):
     """Options: `players` 2-6 (default 3); `target` VP that wins (default 50);
     `max_rounds` after which the game ends on points (default 100, ruling E-R3);

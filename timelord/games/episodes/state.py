@@ -26,6 +26,8 @@ from abc import abstractmethod
 from bisect import insort
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import (
     Action,
     CorruptRecord,
@@ -122,6 +124,7 @@ def _minus(cards: list[int], gone: list[int]) -> list[int]:
     return out
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclasses of the game may be interpreted
 class EpisodesRules(Game):
     """What a state needs of its game: the options the rules read, and the entry point to
     the views, which are built on top of this module; `EpisodesRules` (game.py) fills it in."""
@@ -191,7 +194,7 @@ class EpisodesState(State):
     def blank(cls, game: EpisodesRules) -> EpisodesState:
         """An empty table for `game` (all zones empty); callers fill it in."""
         n = game.players
-        st = cls.__new__(cls)
+        st = EpisodesState.__new__(EpisodesState)
         st.game = game
         st.hands = [[] for _ in range(n)]
         st.deck = []

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import Action, ConfigError, Rng, State, View, generator
 from timelord.core.viewcache import ViewCache
 from timelord.games.keys import render, text
@@ -40,6 +42,7 @@ def _int_option(name: str, value: Any, lo: int, hi: int) -> int:
     return value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant may subclass the game
 class KeysGame(KeysRules):
     """Keys to the TARDIS for 2-4 players; `round_limit` ends a stalled game (K-7.2)."""
 

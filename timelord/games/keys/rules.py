@@ -15,6 +15,8 @@ from abc import abstractmethod
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from timelord.core import Action, Game, GameOver, IllegalAction, InvalidAction, State, View, resume
 from timelord.core.events import Event
 from timelord.core.viewcache import ViewCache
@@ -151,6 +153,7 @@ def _insert_sorted(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return (*hand[:i], card, *hand[i:])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclasses of the game may be interpreted
 class KeysRules(Game):
     """What a state needs of its game: the options and tables the rules read, and the
     entry points to the views, which are built on top of this module; `KeysRules`
@@ -246,7 +249,7 @@ class KeysState(State):
 
     @classmethod
     def blank(cls, game: KeysRules) -> KeysState:
-        s = object.__new__(cls)
+        s = object.__new__(KeysState)
         s.game = game
         s.tables = game.tables
         s._legal = None
