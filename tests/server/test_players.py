@@ -300,17 +300,22 @@ def test_unrated_tables_leave_the_ratings_alone(web: TestClient) -> None:
     sign_up(web, "Ace")
     _finished_table(web, seed=7)  # the creator chose the deal
     assert web.get("/api/leaderboard/episodes").json()["entries"] == []
+    _finished_table(web, hints=True)  # the coach could be asked
+    assert web.get("/api/leaderboard/episodes").json()["entries"] == []
     profile = web.get("/api/players/Ace").json()
-    assert profile["ratings"] == [] and profile["games"] == 1
-    (entry,) = web.get("/api/players/Ace/games").json()["games"]
-    assert entry["rated"] is False and entry["rating"] is None
+    assert profile["ratings"] == [] and profile["games"] == 2
+    entries = web.get("/api/players/Ace/games").json()["games"]
+    assert [(e["rated"], e["rating"]) for e in entries] == [(False, None), (False, None)]
 
 
-def test_is_rated_needs_a_person_no_undo_and_no_chosen_seed() -> None:
+def test_is_rated_needs_a_person_no_undo_no_chosen_seed_and_no_hints() -> None:
     def table(**facts: Any) -> Any:
-        return SimpleNamespace(**{"players": ["p1", None], "seeded": False, **facts})
+        return SimpleNamespace(
+            **{"players": ["p1", None], "seeded": False, "undo_used": False, **facts}
+        )
 
     assert is_rated(table())
+    assert not is_rated(table(), hints=True)
     assert not is_rated(table(players=[None, None]))
     assert not is_rated(table(seeded=True))
     assert not is_rated(table(undo_used=True))

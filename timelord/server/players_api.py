@@ -32,6 +32,7 @@ from timelord.server.ratings import (
     record_finish,
     totals,
 )
+from timelord.server.review import table_allows_hints
 from timelord.server.session import current_player
 from timelord.server.storage import Store
 from timelord.server.tables import Live
@@ -65,7 +66,7 @@ class Players:
             live.game.id,
             seats,
             state.winners(),
-            is_rated(live),
+            is_rated(live, await run_in_threadpool(table_allows_hints, self.store.engine, live.id)),
             self.accounts.clock(),
         )
 

@@ -139,13 +139,14 @@ class TableFacts(Protocol):
 
     players: list[str | None]
     seeded: bool
+    undo_used: bool
 
 
-def is_rated(table: TableFacts) -> bool:
+def is_rated(table: TableFacts, hints: bool = False) -> bool:
     """Whether a finished table changes ratings: at least one seat is a logged-in person,
-    the creator did not choose the seed (the deal was known) and nobody took a move back.
-    The one place to adapt when tables learn more facts (undo: `undo_used`)."""
-    if bool(getattr(table, "undo_used", False)) or table.seeded:
+    the creator did not choose the seed (the deal was known), nobody took a move back and
+    nobody could ask the coach (`hints`: the table allowed hints)."""
+    if table.undo_used or table.seeded or hints:
         return False
     return any(player is not None for player in table.players)
 

@@ -108,6 +108,13 @@ class Running:
     items: list[dict[str, Any]] = field(default_factory=list)
 
 
+def table_allows_hints(engine: sa.Engine, table_id: str) -> bool:
+    """Whether the table was made with hints on (such a table is never rated)."""
+    query = sa.select(HINT_TABLES.c.table_id).where(HINT_TABLES.c.table_id == table_id)
+    with engine.connect() as conn:
+        return conn.execute(query).first() is not None
+
+
 class Coaching:
     """Reviews in progress, and the reading and writing of stored ones and of hint tables."""
 
@@ -146,9 +153,7 @@ class Coaching:
             conn.execute(HINT_TABLES.insert().values(table_id=table_id))
 
     def hints_allowed(self, table_id: str) -> bool:
-        query = sa.select(HINT_TABLES.c.table_id).where(HINT_TABLES.c.table_id == table_id)
-        with self._store().connect() as conn:
-            return conn.execute(query).first() is not None
+        return table_allows_hints(self._store(), table_id)
 
     async def review(self, live: Live, seat: int) -> tuple[int, dict[str, Any]]:
         """(status, body) of the review of `seat`: stored, running or just started."""
