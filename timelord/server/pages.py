@@ -100,11 +100,14 @@ def lobby_games() -> list[dict[str, Any]]:
             counts.append(n)
         words = OPTION_WORDS.get(game_id, {})
         options = {k: v for k, v in game.options.items() if k in words and v is not None}
+        name = game_title(game_id)
         out.append(
             {
                 "id": game_id,
-                "name": game_title(game_id),
+                "name": name,
                 "description": description,
+                # the description less the name it starts with ("(2-4 players)")
+                "blurb": description.removeprefix(name).lstrip(", "),
                 "players": game.players,
                 "counts": counts,
                 "options": options,

@@ -75,6 +75,8 @@ def test_the_lobby_offers_every_game_and_every_seat_kind(client: TestClient) -> 
     assert "K-7.2" not in html and "simulation" not in html  # options in the rules' words
     for title in GAME_TITLES.values():
         assert title in html
+        # the chooser names a game once, then says what it is (not the name twice)
+        assert f"<strong>{title}</strong> <span class=\"muted\">{title}" not in html
 
 
 def test_a_seat_page_and_its_board(client: TestClient) -> None:
