@@ -37,6 +37,7 @@ def test_sign_up_play_a_rated_game_and_see_it_on_the_player_page(
     page.screenshot(path=str(artifacts / "players-lobby-signed-in.png"))
 
     page.check('input[name=game][value="episodes"]')
+    page.click("#more summary")  # the table set-up, below "Play against bots"
     page.select_option("#players", "2")
     page.fill('input[data-option="target"]', "15")
     page.fill('input[data-option="max_rounds"]', "8")
