@@ -76,7 +76,7 @@ def test_the_lobby_offers_every_game_and_every_seat_kind(client: TestClient) -> 
     for title in GAME_TITLES.values():
         assert title in html
         # the chooser names a game once, then says what it is (not the name twice)
-        assert f"<strong>{title}</strong> <span class=\"muted\">{title}" not in html
+        assert f'<strong>{title}</strong> <span class="muted">{title}' not in html
 
 
 def test_a_seat_page_and_its_board(client: TestClient) -> None:
