@@ -224,6 +224,23 @@ def test_claiming_an_open_seat_while_logged_in_ties_it_to_the_player(web: TestCl
     assert spectator["view"] != by_cookie["view"]
 
 
+def test_a_tied_seat_chats_stands_in_and_reclaims_by_the_session_cookie(web: TestClient) -> None:
+    """The seat endpoints of a table's life take the cookie where they take a token; another
+    browser without the session is refused."""
+    sign_up(web, "Ace")
+    body = {"game": "keys", "seats": ["human", "random"], "undo": True}
+    table = web.post("/api/tables", json=body).json()["id"]
+    assert web.post(f"/api/tables/{table}/chat", json={"text": "hello"}).status_code == 204
+    stand_in = web.post(f"/api/tables/{table}/seats/0/stand-in")
+    assert stand_in.status_code == 200, stand_in.text
+    assert stand_in.json()["seats"][0]["stand_in"] is not None
+    assert web.post(f"/api/tables/{table}/seats/0/reclaim").status_code == 200
+    stranger = _other(web)
+    refused = stranger.post(f"/api/tables/{table}/seats/0/stand-in")
+    assert refused.status_code == 403 and refused.json()["code"] == "seat/forbidden"
+    assert stranger.post(f"/api/tables/{table}/chat", json={"text": "hi"}).status_code == 403
+
+
 # -- ratings ---------------------------------------------------------------------------------
 
 

@@ -544,9 +544,15 @@ async def mute(request: Request, table_id: str, seat: int, owner: str | None = N
 
 
 async def _own_seat(request: Request, table_id: str, seat: int, token: str | None) -> Live:
-    """The table, if `token` opens `seat` there; 403 seat/forbidden otherwise."""
+    """The table, if `token` (or, without one, the session's player) opens `seat` there;
+    403 seat/forbidden otherwise."""
     live = await _tables(request).live(table_id)
-    if token is None or live.seat_of(token) != seat:
+    if token is not None:
+        mine = live.seat_of(token) == seat
+    else:
+        player = await current_player(request)
+        mine = player is not None and seat in live.seats_of_player(player.id)
+    if not mine:
         raise ApiError(403, "seat/forbidden", "this token does not open that seat")
     return live
 
@@ -601,7 +607,7 @@ async def take_back(request: Request, table_id: str, token: str | None = None) -
     tables = _tables(request)
     live = await tables.live(table_id)
     body = _only(await read_json(request), {"version"}, '{"version": int}')
-    seat = live.seat_of(token)
+    seat = await seat_for(request, live, token)
     version = body["version"]
     if isinstance(version, bool) or not isinstance(version, int):
         raise malformed("version must be an integer")
@@ -624,7 +630,7 @@ async def rematch(request: Request, table_id: str, token: str | None = None) -> 
     await no_body(request)
     tables = _tables(request)
     live = await tables.live(table_id)
-    seat = live.seat_of(token)
+    seat = await seat_for(request, live, token)
     made = await tables.rematch(live, seat)
     assert seat is not None
     new_seat = (seat + 1) % live.game.players
@@ -661,7 +667,7 @@ async def chat(request: Request, table_id: str, token: str | None = None) -> Res
     tables = _tables(request)
     live = await tables.live(table_id)
     body = _only(await read_json(request), {"text"}, '{"text": "..."}')
-    seat = live.seat_of(token)
+    seat = await seat_for(request, live, token)
     await _chat(tables, live, seat, body["text"])
     return Response(status_code=204)
 

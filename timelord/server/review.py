@@ -42,6 +42,7 @@ from timelord.core import Record, View, load
 from timelord.server.api import _errors
 from timelord.server.bots import HUMAN
 from timelord.server.errors import ApiError, forbidden, malformed
+from timelord.server.session import seat_for
 from timelord.server.tables import Live, Tables
 
 log = logging.getLogger(__name__)
@@ -328,7 +329,7 @@ async def get_review(
 async def get_hint(request: Request, table_id: str, token: str | None = None) -> JSONResponse:
     tables: Tables = request.app.state.tables
     live = await tables.live(table_id)
-    seat = live.seat_of(token)
+    seat = await seat_for(request, live, token)
     if seat is None:
         raise forbidden("a hint is for a seat; use your seat's token")
     if not await hints_allowed(request, live.id):
