@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.core.toy_game import ToyGame, ToyState
-from timelord.core import Action, View, register
+from timelord.core import Action, Rng, View, register
 from timelord.core.conformance import ConformanceError, check_game
 
 register("toy", "tests.core.toy_game:ToyGame", "toy high-card game")
@@ -34,6 +34,26 @@ class _LeakyState(ToyState):
         out = super().view(seat)
         out["everyone"] = [list(h) for h in self.hands]  # shows other seats' hands
         return out
+
+
+class _MiscountingState(ToyState):
+    def legal_count(self) -> int:
+        return len(self.legal_actions()) + 1
+
+
+class _MisplacingState(ToyState):
+    def legal_at(self, i: int) -> Action:
+        legal = self.legal_actions()
+        return legal[len(legal) - 1 - i]
+
+    def random_legal(self, rng: Rng) -> Action:
+        return self.legal_at(rng.below(self.legal_count()))
+
+
+class _OffStreamState(ToyState):
+    def random_legal(self, rng: Rng) -> Action:
+        rng.next64()  # a draw the list path does not make
+        return super().random_legal(rng)
 
 
 def _game_with(state_cls: type[ToyState]) -> ToyGame:
@@ -67,3 +87,28 @@ def test_game_longer_than_its_bound_is_caught() -> None:
 
     with pytest.raises(ConformanceError, match="max_actions"):
         check_game(TooShortBound(players=3), games=1)
+
+
+@pytest.mark.parametrize(
+    ("state_cls", "message"),
+    [
+        (_MiscountingState, "legal_count"),
+        (_MisplacingState, "random_legal gave|legal_at"),
+        (_OffStreamState, "random_legal gave"),
+    ],
+)
+def test_counted_enumeration_that_disagrees_with_the_list_is_caught(
+    state_cls: type[ToyState], message: str
+) -> None:
+    with pytest.raises(ConformanceError, match=message):
+        check_game(_game_with(state_cls), games=5)
+
+
+def test_default_counted_enumeration_follows_the_list() -> None:
+    state = ToyGame(players=3).new_game(4)
+    legal = state.legal_actions()
+    assert state.legal_count() == len(legal) > 1
+    assert [state.legal_at(i) for i in range(len(legal))] == legal
+    ours, theirs = Rng(9), Rng(9)
+    assert state.random_legal(ours) == legal[theirs.below(len(legal))]
+    assert ours.state == theirs.state

@@ -221,7 +221,8 @@ class IsmctsAgent(Agent):
         policy, evaluate = self.policy, self.hooks.evaluate
         cutoff = settings.cutoff if settings.cutoff is not None else 1 << 62
         c = settings.c
-        prior = settings.prior if policy is not _random_policy else 0.0
+        random_rollout = policy is _random_policy  # same draws as the policy, no list
+        prior = settings.prior if not random_rollout else 0.0
         depth = settings.depth if settings.depth is not None else 1 << 30
         budget = settings.sims
         log, sqrt = math.log, math.sqrt
@@ -245,16 +246,22 @@ class IsmctsAgent(Agent):
             while not state.is_over and len(path) < depth:
                 seat = state.to_move
                 assert seat is not None
-                legal = state.legal_actions()
                 children = node.children
                 if not children:
-                    # a node seen for the first time: everything is untried, nothing to count
-                    hint = node.hint = policy(state, legal, rng) if prior else None
-                    action = hint if hint is not None else legal[below(len(legal))]
+                    # a node seen for the first time: everything is untried, nothing to count,
+                    # and without a prior one move is wanted, not the list
+                    if prior:
+                        legal = state.legal_actions()
+                        first: Action | None = policy(state, legal, rng)
+                        node.hint = first
+                        action = first if first is not None else legal[below(len(legal))]
+                    else:
+                        action = state.random_legal(rng)
                     child = children[action] = Node()
                     path.append((child, seat))
                     state = state.apply_unchecked(action)
                     break
+                legal = state.legal_actions()
                 hint = node.hint
                 # one dictionary look-up per legal action: either a child to score or untried
                 untried.clear()
@@ -297,7 +304,11 @@ class IsmctsAgent(Agent):
             # rollout
             steps = 0
             while steps < cutoff and not state.is_over:
-                state = state.apply_unchecked(policy(state, state.legal_actions(), rng))
+                if random_rollout:
+                    action = state.random_legal(rng)
+                else:
+                    action = policy(state, state.legal_actions(), rng)
+                state = state.apply_unchecked(action)
                 steps += 1
             reward = outcome(state, evaluate)
             root.visits += 1

@@ -1,7 +1,8 @@
 """The conformance suite every registered game must pass.
 
 `check_game` plays many seeded random games and checks, at every step, what the protocol
-promises: legal actions are non-empty until the end and stable; every legal action applies
+promises: legal actions are non-empty until the end and stable, and the counted enumeration
+(`legal_count`, `legal_at`, `random_legal`) agrees with them; every legal action applies
 and `apply` never changes its input; illegal actions are refused with a reason; actions and
 states round-trip through JSON; a seat's view is JSON-safe and `sample_state` rebuilds it,
 with the same legal actions for the seat to move; the same seed replays the same game; every
@@ -101,6 +102,7 @@ def _play_one(
                 raise _fail(game_seed, step, f"{action!r} does not round-trip through JSON")
             seen.setdefault(json.dumps(data, sort_keys=True), action)
         _check_illegal(state, legal, seen, rng, illegal_per_step, game_seed, step, report)
+        _check_counted(state, legal, rng, step % deep_every == 0, game_seed, step)
         if step % deep_every == 0:
             _check_deep(game, state, seat, legal, rng, game_seed, step, report)
         action = legal[rng.below(len(legal))]
@@ -146,6 +148,25 @@ def _check_events(
         if not _json_identity(told) or not all(t["text"] for t in told):
             raise _fail(game_seed, step, f"events of {action} for seat {seat} are not JSON text")
         state.describe(action, seat)
+
+
+def _check_counted(
+    state: State, legal: list[Action], rng: Rng, every: bool, game_seed: int, step: int
+) -> None:
+    """The counted enumeration agrees with the list: `legal_count` is its length,
+    `legal_at(i)` its i-th action (the ends and the next draw's pick each step, every index
+    on deep steps), and `random_legal` picks what `legal[rng.below(len(legal))]` picks with
+    the same draws."""
+    if state.legal_count() != len(legal):
+        raise _fail(game_seed, step, f"legal_count() {state.legal_count()} != {len(legal)}")
+    ours, theirs = rng.copy(), rng.copy()
+    pick = state.random_legal(ours)
+    index = theirs.below(len(legal))
+    if pick != legal[index] or ours.state != theirs.state:
+        raise _fail(game_seed, step, f"random_legal gave {pick}, the list {legal[index]}")
+    for i in range(len(legal)) if every else (0, index, len(legal) - 1):
+        if state.legal_at(i) != legal[i]:
+            raise _fail(game_seed, step, f"legal_at({i}) is {state.legal_at(i)}, not {legal[i]}")
 
 
 def _check_illegal(

@@ -147,6 +147,24 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """Every action allowed now, in a stable order; empty only when the game is over."""
 
+    def legal_count(self) -> int:
+        """How many actions `legal_actions()` lists. Games that can count their moves without
+        building them override this and `legal_at` (with `random_legal`)."""
+        return len(self.legal_actions())
+
+    def legal_at(self, i: int) -> Action:
+        """`legal_actions()[i]` for 0 <= i < `legal_count()`, where a game can build just that
+        one (a search expanding a new node wants one move, not the list)."""
+        return self.legal_actions()[i]
+
+    def random_legal(self, rng: Rng) -> Action:
+        """One legal action drawn uniformly: exactly `legal[rng.below(len(legal))]` of
+        `legal = legal_actions()`, with the same draws, so playouts replay bit for bit.
+        A game with a counted enumeration overrides it as
+        `self.legal_at(rng.below(self.legal_count()))`, never building the list."""
+        legal = self.legal_actions()
+        return legal[rng.below(len(legal))]
+
     @abstractmethod
     def apply_unchecked(self, action: Action) -> State:
         """The next state, trusting that `action` came from `legal_actions()`."""
