@@ -33,9 +33,13 @@ _TAG = 1 << (_COUNTER_BITS + 8 * KEY_BYTES)
 
 class KeyedRng(Rng):
     """BLAKE2b(key, block number) gives eight 64-bit words per block; `next64` hands them out
-    in order. The same key gives the same stream, so a record holding the key replays."""
+    in order. The same key gives the same stream, so a record holding the key replays.
 
-    __slots__ = ("_block", "_count", "_key", "_words")
+    The key and the count of draws live in `state`, `Rng`'s one attribute, as
+    `TAG | key << 64 | count` (see `resume`): compiled code that holds an `Rng` reads that
+    attribute directly, so it is kept current rather than computed by a property."""
+
+    __slots__ = ("_block", "_key", "_words")
 
     def __init__(self, key: bytes | None = None, count: int = 0) -> None:
         """A generator with `key` (None: a fresh one from the OS) that has drawn `count`."""
@@ -44,22 +48,24 @@ class KeyedRng(Rng):
         if len(key) != KEY_BYTES:
             raise ValueError(f"a key is {KEY_BYTES} bytes")
         self._key = bytes(key)
-        self._count = count & _COUNTER_MASK
+        self.state = _TAG | int.from_bytes(self._key, "big") << _COUNTER_BITS
+        self.state |= count & _COUNTER_MASK
         self._block = -1
         self._words: tuple[int, ...] = ()
-
-    @property
-    def state(self) -> int:  # type: ignore[override]
-        """Key and counter in one integer, wider than any `Rng` state (see `resume`)."""
-        return _TAG | int.from_bytes(self._key, "big") << _COUNTER_BITS | self._count
 
     @property
     def key(self) -> bytes:
         return self._key
 
+    @property
+    def count(self) -> int:
+        """How many words this generator has drawn (modulo 2**64)."""
+        return self.state & _COUNTER_MASK
+
     def next64(self) -> int:
-        count = self._count
-        self._count = (count + 1) & _COUNTER_MASK
+        state = self.state
+        count = state & _COUNTER_MASK
+        self.state = state ^ count | (count + 1) & _COUNTER_MASK
         block, word = divmod(count, 8)
         if block != self._block:
             digest = hashlib.blake2b(
@@ -74,10 +80,10 @@ class KeyedRng(Rng):
         return KeyedRng(derive(self._key, "spawn", self.next64()))
 
     def copy(self) -> KeyedRng:
-        return KeyedRng(self._key, self._count)
+        return KeyedRng(self._key, self.count)
 
     def __repr__(self) -> str:  # never the key: a repr ends up in logs
-        return f"KeyedRng(count={self._count})"
+        return f"KeyedRng(count={self.count})"
 
 
 def resume(state: int) -> Rng:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import timelord
 from tests.games.clue.test_deduction_helpers import brute, fits, random_knowledge
 from timelord.core import Rng
 from timelord.games.clue import deduction
@@ -456,14 +457,19 @@ def test_cache_answers_the_same_knowledge_alike() -> None:
     a = deduce(k)
     same = k.adding(*k.events[:1])  # a repeated event adds nothing
     assert deduce(same) is a
-    listy = Knowledge(
-        categories=[list(c) for c in k.categories],  # type: ignore[arg-type]
-        players=k.players,
-        seat=k.seat,
-        hand_sizes=k.hand_sizes,
-        own_hand=k.own_hand,
-        public=k.public,
-        known=k.known,
-        events=k.events,
-    )
+    fields = {
+        "categories": [list(c) for c in k.categories],
+        "players": k.players,
+        "seat": k.seat,
+        "hand_sizes": k.hand_sizes,
+        "own_hand": k.own_hand,
+        "public": k.public,
+        "known": k.known,
+        "events": k.events,
+    }
+    if timelord.COMPILED:  # the compiled class checks its field types: lists are refused
+        with pytest.raises(TypeError):
+            Knowledge(**fields)
+        return
+    listy = Knowledge(**fields)
     assert deduce(listy).holder_count == a.holder_count

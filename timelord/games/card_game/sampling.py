@@ -565,18 +565,19 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
                 break
         else:
             raise CorruptRecord("no hidden-card deal fits this view")
-        for g, fill in zip(groups, fills, strict=True):
+        # `fills` holds a card for a one-card group, a list for the others: a name of its own
+        # (the compiled build checks that `fill` above is a list)
+        for g, picked in zip(groups, fills, strict=True):
             if g.pre is not None:
-                known[fill] = g.bits[0]
+                known[picked] = g.bits[0]
                 if g.kind == "d":
-                    loc_def[g.L] = (*g.pre, fill, *g.post)
+                    loc_def[g.L] = (*g.pre, picked, *g.post)
                 else:
-                    loc_en[g.L] = (*g.pre, fill, *g.post)
+                    loc_en[g.L] = (*g.pre, picked, *g.post)
                 continue
-            if g.k == 1:
-                fill = [fill]
+            chosen = [picked] if g.k == 1 else picked
             cards = g.cards[:]
-            for pos, c, b in zip(g.holes, fill, g.bits, strict=True):
+            for pos, c, b in zip(g.holes, chosen, g.bits, strict=True):
                 cards[pos] = c
                 known[c] = b
             if g.kind == "d":

@@ -263,8 +263,9 @@ class CardGameState(State):
         best = max(sc)
         return [i for i, v in enumerate(sc) if v == best]
 
-    def view(self, seat: int | None) -> View:
-        return self.game.view_of(self, seat)
+    def view(self, seat: object) -> View:
+        # any object: a bad seat is `InvalidSeat`, not the compiled build's TypeError
+        return self.game.view_of(self, self.game.check_seat(seat))
 
     def __repr__(self) -> str:
         return f"<CardGameState turn={self.turn} active={self.active} phase={self.phase}>"

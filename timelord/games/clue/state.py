@@ -127,9 +127,6 @@ _SLOTS = (
 )
 
 
-_new = object.__new__
-
-
 def name_actions(categories: tuple[tuple[int, ...], ...]) -> tuple[tuple[Action, ...], ...]:
     return tuple(tuple(_NAMES[c] for c in cat) for cat in categories)
 
@@ -239,10 +236,14 @@ class ClueState(State):
     #: shadows this class default for that one call).
     _events: list[Event] | None = None
 
+    def __init__(self, game: ClueRules) -> None:
+        """A state with only its game set; `_copy` and `view.make_state` fill in the rest."""
+        self.game = game
+        self._legal = None
+
     def _copy(self) -> ClueState:
         # Spelled out: a loop over getattr/setattr costs three times as much on the hot path.
-        new = _new(ClueState)
-        new.game = self.game
+        new = ClueState(self.game)
         new.rng = self.rng
         new.hands = self.hands
         new.env = self.env
@@ -279,7 +280,6 @@ class ClueState(State):
         new.ctx = self.ctx
         new.winner = self.winner
         new.log = self.log
-        new._legal = None
         return new
 
     # ----- protocol -------------------------------------------------------------------------
@@ -932,8 +932,9 @@ class ClueState(State):
         out.reverse()
         return out
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.view_of(self, seat)
+    def view(self, seat: object) -> dict[str, Any]:
+        # any object: a bad seat is `InvalidSeat`, not the compiled build's TypeError
+        return self.game.view_of(self, self.game.check_seat(seat))
 
     def to_json(self) -> dict[str, Any]:
         return self.game.json_of(self)

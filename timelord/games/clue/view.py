@@ -204,10 +204,9 @@ PUBLIC_READERS: dict[str, Any] = {
 
 def make_state(game: ClueRules, fields: dict[str, Any]) -> ClueState:
     """A state from already-checked field values (names as in `ClueState`)."""
-    s = object.__new__(ClueState)
+    s = ClueState(game)
     for name, value in fields.items():
-        object.__setattr__(s, name, value)
-    s._legal = None
+        setattr(s, name, value)
     return s
 
 

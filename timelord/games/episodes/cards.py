@@ -101,8 +101,8 @@ def _validate(suit: object, fp: object, copies: object) -> tuple[int, int, int]:
     return SUIT_INDEX[suit], fp, copies
 
 
-def build_deck(entries: Iterable[tuple[str, int, int, str]]) -> Deck:
-    """A deck from (suit, fp, copies, name) rows; `ConfigError` on a bad row."""
+def build_deck(entries: Iterable[tuple[object, object, object, str]]) -> Deck:
+    """A deck from (suit, fp, copies, name) rows, checked here (`ConfigError` on a bad row)."""
     counts = [0] * CODES
     names: list[list[str]] = [[] for _ in range(CODES)]
     for suit, fp, copies, name in entries:

@@ -96,12 +96,13 @@ def _card_code(suit: str, fp: int) -> int:
 def well_formed(action: Action) -> bool:
     """Whether an action of this game has fields of the declared types (actions built in
     Python are not checked the way JSON-decoded ones are)."""
+    fields: Any = action  # read untyped: the compiled build would refuse a wrong type on read
     if isinstance(action, UseAbility | KeepCard | DiscardCard):
-        return isinstance(action.suit, str) and _is_int(action.fp)
+        return isinstance(fields.suit, str) and _is_int(fields.fp)
     if isinstance(action, ChooseOpponent):
-        return _is_int(action.seat)
+        return _is_int(fields.seat)
     if isinstance(action, PlayEpisode):
-        return isinstance(action.fps, tuple) and all(_is_int(f) for f in action.fps)
+        return isinstance(fields.fps, tuple) and all(_is_int(f) for f in fields.fps)
     return True
 
 
@@ -190,12 +191,17 @@ class EpisodesState(State):
 
     # ------------------------------------------------------------------ construction
 
+    def __init__(self, game: EpisodesRules) -> None:
+        """A state with only its game set; `blank` and `_clone` fill in the rest."""
+        self.game = game
+        self._legal = None
+        self._log = None
+
     @classmethod
     def blank(cls, game: EpisodesRules) -> EpisodesState:
         """An empty table for `game` (all zones empty); callers fill it in."""
         n = game.players
-        st = EpisodesState.__new__(EpisodesState)
-        st.game = game
+        st = EpisodesState(game)
         st.hands = [[] for _ in range(n)]
         st.deck = []
         st.fixed = 0
@@ -214,13 +220,10 @@ class EpisodesState(State):
         st.rng = 0
         st.reshuffles = 0
         st.ended = ""
-        st._legal = None
-        st._log = None
         return st
 
     def _clone(self) -> EpisodesState:
-        st = EpisodesState.__new__(EpisodesState)
-        st.game = self.game
+        st = EpisodesState(self.game)
         st.hands = self.hands[:]
         st.deck = self.deck[:]
         st.fixed = self.fixed
@@ -239,8 +242,6 @@ class EpisodesState(State):
         st.rng = self.rng
         st.reshuffles = self.reshuffles
         st.ended = self.ended
-        st._legal = None
-        st._log = None
         return st
 
     # ------------------------------------------------------------------ protocol
@@ -807,8 +808,9 @@ class EpisodesState(State):
     def _settle_cache(self) -> None:
         self._legal = self._compute_legal()
 
-    def view(self, seat: int | None) -> View:
-        return self.game.view_of(self, seat)
+    def view(self, seat: object) -> View:
+        # any object: a bad seat is `InvalidSeat`, not the compiled build's TypeError
+        return self.game.view_of(self, self.game.check_seat(seat))
 
     def __repr__(self) -> str:
         return f"<EpisodesState turn={self.turn} phase={R.PHASES[self.phase]} vp={self.vp}>"

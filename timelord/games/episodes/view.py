@@ -356,8 +356,7 @@ def _deal(game: EpisodesRules, prep: _Prepared, rng: Rng) -> EpisodesState:
         rest = deck_part
         if len(unknown) != slots:
             raise CorruptRecord("view and deck composition disagree")
-    st = EpisodesState.__new__(EpisodesState)
-    st.game = game
+    st = EpisodesState(game)
     hands: list[list[int]] = []
     needs = prep.needs
     known = prep.known
@@ -413,8 +412,6 @@ def _deal(game: EpisodesRules, prep: _Prepared, rng: Rng) -> EpisodesState:
     st.limbo_old = prep.limbo_old
     st.pool = [pool] * (n + 1) if pool is not None else [[] for _ in range(n + 1)]
     st.rng = rng.next64()
-    st._legal = None
-    st._log = None
     st._settle_cache()
     return st
 

@@ -247,15 +247,17 @@ class KeysState(State):
 
     # -- construction ------------------------------------------------------------------
 
+    def __init__(self, game: KeysRules) -> None:
+        """A state with only its game set; `blank` and `_copy` fill in the rest."""
+        self.game = game
+        self.tables = game.tables
+        self._legal = None
+        self._occ = -1
+        self._log = None
+
     @classmethod
     def blank(cls, game: KeysRules) -> KeysState:
-        s = object.__new__(KeysState)
-        s.game = game
-        s.tables = game.tables
-        s._legal = None
-        s._occ = -1
-        s._log = None
-        return s
+        return KeysState(game)
 
     def set_board(self, back: tuple[int, ...], colour: tuple[int, ...]) -> None:
         """Install a tile layout (used when building a state, never after)."""
@@ -265,9 +267,7 @@ class KeysState(State):
         self.dalek_mask = sum(1 << t for t in DOOR_TILES if back[t] == DALEK)
 
     def _copy(self) -> KeysState:
-        s = object.__new__(KeysState)
-        s.game = self.game
-        s.tables = self.tables
+        s = KeysState(self.game)
         s.back = self.back
         s.colour = self.colour
         s.colour_masks = self.colour_masks
@@ -292,9 +292,7 @@ class KeysState(State):
         s.round = self.round
         s.winner = self.winner
         s.rng = self.rng
-        s._legal = None
         s._occ = self._occ
-        s._log = None
         return s
 
     # -- protocol ----------------------------------------------------------------------
@@ -362,8 +360,9 @@ class KeysState(State):
             return IllegalAction(f"{action} is allowed now", "")
         return refusal
 
-    def view(self, seat: int | None) -> View:
-        return self.game.view_of(self, seat)
+    def view(self, seat: object) -> View:
+        # any object: a bad seat is `InvalidSeat`, not the compiled build's TypeError
+        return self.game.view_of(self, self.game.check_seat(seat))
 
     def to_json(self) -> dict[str, Any]:
         return self.game.json_of(self)
