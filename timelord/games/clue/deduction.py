@@ -49,6 +49,7 @@ about 20 ms); each draw after that costs 0.07-0.2 ms (`bench/deducer.py`, second
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -395,7 +396,11 @@ class _Class:
 
 
 class _Tables:
-    """What `_count` keeps to draw deals: classes, steps and the backward counts per layer."""
+    """What `_count` keeps to draw deals: classes, steps and the backward counts per layer.
+
+    `walk[i]` memoises, per state reached before step i, that step's choices as `_draw`
+    needs them (`_choices`), so a search drawing thousands of deals from one view scans each
+    step's moves once per state instead of once per draw."""
 
     __slots__ = (
         "backs",
@@ -405,25 +410,36 @@ class _Tables:
         "hands",
         "holder_at",
         "pos",
+        "slot_classes",
         "slots",
         "start",
         "step_class",
         "steps",
         "tail",
+        "walk",
         "width",
     )
 
     def __init__(self) -> None:
         self.classes: list[_Class] = []
         self.steps: list[tuple[list[tuple[int, int]], int]] = []
-        self.step_class: list[_Class] = []
+        #: the index in `classes` of the class each step places a card of
+        self.step_class: list[int] = []
         self.backs: list[dict[int, int]] = []
         self.width = self.guard = self.base = self.start = 0
         self.pos: list[int] = []
         self.holder_at: dict[int, int] = {}
         self.hands: list[int] = []
-        self.tail: list[_Class] = []
+        #: indices in `classes` of the free tail, and per open envelope slot those reaching it
+        self.tail: list[int] = []
         self.slots: list[int] = []
+        self.slot_classes: dict[int, list[int]] = {}
+        self.walk: list[dict[int, _Choices]] = []
+
+
+#: One step's choices from one state: the total weight, the running sums of the weights,
+#: and per choice the state it leads to and the holder that takes the card.
+_Choices = tuple[int, list[int], list[int], list[int]]
 
 
 def _pick(rng: Rng, weights: Sequence[int]) -> int:
@@ -469,52 +485,75 @@ def shuffle(rng: Rng, seq: list[T]) -> None:
         seq[i], seq[j] = seq[j], seq[i]
 
 
+def _choices(tb: _Tables, i: int, s: int) -> _Choices:
+    """Step i's choices from state s, each weighted by the completions after it."""
+    moves, end = tb.steps[i]
+    nxt = tb.backs[i + 1]
+    guard = tb.guard
+    holder_at = tb.holder_at
+    sg = s | guard
+    total = 0
+    bounds: list[int] = []
+    states: list[int] = []
+    holders: list[int] = []
+    for delta, sat in moves:
+        t = sg - delta
+        if t & guard != guard:
+            continue
+        t = (t ^ guard) | sat
+        if end:
+            if t & end != end:
+                continue
+            t ^= end
+        b = nxt.get(t, 0)
+        if b:
+            total += b
+            bounds.append(total)
+            states.append(t)
+            holders.append(holder_at[delta])
+    return total, bounds, states, holders
+
+
 def _draw(tb: _Tables, rng: Rng) -> dict[int, int]:
-    """One completion of the counted problem, each with equal chance: holder per card."""
+    """One completion of the counted problem, each with equal chance: holder per card.
+
+    Each step draws below its total weight and takes the first choice whose running sum
+    exceeds the draw: what `_pick` over the choices' weights gives, from the same draws."""
     out: dict[int, int] = {}
     if not tb.classes:
         return out
-    rest: dict[int, list[int]] = {}
+    rest: list[list[int]] = []
     for cl in tb.classes:
         cards = list(cl.cards)
         shuffle(rng, cards)
         for h, m in cl.pre:
             for _ in range(m):
                 out[cards.pop()] = h
-        rest[id(cl)] = cards
-    width, guard = tb.width, tb.guard
+        rest.append(cards)
     s = tb.start
-    for i, (moves, end) in enumerate(tb.steps):
-        nxt = tb.backs[i + 1]
-        options: list[tuple[int, int]] = []
-        weights: list[int] = []
-        sg = s | guard
-        for delta, sat in moves:
-            t = sg - delta
-            if t & guard != guard:
-                continue
-            t = (t ^ guard) | sat
-            if end:
-                if t & end != end:
-                    continue
-                t ^= end
-            b = nxt.get(t)
-            if b:
-                options.append((delta, t))
-                weights.append(b)
-        delta, s = options[_pick(rng, weights)]
-        out[rest[id(tb.step_class[i])].pop()] = tb.holder_at[delta]
+    walk = tb.walk
+    step_class = tb.step_class
+    for i in range(len(walk)):
+        memo = walk[i]
+        choice = memo.get(s)
+        if choice is None:
+            choice = memo[s] = _choices(tb, i, s)
+        total, bounds, states, holders = choice
+        k = bisect_right(bounds, _below(rng, total))
+        s = states[k]
+        out[rest[step_class[i]].pop()] = holders[k]
     # The free tail: each open envelope slot takes one of its candidates, the rest are dealt.
-    dmask = (1 << (width - 1)) - 1
-    pool = [c for cl in tb.tail for c in rest[id(cl)]]
+    dmask = (1 << (tb.width - 1)) - 1
+    pos = tb.pos
+    pool = [c for x in tb.tail for c in rest[x]]
     for e in tb.slots:
-        if (s >> tb.pos[e]) & dmask:
-            cands = [c for cl in tb.tail if e in cl.holders for c in rest[id(cl)] if c not in out]
+        if (s >> pos[e]) & dmask:
+            cands = [c for x in tb.slot_classes[e] for c in rest[x] if c not in out]
             out[rng.choice(cands)] = e
     pool = [c for c in pool if c not in out]
     shuffle(rng, pool)
     for h in tb.hands:
-        for _ in range((s >> tb.pos[h]) & dmask):
+        for _ in range((s >> pos[h]) & dmask):
             out[pool.pop()] = h
     assert not pool
     return out
@@ -829,12 +868,18 @@ def _count(
         row = next((acc_env[h] for h in cl.holders if h >= first_env), acc_nil)
         shares[id(cl)] = [row[h] for h in cl.holders]
     if keep is not None:
+        index = {id(cl): x for x, cl in enumerate(classes)}
         keep.classes = classes
         keep.steps = [(moves, end) for moves, end, _ in steps]
-        keep.step_class = step_class
+        keep.step_class = [index[id(cl)] for cl in step_class]
+        keep.walk = [{} for _ in steps]
         keep.width, keep.guard, keep.base, keep.start = width, guard, base, start
         keep.pos, keep.holder_at = pos, holder_at
-        keep.hands, keep.tail, keep.slots = hand_list, tail, slots
+        keep.hands, keep.slots = hand_list, slots
+        keep.tail = [index[id(cl)] for cl in tail]
+        keep.slot_classes = {
+            e: [index[id(cl)] for cl in tail if e in cl.holders] for e in slots
+        }
         keep.backs = [back]
     # Backward, with the share of deals each holder takes of a class's first card.
     counts: dict[int, list[int]] = {}

@@ -37,8 +37,9 @@ from timelord.games.clue.view import PUBLIC_READERS, make_state, read_int, read_
 _SAMPLERS: dict[tuple[Any, ...], DealSampler] = {}
 _SAMPLERS_MAX = 256
 
-# Marks for history entries whose card the seat did not see (filled per draw).
-_SHOW, _PEEK, _SIDE, _SCAN = range(4)
+# Marks for history entries whose card the seat did not see (filled per draw), and for a
+# run of complete entries between them (consed on as they are).
+_SHOW, _PEEK, _SIDE, _SCAN, _RUN = range(5)
 
 
 def _sampler(view: dict[str, Any]) -> DealSampler:
@@ -146,6 +147,29 @@ def prepare_view(game: ClueRules, view: dict[str, Any]) -> PreparedView:
     return template
 
 
+def _runs(entries: list[tuple[Any, ...]]) -> list[tuple[int, Any, Any, Any]]:
+    """The history after the first hidden card as `draw` walks it: each hidden entry as
+    (mark, its fields), each run of complete entries between them as (_RUN, the entries,
+    the card of the run's last show or None), so a draw conses a run without testing each."""
+    out: list[tuple[int, Any, Any, Any]] = []
+    run: list[tuple[Any, ...]] = []
+    shown: Any = None
+    for ev in entries:
+        if ev[0] is not None:
+            run.append(ev)
+            if ev[0] == "show":
+                shown = ev[3]
+            continue
+        if run:
+            out.append((_RUN, tuple(run), shown, None))
+            run, shown = [], None
+        mark = ev[1]
+        out.append((mark, ev[2], ev[3], ev[4] if mark == _SHOW else None))
+    if run:
+        out.append((_RUN, tuple(run), shown, None))
+    return out
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
@@ -232,7 +256,7 @@ class PreparedView:
                 rest.append((None, _SCAN, ev[1], ev[2]))
             else:
                 rest.append(tuple(ev))
-        self.hidden_log = rest
+        self.hidden_log = _runs(rest)
 
         # Intrigue cards: the pile and the others' kept cards come from what nobody has seen.
         pool = list(game.intrigue_deck) if game.intrigue else []
@@ -321,27 +345,26 @@ class PreparedView:
         # The history with every hidden card filled in from the deal.
         log: Any = self.log_prefix
         last_show = 0
-        for ev in self.hidden_log:
-            if ev[0] is not None:
-                if ev[0] == "show":
-                    last_show = ev[3]
-                log = (ev, log)
-                continue
-            mark = ev[1]
-            if mark == _SHOW:
+        for mark, a, b, c in self.hidden_log:
+            if mark == _RUN:
+                for ev in a:
+                    log = (ev, log)
+                if b is not None:
+                    last_show = b
+            elif mark == _SHOW:
                 # Which of its matching cards the answerer showed is its choice (C-4.4):
                 # uniform, so a search does not model every answerer as showing the first.
-                hand = held[ev[2]]
-                could = [c for c in ev[4] if c in hand]
+                hand = held[a]
+                could = [x for x in c if x in hand]
                 last_show = could[0] if len(could) == 1 else could[rng.below(len(could))]
-                log = (("show", ev[2], ev[3], last_show), log)
+                log = (("show", a, b, last_show), log)
             elif mark == _PEEK:
-                log = (("peek", ev[2], ev[3], last_show), log)
+                log = (("peek", a, b, last_show), log)
             elif mark == _SIDE:
-                log = (("side", ev[2], ev[3], side[ev[3]]), log)
+                log = (("side", a, b, side[b]), log)
             else:
-                target = held[ev[3]]
-                log = (("scan", ev[2], ev[3], target[rng.below(len(target))]), log)
+                target = held[b]
+                log = (("scan", a, b, target[rng.below(len(target))]), log)
 
         kept = self.kept
         pool = list(self.pool)
