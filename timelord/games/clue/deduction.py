@@ -877,9 +877,7 @@ def _count(
         keep.pos, keep.holder_at = pos, holder_at
         keep.hands, keep.slots = hand_list, slots
         keep.tail = [index[id(cl)] for cl in tail]
-        keep.slot_classes = {
-            e: [index[id(cl)] for cl in tail if e in cl.holders] for e in slots
-        }
+        keep.slot_classes = {e: [index[id(cl)] for cl in tail if e in cl.holders] for e in slots}
         keep.backs = [back]
     # Backward, with the share of deals each holder takes of a class's first card.
     counts: dict[int, list[int]] = {}

@@ -16,7 +16,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from timelord.core import Action, Game, IllegalAction, State, View, resume
+from timelord.core import Action, Game, IllegalAction, Rng, State, View, resume
 from timelord.core.events import Event
 from timelord.games.clue.actions import (
     Accuse,
@@ -302,6 +302,25 @@ class ClueState(State):
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
+
+    # The counted enumeration reads the list the state keeps (most steps take theirs from
+    # per-board caches), so one move costs no copy of it.
+
+    def legal_count(self) -> int:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return len(self._legal)
+
+    def legal_at(self, i: int) -> Action:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal[i]
+
+    def random_legal(self, rng: Rng) -> Action:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[rng.below(len(legal))]
 
     def _compute_legal(self) -> list[Action]:
         g = self.game

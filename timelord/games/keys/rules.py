@@ -17,7 +17,17 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from timelord.core import Action, Game, GameOver, IllegalAction, InvalidAction, State, View, resume
+from timelord.core import (
+    Action,
+    Game,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    Rng,
+    State,
+    View,
+    resume,
+)
 from timelord.core.events import Event
 from timelord.core.viewcache import ViewCache
 from timelord.games.keys.actions import (
@@ -56,6 +66,7 @@ from timelord.games.keys.board import (
     ORTHOGONAL,
     PANDORICA,
     SEAT_EDGES,
+    SIZE,
     SONIC,
     TARDIS_KEY,
     TELEPORT,
@@ -83,6 +94,14 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def nth_bit(mask: int, k: int) -> int:
+    """The tile of the k-th set bit of `mask` (k = 0: the lowest)."""
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
 class Tables:
     """Every action a game can offer, built once, indexed by card, tile and seat."""
 
@@ -104,6 +123,10 @@ class Tables:
             (corner, self.tunnel[i]) for i, (corner, _, _) in enumerate(TUNNEL_SLOTS)
         )
         self.barrier_doors = tuple(self.barrier[t] for t in DOOR_TILES)
+        #: how many tunnel slots cross each corner (a tunnel there closes them all)
+        self.corner_slots = [0] * ((SIZE - 1) * (SIZE - 1))
+        for corner, _, _ in TUNNEL_SLOTS:
+            self.corner_slots[corner] += 1
         self.move = tuple(MovePawn(t) for t in range(CELLS))
         self.step_off = StepOff()
         self.stay = StayPut()
@@ -126,6 +149,11 @@ class Tables:
         self.ids = frozenset(id(a) for a in every)
         #: what `KeysState._toggles` listed, by (card, openable tiles, closable tiles)
         self.toggles: dict[tuple[int, int, int], tuple[Action, ...]] = {}
+        edges = SEAT_EDGES[players]
+        #: per seat: the tiles of its own edge, that edge as a mask, the goal edge's mask
+        self.home_tiles = tuple(EDGE_TILES[e] for e in edges)
+        self.home_mask = tuple(EDGE_MASKS[e] for e in edges)
+        self.goal_mask = tuple(EDGE_MASKS[OPPOSITE[e]] for e in edges)
 
 
 @lru_cache(maxsize=256)
@@ -317,6 +345,146 @@ class KeysState(State):
             legal = self._legal = self._generate()
         return list(legal)
 
+    # The counted enumeration: the play step (the long list, built anew for every turn) is
+    # counted card by card from the masks, and one action is built from its index; the move
+    # and bonus steps come listed already by the rules that led to them.
+
+    def legal_count(self) -> int:
+        legal = self._legal
+        if legal is not None:
+            return len(legal)
+        if self.phase != PLAY:
+            return len(self._listed())
+        return sum(self._play_counts())
+
+    def legal_at(self, i: int) -> Action:
+        legal = self._legal
+        if legal is not None:
+            return legal[i]
+        if self.phase != PLAY or i < 0:
+            return self._listed()[i]
+        return self._play_at(self._play_counts(), i)
+
+    def random_legal(self, rng: Rng) -> Action:
+        legal = self._legal
+        if legal is not None:
+            return legal[rng.below(len(legal))]
+        if self.phase != PLAY:
+            legal = self._listed()
+            return legal[rng.below(len(legal))]
+        counts = self._play_counts()
+        return self._play_at(counts, rng.below(sum(counts)))
+
+    def _listed(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal
+
+    def _play_counts(self) -> list[int]:
+        """How many actions `_play_options` lists for each card of the hand, in hand order
+        (0 for a repeated card; its discard included)."""
+        tables = self.tables
+        effects = tables.effects
+        openm = self.open_mask
+        barrier = self.barrier_mask
+        shut = ~(openm | barrier)
+        closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
+        out: list[int] = []
+        previous = -1
+        for card in self.hands[self.seat]:
+            if card == previous:
+                out.append(0)
+                continue
+            previous = card
+            effect = effects[card]
+            if effect == KEY:
+                tiles = self.colour_masks[tables.key_colour[card]]
+                out.append(1 + (tiles & shut).bit_count() + (tiles & closing).bit_count())
+            elif effect == SONIC:
+                n = (DOOR_MASK & shut).bit_count() + (DOOR_MASK & closing).bit_count()
+                out.append(1 + n + barrier.bit_count())
+            elif effect == BARRIER:
+                out.append(1 + (DOOR_MASK & ~barrier).bit_count())
+            elif effect == COOKIE:
+                out.append(1 + self._cookie_tiles().bit_count())
+            elif effect == TUNNEL:
+                n = 1 + len(tables.tunnel)
+                corners = self.corner_mask
+                while corners:
+                    low = corners & -corners
+                    n -= tables.corner_slots[low.bit_length() - 1]
+                    corners ^= low
+                out.append(n)
+            else:
+                out.append(1 + len(self._target_options(effect)))
+        return out
+
+    def _play_at(self, counts: list[int], i: int) -> Action:
+        """The i-th action of `_play_options`, from the hand's `_play_counts`."""
+        for card, n in zip(self.hands[self.seat], counts, strict=True):
+            if i < n:
+                return self._card_at(card, i)
+            i -= n
+        raise IndexError("legal action index out of range")
+
+    def _card_at(self, card: int, k: int) -> Action:
+        """`_play_options`'s k-th action for `card` (0: its discard)."""
+        tables = self.tables
+        if k == 0:
+            return tables.discard[card]
+        k -= 1
+        effect = tables.effects[card]
+        if effect in (KEY, SONIC):
+            tiles = self._door_tiles(card, effect)
+            openm = self.open_mask
+            barrier = self.barrier_mask
+            shut = tiles & ~(openm | barrier)
+            n = shut.bit_count()
+            if k < n:
+                return tables.open_[card][nth_bit(shut, k)]
+            k -= n
+            closing = tiles & openm & ~(barrier | self.cookie_mask | self.occupied_mask())
+            n = closing.bit_count()
+            if k < n:
+                return tables.close[card][nth_bit(closing, k)]
+            return tables.remove[nth_bit(barrier, k - n)]
+        if effect == BARRIER:
+            return tables.barrier[nth_bit(DOOR_MASK & ~self.barrier_mask, k)]
+        if effect == COOKIE:
+            return tables.cookie[nth_bit(self._cookie_tiles(), k)]
+        if effect == TUNNEL:
+            corners = self.corner_mask
+            return [a for c, a in tables.tunnel_by_corner if not corners >> c & 1][k]
+        return self._target_options(effect)[k]
+
+    def _door_tiles(self, card: int, effect: int) -> int:
+        """The doors `card` may turn: its colour's for a Key, every door for the Sonic."""
+        if effect == SONIC:
+            return DOOR_MASK
+        return self.colour_masks[self.tables.key_colour[card]]
+
+    def _cookie_tiles(self) -> int:
+        """Seen Dalek doors a Jam Cookie may go on (K-6.4)."""
+        return self.seen_mask & self.dalek_mask & ~self.cookie_mask & ~self.barrier_mask
+
+    def _target_options(self, effect: int) -> list[Action]:
+        """The Pandorica's or Cyberman Assault's actions, as `_play_options` lists them."""
+        tables = self.tables
+        seat = self.seat
+        out: list[Action] = []
+        if effect == PANDORICA:
+            for other, p in enumerate(self.pos):
+                if other != seat and p >= 0 and not self.stuck[other]:
+                    out.append(tables.pandorica[other])
+            return out
+        free = self.walkable_mask() & ~self.occupied_mask()
+        for other, p in enumerate(self.pos):
+            if other != seat and p >= 0 and not self.stuck[other]:
+                push = tables.assault[other]
+                out.extend(push[t] for t in self.neighbours(p) if free >> t & 1)
+        return out
+
     def apply(self, action: Action) -> State:
         # Same contract as State.apply; `_refusal` replaces the O(n) list search (module doc).
         if id(action) not in self.tables.ids:
@@ -373,7 +541,7 @@ class KeysState(State):
         return SEAT_EDGES[self.game.players][seat]
 
     def goal_mask(self, seat: int) -> int:
-        return EDGE_MASKS[OPPOSITE[SEAT_EDGES[self.game.players][seat]]]
+        return self.tables.goal_mask[seat]
 
     def occupied_mask(self) -> int:
         m = self._occ
@@ -418,28 +586,24 @@ class KeysState(State):
 
     def _move_options(self) -> list[Action]:
         seat = self.seat
-        out: list[Action] = []
         if self.stuck[seat]:
-            return out
-        free = self.walkable_mask() & ~self.occupied_mask()
-        move = self.tables.move
+            return []
+        free = self.open_mask & ~self.barrier_mask & ~(self.dalek_mask & ~self.cookie_mask)
+        free &= ~self.occupied_mask()
+        tables = self.tables
+        move = tables.move
         p = self.pos[seat]
         if p < 0:
-            for t in EDGE_TILES[self.home_edge(seat)]:
-                if free >> t & 1:
-                    out.append(move[t])
-            return out
-        for t in ORTHOGONAL[p]:
-            if free >> t & 1:
-                out.append(move[t])
+            return [move[t] for t in tables.home_tiles[seat] if free >> t & 1]
+        out: list[Action] = [move[t] for t in ORTHOGONAL[p] if free >> t & 1]
         for a, b in self.tunnels:
             if a == p:
                 if free >> b & 1:
                     out.append(move[b])
             elif b == p and free >> a & 1:
                 out.append(move[a])
-        if EDGE_MASKS[self.home_edge(seat)] >> p & 1:
-            out.append(self.tables.step_off)
+        if tables.home_mask[seat] >> p & 1:
+            out.append(tables.step_off)
         return out
 
     def _toggles(self, card: int, tiles: int, out: list[Action]) -> None:
@@ -467,6 +631,12 @@ class KeysState(State):
         seat = self.seat
         out: list[Action] = []
         previous = -1
+        # what `_toggles` reads, once for every Key in the hand
+        openm = self.open_mask
+        barrier = self.barrier_mask
+        shut = ~(openm | barrier)
+        closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
+        memo = tables.toggles
         for card in self.hands[seat]:
             if card == previous:
                 continue
@@ -474,7 +644,12 @@ class KeysState(State):
             out.append(tables.discard[card])
             effect = effects[card]
             if effect == KEY:
-                self._toggles(card, self.colour_masks[tables.key_colour[card]], out)
+                tiles = self.colour_masks[tables.key_colour[card]]
+                found = memo.get((card, tiles & shut, tiles & closing))
+                if found is None:
+                    self._toggles(card, tiles, out)
+                else:
+                    out.extend(found)
             elif effect == SONIC:
                 self._toggles(card, DOOR_MASK, out)
                 remove = tables.remove
@@ -487,19 +662,10 @@ class KeysState(State):
                 else:
                     out.extend(tables.barrier_doors)
             elif effect == COOKIE:
-                mask = self.seen_mask & self.dalek_mask & ~self.cookie_mask & ~self.barrier_mask
                 cookie = tables.cookie
-                out.extend(cookie[t] for t in bits(mask))
-            elif effect == PANDORICA:
-                for other, p in enumerate(self.pos):
-                    if other != seat and p >= 0 and not self.stuck[other]:
-                        out.append(tables.pandorica[other])
-            elif effect == CYBERMAN:
-                free = self.walkable_mask() & ~self.occupied_mask()
-                for other, p in enumerate(self.pos):
-                    if other != seat and p >= 0 and not self.stuck[other]:
-                        push = tables.assault[other]
-                        out.extend(push[t] for t in self.neighbours(p) if free >> t & 1)
+                out.extend(cookie[t] for t in bits(self._cookie_tiles()))
+            elif effect in (PANDORICA, CYBERMAN):
+                out.extend(self._target_options(effect))
             elif effect == TUNNEL:
                 corners = self.corner_mask
                 if corners:
