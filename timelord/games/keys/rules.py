@@ -586,16 +586,21 @@ class KeysState(State):
 
     def _move_options(self) -> list[Action]:
         seat = self.seat
+        out: list[Action] = []
         if self.stuck[seat]:
-            return []
-        free = self.open_mask & ~self.barrier_mask & ~(self.dalek_mask & ~self.cookie_mask)
-        free &= ~self.occupied_mask()
+            return out
+        free = self.walkable_mask() & ~self.occupied_mask()
         tables = self.tables
         move = tables.move
         p = self.pos[seat]
         if p < 0:
-            return [move[t] for t in tables.home_tiles[seat] if free >> t & 1]
-        out: list[Action] = [move[t] for t in ORTHOGONAL[p] if free >> t & 1]
+            for t in tables.home_tiles[seat]:
+                if free >> t & 1:
+                    out.append(move[t])
+            return out
+        for t in ORTHOGONAL[p]:
+            if free >> t & 1:
+                out.append(move[t])
         for a, b in self.tunnels:
             if a == p:
                 if free >> b & 1:
@@ -631,12 +636,6 @@ class KeysState(State):
         seat = self.seat
         out: list[Action] = []
         previous = -1
-        # what `_toggles` reads, once for every Key in the hand
-        openm = self.open_mask
-        barrier = self.barrier_mask
-        shut = ~(openm | barrier)
-        closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
-        memo = tables.toggles
         for card in self.hands[seat]:
             if card == previous:
                 continue
@@ -644,12 +643,7 @@ class KeysState(State):
             out.append(tables.discard[card])
             effect = effects[card]
             if effect == KEY:
-                tiles = self.colour_masks[tables.key_colour[card]]
-                found = memo.get((card, tiles & shut, tiles & closing))
-                if found is None:
-                    self._toggles(card, tiles, out)
-                else:
-                    out.extend(found)
+                self._toggles(card, self.colour_masks[tables.key_colour[card]], out)
             elif effect == SONIC:
                 self._toggles(card, DOOR_MASK, out)
                 remove = tables.remove
@@ -722,13 +716,14 @@ class KeysState(State):
                     "the TARDIS Key bonus comes only from moving onto a TARDIS Key tile", "K-5.6"
                 )
             return IllegalAction(f"there is no card {card_id!r} in this game", "K-1.2")
-        name = self.game.content.card_names[index]
         if self.tables.effects[index] not in effects:  # only door turning limits the card
+            name = self.game.content.card_names[index]
             return IllegalAction(
                 f"a {name} cannot open or close doors; only Keys and the Sonic Screwdriver do",
                 "K-6.1",
             )
         if index not in self.hands[self.seat]:
+            name = self.game.content.card_names[index]
             return IllegalAction(f"you hold no {name} card", "K-3.2")
         return index
 
@@ -890,12 +885,12 @@ class KeysState(State):
             return IllegalAction("your pawn is in the Pandorica and cannot move", "K-6.5")
         p = self.pos[seat]
         if p < 0:
-            if tile not in EDGE_TILES[self.home_edge(seat)]:
+            if tile not in self.tables.home_tiles[seat]:
                 edge = EDGE_IDS[self.home_edge(seat)]
                 return IllegalAction(
                     f"enter the TARDIS through a door on your own ({edge}) edge", "K-4.3"
                 )
-        elif tile not in self.neighbours(p):
+        elif tile not in ORTHOGONAL[p] and tile not in self.neighbours(p):
             return IllegalAction(
                 f"{tile_name(tile)} is not one step (or one Time Tunnel) away", "K-4.1"
             )
