@@ -1,9 +1,11 @@
 """Random-playout throughput of every registered game, as ratios to two OpenSpiel C++ games.
 
-Run by hand (not a test):  python bench/playouts.py [--seconds 20]
+Run by hand (not a test):  python bench/playouts.py [--seconds 20] [--drive counted] [--game keys]
 
 Each game is driven the way the conformance suite drives it: legal_actions(), a uniformly
-random choice, the checked apply(). OpenSpiel's C++ `gin_rummy` and 7x7 `breakthrough` are
+random choice, the checked apply(); with `--drive counted`, the way a search's random playout
+drives it: `random_legal()` (the counted enumeration: the same uniform move, no list) and
+`apply_unchecked()`. OpenSpiel's C++ `gin_rummy` and 7x7 `breakthrough` are
 driven the same way through pyspiel (random legal action at each decision, chance outcomes
 sampled by their probabilities). All three are measured in alternating slices in the same
 process, so machine noise hits them alike. Also prints sample_state() calls per second on
@@ -59,7 +61,9 @@ class Tally:
         self.seconds += seconds
 
 
-def timelord_slice(game: timelord.Game, seed: int, budget: float) -> tuple[int, int, float]:
+def timelord_slice(
+    game: timelord.Game, seed: int, budget: float, counted: bool = False
+) -> tuple[int, int, float]:
     """Play whole random games for about `budget` seconds; (actions, games, seconds)."""
     rng = Rng(seed)
     actions = games = 0
@@ -67,8 +71,11 @@ def timelord_slice(game: timelord.Game, seed: int, budget: float) -> tuple[int, 
     while time.perf_counter() - start < budget:
         state = game.new_game(rng.next64())
         while not state.is_over:
-            legal = state.legal_actions()
-            state = state.apply(legal[rng.below(len(legal))])
+            if counted:
+                state = state.apply_unchecked(state.random_legal(rng))
+            else:
+                legal = state.legal_actions()
+                state = state.apply(legal[rng.below(len(legal))])
             actions += 1
         games += 1
     return actions, games, time.perf_counter() - start
@@ -133,25 +140,37 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="per game, each side")
     parser.add_argument("--slices", type=int, default=5)
+    parser.add_argument(
+        "--drive",
+        choices=("checked", "counted"),
+        default="checked",
+        help="legal_actions + checked apply (default), or random_legal + apply_unchecked",
+    )
+    parser.add_argument("--game", action="append", help="only these game ids (repeatable)")
     args = parser.parse_args()
+    counted = args.drive == "counted"
     try:
         import pyspiel  # noqa: F401
     except ImportError:
         print("pyspiel missing: pip install open_spiel", file=sys.stderr)
         return 2
-    print(f"build: {timelord.BUILD}")
+    print(f"build: {timelord.BUILD}; drive: {args.drive}")
     print(
         f"{'game':<12}{'players':>8}{'actions/s':>12}{'games/s':>10}{'gin act/s':>12}"
         f"{'x gin':>7}{'7x7 act/s':>11}{'x 7x7':>7}{'target':>12}{'samples/s':>11}  ok"
     )
     failed = False
     for game_id, players in GAMES:
+        if args.game and game_id not in args.game:
+            continue
         if game_id not in timelord.GAMES:
             print(f"{game_id:<12}{players:>8}  (not registered yet)")
             continue
         game = timelord.load(game_id, players=players)
         ours, gin, grid = measure(
-            lambda seed, budget, g=game: timelord_slice(g, seed, budget), args.seconds, args.slices
+            lambda seed, budget, g=game: timelord_slice(g, seed, budget, counted),
+            args.seconds,
+            args.slices,
         )
         rate = ours.actions / ours.seconds
         gin_rate = gin.actions / gin.seconds
