@@ -59,6 +59,8 @@ def _orthogonal(t: int) -> tuple[int, ...]:
 
 
 ORTHOGONAL = tuple(_orthogonal(t) for t in range(CELLS))
+#: each tile's orthogonal neighbours as a mask
+ORTHOGONAL_MASKS = tuple(sum(1 << n for n in near) for near in ORTHOGONAL)
 
 
 def _tunnel_slots() -> tuple[tuple[int, int, int], ...]:

@@ -64,6 +64,7 @@ from timelord.games.keys.board import (
     KEY,
     OPPOSITE,
     ORTHOGONAL,
+    ORTHOGONAL_MASKS,
     PANDORICA,
     SEAT_EDGES,
     SIZE,
@@ -417,8 +418,26 @@ class KeysState(State):
                     corners ^= low
                 out.append(n)
             else:
-                out.append(1 + len(self._target_options(effect)))
+                out.append(1 + self._target_count(effect))
         return out
+
+    def _target_count(self, effect: int) -> int:
+        """How many actions `_target_options` lists, without listing them."""
+        seat = self.seat
+        free = self.walkable_mask() & ~self.occupied_mask()
+        n = 0
+        for other, p in enumerate(self.pos):
+            if other != seat and p >= 0 and not self.stuck[other]:
+                if effect == PANDORICA:
+                    n += 1
+                    continue
+                n += (free & ORTHOGONAL_MASKS[p]).bit_count()
+                for a, b in self.tunnels:
+                    if a == p:
+                        n += free >> b & 1
+                    elif b == p:
+                        n += free >> a & 1
+        return n
 
     def _play_at(self, counts: list[int], i: int) -> Action:
         """The i-th action of `_play_options`, from the hand's `_play_counts`."""
