@@ -1,8 +1,11 @@
-"""The deal walk behind `sample_state` memoises each step's choices per state: it must draw
-exactly what the plain walk (scan every move, weigh, pick) draws from the same generator, and
-what it deals must still fit the seat's knowledge and follow the uniform measure."""
+"""The deal walk behind `sample_state` memoises each step's choices per state: they must be
+the plain scan's (every move, weighed by the completions after it), picked as `_pick` picks
+from the same draw, and what it deals must still fit the seat's knowledge and follow the
+uniform measure."""
 
 from __future__ import annotations
+
+from bisect import bisect_right
 
 import pytest
 
@@ -10,51 +13,28 @@ import timelord
 from tests.games.clue.test_deduction_helpers import deals, fits, random_knowledge
 from timelord.core import Rng
 from timelord.games.clue.check import check_state
-from timelord.games.clue.deduction import DealSampler, _draw, _pick, _Tables, shuffle
+from timelord.games.clue.deduction import DealSampler, _draw, _pick, _Tables
 
 
-def _plain_draw(tb: _Tables, rng: Rng) -> dict[int, int]:
-    """The walk without memo: every step scans its moves and picks by weight (`_pick`)."""
-    out: dict[int, int] = {}
-    if not tb.classes:
-        return out
-    rest: list[list[int]] = []
-    for cl in tb.classes:
-        cards = list(cl.cards)
-        shuffle(rng, cards)
-        for h, m in cl.pre:
-            for _ in range(m):
-                out[cards.pop()] = h
-        rest.append(cards)
-    guard, s = tb.guard, tb.start
-    for i, (moves, end) in enumerate(tb.steps):
-        options: list[tuple[int, int]] = []
-        weights: list[int] = []
-        for delta, sat in moves:
-            t = (s | guard) - delta
-            if t & guard != guard:
+def _plain_choices(tb: _Tables, i: int, s: int) -> tuple[list[int], list[int], list[int]]:
+    """Step i from state s as the walk scanned it before the memo: every move that keeps
+    each room non-negative and closes what it must, weighed by the completions after it."""
+    weights, states, holders = [], [], []
+    moves, end = tb.steps[i]
+    for delta, sat in moves:
+        t = (s | tb.guard) - delta
+        if t & tb.guard != tb.guard:
+            continue
+        t = (t ^ tb.guard) | sat
+        if end:
+            if t & end != end:
                 continue
-            t = (t ^ guard) | sat
-            if end:
-                if t & end != end:
-                    continue
-                t ^= end
-            if tb.backs[i + 1].get(t):
-                options.append((delta, t))
-                weights.append(tb.backs[i + 1][t])
-        delta, s = options[_pick(rng, weights)]
-        out[rest[tb.step_class[i]].pop()] = tb.holder_at[delta]
-    dmask = (1 << (tb.width - 1)) - 1
-    pool = [c for x in tb.tail for c in rest[x]]
-    for e in tb.slots:
-        if (s >> tb.pos[e]) & dmask:
-            out[rng.choice([c for x in tb.slot_classes[e] for c in rest[x] if c not in out])] = e
-    pool = [c for c in pool if c not in out]
-    shuffle(rng, pool)
-    for h in tb.hands:
-        for _ in range((s >> tb.pos[h]) & dmask):
-            out[pool.pop()] = h
-    return out
+            t ^= end
+        if tb.backs[i + 1].get(t):
+            weights.append(tb.backs[i + 1][t])
+            states.append(t)
+            holders.append(tb.holder_at[delta])
+    return weights, states, holders
 
 
 def _views(players: int, games: int) -> list[dict]:
@@ -76,19 +56,37 @@ def _views(players: int, games: int) -> list[dict]:
 
 
 @pytest.mark.parametrize("players", [3, 6])
-def test_memoised_walk_draws_what_the_plain_walk_draws(players: int) -> None:
+def test_memoised_steps_pick_what_the_plain_scan_picks(players: int) -> None:
+    """Every memoised (step, state) holds the plain scan's choices, and the running-sum
+    search picks what `_pick` picks over their weights for every draw below the total."""
     game = timelord.load("clue", players=players)
-    steps = 0
+    memoised = 0
     for view in _views(players, 6):
         tables = game.prepared_view(view).sampler._tables
-        steps += len(tables.steps)
         rng = Rng(len(view["log"]))
-        for _ in range(60):  # later draws reuse the memo the earlier ones filled
-            ours, theirs = rng.copy(), rng.copy()
-            assert _draw(tables, ours) == _plain_draw(tables, theirs)
-            assert ours.state == theirs.state
-            rng.next64()
-    assert steps > 0  # the walk had steps to memoise, not only the closed-form tail
+        for _ in range(40):
+            _draw(tables, rng)  # fills the memo along the walks taken
+        for i, memo in enumerate(tables.walk):
+            for s, (total, bounds, states, holders) in memo.items():
+                weights, plain_states, plain_holders = _plain_choices(tables, i, s)
+                assert (total, states, holders) == (sum(weights), plain_states, plain_holders)
+                probe = Rng(s)
+                for x in {0, total - 1, *(probe.below(total) for _ in range(8))}:
+                    assert bisect_right(bounds, x) == _pick(_Fixed(x), weights)
+                memoised += 1
+    assert memoised > 0  # the walks had steps, not only the closed-form tail
+
+
+class _Fixed(Rng):
+    """A generator whose next draw below n is a given x (to drive `_pick`)."""
+
+    def __init__(self, x: int) -> None:
+        super().__init__(0)
+        self.x = x
+
+    def below(self, n: int) -> int:
+        assert 0 <= self.x < n
+        return self.x
 
 
 def test_every_sample_fits_the_seat_and_shows_it_its_view() -> None:
