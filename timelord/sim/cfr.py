@@ -77,7 +77,9 @@ class CurvePoint:
     seconds: float  # CFR time so far, the NashConv evaluations left out
 
 
-def run_cfr(game: Any, iterations: int, checkpoints: list[int], plus: bool = False) -> list[CurvePoint]:
+def run_cfr(
+    game: Any, iterations: int, checkpoints: list[int], plus: bool = False
+) -> list[CurvePoint]:
     """Run CFR (CFR+ with `plus`) for `iterations`, the NashConv of the average policy
     measured after each of `checkpoints`."""
     from open_spiel.python.algorithms import cfr, exploitability
@@ -112,7 +114,12 @@ def write_report(
 ) -> None:
     """`name`.md (table), `name`.json and `name`.svg (the curve) under `out`."""
     out.mkdir(parents=True, exist_ok=True)
-    data = {"title": title, "command": command, "tree": asdict(size), "curve": [asdict(p) for p in curve]}
+    data = {
+        "title": title,
+        "command": command,
+        "tree": asdict(size),
+        "curve": [asdict(p) for p in curve],
+    }
     (out / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
     lines = [
         f"# CFR on {title}",
@@ -149,15 +156,22 @@ def _plot(path: Path, title: str, curve: list[CurvePoint]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m timelord.sim.cfr", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m timelord.sim.cfr", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("game")
     parser.add_argument("--variant", default="tiny")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--chance", default="outcomes", choices=("draws", "outcomes"))
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--plus", action="store_true", help="CFR+ instead of vanilla CFR")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON",
-                        help="another game option, its value as JSON")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="another game option, its value as JSON",
+    )
     parser.add_argument("--out", type=Path, default=None, help="folder for the table and plot")
     args = parser.parse_args(argv)
     options: dict[str, Any] = {"variant": args.variant}
@@ -175,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         algo = "CFR+" if args.plus else "CFR"
         title = f"{args.game} variant={args.variant}, {args.players} players ({algo})"
         name = f"{args.game}-{args.variant}-{args.players}p" + ("-plus" if args.plus else "")
-        command = "python -m timelord.sim.cfr " + " ".join(argv if argv is not None else __import__("sys").argv[1:])
+        command = "python -m timelord.sim.cfr " + " ".join(
+            argv if argv is not None else __import__("sys").argv[1:]
+        )
         write_report(args.out, name, title, size, curve, command)
     return 0
 
