@@ -306,11 +306,11 @@ class TimelordChanceState(pyspiel.State):
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         seat = self.current_player() if player is None else player
-        return self._tensor(seat, True).tolist()  # type: ignore[no-any-return]
+        return self._tensor(seat, True).tolist()
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         seat = self.current_player() if player is None else player
-        return self._tensor(seat, False).tolist()  # type: ignore[no-any-return]
+        return self._tensor(seat, False).tolist()
 
     def _tensor(self, seat: int, recall: bool) -> np.ndarray:
         """The perfect-recall or plain observation of `seat`; zeros during the deal."""

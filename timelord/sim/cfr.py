@@ -6,8 +6,9 @@ loads the game with explicit chance (`timelord.adapters.openspiel_chance`), meas
 (histories, information sets), runs OpenSpiel's tabular CFR (`open_spiel.python.algorithms.cfr`)
 and writes the NashConv of the average policy (`exploitability.nash_conv`: the sum over seats
 of what a best response gains) after chosen iterations, as a Markdown table, a JSON file and
-an SVG plot under `--out`. NashConv 0 is an exact Nash equilibrium; with win shares as
-returns it is in win-share units (0 to `players`).
+an SVG plot under `--out`, and the average policy as a seat (`cfr:DIR/NAME.policy.json`).
+NashConv 0 is an exact Nash equilibrium; with win shares as returns it is in win-share
+units (0 to `players`).
 """
 
 from __future__ import annotations
@@ -77,14 +78,33 @@ class CurvePoint:
     seconds: float  # CFR time so far, the NashConv evaluations left out
 
 
-def run_cfr(
-    game: Any, iterations: int, checkpoints: list[int], plus: bool = False
-) -> list[CurvePoint]:
-    """Run CFR (CFR+ with `plus`) for `iterations`, the NashConv of the average policy
-    measured after each of `checkpoints`."""
-    from open_spiel.python.algorithms import cfr, exploitability
+#: The solvers: OpenSpiel's tabular CFR and CFR+, and external-sampling Monte Carlo CFR
+#: (one sampled walk an iteration) for trees too big to walk whole every iteration.
+ALGORITHMS = ("cfr", "cfr+", "mccfr")
 
-    solver = cfr.CFRPlusSolver(game) if plus else cfr.CFRSolver(game)
+
+def run_cfr(
+    game: Any, iterations: int, checkpoints: list[int], algorithm: str = "cfr"
+) -> list[CurvePoint]:
+    """Run `algorithm` for `iterations`, the NashConv of the average policy measured after
+    each of `checkpoints`."""
+    return solve(game, iterations, checkpoints, algorithm)[0]
+
+
+def solve(
+    game: Any, iterations: int, checkpoints: list[int], algorithm: str = "cfr"
+) -> tuple[list[CurvePoint], Any]:
+    """`run_cfr`, also giving the average policy (an OpenSpiel `TabularPolicy`)."""
+    from open_spiel.python.algorithms import cfr, exploitability, external_sampling_mccfr
+
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}, not {algorithm!r}")
+    if algorithm == "mccfr":
+        solver: Any = external_sampling_mccfr.ExternalSamplingSolver(game)
+        step = solver.iteration
+    else:
+        solver = cfr.CFRPlusSolver(game) if algorithm == "cfr+" else cfr.CFRSolver(game)
+        step = solver.evaluate_and_update_policy
     marks = sorted({c for c in checkpoints if 1 <= c <= iterations} | {iterations})
     out: list[CurvePoint] = []
     spent = 0.0
@@ -92,12 +112,38 @@ def run_cfr(
     for mark in marks:
         start = time.perf_counter()
         while done < mark:
-            solver.evaluate_and_update_policy()
+            step()
             done += 1
         spent += time.perf_counter() - start
         conv = float(exploitability.nash_conv(game, solver.average_policy()))
         out.append(CurvePoint(done, conv, round(spent, 3)))
-    return out
+    return out, _tabular(game, solver.average_policy())
+
+
+def _tabular(game: Any, policy: Any) -> Any:
+    """`policy` as a `TabularPolicy` (MCCFR's average policy is a callable one)."""
+    from open_spiel.python import policy as policy_lib
+
+    if isinstance(policy, policy_lib.TabularPolicy):
+        return policy
+    return policy_lib.tabular_policy_from_callable(game, policy)
+
+
+def policy_table(game: Any, policy: Any) -> dict[str, Any]:
+    """A tabular policy as `timelord.agents.tabular` reads it: per information state (the
+    view's canonical JSON), each legal action's JSON text and probability."""
+    from timelord.agents.tabular import action_key
+
+    table: dict[str, dict[str, float]] = {}
+    for key, row in policy.state_lookup.items():
+        probs = policy.action_probability_array[row]
+        state = policy.states[row]
+        table[key] = {
+            action_key(game.index.actions[a]): round(float(probs[a]), 6)
+            for a in state.legal_actions()
+        }
+    tl = game.tl_game
+    return {"game": tl.id, "options": tl.options, "policy": table}
 
 
 def checkpoints_for(iterations: int) -> list[int]:
@@ -164,7 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--chance", default="outcomes", choices=("draws", "outcomes"))
     parser.add_argument("--iterations", type=int, default=100)
-    parser.add_argument("--plus", action="store_true", help="CFR+ instead of vanilla CFR")
+    parser.add_argument(
+        "--algorithm",
+        default="cfr",
+        choices=ALGORITHMS,
+        help="cfr, cfr+ or mccfr (external sampling)",
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -182,17 +233,23 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     size = tree_size(game)
     print(f"tree: {asdict(size)} ({time.perf_counter() - start:.1f} s)", flush=True)
-    curve = run_cfr(game, args.iterations, checkpoints_for(args.iterations), args.plus)
+    curve, policy = solve(game, args.iterations, checkpoints_for(args.iterations), args.algorithm)
     for p in curve:
         print(f"{p.iterations:>6} {p.nash_conv:.6f} {p.seconds:.2f}s", flush=True)
     if args.out is not None:
-        algo = "CFR+" if args.plus else "CFR"
-        title = f"{args.game} variant={args.variant}, {args.players} players ({algo})"
-        name = f"{args.game}-{args.variant}-{args.players}p" + ("-plus" if args.plus else "")
+        extra = "".join(f"-{k}{v}" for k, v in sorted(options.items()) if k != "variant")
+        title = (
+            f"{args.game} variant={args.variant}{extra}, {args.players} players ({args.algorithm})"
+        )
+        name = f"{args.game}-{args.variant}{extra}-{args.players}p"
+        if args.algorithm != "cfr":
+            name += "-" + args.algorithm.replace("+", "plus")
         command = "python -m timelord.sim.cfr " + " ".join(
             argv if argv is not None else __import__("sys").argv[1:]
         )
         write_report(args.out, name, title, size, curve, command)
+        table = policy_table(game, policy)
+        (args.out / f"{name}.policy.json").write_text(json.dumps(table, sort_keys=True) + "\n")
     return 0
 
 
