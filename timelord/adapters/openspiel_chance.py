@@ -103,6 +103,7 @@ class _Node:
     Nodes never change, so states share them and the game caches them by history."""
 
     __slots__ = (
+        "_legal",
         "_offered",
         "base",
         "drawn",
@@ -131,6 +132,7 @@ class _Node:
         self.results = results or []
         self.strings: dict[int, str] = {}
         self._offered: dict[int, Action] | None = None
+        self._legal: list[int] | None = None
         #: the game's text and the history that reach this node, to pickle it by
         self.key: tuple[str, tuple[int, ...]] = ("", ())
 
@@ -140,6 +142,12 @@ class _Node:
             assert self.state is not None
             self._offered = index.indices(self.state.legal_actions())
         return self._offered
+
+    def legal(self, index: ActionIndex) -> list[int]:
+        """The offered indices in ascending order (OpenSpiel asks several times a node)."""
+        if self._legal is None:
+            self._legal = sorted(self.offered(index))
+        return self._legal
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self  # OpenSpiel clones a state by deep copy; nodes never change
@@ -240,7 +248,7 @@ class TimelordChanceState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         game: TimelordChanceGame = self.get_game()
-        return sorted(self.node.offered(game.index))
+        return list(self.node.legal(game.index))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return list(self.node.outcomes)

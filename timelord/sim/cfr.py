@@ -223,6 +223,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=JSON",
         help="another game option, its value as JSON",
     )
+    parser.add_argument(
+        "--checkpoints",
+        default=None,
+        help="iterations after which to measure NashConv, comma separated (default 1, 2, 5, ...)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="folder for the table and plot")
     args = parser.parse_args(argv)
     options: dict[str, Any] = {"variant": args.variant}
@@ -233,7 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     size = tree_size(game)
     print(f"tree: {asdict(size)} ({time.perf_counter() - start:.1f} s)", flush=True)
-    curve, policy = solve(game, args.iterations, checkpoints_for(args.iterations), args.algorithm)
+    if args.checkpoints:
+        marks = [int(c) for c in args.checkpoints.split(",")]
+    else:
+        marks = checkpoints_for(args.iterations)
+    curve, policy = solve(game, args.iterations, marks, args.algorithm)
     for p in curve:
         print(f"{p.iterations:>6} {p.nash_conv:.6f} {p.seconds:.2f}s", flush=True)
     if args.out is not None:
