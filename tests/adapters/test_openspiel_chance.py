@@ -15,6 +15,7 @@ import pytest
 import timelord
 from timelord.adapters.openspiel_chance import chance_name, step_outcomes
 from timelord.agents import make_agent
+from timelord.agents.tabular import view_key
 from timelord.core import ConfigError, Rng
 from timelord.sim.cfr import load, main, run_cfr, tree_size
 
@@ -142,7 +143,7 @@ def test_cfr_command_writes_the_curve_and_a_policy_seat(tmp_path: Path) -> None:
         view = state.view(state.to_move)
         legal = state.legal_actions()
         action = agent.act(view, legal, rng)
-        probs = policy[json.dumps(view, sort_keys=True, separators=(",", ":"))]
+        probs = policy[view_key(view)]
         assert probs[json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"))] > 0
         followed += 1
         state = state.apply(action)

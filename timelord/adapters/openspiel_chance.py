@@ -38,7 +38,7 @@ import pyspiel
 
 import timelord
 from timelord.adapters.encode import Encoder, encoder_for
-from timelord.adapters.openspiel import _parameters, _player_range, short_name
+from timelord.adapters.openspiel import short_name
 from timelord.adapters.space import ActionIndex
 from timelord.core import GAMES, Action, ConfigError, Game, State
 from timelord.core.scripted import ChanceNeeded, ScriptedRng, pack
@@ -370,24 +370,33 @@ class TimelordChanceObserver:
         return state.observation_string(player)
 
 
+#: What the explicit-chance game shares with the sampled one's type (everything but its
+#: names, its chance mode and its parameters).
+_SHARED = (
+    "dynamics",
+    "information",
+    "utility",
+    "reward_model",
+    "max_num_players",
+    "min_num_players",
+    "provides_information_state_string",
+    "provides_information_state_tensor",
+    "provides_observation_string",
+    "provides_observation_tensor",
+)
+
+
 def register(game_id: str) -> None:
-    """Register `game_id` with pyspiel as `chance_name(game_id)`."""
-    lo, hi = _player_range(game_id)
+    """Register `game_id` with pyspiel as `chance_name(game_id)`, its type that of the
+    sampled adapter's game with explicit chance and `chance` in place of `rng_seed`."""
+    sampled = {t.short_name: t for t in pyspiel.registered_games()}[short_name(game_id)]
+    params = {k: v for k, v in sampled.parameter_specification.items() if k != "rng_seed"}
     game_type = pyspiel.GameType(
         short_name=chance_name(game_id),
-        long_name=f"timelord {GAMES[game_id]} (explicit chance)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        long_name=f"{sampled.long_name} (explicit chance)",
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=hi,
-        min_num_players=lo,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification={**_parameters(game_id), "chance": "draws"},
+        parameter_specification={**params, "chance": "draws"},
+        **{name: getattr(sampled, name) for name in _SHARED},
     )
     cls = type(
         f"TimelordChanceGame_{game_id.replace('-', '_')}",

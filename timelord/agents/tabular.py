@@ -1,13 +1,14 @@
 """A seat that plays a tabular policy, such as the average policy CFR found on a small
 variant (`python -m timelord.sim.cfr ... --out DIR` writes one): spec `cfr:PATH.json`.
 
-The file maps each information state (the seat's view as canonical JSON, the key the
-explicit-chance OpenSpiel adapter uses) to the probability of each action (its JSON text).
-A view the table does not hold is played uniformly at random.
+The file maps each information state (the SHA-256 of the seat's view as canonical JSON, the
+information state string of the explicit-chance OpenSpiel adapter) to the probability of each
+action (its JSON text). A view the table does not hold is played uniformly at random.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,8 +19,13 @@ from timelord.core import Action, ConfigError, Game, Rng, View
 
 
 def view_key(view: View) -> str:
-    """The information-state key of a view: canonical JSON."""
-    return json.dumps(view, sort_keys=True, separators=(",", ":"))
+    """The table's key of a view (see `state_key`)."""
+    return state_key(json.dumps(view, sort_keys=True, separators=(",", ":")))
+
+
+def state_key(information_state: str) -> str:
+    """The table's key of an information state string: its SHA-256, since views are long."""
+    return hashlib.sha256(information_state.encode()).hexdigest()
 
 
 def action_key(action: Action) -> str:

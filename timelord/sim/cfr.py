@@ -130,15 +130,15 @@ def _tabular(game: Any, policy: Any) -> Any:
 
 
 def policy_table(game: Any, policy: Any) -> dict[str, Any]:
-    """A tabular policy as `timelord.agents.tabular` reads it: per information state (the
-    view's canonical JSON), each legal action's JSON text and probability."""
-    from timelord.agents.tabular import action_key
+    """A tabular policy as `timelord.agents.tabular` reads it: per information state (keyed
+    by `state_key`), each legal action's JSON text and probability."""
+    from timelord.agents.tabular import action_key, state_key
 
     table: dict[str, dict[str, float]] = {}
     for key, row in policy.state_lookup.items():
         probs = policy.action_probability_array[row]
         state = policy.states[row]
-        table[key] = {
+        table[state_key(key)] = {
             action_key(game.index.actions[a]): round(float(probs[a]), 6)
             for a in state.legal_actions()
         }
