@@ -152,3 +152,31 @@ def test_cfr_command_writes_the_curve_and_a_policy_seat(tmp_path: Path) -> None:
         make_agent(f"cfr:{path}", timelord.load("card-game", players=2, variant="tiny"))
     with pytest.raises(ConfigError, match="policy file"):
         make_agent("cfr:passwd", game)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"), [("card-game", {"max_turns": 1}), ("episodes", {})]
+)
+def test_tiny_variants_have_perfect_recall_and_constant_sum(
+    game_id: str, options: dict[str, int]
+) -> None:
+    """What CFR's guarantees rest on: an information state fixes the seat's own past (its
+    earlier information states and actions), and every game's returns sum to 1."""
+    game = load(game_id, variant="tiny", **options)
+    past_of: dict[str, tuple[object, ...]] = {}
+    sums = set()
+    stack = [(game.new_initial_state(), ((), ()))]
+    while stack:
+        state, pasts = stack.pop()
+        if state.is_terminal():
+            sums.add(round(sum(state.returns()), 9))
+        elif state.is_chance_node():
+            stack += [(state.child(a), pasts) for a, _ in state.chance_outcomes()]
+        else:
+            seat = state.current_player()
+            key = state.information_state_string(seat)
+            assert past_of.setdefault(key, pasts[seat]) == pasts[seat]
+            for a in state.legal_actions():
+                mine = (*pasts[seat], key, a)
+                stack.append((state.child(a), (mine, pasts[1]) if seat == 0 else (pasts[0], mine)))
+    assert sums == {1.0}
