@@ -5,6 +5,8 @@
   lookahead (`timelord.agents.heuristic`).
 - `ismcts[:level]`: single-observer ISMCTS (`timelord.agents.ismcts`); the level is a name
   (easy, medium, hard), a number of simulations, or settings such as "sims=800/time=2".
+- `cfr:PATH.json`: a tabular policy, such as CFR's on a small variant
+  (`timelord.agents.tabular`, written by `python -m timelord.sim.cfr ... --out DIR`).
 - `package.module:ClassName` or `path/to/file.py:ClassName`: your own agent, any subclass of
   `timelord.agents.base.Agent` built as `ClassName(game)`. Since `play`, `simulate` and the
   server build every seat through `make_agent`, all of them take such specs.
@@ -26,6 +28,7 @@ from timelord.agents.heuristic import make_heuristic
 from timelord.agents.hooks import Hooks, hooks_for, register_hooks
 from timelord.agents.ismcts import make_ismcts
 from timelord.agents.random_agent import RandomAgent
+from timelord.agents.tabular import make_tabular
 from timelord.core import ConfigError, Game
 
 #: wall-clock seconds a bot may think per move at a table on the server (`Agent.time_cap`);
@@ -37,6 +40,7 @@ AGENTS: dict[str, Callable[[Game, str | None], Agent]] = {
     "random": lambda game, level: RandomAgent(game),
     "heuristic": make_heuristic,
     "ismcts": make_ismcts,
+    "cfr": make_tabular,
 }
 
 

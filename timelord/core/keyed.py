@@ -21,6 +21,7 @@ import secrets
 import struct
 
 from timelord.core.rng import Rng
+from timelord.core.scripted import ScriptedRng, is_scripted, unpack
 
 #: bytes of key; 256 bits, more than the 128 the brief asks for
 KEY_BYTES = 32
@@ -87,9 +88,12 @@ class KeyedRng(Rng):
 
 
 def resume(state: int) -> Rng:
-    """The generator whose `state` this is: `Rng` for 64 bits, `KeyedRng` for a keyed one."""
+    """The generator whose `state` this is: `Rng` for 64 bits, `KeyedRng` for a keyed one,
+    `ScriptedRng` for a scripted one (explicit chance, `timelord.core.scripted`)."""
     if state < _TAG:
         return Rng(state)
+    if is_scripted(state):
+        return ScriptedRng(unpack(state))
     key = (state >> _COUNTER_BITS) & ((1 << 8 * KEY_BYTES) - 1)
     return KeyedRng(key.to_bytes(KEY_BYTES, "big"), state & _COUNTER_MASK)
 
@@ -103,8 +107,8 @@ def generator(seed: int | Rng) -> Rng:
 
 
 def is_state(value: int) -> bool:
-    """Whether `value` is a generator state a game may hold (64-bit or keyed)."""
-    return 0 <= value < 1 << 64 or _TAG <= value < _TAG << 1
+    """Whether `value` is a generator state a game may hold (64-bit, keyed or scripted)."""
+    return 0 <= value < 1 << 64 or _TAG <= value < _TAG << 1 or is_scripted(value)
 
 
 def derive(key: bytes, *parts: object) -> bytes:

@@ -281,3 +281,9 @@ def standard_cards() -> CardSet:
     """The 127-card 2nd-edition manifest shipped in `data/cards.toml`."""
     text = files("timelord.games.card_game").joinpath("data/cards.toml").read_text()
     return card_set_from_toml(text)
+
+
+def tiny_cards() -> CardSet:
+    """The tiny research variant's set (`data/tiny.toml`), small enough for exact CFR."""
+    text = files("timelord.games.card_game").joinpath("data/tiny.toml").read_text()
+    return card_set_from_toml(text)

@@ -13,7 +13,12 @@ from timelord.core.viewcache import ViewCache
 from timelord.games.card_game import render
 from timelord.games.card_game.action_space import action_space
 from timelord.games.card_game.actions import ACTION_TYPES
-from timelord.games.card_game.cards import CardSet, card_set_from_data, standard_cards
+from timelord.games.card_game.cards import (
+    CardSet,
+    card_set_from_data,
+    standard_cards,
+    tiny_cards,
+)
 from timelord.games.card_game.rules.apply import apply_action
 from timelord.games.card_game.rules.endgame import victory_points
 from timelord.games.card_game.rules.legal import explain, legal_actions
@@ -30,6 +35,11 @@ MAX_TURNS = 10_000
 #: Steps the player to move may take in one turn before only discarding and ending remain
 #: (ruling C-R10).
 TURN_STEP_CAP = 60
+#: `variant`: "standard", or "tiny", a research variant small enough for exact CFR
+#: (data/tiny.toml: a five-card deck, hands of two; docs/variants.md). Never the default.
+VARIANTS = ("standard", "tiny")
+#: The turn limit of the tiny variant unless `max_turns` is given: one turn each.
+TINY_MAX_TURNS = 2
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a variant may subclass the game
@@ -37,7 +47,8 @@ class CardGame(CardGameRules):
     """Rules and options. `players` 2 to 4 (2 uses the second edition's variant);
     `max_turns` ends a game that runs that long (a simulation bound, never met in play);
     `cards` is None for the shipped manifest, or a custom set as manifest data
-    (`CardSet.to_data()`, what `with_cards` stores so that records rebuild the game)."""
+    (`CardSet.to_data()`, what `with_cards` stores so that records rebuild the game);
+    `variant` "tiny" plays the same rules with the tiny research set (never the default)."""
 
     id: ClassVar[str] = "card-game"
     description: ClassVar[str] = "Doctor Who: The Card Game (2-4 players)"
@@ -50,6 +61,9 @@ class CardGame(CardGameRules):
         "cards": "null for the shipped 127-card manifest (default), or a custom card set as "
         "manifest data ([game] constants, [[card]] and [[start]] records, at most 1000 "
         "cards, as CardSet.to_data() gives)",
+        "variant": f"standard (default) or tiny: a research variant for exact CFR, the same "
+        f"rules with data/tiny.toml (5 cards, hands of 2, 1 passed) and max_turns "
+        f"{TINY_MAX_TURNS} unless given; see docs/variants.md",
     }
 
     def __init__(
@@ -57,6 +71,7 @@ class CardGame(CardGameRules):
         players: int = 4,
         max_turns: int = DEFAULT_MAX_TURNS,
         cards: Mapping[str, Any] | None = None,
+        variant: str = "standard",
     ) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise ConfigError(f"card-game: players must be 2, 3 or 4, not {players!r}")
@@ -66,15 +81,26 @@ class CardGame(CardGameRules):
             or not 1 <= max_turns <= MAX_TURNS
         ):
             raise ConfigError(f"card-game: max_turns must be 1 to {MAX_TURNS}: {max_turns!r}")
+        if not isinstance(variant, str) or variant not in VARIANTS:
+            raise ConfigError(f"card-game: variant must be one of {VARIANTS}, not {variant!r}")
+        if variant == "tiny" and cards is not None:
+            raise ConfigError("card-game: the tiny variant brings its own cards")
+        if variant == "tiny" and max_turns == DEFAULT_MAX_TURNS:
+            max_turns = TINY_MAX_TURNS
         self.players = players
         self.max_turns = max_turns
-        if cards is None:
-            self.cards: CardSet = standard_cards()
+        self.variant = variant
+        if variant == "tiny":
+            self.cards: CardSet = tiny_cards()
+        elif cards is None:
+            self.cards = standard_cards()
         else:
             self.cards = _custom_cards(cards, players)
             # Canonical form, so that a record rebuilds exactly this set.
             cards = json.loads(json.dumps(self.cards.to_data()))
         self.options = {"players": players, "max_turns": max_turns, "cards": cards}
+        if variant != "standard":  # so records of the standard game stay as they were
+            self.options["variant"] = variant
         self.turn_step_cap = TURN_STEP_CAP
         c = self.cards.constants
         self.pass_count = c.pass_cards if players > 2 else c.pass_cards_two_player

@@ -40,6 +40,24 @@ def _int_option(name: str, value: object, lo: int, hi: int) -> int:
     return value
 
 
+#: `variant`: "standard", or "tiny", a research variant small enough for exact CFR: the same
+#: rules with the deck below (one card of each suit and two more) and, unless given, the
+#: target and round limit below (docs/variants.md). Never the default.
+VARIANTS = ("standard", "tiny")
+TINY_DECK: tuple[tuple[str, int, int], ...] = (
+    ("Doctor", 3, 1),
+    ("Companion", 2, 1),
+    ("Gadget", 1, 1),
+    ("Foe", 1, 1),
+    ("Plot", 2, 1),
+    ("Special", 1, 1),
+)
+TINY_TARGET = 4
+TINY_MAX_ROUNDS = 1
+DEFAULT_TARGET = 50
+DEFAULT_MAX_ROUNDS = 100
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # a variant may subclass the game
 class EpisodesGame(EpisodesRules):
     """Options: `players` 2-6 (default 3); `target` VP that wins (default 50);
@@ -53,6 +71,11 @@ class EpisodesGame(EpisodesRules):
         "players": "number of players, 2 to 6 (default 3)",
         "target": "victory points that win at once, 1 to 10000 (default 50; E-7.1)",
         "max_rounds": "rounds after which the most VP wins, 1 to 10000 (default 100; E-R3)",
+        "variant": (
+            "standard (default) or tiny: a research variant for exact CFR, the same rules "
+            f"with a {sum(c for _, _, c in TINY_DECK)}-card deck, target {TINY_TARGET} and "
+            f"max_rounds {TINY_MAX_ROUNDS} unless given; see docs/variants.md"
+        ),
         "deck": (
             "null for the 90-card deck of data/cards.toml (default), or a list of "
             f"[suit, fp, copies] rows: suit one of {', '.join(SUITS)}; fp 1 to 15; "
@@ -63,15 +86,26 @@ class EpisodesGame(EpisodesRules):
     def __init__(
         self,
         players: int = 3,
-        target: int = 50,
-        max_rounds: int = 100,
+        target: int = DEFAULT_TARGET,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
         deck: list[list[Any]] | None = None,
+        variant: str = "standard",
     ) -> None:
+        if not isinstance(variant, str) or variant not in VARIANTS:
+            raise ConfigError(f"episodes: variant must be one of {VARIANTS}, not {variant!r}")
+        if variant == "tiny":
+            if deck is not None:
+                raise ConfigError("episodes: the tiny variant brings its own deck")
+            target = TINY_TARGET if target == DEFAULT_TARGET else target
+            max_rounds = TINY_MAX_ROUNDS if max_rounds == DEFAULT_MAX_ROUNDS else max_rounds
+        self.variant = variant
         self.players = _int_option("players", players, 2, 6)
         self.target = _int_option("target", target, 1, 10_000)
         self.max_rounds = _int_option("max_rounds", max_rounds, 1, 10_000)
-        if deck is None:
-            self.deck: Deck = standard_deck()
+        if variant == "tiny":
+            self.deck: Deck = custom_deck([list(row) for row in TINY_DECK])
+        elif deck is None:
+            self.deck = standard_deck()
         elif isinstance(deck, list | tuple):
             self.deck = custom_deck(list(deck))
         else:
@@ -82,6 +116,8 @@ class EpisodesGame(EpisodesRules):
             "max_rounds": self.max_rounds,
             "deck": None if deck is None else [list(row) for row in deck],
         }
+        if variant != "standard":  # so records of the standard game stay as they were
+            self.options["variant"] = variant
         #: what `sample_state` read and checked from each recent view (thread-safe, never stale)
         self._views: ViewCache[Any] = ViewCache(lambda view: prepare(self, view))
 

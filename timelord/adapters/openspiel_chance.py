@@ -1,0 +1,410 @@
+"""timelord games as OpenSpiel games with explicit chance nodes, for CFR and exploitability.
+
+    import pyspiel
+    import timelord.adapters.openspiel_chance  # registers python_timelord_<game>_chance
+    game = pyspiel.load_game("python_timelord_card_game_chance",
+                             {"players": 2, "variant": "tiny"})
+
+The sampled adapter (`timelord.adapters.openspiel`) lets each state draw from its own seeded
+generator, so OpenSpiel's algorithms that sum over chance (CFR, `exploitability.nash_conv`,
+expectiminimax) cannot run on it. Here every state's generator is a `ScriptedRng`
+(`timelord.core.scripted`): a move applies with the outcomes chosen so far and, when the
+engine asks for one more `below(n)` draw, the position becomes a chance node. No game's rules
+change, and the probabilities are the engine's own (`below` is exactly uniform).
+
+- Parameters: those of the sampled adapter (no `rng_seed`: a history fixes the game), plus
+  `chance`: `"draws"` (default) makes each `below(n)` a chance node of n outcomes, each 1/n,
+  so a deal that shuffles k cards is a chain of k - 1 nodes; `"outcomes"` makes each step that
+  draws (the deal, a move) one chance node over the distinct positions it can lead to, with
+  their exact probabilities (the draws enumerated and equal positions merged: small variants
+  only, since it enumerates every draw sequence of the step).
+- A history fixes its state, so OpenSpiel's default serialisation (the history) works, and
+  states and games pickle by the game's text and the history.
+- Actions, returns, strings and tensors are those of the sampled adapter: fixed indices of
+  `Game.action_space()`, win shares, the seat's view as canonical JSON for the information
+  state (perfect recall) and the game's text picture for the observation.
+- Resolved steps are cached per game by history, so the many passes of CFR and best
+  response apply each move once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import timelord
+from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.openspiel import short_name
+from timelord.adapters.space import ActionIndex
+from timelord.core import GAMES, Action, ConfigError, Game, State
+from timelord.core.scripted import ChanceNeeded, ScriptedRng, pack
+
+#: Declared bound on the outcomes of one chance node (OpenSpiel needs one up front); every
+#: draw of the four engines is below a deck, board or dice size far under it.
+MAX_CHANCE_OUTCOMES = 4096
+CHANCE_MODES = ("draws", "outcomes")
+
+
+def chance_name(game_id: str) -> str:
+    """The pyspiel name of a timelord game id with explicit chance."""
+    return short_name(game_id) + "_chance"
+
+
+def resolve(
+    game: Game, base: State | None, move: Action | None, drawn: Sequence[int]
+) -> State | int:
+    """Deal (`base` None) or apply `move` to `base` with the draws `drawn`: the position it
+    reaches, or the n of the next `below(n)` draw the step needs."""
+    try:
+        if base is None:
+            return game.new_game(ScriptedRng(drawn))
+        assert move is not None
+        return with_script(game, base, drawn).apply_unchecked(move)
+    except ChanceNeeded as need:
+        return need.n
+
+
+def with_script(game: Game, state: State, drawn: Sequence[int]) -> State:
+    """`state` whose generator will give `drawn` (read back through its JSON form, the one
+    way every game accepts a generator state)."""
+    if not drawn:
+        return state
+    data = state.to_json()
+    data["rng"] = pack(drawn)
+    return game.state_from_json(data)
+
+
+def step_outcomes(game: Game, base: State | None, move: Action | None) -> list[tuple[State, float]]:
+    """Every distinct position the step can reach with its exact probability (all draw
+    sequences enumerated depth first, equal positions merged), in a fixed order."""
+    merged: dict[str, tuple[State, float]] = {}
+
+    def walk(drawn: list[int], p: float) -> None:
+        out = resolve(game, base, move, drawn)
+        if isinstance(out, int):
+            for k in range(out):
+                walk([*drawn, k], p / out)
+            return
+        key = json.dumps(out.to_json(), sort_keys=True)
+        old = merged.get(key)
+        merged[key] = (out, p if old is None else old[1] + p)
+
+    walk([], 1.0)
+    return [merged[k] for k in sorted(merged)]
+
+
+class _Node:
+    """One position of the chance game: a decision (or terminal) position `state`, or a
+    chance node resolving `move` from `base` (`base` None for the deal) with `drawn` so far.
+    Nodes never change, so states share them and the game caches them by history."""
+
+    __slots__ = (
+        "_legal",
+        "_offered",
+        "base",
+        "drawn",
+        "key",
+        "move",
+        "outcomes",
+        "results",
+        "state",
+        "strings",
+    )
+
+    def __init__(
+        self,
+        state: State | None,
+        base: State | None = None,
+        move: Action | None = None,
+        drawn: tuple[int, ...] = (),
+        outcomes: list[tuple[int, float]] | None = None,
+        results: list[State] | None = None,
+    ) -> None:
+        self.state = state
+        self.base = base
+        self.move = move
+        self.drawn = drawn
+        self.outcomes = outcomes or []
+        self.results = results or []
+        self.strings: dict[int, str] = {}
+        self._offered: dict[int, Action] | None = None
+        self._legal: list[int] | None = None
+        #: the game's text and the history that reach this node, to pickle it by
+        self.key: tuple[str, tuple[int, ...]] = ("", ())
+
+    def offered(self, index: ActionIndex) -> dict[int, Action]:
+        """The position's legal actions by index."""
+        if self._offered is None:
+            assert self.state is not None
+            self._offered = index.indices(self.state.legal_actions())
+        return self._offered
+
+    def legal(self, index: ActionIndex) -> list[int]:
+        """The offered indices in ascending order (OpenSpiel asks several times a node)."""
+        if self._legal is None:
+            self._legal = sorted(self.offered(index))
+        return self._legal
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
+        return self  # OpenSpiel clones a state by deep copy; nodes never change
+
+    def __reduce__(self) -> tuple[Any, tuple[str, tuple[int, ...]]]:
+        # OpenSpiel serialises a Python state by pickling its attributes
+        return (_node_at, self.key)
+
+
+class TimelordChanceGame(pyspiel.Game):
+    """A timelord game with explicit chance; subclassed once per game id by `register`."""
+
+    game_id: str
+    game_type: pyspiel.GameType
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.chance = str(params.pop("chance", "draws"))
+        if self.chance not in CHANCE_MODES:
+            raise pyspiel.SpielError(f"chance must be one of {CHANCE_MODES}, not {self.chance!r}")
+        try:
+            self.tl_game: Game = timelord.load(self.game_id, **params)
+        except ConfigError as exc:
+            raise pyspiel.SpielError(str(exc)) from exc
+        self.index = ActionIndex(self.tl_game)
+        self.encoder: Encoder = encoder_for(self.tl_game)
+        self.recall_encoder: Encoder = encoder_for(self.tl_game, recall=True)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.index),
+            max_chance_outcomes=MAX_CHANCE_OUTCOMES,
+            num_players=self.tl_game.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=self.tl_game.max_actions,
+        )
+        super().__init__(self.game_type, info, {**params, "chance": self.chance})
+        self._nodes: dict[tuple[int, ...], _Node] = {}
+        self.text = str(self)
+
+    def new_initial_state(self) -> TimelordChanceState:
+        return TimelordChanceState(self)
+
+    def node(self, history: tuple[int, ...], make: Any) -> _Node:
+        """The node at `history`, built by `make()` the first time."""
+        node = self._nodes.get(history)
+        if node is None:
+            node = self._nodes[history] = make()
+            node.key = (self.text, history)
+        return node
+
+    def step(self, base: State | None, move: Action | None, drawn: tuple[int, ...]) -> _Node:
+        """The node a step reaches: its position, or the chance node of its next draw."""
+        if self.chance == "outcomes":
+            results = step_outcomes(self.tl_game, base, move)
+            if len(results) == 1:
+                return _Node(results[0][0])
+            if len(results) > MAX_CHANCE_OUTCOMES:
+                raise pyspiel.SpielError(f"a step has {len(results)} outcomes, over the bound")
+            outcomes = [(i, p) for i, (_, p) in enumerate(results)]
+            return _Node(None, base, move, (), outcomes, [s for s, _ in results])
+        out = resolve(self.tl_game, base, move, drawn)
+        if isinstance(out, int):
+            if out > MAX_CHANCE_OUTCOMES:
+                raise pyspiel.SpielError(f"a draw has {out} outcomes, over the bound")
+            return _Node(None, base, move, drawn, [(k, 1.0 / out) for k in range(out)])
+        return _Node(out)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (pyspiel.load_game, (str(self),))
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> TimelordChanceObserver:
+        perfect_recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        return TimelordChanceObserver(self, perfect_recall)
+
+
+class TimelordChanceState(pyspiel.State):
+    """One history; its node (position or pending draw) is `self.node`."""
+
+    def __init__(self, game: TimelordChanceGame) -> None:
+        super().__init__(game)
+        self.path: tuple[int, ...] = ()
+        self.node = game.node((), lambda: game.step(None, None, ()))
+
+    @property
+    def timelord_state(self) -> State | None:
+        """The position at a decision or terminal node (None at a chance node)."""
+        return self.node.state
+
+    def current_player(self) -> int:
+        state = self.node.state
+        if state is None:
+            return pyspiel.PlayerId.CHANCE
+        seat = state.to_move
+        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        game: TimelordChanceGame = self.get_game()
+        return list(self.node.legal(game.index))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(self.node.outcomes)
+
+    def _apply_action(self, action: int) -> None:
+        game: TimelordChanceGame = self.get_game()
+        node = self.node
+        path = (*self.path, action)
+
+        def make() -> _Node:
+            if node.state is None:
+                if node.results:
+                    return _Node(node.results[action])
+                return game.step(node.base, node.move, (*node.drawn, action))
+            chosen = node.offered(game.index).get(action)
+            if chosen is None:
+                raise pyspiel.SpielError(f"action {action} is not legal now")
+            return game.step(node.state, chosen, ())
+
+        if node.state is None and action not in dict(node.outcomes):
+            raise pyspiel.SpielError(f"chance outcome {action} is not offered now")
+        self.node = game.node(path, make)
+        self.path = path
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"draw {action}"
+        game: TimelordChanceGame = self.get_game()
+        return str(game.index.actions[action])
+
+    def is_terminal(self) -> bool:
+        state = self.node.state
+        return state is not None and state.is_over
+
+    def returns(self) -> list[float]:
+        state = self.node.state
+        game: TimelordChanceGame = self.get_game()
+        if state is None or not state.is_over:
+            return [0.0] * game.tl_game.players
+        winners = state.winners()
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.players)]
+
+    def _position(self) -> State | None:
+        """The position a seat's view is read from: the one before a pending draw (None
+        during the deal, when no seat has seen anything)."""
+        return self.node.state if self.node.state is not None else self.node.base
+
+    def information_state_string(self, player: int | None = None) -> str:
+        seat = self.current_player() if player is None else player
+        text = self.node.strings.get(seat)
+        if text is None:
+            position = self._position()
+            view = {} if position is None else position.view(seat)
+            text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+            self.node.strings[seat] = text
+        return text
+
+    def observation_string(self, player: int | None = None) -> str:
+        seat = self.current_player() if player is None else player
+        game: TimelordChanceGame = self.get_game()
+        position = self._position()
+        return "" if position is None else game.tl_game.render_view(position.view(seat))
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        seat = self.current_player() if player is None else player
+        return self._tensor(seat, True).tolist()
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        seat = self.current_player() if player is None else player
+        return self._tensor(seat, False).tolist()
+
+    def _tensor(self, seat: int, recall: bool) -> np.ndarray:
+        """The perfect-recall or plain observation of `seat`; zeros during the deal."""
+        game: TimelordChanceGame = self.get_game()
+        encoder = game.recall_encoder if recall else game.encoder
+        position = self._position()
+        if position is None:
+            return np.zeros(encoder.size, np.float32)
+        if recall:
+            return encoder.encode(position.view(seat))
+        return encoder.encode_state(position, seat)
+
+    def __str__(self) -> str:
+        if self.node.state is None:
+            return f"chance after {list(self.path)}"
+        return json.dumps(self.node.state.to_json(), sort_keys=True)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, list[int]]]:
+        return (_replay, (str(self.get_game()), list(self.path)))
+
+
+def _replay(game_text: str, history: list[int]) -> TimelordChanceState:
+    state: TimelordChanceState = pyspiel.load_game(game_text).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def _node_at(game_text: str, history: tuple[int, ...]) -> _Node:
+    return _replay(game_text, list(history)).node
+
+
+class TimelordChanceObserver:
+    """Strings and tensors of a seat's view, as the sampled adapter's observer gives them."""
+
+    def __init__(self, game: TimelordChanceGame, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        encoder = game.recall_encoder if perfect_recall else game.encoder
+        self.tensor = np.zeros(encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: TimelordChanceState, player: int) -> None:
+        self.tensor[:] = state._tensor(player, self.perfect_recall)
+
+    def string_from(self, state: TimelordChanceState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
+        return state.observation_string(player)
+
+
+#: What the explicit-chance game shares with the sampled one's type (everything but its
+#: names, its chance mode and its parameters).
+_SHARED = (
+    "dynamics",
+    "information",
+    "utility",
+    "reward_model",
+    "max_num_players",
+    "min_num_players",
+    "provides_information_state_string",
+    "provides_information_state_tensor",
+    "provides_observation_string",
+    "provides_observation_tensor",
+)
+
+
+def register(game_id: str) -> None:
+    """Register `game_id` with pyspiel as `chance_name(game_id)`, its type that of the
+    sampled adapter's game with explicit chance and `chance` in place of `rng_seed`."""
+    sampled = {t.short_name: t for t in pyspiel.registered_games()}[short_name(game_id)]
+    params = {k: v for k, v in sampled.parameter_specification.items() if k != "rng_seed"}
+    game_type = pyspiel.GameType(
+        short_name=chance_name(game_id),
+        long_name=f"{sampled.long_name} (explicit chance)",
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        parameter_specification={**params, "chance": "draws"},
+        **{name: getattr(sampled, name) for name in _SHARED},
+    )
+    cls = type(
+        f"TimelordChanceGame_{game_id.replace('-', '_')}",
+        (TimelordChanceGame,),
+        {"game_id": game_id, "game_type": game_type},
+    )
+    pyspiel.register_game(game_type, cls)
+
+
+for _game_id in GAMES:
+    register(_game_id)

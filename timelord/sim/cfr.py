@@ -1,0 +1,266 @@
+"""CFR baselines on the small variants: OpenSpiel's CFR and its exploitability curve.
+
+    python -m timelord.sim.cfr card-game --variant tiny --iterations 200 --out docs/cfr
+
+loads the game with explicit chance (`timelord.adapters.openspiel_chance`), measures its tree
+(histories, information sets), runs OpenSpiel's tabular CFR (`open_spiel.python.algorithms.cfr`)
+and writes the NashConv of the average policy (`exploitability.nash_conv`: the sum over seats
+of what a best response gains) after chosen iterations, as a Markdown table, a JSON file and
+an SVG plot under `--out`, and the average policy as a seat (`cfr:DIR/NAME.policy.json`).
+NashConv 0 is an exact Nash equilibrium; with win shares as returns it is in win-share
+units (0 to `players`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+from timelord.adapters.openspiel_chance import chance_name
+
+
+@dataclass
+class TreeSize:
+    """How big a game's tree is: what full CFR walks every iteration."""
+
+    histories: int = 0
+    terminals: int = 0
+    chance_nodes: int = 0
+    decision_nodes: int = 0
+    infosets: list[int] = field(default_factory=list)
+    longest: int = 0
+
+
+def load(game_id: str, players: int = 2, chance: str = "outcomes", **options: Any) -> Any:
+    """The explicit-chance pyspiel game of `game_id` with `options` (a variant, sizes)."""
+    import timelord.adapters.openspiel_chance  # noqa: F401  (registers the games)
+
+    params: dict[str, Any] = {"players": players, "chance": chance, **options}
+    return pyspiel.load_game(chance_name(game_id), params)
+
+
+def tree_size(game: Any) -> TreeSize:
+    """Count every history of `game` and the information sets of each seat."""
+    size = TreeSize(infosets=[0] * game.num_players())
+    seen: list[set[str]] = [set() for _ in range(game.num_players())]
+    stack = [(game.new_initial_state(), 0)]
+    while stack:
+        state, depth = stack.pop()
+        size.histories += 1
+        size.longest = max(size.longest, depth)
+        if state.is_terminal():
+            size.terminals += 1
+            continue
+        if state.is_chance_node():
+            size.chance_nodes += 1
+            actions = [a for a, _ in state.chance_outcomes()]
+        else:
+            size.decision_nodes += 1
+            seat = state.current_player()
+            seen[seat].add(state.information_state_string(seat))
+            actions = state.legal_actions()
+        for a in actions:
+            stack.append((state.child(a), depth + 1))
+    size.infosets = [len(s) for s in seen]
+    return size
+
+
+@dataclass
+class CurvePoint:
+    iterations: int
+    nash_conv: float
+    seconds: float  # CFR time so far, the NashConv evaluations left out
+
+
+#: The solvers: OpenSpiel's tabular CFR and CFR+, and external-sampling Monte Carlo CFR
+#: (one sampled walk an iteration) for trees too big to walk whole every iteration.
+ALGORITHMS = ("cfr", "cfr+", "mccfr")
+
+
+def run_cfr(
+    game: Any, iterations: int, checkpoints: list[int], algorithm: str = "cfr"
+) -> list[CurvePoint]:
+    """Run `algorithm` for `iterations`, the NashConv of the average policy measured after
+    each of `checkpoints`."""
+    return solve(game, iterations, checkpoints, algorithm)[0]
+
+
+def solve(
+    game: Any, iterations: int, checkpoints: list[int], algorithm: str = "cfr"
+) -> tuple[list[CurvePoint], Any]:
+    """`run_cfr`, also giving the average policy (an OpenSpiel `TabularPolicy`)."""
+    from open_spiel.python.algorithms import cfr, exploitability, external_sampling_mccfr
+
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}, not {algorithm!r}")
+    if algorithm == "mccfr":
+        solver: Any = external_sampling_mccfr.ExternalSamplingSolver(game)
+        step = solver.iteration
+    else:
+        solver = cfr.CFRPlusSolver(game) if algorithm == "cfr+" else cfr.CFRSolver(game)
+        step = solver.evaluate_and_update_policy
+    marks = sorted({c for c in checkpoints if 1 <= c <= iterations} | {iterations})
+    out: list[CurvePoint] = []
+    spent = 0.0
+    done = 0
+    for mark in marks:
+        start = time.perf_counter()
+        while done < mark:
+            step()
+            done += 1
+        spent += time.perf_counter() - start
+        conv = float(exploitability.nash_conv(game, solver.average_policy()))
+        out.append(CurvePoint(done, conv, round(spent, 3)))
+    return out, _tabular(game, solver.average_policy())
+
+
+def _tabular(game: Any, policy: Any) -> Any:
+    """`policy` as a `TabularPolicy` (MCCFR's average policy is a callable one)."""
+    from open_spiel.python import policy as policy_lib
+
+    if isinstance(policy, policy_lib.TabularPolicy):
+        return policy
+    return policy_lib.tabular_policy_from_callable(game, policy)
+
+
+def policy_table(game: Any, policy: Any) -> dict[str, Any]:
+    """A tabular policy as `timelord.agents.tabular` reads it: per information state (keyed
+    by `state_key`), each legal action's JSON text and probability."""
+    from timelord.agents.tabular import action_key, state_key
+
+    table: dict[str, dict[str, float]] = {}
+    for key, row in policy.state_lookup.items():
+        probs = policy.action_probability_array[row]
+        state = policy.states[row]
+        table[state_key(key)] = {
+            action_key(game.index.actions[a]): round(float(probs[a]), 6)
+            for a in state.legal_actions()
+        }
+    tl = game.tl_game
+    return {"game": tl.id, "options": tl.options, "policy": table}
+
+
+def checkpoints_for(iterations: int) -> list[int]:
+    """1, 2, 5, 10, 20, 50, ... up to `iterations`: even steps on a log scale."""
+    marks, base = [], 1
+    while base <= iterations:
+        marks += [m for m in (base, 2 * base, 5 * base) if m <= iterations]
+        base *= 10
+    return marks
+
+
+def write_report(
+    out: Path, name: str, title: str, size: TreeSize, curve: list[CurvePoint], command: str
+) -> None:
+    """`name`.md (table), `name`.json and `name`.svg (the curve) under `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    data = {
+        "title": title,
+        "command": command,
+        "tree": asdict(size),
+        "curve": [asdict(p) for p in curve],
+    }
+    (out / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
+    lines = [
+        f"# CFR on {title}",
+        "",
+        f"Command: `{command}`",
+        "",
+        f"Tree: {size.histories} histories ({size.decision_nodes} decisions, "
+        f"{size.chance_nodes} chance nodes, {size.terminals} terminals, longest "
+        f"{size.longest}); information sets per seat: {size.infosets}.",
+        "",
+        "| iterations | NashConv | CFR seconds |",
+        "|---:|---:|---:|",
+    ]
+    lines += [f"| {p.iterations} | {p.nash_conv:.6f} | {p.seconds:.2f} |" for p in curve]
+    (out / f"{name}.md").write_text("\n".join(lines) + "\n")
+    _plot(out / f"{name}.svg", title, curve)
+
+
+def _plot(path: Path, title: str, curve: list[CurvePoint]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.loglog([p.iterations for p in curve], [max(p.nash_conv, 1e-9) for p in curve], marker="o")
+    ax.set_xlabel("CFR iterations")
+    ax.set_ylabel("NashConv (win share)")
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None})
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m timelord.sim.cfr", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("game")
+    parser.add_argument("--variant", default="tiny")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--chance", default="outcomes", choices=("draws", "outcomes"))
+    parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument(
+        "--algorithm",
+        default="cfr",
+        choices=ALGORITHMS,
+        help="cfr, cfr+ or mccfr (external sampling)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="another game option, its value as JSON",
+    )
+    parser.add_argument(
+        "--checkpoints",
+        default=None,
+        help="iterations after which to measure NashConv, comma separated (default 1, 2, 5, ...)",
+    )
+    parser.add_argument("--out", type=Path, default=None, help="folder for the table and plot")
+    args = parser.parse_args(argv)
+    options: dict[str, Any] = {"variant": args.variant}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        options[key] = json.loads(value)
+    game = load(args.game, args.players, args.chance, **options)
+    start = time.perf_counter()
+    size = tree_size(game)
+    print(f"tree: {asdict(size)} ({time.perf_counter() - start:.1f} s)", flush=True)
+    if args.checkpoints:
+        marks = [int(c) for c in args.checkpoints.split(",")]
+    else:
+        marks = checkpoints_for(args.iterations)
+    curve, policy = solve(game, args.iterations, marks, args.algorithm)
+    for p in curve:
+        print(f"{p.iterations:>6} {p.nash_conv:.6f} {p.seconds:.2f}s", flush=True)
+    if args.out is not None:
+        extra = "".join(f"-{k}{v}" for k, v in sorted(options.items()) if k != "variant")
+        title = (
+            f"{args.game} variant={args.variant}{extra}, {args.players} players ({args.algorithm})"
+        )
+        name = f"{args.game}-{args.variant}{extra}-{args.players}p"
+        if args.algorithm != "cfr":
+            name += "-" + args.algorithm.replace("+", "plus")
+        command = "python -m timelord.sim.cfr " + " ".join(
+            argv if argv is not None else __import__("sys").argv[1:]
+        )
+        write_report(args.out, name, title, size, curve, command)
+        table = policy_table(game, policy)
+        (args.out / f"{name}.policy.json").write_text(json.dumps(table, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
