@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 import tests.support.toy_tricks  # noqa: F401  (registers toy-tricks and its heuristic)
+from timelord.agents.base import Agent
 from timelord.cli import simulate
 from timelord.cli.main import main
 from timelord.cli.play import play_game as play_in_terminal
-from timelord.core import Record, load, replay
+from timelord.core import Action, Record, Rng, View, load, replay
 from timelord.sim.match import (
     MatchSpec,
     Runner,
@@ -174,3 +176,43 @@ def test_simulate_refuses_a_seat_count_mismatch(capsys: pytest.CaptureFixture[st
         simulate.run(args)
     assert stop.value.code == 2
     assert "timelord: error: 3 players but 2 seat specs" in capsys.readouterr().err
+
+
+class CapReader(Agent):
+    """Plays the last legal action, or the first once a time cap is set: shows whether
+    the match handed its cap to the seat."""
+
+    def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        return legal[0] if self.time_cap is not None else legal[-1]
+
+
+def test_a_match_hands_its_time_cap_to_every_seat() -> None:
+    seats = (f"{__name__}:CapReader", "random", "random")
+    capped = MatchSpec.build("toy-tricks", {"players": 3}, seats, 3, 5, time_cap=0.8)
+    free = MatchSpec.build("toy-tricks", {"players": 3}, seats, 3, 5)
+    runner = Runner(workers=1)
+    for spec, pick in ((capped, 0), (free, -1)):
+        game = spec.load_game()
+        for record in runner.run(spec, lambda out: None):
+            state = game.new_game(record["seed"])
+            reader = record["seats"].index(seats[0])
+            for action in record["actions"]:
+                legal = state.legal_actions()
+                if state.to_move == reader:
+                    assert action == legal[pick].to_json()
+                state = state.apply(game.action_from_json(action))
+
+
+def test_a_kept_pool_serves_many_matches_alike() -> None:
+    """Within `Runner.kept` the matches share one pool (started once) and give what each
+    gives on its own."""
+    runner = Runner(workers=2, batch=2)
+    with runner.kept():
+        pool = runner._pool
+        assert pool is not None
+        first = runner.run(_spec(games=5, seed=1), lambda out: None)
+        second = runner.run(_spec(games=4, seed=2), lambda out: None)
+        assert runner._pool is pool
+    assert runner._pool is None
+    assert first == Runner(workers=1).run(_spec(games=5, seed=1), lambda out: None)
+    assert second == Runner(workers=1).run(_spec(games=4, seed=2), lambda out: None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -58,6 +59,9 @@ class MatchSpec:
     rotate: bool = True
     #: 'module:Class' of the game, so workers can register games added at run time (tests)
     target: str = ""
+    #: wall-clock seconds each bot may think per move (`Agent.time_cap`), as at a served
+    #: table; None (research runs) keeps a match exactly reproducible from its seed
+    time_cap: float | None = None
 
     @classmethod
     def build(
@@ -68,6 +72,7 @@ class MatchSpec:
         games: int,
         seed: int,
         rotate: bool = True,
+        time_cap: float | None = None,
     ) -> MatchSpec:
         game = load(game_id, **options)
         specs = tuple(seats)
@@ -76,7 +81,7 @@ class MatchSpec:
         for spec in set(specs):
             make_agent(spec, game)  # fail early on a bad spec
         target = f"{type(game).__module__}:{type(game).__qualname__}"
-        return cls(game.id, dict(game.options), specs, games, seed, rotate, target)
+        return cls(game.id, dict(game.options), specs, games, seed, rotate, target, time_cap)
 
     def load_game(self) -> Game:
         if self.game not in GAMES and self.target:
@@ -84,9 +89,14 @@ class MatchSpec:
         return load(self.game, **self.options)
 
 
-def play_game(game: Game, specs: list[str], seed: int, index: int) -> dict[str, Any]:
-    """Play one game to the end; its record as JSON with the result filled in."""
+def play_game(
+    game: Game, specs: list[str], seed: int, index: int, time_cap: float | None = None
+) -> dict[str, Any]:
+    """Play one game to the end, each bot thinking at most `time_cap` seconds a move; its
+    record as JSON with the result filled in."""
     agents = [make_agent(spec, game) for spec in specs]
+    for agent in agents:
+        agent.time_cap = time_cap
     rngs = seat_rngs(seed, game.players)
     state: State = game.new_game(seed)
     # the seat that decides first: the first player, whom some games (the Card Game) draw
@@ -139,7 +149,13 @@ def run_batch(spec: MatchSpec, indices: tuple[int, ...]) -> list[dict[str, Any]]
     """Play the games `indices` of a match; the unit of work shipped to processes and Dask."""
     game = spec.load_game()
     return [
-        play_game(game, arrangement(spec.seats, i, spec.rotate), game_seed(spec.seed, i), i)
+        play_game(
+            game,
+            arrangement(spec.seats, i, spec.rotate),
+            game_seed(spec.seed, i),
+            i,
+            spec.time_cap,
+        )
         for i in indices
     ]
 
@@ -158,12 +174,15 @@ class Runner:
 
     `dask` is "local" for a LocalCluster on 127.0.0.1 with `workers` processes, or an address
     like "tcp://host:8786". Results stream out in game order while at most `2 * workers`
-    batches are in flight, so a match of any length runs in constant memory.
+    batches are in flight, so a match of any length runs in constant memory. Inside
+    `with runner.kept():` every `stream` shares one pool (or Dask client), so many short
+    matches (the rounds of a calibration) start their workers once.
     """
 
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     dask: str | None = None
     batch: int | None = None
+    _pool: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.workers < 1 or (self.batch is not None and self.batch < 1):
@@ -200,29 +219,72 @@ class Runner:
             for indices in work:
                 yield run_batch(spec, indices)
 
+    @contextmanager
+    def kept(self) -> Iterator[Runner]:
+        """This runner with its pool (processes or a Dask client) kept open until the block
+        ends, for every `stream` inside it."""
+        if self._pool is not None:
+            yield self
+            return
+        with ExitStack() as stack:
+            if self.dask:
+                self._pool = stack.enter_context(self._dask_client())
+            elif self.workers > 1:
+                self._pool = stack.enter_context(self._process_pool())
+            try:
+                yield self
+            finally:
+                self._pool = None
+
     def _stream_processes(
         self, spec: MatchSpec, work: list[tuple[int, ...]]
     ) -> Iterator[list[dict[str, Any]]]:
-        import multiprocessing
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures import FIRST_COMPLETED, wait
 
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(self.workers, mp_context=context)
-        try:
+        with ExitStack() as stack:
+            pool = (
+                self._pool if self._pool is not None else stack.enter_context(self._process_pool())
+            )
             yield from _in_order(
                 work,
                 lambda indices: pool.submit(run_batch, spec, indices),
                 lambda pending: wait(pending, return_when=FIRST_COMPLETED).done,
                 2 * self.workers,
             )
-        finally:
-            # a stopped run (Ctrl-C, a failed batch) does not wait for the queued batches
-            pool.shutdown(wait=True, cancel_futures=True)
 
     def _stream_dask(
         self, spec: MatchSpec, work: list[tuple[int, ...]]
     ) -> Iterator[list[dict[str, Any]]]:
-        from dask.distributed import Client, LocalCluster, wait
+        from dask.distributed import wait
+
+        with ExitStack() as stack:
+            client = (
+                self._pool if self._pool is not None else stack.enter_context(self._dask_client())
+            )
+            workers = len(client.scheduler_info().get("workers", {})) or self.workers
+            yield from _in_order(
+                work,
+                lambda indices: client.submit(run_batch, spec, indices, pure=False),
+                lambda pending: wait(pending, return_when="FIRST_COMPLETED").done,
+                2 * workers,
+            )
+
+    @contextmanager
+    def _process_pool(self) -> Iterator[Any]:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        try:
+            yield pool
+        finally:
+            # a stopped run (Ctrl-C, a failed batch) does not wait for the queued batches
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    @contextmanager
+    def _dask_client(self) -> Iterator[Any]:
+        from dask.distributed import Client, LocalCluster
 
         cluster = None
         if self.dask == "local":
@@ -237,13 +299,7 @@ class Runner:
         else:
             client = Client(self.dask)
         try:
-            workers = len(client.scheduler_info().get("workers", {})) or self.workers
-            yield from _in_order(
-                work,
-                lambda indices: client.submit(run_batch, spec, indices, pure=False),
-                lambda pending: wait(pending, return_when="FIRST_COMPLETED").done,
-                2 * workers,
-            )
+            yield client
         finally:
             client.close()
             if cluster is not None:
@@ -262,16 +318,21 @@ def _in_order(
     pending: dict[Any, int] = {}
     ready: dict[int, list[dict[str, Any]]] = {}
     submitted = handed = 0
-    while handed < len(work):
-        while submitted < len(work) and submitted - handed < window:
-            pending[submit(work[submitted])] = submitted
-            submitted += 1
-        while handed not in ready:
-            for future in wait_first(list(pending)):
-                ready[pending.pop(future)] = future.result()
-        while handed in ready:
-            yield ready.pop(handed)
-            handed += 1
+    try:
+        while handed < len(work):
+            while submitted < len(work) and submitted - handed < window:
+                pending[submit(work[submitted])] = submitted
+                submitted += 1
+            while handed not in ready:
+                for future in wait_first(list(pending)):
+                    ready[pending.pop(future)] = future.result()
+            while handed in ready:
+                yield ready.pop(handed)
+                handed += 1
+    finally:
+        # a stopped match leaves nothing queued in a pool that outlives it (`Runner.kept`)
+        for future in pending:
+            future.cancel()
 
 
 def write_results(records: Iterable[dict[str, Any]], out: TextIO) -> None:

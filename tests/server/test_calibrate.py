@@ -1,0 +1,69 @@
+"""Calibrating the bot levels (issue 20): where the tables go, that a run is the same on
+every backend, and that the levels come out in order with intervals apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tests.support.toy_tricks  # noqa: F401  (registers toy-tricks and its heuristic)
+from timelord.server.calibrate import calibrate, closest_window, next_window, warm_up
+from timelord.server.ratings import Rating
+from timelord.server.storage import Store
+from timelord.sim.match import Runner
+
+BOTS = ["a", "b", "c", "d"]
+
+
+def test_the_next_round_plays_the_overlapping_neighbours_closest_to_apart() -> None:
+    # a-b apart (gap 5 over sigmas 4); b-c overlap (2 over 5); c-d overlap less apart (1 over 4)
+    ratings = {
+        "a": Rating(40, 2),
+        "b": Rating(35, 2),
+        "c": Rating(33, 3),
+        "d": Rating(32, 1),
+    }
+    assert next_window(ratings, BOTS, 2) == ("b", "c")
+    # the order comes from mu, not from the names: the same ratings under shuffled names
+    shuffled = {"d": ratings["a"], "c": ratings["b"], "a": ratings["c"], "b": ratings["d"]}
+    assert next_window(shuffled, BOTS, 2) == ("a", "c")
+    # three seats: the window of three neighbours holding that pair, the best of b-c-d
+    assert next_window(ratings, BOTS, 3) == ("b", "c", "d")
+    # a stricter margin (gap over summed sigmas) counts a-b as not yet apart: it is the
+    # closest to it of the three
+    assert next_window(ratings, BOTS, 2, margin=1.5) == ("a", "b")
+
+
+def test_levels_all_apart_end_the_schedule() -> None:
+    ratings = {"a": Rating(40, 1), "b": Rating(30, 1), "c": Rating(25, 2), "d": Rating(10, 3)}
+    assert next_window(ratings, BOTS, 2) is None
+    # a budget still to spend goes to the closest pair (b-c: 5 over 3)
+    assert closest_window(ratings, BOTS, 2) == ("b", "c")
+
+
+def test_the_warm_up_rotates_every_combination_within_the_budget() -> None:
+    combos = [("a", "b"), ("a", "c"), ("b", "c")]
+    assert warm_up(combos, 2, 100) == [(c, 2) for c in combos]
+    assert warm_up(combos, 2, 4) == [(("a", "b"), 2), (("a", "c"), 1), (("b", "c"), 1)]
+    assert warm_up(combos, 2, 1) == [(c, 1) for c in combos]
+
+
+def test_a_calibration_is_the_same_on_one_core_or_two(tmp_path: Path) -> None:
+    bots = ["random", "heuristic", "ismcts:sims=8/cutoff=4"]
+    results = []
+    for name, runner in (("serial", Runner(workers=1)), ("pool", Runner(workers=2, batch=3))):
+        store = Store(f"sqlite:///{tmp_path / name}.db")
+        try:
+            store.migrate()
+            done = calibrate(store, "toy-tricks", {"players": 2}, bots, 30, 7, runner)
+        finally:
+            store.close()
+        results.append(done)
+    serial, pooled = results
+    assert serial.tables == pooled.tables == 30
+    assert serial.ratings == pooled.ratings
+    assert [(m.bots, m.tables, m.wins) for m in serial.matchups] == [
+        (m.bots, m.tables, m.wins) for m in pooled.matchups
+    ]
+    # the warm-up rotated each pair once; every later round went to one adjacent pair
+    assert sum(m.tables for m in serial.matchups) == 30
+    assert serial.rounds == 1 + (30 - 6 + 7) // 8
