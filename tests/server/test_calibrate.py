@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import tests.support.toy_tricks  # noqa: F401  (registers toy-tricks and its heuristic)
-from timelord.server.calibrate import calibrate, closest_window, next_window, warm_up
+from timelord.cli.main import main
+from timelord.server.calibrate import (
+    bot_ratings,
+    calibrate,
+    closest_window,
+    next_window,
+    warm_up,
+)
 from timelord.server.ratings import Rating
 from timelord.server.storage import Store
 from timelord.sim.match import Runner
@@ -67,3 +76,25 @@ def test_a_calibration_is_the_same_on_one_core_or_two(tmp_path: Path) -> None:
     # the warm-up rotated each pair once; every later round went to one adjacent pair
     assert sum(m.tables for m in serial.matchups) == 30
     assert serial.rounds == 1 + (30 - 6 + 7) // 8
+
+
+def test_the_rate_command_prints_ratings_matchups_and_costs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'pool.db'}"
+    argv = ["rate", "toy-tricks", "--db", url, "-n", "10", "--bots", "random,heuristic"]
+    assert main([*argv, "--serial", "--time-cap", "0"]) == 0
+    out = capsys.readouterr()
+    assert "| toy-tricks | `heuristic` |" in out.out and "| toy-tricks | `random` |" in out.out
+    assert "| random v heuristic | 10 |" in out.out
+    assert "10 tables of toy-tricks (2 players) in 2 rounds" in out.out
+    assert "s CPU, on 1 workers; load average" in out.out
+    assert "round 2 (random v heuristic)" in out.err  # progress, one line a round
+    # a second run adds to the same pool
+    assert main([*argv, "--serial", "--time-cap", "0", "-q"]) == 0
+    assert "| toy-tricks | `heuristic` |" in capsys.readouterr().out
+    store = Store(url)
+    try:
+        assert sum(b.games for b in bot_ratings(store, "toy-tricks", ["random"])) == 20
+    finally:
+        store.close()

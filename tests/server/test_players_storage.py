@@ -1,10 +1,9 @@
 """Players' storage: a database left by the previous release upgrades in place at start and
-its tables still play; bot calibration rates the levels apart (issue 20)."""
+its tables still play (issue 20); the calibration of the bot levels is in test_calibrate."""
 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 
 from fastapi.testclient import TestClient
 from sqlalchemy import JSON, column, insert, inspect, table, text
@@ -12,11 +11,9 @@ from sqlalchemy import JSON, column, insert, inspect, table, text
 from tests.server.conftest import RATE
 from timelord.core import load
 from timelord.server import create_app
-from timelord.server.calibrate import calibrate
 from timelord.server.migrations import head, upgrade
 from timelord.server.storage import Store
 from timelord.server.tables import hash_token
-from timelord.sim.match import Runner
 
 # the two tables as revision 0001 made them (the release before players)
 _TABLES = table(
@@ -95,20 +92,3 @@ def test_a_database_of_the_previous_release_upgrades_at_start_and_plays_on(db_ur
         assert found is not None and found.seeded is True and found.version == 4
     finally:
         store.close()
-
-
-def test_calibration_rates_the_bot_levels_apart(sqlite_url: str) -> None:
-    """Clue at two players (the game whose levels are cheapest to play and furthest apart:
-    its strongest bot is the deducing heuristic:hard): after 300 tables the levels come out
-    in order with intervals (mu +/- sigma) that do not overlap."""
-    store = Store(sqlite_url)
-    try:
-        store.migrate()
-        bots = ["heuristic", "random", "heuristic:hard"]
-        rated = calibrate(store, "clue", {"players": 2}, bots, 300, 0, Runner(workers=1))
-    finally:
-        store.close()
-    assert [b.spec for b in rated] == ["heuristic:hard", "heuristic", "random"]
-    assert all(b.games == 200 for b in rated)
-    for better, worse in itertools.pairwise(rated):
-        assert better.rating.interval[0] > worse.rating.interval[1], (better, worse)
