@@ -179,11 +179,14 @@ def test_simulate_refuses_a_seat_count_mismatch(capsys: pytest.CaptureFixture[st
 
 
 class CapReader(Agent):
-    """Plays the last legal action, or the first once a time cap is set: shows whether
-    the match handed its cap to the seat."""
+    """Plays the last legal action, or the first once a time cap is set (and counts the
+    decision as cut short): shows whether the match handed its cap to the seat."""
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
-        return legal[0] if self.time_cap is not None else legal[-1]
+        if self.time_cap is None:
+            return legal[-1]
+        self.capped += 1
+        return legal[0]
 
 
 def test_a_match_hands_its_time_cap_to_every_seat() -> None:
@@ -196,6 +199,9 @@ def test_a_match_hands_its_time_cap_to_every_seat() -> None:
         for record in runner.run(spec, lambda out: None):
             state = game.new_game(record["seed"])
             reader = record["seats"].index(seats[0])
+            cut = record["result"].get("capped")
+            mine = record["result"]["movers"].count(reader)
+            assert cut == ([mine if s == reader else 0 for s in range(3)] if pick == 0 else None)
             for action in record["actions"]:
                 legal = state.legal_actions()
                 if state.to_move == reader:

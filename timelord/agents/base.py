@@ -21,6 +21,9 @@ class Agent(ABC):
     #: with what they have found; the server sets it so no bot stalls a table, research runs
     #: leave it unset so a seed replays exactly.
     time_cap: float | None = None
+    #: Decisions so far that the clock (the time cap, or a level's own time budget) cut
+    #: short: a calibration reports how often the cap, not the level, set a bot's strength.
+    capped: int = 0
 
     def __init__(self, game: Game) -> None:
         self.game = game

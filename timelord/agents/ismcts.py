@@ -237,6 +237,7 @@ class IsmctsAgent(Agent):
         found: list[Node] = []
         while sims < budget:
             if deadline is not None and clock() > deadline:
+                self.capped += 1
                 break
             sims += 1
             state = sample(view, rng)

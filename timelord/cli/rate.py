@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from timelord.server.calibrate import (
         BotRating,
         calibrate,
+        format_capped,
         format_matchups,
         format_table,
     )
@@ -145,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(format_matchups(done.matchups))
     print()
+    capped = format_capped(done.matchups)
+    if capped:
+        print(capped)
     apart = "every adjacent pair apart" if done.separated else "some adjacent pairs overlap"
     print(
         f"{done.tables} tables of {args.game} ({options['players']} players) in {done.rounds} "

@@ -51,11 +51,14 @@ class BotRating:
 
 @dataclass
 class Matchup:
-    """One combination's tables in this run: how many, and each bot's summed win share."""
+    """One combination's tables in this run: how many, each bot's summed share of first
+    places, its decisions and how many of them the time cap cut short."""
 
     bots: tuple[str, ...]
     tables: int = 0
     wins: dict[str, float] = field(default_factory=dict)
+    decisions: dict[str, int] = field(default_factory=dict)
+    capped: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -202,9 +205,14 @@ def _play(
             played.append((seats, finish))
             firsts = finish.count(1)
             matchup.tables += 1
-            for spec_at, place in zip(seats, finish, strict=True):
+            movers = record["result"]["movers"]
+            capped = record["result"].get("capped", [0] * len(seats))
+            for seat, (spec_at, place) in enumerate(zip(seats, finish, strict=True)):
                 share = 1.0 / firsts if place == 1 else 0.0
                 matchup.wins[spec_at] = matchup.wins.get(spec_at, 0.0) + share
+                moved = movers.count(seat)
+                matchup.decisions[spec_at] = matchup.decisions.get(spec_at, 0) + moved
+                matchup.capped[spec_at] = matchup.capped.get(spec_at, 0) + capped[seat]
         if on_tables is not None:
             on_tables(len(batch))
     return played
@@ -253,6 +261,19 @@ def format_table(game: str, ratings: Sequence[BotRating]) -> str:
             f"{b.rating.shown:.2f} | [{low:.2f}, {high:.2f}] | {b.games} | {b.wins:.1f} |"
         )
     return "\n".join(lines)
+
+
+def format_capped(matchups: Sequence[Matchup]) -> str:
+    """Per bot, the share of its decisions (those with a choice or not) the time cap cut
+    short in this run; empty when it cut none."""
+    decisions: dict[str, int] = {}
+    capped: dict[str, int] = {}
+    for m in matchups:
+        for b in m.bots:
+            decisions[b] = decisions.get(b, 0) + m.decisions.get(b, 0)
+            capped[b] = capped.get(b, 0) + m.capped.get(b, 0)
+    cut = [f"`{b}` {capped[b]} of {decisions[b]}" for b in decisions if capped[b]]
+    return f"decisions the time cap cut short: {', '.join(cut)}" if cut else ""
 
 
 def format_matchups(matchups: Sequence[Matchup]) -> str:

@@ -123,6 +123,9 @@ def play_game(
         "first": first,
         **game_clock(state),
     }
+    if time_cap is not None:
+        # each seat's decisions the cap cut short
+        record.result["capped"] = [agent.capped for agent in agents]
     return record.to_json()
 
 
