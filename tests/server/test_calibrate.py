@@ -3,6 +3,7 @@ every backend, and that the levels come out in order with intervals apart."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,38 @@ def test_the_rate_command_prints_ratings_matchups_and_costs(
         assert sum(b.games for b in bot_ratings(store, "toy-tricks", ["random"])) == 20
     finally:
         store.close()
+
+
+def test_calibration_puts_random_heuristic_and_ismcts_hard_in_order_apart(
+    tmp_path: Path,
+) -> None:
+    """Clue at two players, where `ismcts:hard` beats the heuristic most clearly and a
+    random seat never solves the case: the schedule plays until every adjacent pair is
+    apart by half as much again as the intervals (mu +/- sigma) need, within a small
+    budget, and the head-to-head counts agree with the order. No time cap, so the seed
+    decides every game."""
+    store = Store(f"sqlite:///{tmp_path / 'pool.db'}")
+    try:
+        store.migrate()
+        bots = ["random", "heuristic", "ismcts:hard"]
+        done = calibrate(
+            store,
+            "clue",
+            {"players": 2},
+            bots,
+            40,
+            0,
+            Runner(workers=1),
+            until_separated=True,
+            margin=1.5,
+            round_tables=2,
+        )
+    finally:
+        store.close()
+    assert done.separated and done.tables < 40
+    assert [b.spec for b in done.ratings] == ["ismcts:hard", "heuristic", "random"]
+    for better, worse in itertools.pairwise(done.ratings):
+        assert better.rating.interval[0] > worse.rating.interval[1], (better, worse)
+    for m in done.matchups:
+        weaker, stronger = sorted(m.bots, key=bots.index)
+        assert m.wins[stronger] > m.wins.get(weaker, 0.0), m
