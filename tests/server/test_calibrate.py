@@ -50,11 +50,11 @@ def test_levels_all_apart_end_the_schedule() -> None:
     assert closest_window(ratings, BOTS, 2) == ("b", "c")
 
 
-def test_the_warm_up_rotates_every_combination_within_the_budget() -> None:
-    combos = [("a", "b"), ("a", "c"), ("b", "c")]
-    assert warm_up(combos, 2, 100) == [(c, 2) for c in combos]
-    assert warm_up(combos, 2, 4) == [(("a", "b"), 2), (("a", "c"), 1), (("b", "c"), 1)]
-    assert warm_up(combos, 2, 1) == [(c, 1) for c in combos]
+def test_the_warm_up_rotates_each_window_of_neighbours_within_the_budget() -> None:
+    assert warm_up(BOTS, 2, 100) == [(("a", "b"), 2), (("b", "c"), 2), (("c", "d"), 2)]
+    assert warm_up(BOTS, 3, 100) == [(("a", "b", "c"), 3), (("b", "c", "d"), 3)]
+    assert warm_up(BOTS, 2, 4) == [(("a", "b"), 2), (("b", "c"), 1), (("c", "d"), 1)]
+    assert warm_up(BOTS, 2, 1) == [(w, 1) for w in (("a", "b"), ("b", "c"), ("c", "d"))]
 
 
 def test_a_calibration_is_the_same_on_one_core_or_two(tmp_path: Path) -> None:
@@ -74,9 +74,10 @@ def test_a_calibration_is_the_same_on_one_core_or_two(tmp_path: Path) -> None:
     assert [(m.bots, m.tables, m.wins) for m in serial.matchups] == [
         (m.bots, m.tables, m.wins) for m in pooled.matchups
     ]
-    # the warm-up rotated each pair once; every later round went to one adjacent pair
+    # the warm-up rotated the two pairs of neighbours once; every later round went to one
+    # pair adjacent by mu
     assert sum(m.tables for m in serial.matchups) == 30
-    assert serial.rounds == 1 + (30 - 6 + 7) // 8
+    assert serial.rounds == 1 + (30 - 4 + 7) // 8
 
 
 def test_the_rate_command_prints_ratings_matchups_and_costs(

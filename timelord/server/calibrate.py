@@ -1,18 +1,19 @@
 """Calibrating the bot levels: bot-against-bot tables played into the rating pool people
 are rated in (`timelord rate`), so a person's rating reads against known levels.
 
-The tables are spent where they tell most. A warm-up gives every combination of the bots (as
-many as the game's players) one rotation of the seats; then each round plays one window of
-bots adjacent in the pool's current order (mu), the window with an overlapping pair closest
-to coming apart: the pair whose mu gap is the largest share of its summed sigmas while still
-below it (mu +/- sigma intervals that touch). A game between levels far apart moves the
-model almost nowhere (the stronger always wins, which it already expects); one between
-neighbours whose intervals overlap is the game whose result it cannot predict. Pairs that are
-apart are left alone; levels that may be equal get the tables last, so a budget is not sunk
-into a pair that will never separate while another is one round from it. With
-`until_separated` the run stops once every adjacent pair is apart (an optional stop: the
-last round is the one that happened to part them, so the margin it reports is slightly
-optimistic; the head-to-head counts are printed with it).
+The tables are spent where they tell most. A warm-up gives each window of neighbours in the
+order the bots are named (as many as the game's players, weakest first) one rotation of the
+seats; then each round plays one window of bots adjacent in the pool's current order (mu),
+the window with an overlapping pair closest to coming apart: the pair whose mu gap is the
+largest share of its summed sigmas while still below it (mu +/- sigma intervals that
+touch). A game between levels far apart moves the model almost nowhere (the stronger always
+wins, which it already expects); one between neighbours whose intervals overlap is the game
+whose result it cannot predict. Pairs that are apart are left alone; levels that may be
+equal get the tables last, so a budget is not sunk into a pair that will never separate
+while another is one round from it. With `until_separated` the run stops once every
+adjacent pair is apart (an optional stop: the last round is the one that happened to part
+them, so the margin it reports is slightly optimistic; the head-to-head counts are printed
+with it).
 
 Determinism: a round's tables are one seeded match (`timelord.sim.match`), its seed taken
 from the run's seed, the combination and the round; the rounds' ratings decide the next
@@ -81,13 +82,15 @@ def combinations(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return list(itertools.combinations(bots, players))
 
 
-def warm_up(
-    combos: Sequence[tuple[str, ...]], players: int, games: int
-) -> list[tuple[tuple[str, ...], int]]:
-    """The first round: each combination one rotation of the seats, or as near as the
-    budget allows (every combination plays at least once)."""
-    share, extra = divmod(min(games, players * len(combos)), len(combos))
-    return [(c, max(1, share + (1 if i < extra else 0))) for i, c in enumerate(combos)]
+def warm_up(bots: Sequence[str], players: int, games: int) -> list[tuple[tuple[str, ...], int]]:
+    """The first round: each window of `players` bots neighbours in the order named
+    (weakest first, as a caller expects them) one rotation of the seats, or as near as the
+    budget allows (every window plays at least once). Bots far apart in that order never
+    meet: their game would tell the model little, and it is the costliest (a search bot
+    against a random one plays long games)."""
+    windows = [tuple(bots[i : i + players]) for i in range(len(bots) - players + 1)]
+    share, extra = divmod(min(games, players * len(windows)), len(windows))
+    return [(w, max(1, share + (1 if i < extra else 0))) for i, w in enumerate(windows)]
 
 
 def closeness(upper: Rating, lower: Rating) -> float:
@@ -160,7 +163,7 @@ def calibrate(
     combos = combinations(bots, players)
     per_round = -(-max(1, round_tables) // players) * players
     matchups = {c: Matchup(c) for c in combos}
-    plan = warm_up(combos, players, games)
+    plan = warm_up(bots, players, games)
     played = rounds = 0
     separated = False
     with runner.kept():
