@@ -107,9 +107,8 @@ def test_calibration_puts_random_heuristic_and_ismcts_hard_in_order_apart(
 ) -> None:
     """Clue at two players, where `ismcts:hard` beats the heuristic most clearly and a
     random seat never solves the case: the schedule plays until every adjacent pair's
-    intervals (mu +/- sigma) are apart, within a small budget (16 tables: 4 between hard
-    and the heuristic, about 40 s of one core), and the head-to-head counts agree with the
-    order. No time cap, so the seed decides every game."""
+    intervals (mu +/- sigma) are apart, within a small budget, and the head-to-head counts
+    agree with the order. No time cap, so the seed decides every game."""
     store = Store(f"sqlite:///{tmp_path / 'pool.db'}")
     try:
         store.migrate()
@@ -132,5 +131,6 @@ def test_calibration_puts_random_heuristic_and_ismcts_hard_in_order_apart(
     for better, worse in itertools.pairwise(done.ratings):
         assert better.rating.interval[0] > worse.rating.interval[1], (better, worse)
     for m in done.matchups:
-        weaker, stronger = sorted(m.bots, key=bots.index)
-        assert m.wins[stronger] > m.wins.get(weaker, 0.0), m
+        if m.tables:  # random and hard never meet: they are not neighbours
+            weaker, stronger = sorted(m.bots, key=bots.index)
+            assert m.wins[stronger] > m.wins[weaker], m
