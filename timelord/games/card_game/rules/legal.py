@@ -395,8 +395,20 @@ def _group_actions(
 ) -> None:
     """Append the reserve/discard combinations of `hand` (k >= 1; see the comment above)."""
     table = CARD_ACTIONS
-    n = len(hand)
     singles: list[CardActions] = []
+    if k < 2:  # single cards only (a hand one above the minimum)
+        prev = -1
+        for c in hand:
+            d = de[c]
+            if d != prev:
+                prev = d
+                x = table[c]
+                singles.append(x if x is not None else card_actions(c))
+        if room >= 1:
+            out += [x.reserve for x in singles]
+        out += [x.discard for x in singles]
+        return
+    n = len(hand)
     res2: list[Action] = []
     disc: list[Action] = []
     seen1 = -1
@@ -410,20 +422,19 @@ def _group_actions(
             x = card_actions(a)
         singles.append(x)
         disc.append(x.discard)
-        if k >= 2:
-            r2, d2 = x.reserve2, x.discard2
-            seen2 = -1
-            for j in range(i + 1, n):
-                b = hand[j]
-                if de[b] == seen2:
-                    continue
-                seen2 = de[b]
-                r = r2[b]
-                d = d2[b]
-                if r is None or d is None:
-                    r, d = x.pair(a, b)
-                res2.append(r)
-                disc.append(d)
+        r2, d2 = x.reserve2, x.discard2
+        seen2 = -1
+        for j in range(i + 1, n):
+            b = hand[j]
+            if de[b] == seen2:
+                continue
+            seen2 = de[b]
+            r = r2[b]
+            d = d2[b]
+            if r is None or d is None:
+                r, d = x.pair(a, b)
+            res2.append(r)
+            disc.append(d)
     if room >= 1:
         out += [x.reserve for x in singles]
         if room >= 2:
