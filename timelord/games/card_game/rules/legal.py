@@ -399,9 +399,8 @@ def _group_actions(
     if k < 2:  # single cards only (a hand one above the minimum)
         prev = -1
         for c in hand:
-            d = de[c]
-            if d != prev:
-                prev = d
+            if de[c] != prev:
+                prev = de[c]
                 x = table[c]
                 singles.append(x if x is not None else card_actions(c))
         if room >= 1:
