@@ -21,7 +21,7 @@ from timelord.games.card_game.cards import (
 )
 from timelord.games.card_game.rules.apply import apply_action
 from timelord.games.card_game.rules.endgame import victory_points
-from timelord.games.card_game.rules.legal import explain, legal_actions
+from timelord.games.card_game.rules.legal import explain, legal_actions, legal_count, legal_pick
 from timelord.games.card_game.rules.turn import setup, start_turn
 from timelord.games.card_game.sampling import prepare, sample_state
 from timelord.games.card_game.state import CardGameRules, CardGameState
@@ -170,6 +170,12 @@ class CardGame(CardGameRules):
     # ------------------------------------------------------------------ rule entry points
     def legal_of(self, s: CardGameState) -> list[Action]:
         return legal_actions(s)
+
+    def count_of(self, s: CardGameState) -> int:
+        return legal_count(s)
+
+    def pick_of(self, s: CardGameState, i: int, rng: Rng | None) -> Action:
+        return legal_pick(s, i, rng)
 
     def advance(self, s: CardGameState, action: Action) -> None:
         apply_action(s, action)

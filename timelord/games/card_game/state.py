@@ -18,7 +18,17 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from timelord.core import Action, Event, Game, GameOver, IllegalAction, InvalidAction, State, View
+from timelord.core import (
+    Action,
+    Event,
+    Game,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    Rng,
+    State,
+    View,
+)
 from timelord.games.card_game.cards import CardSet
 
 # Phases: what the seat in `to_move` must decide now.
@@ -63,6 +73,14 @@ class CardGameRules(Game):
         """Every action allowed in `s` (`rules/legal.py`)."""
 
     @abstractmethod
+    def count_of(self, s: CardGameState) -> int:
+        """How many actions `legal_of(s)` lists, counted without building them all."""
+
+    @abstractmethod
+    def pick_of(self, s: CardGameState, i: int, rng: Rng | None) -> Action:
+        """`legal_of(s)[i]`, or with `rng` the one at `rng.below(count_of(s))`, built alone."""
+
+    @abstractmethod
     def advance(self, s: CardGameState, action: Action) -> None:
         """Apply `action` to `s`, a fresh copy the rules may change (`rules/apply.py`)."""
 
@@ -80,7 +98,7 @@ class CardGameRules(Game):
 
 
 class CardGameState(State):
-    __slots__ = ("_legal", "_legal_set", "_lo", "cs", "game", *_FIELDS)
+    __slots__ = ("_legal", "_lo", "cs", "game", *_FIELDS)
 
     game: CardGameRules
     cs: CardSet
@@ -125,7 +143,6 @@ class CardGameState(State):
         self.game = game
         self.cs = game.cards
         self._legal: list[Action] | None = None
-        self._legal_set: frozenset[int] | None = None
         self._lo = True  # this state owns its location lists (see `own_locations`)
 
     # ------------------------------------------------------------------ copying, JSON
@@ -218,16 +235,26 @@ class CardGameState(State):
             legal = self._legal = self.game.legal_of(self)
         return list(legal)
 
+    # The counted enumeration: searches and playouts that want one move build only it.
+    def legal_count(self) -> int:
+        return self.game.count_of(self)
+
+    def legal_at(self, i: int) -> Action:
+        return self.game.pick_of(self, i, None)
+
+    def random_legal(self, rng: Rng) -> Action:
+        return self.game.pick_of(self, 0, rng)
+
     def apply(self, action: Action) -> State:
         """The checked path. Listed actions are shared objects, so the check is by identity
         first; an equal action built elsewhere (JSON, a test) is checked by value."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self.game.legal_of(self)
-        ids = self._legal_set
-        if ids is None:
-            ids = self._legal_set = frozenset(map(id, legal))
-        if id(action) not in ids and action not in legal:
+        for listed in legal:
+            if listed is action:
+                return self.apply_unchecked(action)
+        if action not in legal:
             if not isinstance(action, Action):
                 raise InvalidAction(f"not an action: {action!r}")
             if self.phase == OVER:

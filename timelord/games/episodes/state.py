@@ -267,6 +267,26 @@ class EpisodesState(State):
             legal = self._legal = self._compute_legal()
         return legal[:]
 
+    # The counted enumeration reads the list without copying it: Episodes' lists are short
+    # (the episode combinations are rare and few), so counting them would not pay.
+    def legal_count(self) -> int:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return len(legal)
+
+    def legal_at(self, i: int) -> Action:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[i]
+
+    def random_legal(self, rng: Rng) -> Action:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[rng.below(len(legal))]
+
     def scores(self) -> list[float]:
         return [float(v) for v in self.vp]
 

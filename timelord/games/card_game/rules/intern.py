@@ -4,6 +4,14 @@ and shared objects make the legality check of `apply` an identity test."""
 from __future__ import annotations
 
 from timelord.core import Action
+from timelord.games.card_game.actions import (
+    DiscardForTime,
+    PickUp,
+    PlaceReserve,
+    PlayDefender,
+    PlayEnemy,
+    PlayLocation,
+)
 
 _INTERN: dict[tuple[object, ...], Action] = {}
 
@@ -16,17 +24,70 @@ def mk(cls: type[Action], *args: object) -> Action:
     return a
 
 
-# Integer-keyed caches for the most frequent actions (no tuple to build per lookup).
-# Card ids and locations stay below 1024 in any card set.
-PLAY_LOCATION: dict[int, Action] = {}
-PLAY_DEFENDER: dict[int, Action] = {}
-PLAY_ENEMY: dict[int, Action] = {}
-RESERVE: dict[int, Action] = {}
-DISCARD: dict[int, Action] = {}
+#: Card ids and locations stay below this in any card set (see `cards.MAX_CARDS`).
+ID_LIMIT = 1024
 
 
-def make(cache: dict[int, Action], key: int, cls: type[Action], *args: object) -> Action:
-    a = cache.get(key)
-    if a is None:
-        a = cache[key] = cls(*args)
-    return a
+class CardActions:
+    """The actions of one card: its one-card actions, its plays by location and its
+    two-card reserve/discard actions with each later card, in lists indexed by location or
+    card id (a list index is cheaper than a keyed look-up, and these are most of every list
+    of moves). Built on first use, once per card per process; the objects are `mk`'s, so
+    they are shared with it."""
+
+    __slots__ = (
+        "defender",
+        "discard",
+        "discard2",
+        "enemy",
+        "location",
+        "pickup",
+        "reserve",
+        "reserve2",
+    )
+
+    def __init__(self, c: int, cards: int) -> None:
+        self.pickup = mk(PickUp, c)
+        self.location = mk(PlayLocation, c)
+        self.reserve = mk(PlaceReserve, (c,))
+        self.discard = mk(DiscardForTime, (c,))
+        self.reserve2: list[Action | None] = [None] * cards
+        self.discard2: list[Action | None] = [None] * cards
+        self.defender: list[Action] = []  # by location, grown by `play_defender`
+        self.enemy: list[Action] = []  # by location, grown by `play_enemy`
+
+    def play_defender(self, c: int, L: int) -> Action:
+        """PlayDefender(c, L) (c is this card)."""
+        row = self.defender
+        while len(row) <= L:
+            row.append(mk(PlayDefender, c, len(row)))
+        return row[L]
+
+    def play_enemy(self, c: int, L: int) -> Action:
+        """PlayEnemy(c, L) (c is this card)."""
+        row = self.enemy
+        while len(row) <= L:
+            row.append(mk(PlayEnemy, c, len(row)))
+        return row[L]
+
+    def pair(self, a: int, b: int) -> tuple[Action, Action]:
+        """PlaceReserve and DiscardForTime of cards a < b (a is this card)."""
+        r = self.reserve2[b]
+        d = self.discard2[b]
+        if r is None or d is None:
+            r = self.reserve2[b] = mk(PlaceReserve, (a, b))
+            d = self.discard2[b] = mk(DiscardForTime, (a, b))
+        return r, d
+
+
+#: `CardActions` per card id, filled by `card_actions` (callers index it first and call
+#: that only on a miss, which saves a call per card).
+CARD_ACTIONS: list[CardActions | None] = [None] * ID_LIMIT
+
+
+def card_actions(c: int) -> CardActions:
+    """The `CardActions` of card `c`, built on first use."""
+    x = CARD_ACTIONS[c]
+    if x is None:
+        x = CARD_ACTIONS[c] = CardActions(c, ID_LIMIT)
+    return x

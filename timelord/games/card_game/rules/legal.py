@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from timelord.core import Action, GameOver, IllegalAction
+from timelord.core import Action, GameOver, IllegalAction, Rng
 from timelord.games.card_game.actions import (
     BuyCards,
     DiscardEnemies,
@@ -35,12 +35,9 @@ from timelord.games.card_game.rules.common import (
 )
 from timelord.games.card_game.rules.conflict import matching_sets, valiant_cards
 from timelord.games.card_game.rules.intern import (
-    DISCARD,
-    PLAY_DEFENDER,
-    PLAY_ENEMY,
-    PLAY_LOCATION,
-    RESERVE,
-    make,
+    CARD_ACTIONS,
+    CardActions,
+    card_actions,
 )
 from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.supports import support_actions
@@ -146,80 +143,140 @@ def combines(s: CardGameState, c: int, others: tuple[int, ...]) -> bool:
 
 
 def main_actions(s: CardGameState) -> list[Action]:
+    out, k, room, buys = _main_head(s)
+    if k > 0:
+        _group_actions(s.cs.design, s.hands[s.active], k, room, out)
+    for n in range(1, buys + 1):
+        out.append(_buy(n))
+    return out
+
+
+def legal_count(s: CardGameState) -> int:
+    """`len(legal_actions(s))`, the reserve/discard combinations counted, not built."""
+    if s.phase != MAIN:
+        return len(legal_actions(s))
+    head, k, room, buys = _main_head(s)
+    if k <= 0:
+        return len(head) + buys
+    hand = s.hands[s.active]
+    firsts = _firsts(s.cs.design, hand)
+    return len(head) + _group_count(s.cs.design, hand, firsts, k, room) + buys
+
+
+def legal_pick(s: CardGameState, i: int, rng: Rng | None) -> Action:
+    """`legal_actions(s)[i]`, or with `rng` the action at `rng.below(legal_count(s))`,
+    building only the one reserve/discard combination it names."""
+    if s.phase != MAIN:
+        legal = legal_actions(s)
+        return legal[rng.below(len(legal)) if rng is not None else i]
+    head, k, room, buys = _main_head(s)
+    hand = s.hands[s.active]
+    de = s.cs.design
+    firsts = _firsts(de, hand) if k > 0 else []
+    groups = _group_count(de, hand, firsts, k, room) if k > 0 else 0
+    if rng is not None:
+        i = rng.below(len(head) + groups + buys)
+    if i < len(head):
+        return head[i]
+    i -= len(head)
+    if i < groups:
+        return _group_at(de, hand, firsts, k, room, i)
+    return _buy(i - groups + 1)
+
+
+def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
+    """The MAIN actions before the reserve/discard combinations, with what fixes those and
+    the buys after them: (actions, k, room, buys); k cards at most go to one reserve play or
+    discard (0: none), room is the reserve's free room, buys the largest BuyCards count."""
     p = s.active
     cs = s.cs
     g = s.game
     hand = s.hands[p]
     h = len(hand)
-    mh = min_hand(s)
+    endgame = s.endgame
     P = g.pass_count
+    mh = 0 if endgame else P  # min_hand
     out: list[Action] = []
-    capped = not s.endgame and s.steps >= g.turn_step_cap
+    table = CARD_ACTIONS
+    capped = not endgame and s.steps >= g.turn_step_cap
     if not capped:
-        for c in s.reserve[p]:
-            if c not in s.newres:
-                out.append(_mk(PickUp, c))
-    if not s.endgame and h == P:
+        reserve = s.reserve[p]
+        if reserve:
+            newres = s.newres
+            for c in reserve:
+                if c not in newres:
+                    x = table[c]
+                    out.append((x if x is not None else card_actions(c)).pickup)
+    if not endgame and h == P:
         out.append(_END)
     if capped:
         if h > P:
-            out += [_mk(DiscardForTime, (c,)) for c in one_per_design(s, hand)]
-        return out
+            for c in one_per_design(s, hand):
+                x = table[c]
+                out.append((x if x is not None else card_actions(c)).discard)
+        return out, 0, 0, 0
+    k = room = 0
     if h - 1 >= mh:
         loc_owner = s.loc_owner
         loc_att = s.loc_att
-        loc_def = s.loc_def
-        own = [L for L, o in enumerate(loc_owner) if o == p]
         free_dalek = loc_att.count(p) < cs.constants.counters
         is_loc, is_def, is_en, ctype = cs.is_location, cs.is_defender, cs.is_enemy, cs.type
-        PL, PD, PE = PLAY_LOCATION, PLAY_DEFENDER, PLAY_ENEMY
+        de = cs.design
+        # The Locations a Defender may go to (with the types there) and those an Enemy may
+        # attack (-1: a new attack, p: joining its own, q: another's attack, for take-overs),
+        # worked out once for all the cards of the hand.
+        own: list[tuple[int, set[str]]] | None = None
+        targets: list[tuple[int, int]] | None = None
         prev = -1
         for c in hand:
-            d = cs.design[c]
+            d = de[c]
             if d == prev:
                 continue
             prev = d
+            x = table[c]
+            if x is None:
+                x = card_actions(c)
             if is_loc[c]:
-                a = PL.get(c)
-                out.append(a if a is not None else make(PL, c, PlayLocation, c))
+                out.append(x.location)
             elif is_def[c]:
+                if own is None:
+                    own = [
+                        (L, {ctype[y] for y in s.loc_def[L]})
+                        for L, o in enumerate(loc_owner)
+                        if o == p
+                    ]
                 t = ctype[c]
-                for L in own:
-                    if all(ctype[x] != t for x in loc_def[L]):
-                        key = c << 10 | L
-                        a = PD.get(key)
-                        out.append(a if a is not None else make(PD, key, PlayDefender, c, L))
+                row = x.defender
+                for L, types in own:
+                    if t not in types:
+                        out.append(row[L] if len(row) > L else x.play_defender(c, L))
             elif is_en[c]:
+                if targets is None:
+                    targets = [(L, loc_att[L]) for L, o in enumerate(loc_owner) if o != p]
                 takeover = "takeover" in cs.effects[c]
-                for L, o in enumerate(loc_owner):
-                    if o == p:
-                        continue
-                    att = loc_att[L]
-                    if att == p:
+                row = x.enemy
+                for L, att in targets:
+                    if att < 0:
+                        if not free_dalek:
+                            continue
+                    elif att == p:
                         if not combines(s, c, s.loc_en[L]):
                             continue
-                    elif att >= 0:
+                    else:
                         if takeover and free_dalek and can_take_over(s, c, L):
                             out.append(_mk(TakeOver, c, L))
                         continue
-                    elif not free_dalek:
-                        continue
-                    key = c << 10 | L
-                    a = PE.get(key)
-                    out.append(a if a is not None else make(PE, key, PlayEnemy, c, L))
+                    out.append(row[L] if len(row) > L else x.play_enemy(c, L))
             else:
                 support_actions(s, p, c, h, mh, out)
-        room = reserve_capacity(s, p) - reserve_used(s, p)
-        res1, res2, disc = _group_actions(s, hand, min(2, h - mh))
-        if room >= 1:
-            out.extend(res1)
-            if room >= 2:
-                out.extend(res2)
-        out.extend(disc)
-    cost = cs.constants.buy_cost
-    for n in range(1, min(s.tp[p] // cost, cards_to_buy(s)) + 1):
-        out.append(_mk(BuyCards, n))
-    return out
+        upres = s.upres[p]
+        if upres:
+            room = reserve_capacity(s, p) - reserve_used(s, p)
+        else:
+            room = cs.constants.reserve_limit - len(s.reserve[p])
+        k = min(2, h - mh)
+    buys = min(s.tp[p] // cs.constants.buy_cost, len(s.deck) + len(s.discard))  # cards_to_buy
+    return out, k, room, buys
 
 
 def can_take_over(s: CardGameState, c: int, L: int) -> bool:
@@ -235,66 +292,153 @@ def can_take_over(s: CardGameState, c: int, L: int) -> bool:
     return combines(s, c, ens)
 
 
+_BUYS: list[Action] = []
+
+
+def _buy(n: int) -> Action:
+    """The shared `BuyCards(n)`."""
+    while len(_BUYS) <= n:
+        _BUYS.append(_mk(BuyCards, len(_BUYS)))
+    return _BUYS[n]
+
+
+# The reserve/discard combinations of a hand (C-4.7, C-4.9), one per multiset of designs
+# (C-R24): a hand's cards are sorted with the copies of a design side by side, so the
+# first copy of each design (`firsts`) stands for that design. In list order: the 1-card
+# reserve plays (room >= 1), the 2-card ones (room >= 2, k = 2), then the discards, each
+# first copy's 1-card discard followed by its 2-card ones. A first copy pairs with its
+# design's second copy (when there is one) and with the first copy of every later design,
+# so it has `_partners` 2-card combinations and a hand has d(d-1)/2 + (designs held twice)
+# of them: counted without building them, and any one built from its index.
+
+
+def _firsts(de: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
+    """The positions in `hand` of the first copy of each design."""
+    out = []
+    prev = -1
+    for i in range(len(hand)):
+        d = de[hand[i]]
+        if d != prev:
+            prev = d
+            out.append(i)
+    return out
+
+
+def _partners(de: tuple[int, ...], hand: tuple[int, ...], firsts: list[int], t: int) -> int:
+    """How many 2-card combinations the t-th first copy heads."""
+    f = firsts[t]
+    twice = f + 1 < len(hand) and de[hand[f + 1]] == de[hand[f]]
+    return len(firsts) - 1 - t + twice
+
+
+def _group_count(
+    de: tuple[int, ...], hand: tuple[int, ...], firsts: list[int], k: int, room: int
+) -> int:
+    d = len(firsts)
+    pairs = 0
+    if k >= 2:
+        n = len(hand)
+        pairs = d * (d - 1) // 2
+        for f in firsts:
+            if f + 1 < n and de[hand[f + 1]] == de[hand[f]]:
+                pairs += 1
+    return (d if room >= 1 else 0) + (pairs if room >= 2 else 0) + d + pairs
+
+
+def _pair_of(
+    de: tuple[int, ...], hand: tuple[int, ...], firsts: list[int], t: int, i: int
+) -> tuple[Action, Action]:
+    """The reserve play and discard of the t-th first copy's i-th 2-card combination."""
+    f = firsts[t]
+    a = hand[f]
+    if f + 1 < len(hand) and de[hand[f + 1]] == de[a]:
+        b = hand[f + 1] if i == 0 else hand[firsts[t + i]]
+    else:
+        b = hand[firsts[t + 1 + i]]
+    x = CARD_ACTIONS[a]
+    return (x if x is not None else card_actions(a)).pair(a, b)
+
+
+def _group_at(
+    de: tuple[int, ...], hand: tuple[int, ...], firsts: list[int], k: int, room: int, i: int
+) -> Action:
+    """The i-th reserve/discard combination of `hand` (see the comment above)."""
+    d = len(firsts)
+    if room >= 1:
+        if i < d:
+            c = hand[firsts[i]]
+            x = CARD_ACTIONS[c]
+            return (x if x is not None else card_actions(c)).reserve
+        i -= d
+        if room >= 2 and k >= 2:
+            for t in range(d):
+                m = _partners(de, hand, firsts, t)
+                if i < m:
+                    return _pair_of(de, hand, firsts, t, i)[0]
+                i -= m
+    for t in range(d):
+        if i == 0:
+            c = hand[firsts[t]]
+            x = CARD_ACTIONS[c]
+            return (x if x is not None else card_actions(c)).discard
+        i -= 1
+        if k >= 2:
+            m = _partners(de, hand, firsts, t)
+            if i < m:
+                return _pair_of(de, hand, firsts, t, i)[1]
+            i -= m
+    raise IndexError(i)
+
+
 def _group_actions(
-    s: CardGameState, hand: tuple[int, ...], k: int
-) -> tuple[list[Action], list[Action], list[Action]]:
-    """Reserve plays of 1 card, of 2 cards, and discards of 1-2 cards for this hand."""
-    res1: list[Action] = []
+    de: tuple[int, ...], hand: tuple[int, ...], k: int, room: int, out: list[Action]
+) -> None:
+    """Append the reserve/discard combinations of `hand` (k >= 1; see the comment above)."""
+    table = CARD_ACTIONS
+    singles: list[CardActions] = []
+    if k < 2:  # single cards only (a hand one above the minimum)
+        prev = -1
+        for c in hand:
+            if de[c] != prev:
+                prev = de[c]
+                x = table[c]
+                singles.append(x if x is not None else card_actions(c))
+        if room >= 1:
+            out += [x.reserve for x in singles]
+        out += [x.discard for x in singles]
+        return
+    n = len(hand)
     res2: list[Action] = []
     disc: list[Action] = []
-    if k <= 0:
-        return res1, res2, disc
-    de = s.cs.design
-    R, D = RESERVE, DISCARD
-    n = len(hand)
     seen1 = -1
     for i in range(n):
         a = hand[i]
         if de[a] == seen1:
             continue
         seen1 = de[a]
-        x = R.get(a)
-        res1.append(x if x is not None else make(R, a, PlaceReserve, (a,)))
-        x = D.get(a)
-        disc.append(x if x is not None else make(D, a, DiscardForTime, (a,)))
-        if k >= 2:
-            seen2 = -1
-            for j in range(i + 1, n):
-                b = hand[j]
-                if de[b] == seen2:
-                    continue
-                seen2 = de[b]
-                key = (a << 10 | b) + 1_048_576
-                x = R.get(key)
-                res2.append(x if x is not None else make(R, key, PlaceReserve, (a, b)))
-                x = D.get(key)
-                disc.append(x if x is not None else make(D, key, DiscardForTime, (a, b)))
-    return res1, res2, disc
-
-
-def _groups(s: CardGameState, hand: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
-    """Sets of 1..k cards of the hand, one per distinct multiset of designs."""
-    if k <= 0:
-        return []
-    de = s.cs.design
-    out: list[tuple[int, ...]] = []
-    seen1 = -1
-    n = len(hand)
-    for i in range(n):
-        a = hand[i]
-        if de[a] == seen1:
-            continue
-        seen1 = de[a]
-        out.append((a,))
-        if k >= 2:
-            seen2 = -1
-            for j in range(i + 1, n):
-                b = hand[j]
-                if de[b] == seen2:
-                    continue
-                seen2 = de[b]
-                out.append((a, b))
-    return out
+        x = table[a]
+        if x is None:
+            x = card_actions(a)
+        singles.append(x)
+        disc.append(x.discard)
+        r2, d2 = x.reserve2, x.discard2
+        seen2 = -1
+        for j in range(i + 1, n):
+            b = hand[j]
+            if de[b] == seen2:
+                continue
+            seen2 = de[b]
+            r = r2[b]
+            d = d2[b]
+            if r is None or d is None:
+                r, d = x.pair(a, b)
+            res2.append(r)
+            disc.append(d)
+    if room >= 1:
+        out += [x.reserve for x in singles]
+        if room >= 2:
+            out += res2
+    out += disc
 
 
 _PHASE_OF: dict[type[Action], tuple[tuple[str, ...], str]] = {
