@@ -42,6 +42,9 @@ def test_the_tiny_card_game_sizes() -> None:
     assert timelord.load("card-game", players=2, variant="tiny", max_turns=3).max_turns == 3
     with pytest.raises(ConfigError, match="own cards"):
         timelord.load("card-game", variant="tiny", cards=game.cards.to_data())
+    for players in (3, 4):  # five cards deal two hands of two, no more
+        with pytest.raises(ConfigError, match="2 players"):
+            timelord.load("card-game", players=players, variant="tiny")
 
 
 def test_the_tiny_episodes_sizes() -> None:

@@ -85,6 +85,9 @@ class CardGame(CardGameRules):
             raise ConfigError(f"card-game: variant must be one of {VARIANTS}, not {variant!r}")
         if variant == "tiny" and cards is not None:
             raise ConfigError("card-game: the tiny variant brings its own cards")
+        if variant == "tiny" and players != 2:
+            # five cards cannot deal three or four hands of two and a draw pile
+            raise ConfigError(f"card-game: the tiny variant is for 2 players, not {players}")
         if variant == "tiny" and max_turns == DEFAULT_MAX_TURNS:
             max_turns = TINY_MAX_TURNS
         self.players = players
