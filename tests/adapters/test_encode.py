@@ -18,7 +18,7 @@ from timelord.sim.match import seat_rngs
 def test_state_encoding_equals_the_encoded_view_at_every_step(game_id: str, players: int) -> None:
     game = timelord.load(game_id, players=players)
     encoder = encoder_for(game)
-    assert encoder._write_state is not None, "every game reads observations from its state"
+    assert encoder._parts is not None, "every game reads observations from its state"
     # random seats, then heuristic ones (they reach parts of the game random play rarely does)
     for seed, spec in ((1, "random"), (2, "heuristic")):
         agents = [make_agent(spec, game) for _ in range(players)]

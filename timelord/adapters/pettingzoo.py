@@ -134,15 +134,15 @@ class raw_env(AECEnv):
         self._select(self.state_)
 
     def observe(self, agent: str) -> Any:
-        state = self._current()
+        state = self.state_
+        if state is None:
+            raise ConfigError("reset() the environment before using it")
         seat = self._seat[agent]
         obs = self.encoder.encode_state(state, seat)
         if self.flat:
             return obs
-        mask = np.zeros(len(self.index), dtype=np.int8)
-        if state.to_move == seat:
-            mask[list(self._offers(state))] = 1
-        return {"observation": obs, "action_mask": mask}
+        offered = self._offers(state) if state.to_move == seat else ()
+        return {"observation": obs, "action_mask": self.index.mask_of(offered)}
 
     def _mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The flat mode's mask of `agent` now (one array per agent and state)."""
@@ -150,9 +150,8 @@ class raw_env(AECEnv):
         got = self._masks.get(agent)
         if got is not None and got[0] is state:
             return got[1]
-        mask = np.zeros(len(self.index), dtype=np.int8)
-        if state.to_move == self._seat[agent]:
-            mask[list(self._offers(state))] = 1
+        offered = self._offers(state) if state.to_move == self._seat[agent] else ()
+        mask = self.index.mask_of(offered)
         self._masks[agent] = (state, mask)
         return mask
 
@@ -161,7 +160,9 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._current()
+        state = self.state_
+        if state is None:
+            raise ConfigError("reset() the environment before using it")
         chosen = self.index.action(action, self._offers(state))
         self._offered = None
         self._cumulative_rewards[agent] = 0.0
@@ -353,8 +354,8 @@ class SeatInfos(dict[str, dict[str, Any]]):
             self._base[agent] = start
         if told < end:
             # the sentences of moves told..end are written when something reads the info
-            window = [(n, *self._moves[n - first]) for n in range(told, end)]
-            info = LazyInfo(partial(self._told_in, info, self._seats[agent], window))
+            window = self._moves[told - first : end - first]
+            info = LazyInfo(partial(self._told_in, info, self._seats[agent], told, window))
             if self._masks is not None:
                 dict.__setitem__(info, "action_mask", self._masks(agent))
         elif self._masks is not None:
@@ -367,11 +368,12 @@ class SeatInfos(dict[str, dict[str, Any]]):
         return info
 
     def _told_in(
-        self, base: dict[str, Any], seat: int, window: list[tuple[int, State, Action]]
+        self, base: dict[str, Any], seat: int, told: int, window: list[tuple[State, Action]]
     ) -> dict[str, Any]:
-        """`base` with the sentences telling `seat` the moves of `window` added."""
+        """`base` with the sentences telling `seat` the moves of `window` (numbers `told`
+        on) added."""
         texts = []
-        for number, state, action in window:
+        for number, (state, action) in enumerate(window, told):
             events = self._events.get(number)
             if events is None:
                 events = []

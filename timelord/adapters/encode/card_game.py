@@ -18,7 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.adapters.encode import Writer, rel, rotate
+from timelord.adapters.encode import (
+    Counts,
+    Memo,
+    Parts,
+    Scalars,
+    Writer,
+    onehot_table,
+    rel,
+    rotate,
+)
 from timelord.core import Game
 from timelord.games.card_game.game import CardGame
 from timelord.games.card_game.state import ATTACK, DEFEND, IRON, OVER, PHASES
@@ -75,75 +84,97 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.onehot("pending_location", L, pending["location"])
 
 
-def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
-    """`write` of `s.view(seat)`, read from the state without building the view (the view's
-    rules of who sees what, C-7, in `timelord.games.card_game.view`)."""
+def state_parts(game: Game) -> Parts:
+    """`write` of `s.view(seat)` as parts read from the state without building the view
+    (the view's rules of who sees what, C-7, in `timelord.games.card_game.view`)."""
     assert isinstance(game, CardGame)
     cs = game.cards
     C = len(cs.design)
     N = game.players
     L = sum(cs.is_location) + N
-    known = s.known
-    bit = 1 << seat
-    w.onehot("phase", len(PHASES), _PHASE[s.phase])
-    w.onehot("to_move", N, rel(seat, s.to_move, N))
-    w.onehot("active", N, rel(seat, s.active, N))
-    w.onehot("first", N, rel(seat, s.first, N))
-    w.values("flags", [s.endgame, s.end_now], 2)
-    w.values("steps", [s.steps], 1, 60)
-    w.values("time", rotate(s.tp, seat), N, 30)
-    w.values("supply", [s.supply], 1, 30)
-    w.values("deck", [len(s.deck)], 1, C)
-    w.counts("hand", C, [c for c in s.hands[seat] if known[c] & bit])
-    w.counts("reserve", C, [c for c in s.reserve[seat] if known[c] & bit])
-    w.counts("discard", C, s.discard)
-    others = {c for q in range(N) if q != seat for part in (s.hands[q], s.reserve[q]) for c in part}
-    w.counts("others_known", C, [c for c in others if known[c] & bit])
-    w.values("hand_counts", [len(h) for h in rotate(s.hands, seat)], N, 10)
-    w.values("reserve_counts", [len(r) for r in rotate(s.reserve, seat)], N, 10)
-    cards = s.loc_card
-    # the L location slots in one pass: slot i is [present, owner N, attacker N, counts 4]
+
+    def head(w: Writer, key: tuple[str, int | None, int, int, bool, bool, int]) -> None:
+        phase, to_move, active, first, endgame, end_now, seat = key
+        w.onehot("phase", len(PHASES), _PHASE[phase])
+        w.onehot("to_move", N, rel(seat, to_move, N))
+        w.onehot("active", N, rel(seat, active, N))
+        w.onehot("first", N, rel(seat, first, N))
+        w.values("flags", [endgame, end_now], 2)
+
+    def steps(w: Writer, value: int) -> None:
+        w.values("steps", [value], 1, 60)
+
+    def supply(w: Writer, key: tuple[int, int]) -> None:
+        supply, deck = key
+        w.values("supply", [supply], 1, 30)
+        w.values("deck", [deck], 1, C)
+
+    def slot(w: Writer, key: tuple[int, int, bool, int, int, int, int]) -> None:
+        """One location slot: present, owner, attacker, then the TARDIS and the counts."""
+        owner, attacker, tardis, defenders, enemies, up, seat = key
+        ups = bin(up & ((1 << enemies) - 1)).count("1")
+        w.values("present", [1.0], 1)
+        w.onehot("owner", N, rel(seat, owner, N))
+        w.onehot("attacker", N, rel(seat, attacker, N))
+        w.values("counts", [float(tardis), defenders / 4, enemies / 6, ups / 6], 4, high=4.0)
+
+    heads, steps_of, supply_of, slots = Memo(head), Memo(steps), Memo(supply), Memo(slot)
+    points, counts = Scalars(30), Scalars(10)
+    cards = Counts(C)
     width = 2 * N + 5
-    at = w.skip(L * width)
-    idx, val = w.idx, w.val
-    for i in range(len(cards)):
-        base = at + i * width
-        idx.append(base)
-        val.append(1.0)
-        owner, attacker = s.loc_owner[i], s.loc_att[i]
-        if 0 <= owner < N:
-            idx.append(base + 1 + (owner - seat) % N)
-            val.append(1.0)
-        if 0 <= attacker < N:
-            idx.append(base + 1 + N + (attacker - seat) % N)
-            val.append(1.0)
-        ens = s.loc_en[i]
-        ups = bin(s.loc_up[i] & ((1 << len(ens)) - 1)).count("1")
-        counts = (float(s.loc_tardis[i]), len(s.loc_def[i]) / 4, len(ens) / 6, ups / 6)
-        for k, v in enumerate(counts):
-            if v:
-                idx.append(base + 2 * N + 1 + k)
-                val.append(min(v, 4.0))
-    w.counts("location_cards", C, cards)
-    w.counts("defender_cards", C, [d for ds in s.loc_def for d in ds if known[d] & bit])
-    # at the end every attack is turned up to be scored (C-R30), so every Enemy is known
-    scored = s.phase == OVER
-    w.counts(
-        "enemy_cards",
-        C,
-        [
+    empty = [bytes(4 * width * k) for k in range(L + 1)]  # the slots after the last location
+    pending_at = onehot_table(L)
+
+    def parts(s: Any, seat: int) -> list[bytes]:
+        known = s.known
+        bit = 1 << seat
+        hands, reserve = s.hands, s.reserve
+        out = [
+            heads[s.phase, s.to_move, s.active, s.first, s.endgame, s.end_now, seat],
+            steps_of[s.steps],
+        ]
+        tp = s.tp
+        out += [points[tp[(seat + k) % N]] for k in range(N)]
+        out += [
+            supply_of[s.supply, len(s.deck)],
+            cards[tuple([c for c in hands[seat] if known[c] & bit])],
+            cards[tuple([c for c in reserve[seat] if known[c] & bit])],
+            cards[s.discard],
+        ]
+        others = [c for q in range(N) if q != seat for c in hands[q] if known[c] & bit]
+        others += [c for q in range(N) if q != seat for c in reserve[q] if known[c] & bit]
+        out.append(cards[tuple(sorted(set(others)))])
+        out += [counts[len(hands[(seat + k) % N])] for k in range(N)]
+        out += [counts[len(reserve[(seat + k) % N])] for k in range(N)]
+        locs = s.loc_card
+        owner, att, tardis, defs, ens, up = (
+            s.loc_owner, s.loc_att, s.loc_tardis, s.loc_def, s.loc_en, s.loc_up
+        )
+        out += [
+            slots[owner[i], att[i], tardis[i], len(defs[i]), len(ens[i]), up[i], seat]
+            for i in range(len(locs))
+        ]
+        out.append(empty[L - len(locs)])
+        out.append(cards[tuple(locs)])
+        out.append(cards[tuple([d for ds in defs for d in ds if known[d] & bit])])
+        # at the end every attack is turned up to be scored (C-R30), so every Enemy is known
+        scored = s.phase == OVER
+        shown = [
             e
-            for ens, up in zip(s.loc_en, s.loc_up, strict=True)
-            for k, e in enumerate(ens)
-            if scored or up >> k & 1 or known[e] & bit
-        ],
-    )
-    if s.phase in (DEFEND, ATTACK):
-        staged = [c for c in s.p_cards if known[c] & bit]
-    else:
-        staged = list(s.p_cards) if s.phase == IRON else []
-    w.counts("pending", C, staged)
-    w.onehot("pending_location", L, s.p_loc)
+            for es, u in zip(ens, up, strict=True)
+            for k, e in enumerate(es)
+            if scored or u >> k & 1 or known[e] & bit
+        ]
+        out.append(cards[tuple(shown)])
+        if s.phase in (DEFEND, ATTACK):
+            staged = tuple([c for c in s.p_cards if known[c] & bit])
+        else:
+            staged = s.p_cards if s.phase == IRON else ()
+        out.append(cards[staged])
+        out.append(pending_at[s.p_loc])
+        return out
+
+    return parts
 
 
 def write_recall(game: Game, w: Writer, view: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from timelord.adapters.encode import Writer, rel, rotate
+from timelord.adapters.encode import Counts, Memo, Parts, Writer, onehot_table, rel, rotate, segment
 from timelord.core import Game
 from timelord.games.clue.board import TARDIS
 from timelord.games.clue.game import ClueGame
@@ -106,49 +106,86 @@ def _kinds(game: ClueGame) -> tuple[dict[str, int], int]:
     return {k: i for i, k in enumerate(kinds)}, max(game.intrigue_deck.count(k) for k in kinds)
 
 
-def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
-    """`write` of `s.view(seat)`, read from the state without building the view (who sees
-    which card of the history: `timelord.games.clue.view`)."""
+def state_parts(game: Game) -> Parts:
+    """`write` of `s.view(seat)` as parts read from the state without building the view
+    (who sees which card of the history: `timelord.games.clue.view`)."""
     assert isinstance(game, ClueGame)
     N = game.players
     K = len(game.card_names)
     S = len(game.suspects)
     R = game.board.rooms
-    w.onehot("phase", len(PHASES), s.phase)
-    w.onehot("to_move", N, rel(seat, s.to_move, N))
-    w.onehot("current", N, rel(seat, s.cur, N))
-    for k, c in enumerate(rotate(list(s.chars), seat)):
-        w.onehot(f"character{k}", S, c)
-    width = R + 2
-    at = w.skip(width * (len(s.pos) + len(s.wpos)))
-    places = [
-        at + i * width + (node if node < R else (R if node == TARDIS else R + 1))
-        for i, node in enumerate((*s.pos, *s.wpos))
-    ]
-    w.idx += places
-    w.val += [1.0] * len(places)
-    w.values("steps", [s.steps], 1, 12)
-    w.values("out", [1.0 if o else 0.0 for o in rotate(list(s.out), seat)], N)
-    w.values("hand_sizes", [len(h) for h in rotate(list(s.hands), seat)], N, 10)
-    w.values("kept_counts", [len(k) for k in rotate(list(s.kept), seat)], N, 4)
-    w.counts("hand", K, s.hands[seat])
-    shown: list[set[int]] = [set() for _ in range(N)]
-    for shower, asker, card in _shows(s.log):
-        if asker == seat:
-            who = rel(seat, shower, N)
-            if who is not None:
-                shown[who].add(card)
-    for k in range(1, N):
-        w.counts(f"seen{k}", K, shown[k])
-    public = {*s.left, *(s.side[i] for i in s.seen_side[seat])}
-    public.update(c for p in range(N) if s.out[p] == WATCH for c in s.hands[p])
-    w.counts("public", K, public)
-    sees_envelope = s.phase == _OVER or s.saw[seat]
-    w.counts("envelope", K, s.env if sees_envelope else ())
-    w.counts("rumour", K, set(s.rum[1:]))
-    w.counts("naming", K, s.naming)
     index, most = _kinds(game)
-    w.counts("kept", len(index), [index[k] for k in s.kept[seat] if k in index], 0.5, most)
+    place = onehot_table(R + 2)
+    places = [place[node if node < R else (R if node == TARDIS else R + 1)] for node in range(game.board.nodes)]
+
+    def head(w: Writer, key: tuple[int, int | None, int, int]) -> None:
+        phase, to_move, current, seat = key
+        w.onehot("phase", len(PHASES), phase)
+        w.onehot("to_move", N, rel(seat, to_move, N))
+        w.onehot("current", N, rel(seat, current, N))
+
+    def characters(w: Writer, key: tuple[tuple[int, ...], int]) -> None:
+        chars, seat = key
+        for k, c in enumerate(rotate(list(chars), seat)):
+            w.onehot(f"character{k}", S, c)
+
+    def steps(w: Writer, value: int) -> None:
+        w.values("steps", [value], 1, 12)
+
+    def seats(w: Writer, key: tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], int]) -> None:
+        out, sizes, kept, seat = key
+        w.values("out", [1.0 if o else 0.0 for o in rotate(list(out), seat)], N)
+        w.values("hand_sizes", rotate(list(sizes), seat), N, 10)
+        w.values("kept_counts", rotate(list(kept), seat), N, 4)
+
+    def kept(w: Writer, cards: tuple[str, ...]) -> None:
+        w.counts("kept", len(index), [index[k] for k in cards if k in index], 0.5, most)
+
+    heads, chars_of, steps_of, seats_of, kept_of = (
+        Memo(head), Memo(characters), Memo(steps), Memo(seats), Memo(kept)
+    )
+    cards = Counts(K)
+    #: id of a history node -> (the node, each seat's `seen` bytes once written)
+    seen_of: dict[int, tuple[Any, list[bytes | None]]] = {}
+
+    def seen(log: Any, seat: int) -> bytes:
+        hit = seen_of.get(id(log))
+        if hit is None or hit[0] is not log:
+            if len(seen_of) >= 1024:
+                seen_of.clear()
+            hit = seen_of[id(log)] = (log, [None] * N)
+        got = hit[1][seat]
+        if got is None:
+            shown: list[set[int]] = [set() for _ in range(N)]
+            for shower, asker, card in _shows(log):
+                if asker == seat:
+                    who = rel(seat, shower, N)
+                    if who is not None:
+                        shown[who].add(card)
+            w = Writer()
+            for k in range(1, N):
+                w.counts(f"seen{k}", K, shown[k])
+            got = hit[1][seat] = segment(w)
+        return got
+
+    def parts(s: Any, seat: int) -> list[bytes]:
+        out = [heads[s.phase, s.to_move, s.cur, seat], chars_of[s.chars, seat]]
+        out += [places[node] for node in s.pos]
+        out += [places[node] for node in s.wpos]
+        out.append(steps_of[s.steps])
+        out.append(seats_of[s.out, tuple(map(len, s.hands)), tuple(map(len, s.kept)), seat])
+        out.append(cards[s.hands[seat]])
+        out.append(seen(s.log, seat))
+        public = {*s.left, *(s.side[i] for i in s.seen_side[seat])}
+        public.update(c for p in range(N) if s.out[p] == WATCH for c in s.hands[p])
+        out.append(cards[tuple(sorted(public))])
+        out.append(cards[s.env if s.phase == _OVER or s.saw[seat] else ()])
+        out.append(cards[tuple(sorted(set(s.rum[1:])))])
+        out.append(cards[s.naming])
+        out.append(kept_of[s.kept[seat]])
+        return out
+
+    return parts
 
 
 #: how many history entries the perfect-recall observation holds (random 6-player games

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.adapters.encode import Writer, rel, rotate
+from timelord.adapters.encode import Counts, Memo, Parts, Writer, rel, rotate
 from timelord.core import Game
 from timelord.games.episodes import rules as R
 from timelord.games.episodes.cards import CODE_OF, CODES, SUIT_INDEX
@@ -51,32 +51,56 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.counts("drawn", CODES, _codes(view["drawn"]), 0.25, most)
 
 
-def write_state(game: Game, w: Writer, st: Any, seat: int) -> None:
-    """`write` of `st.view(seat)`, read from the state without building the view (what a seat
-    knows of the others' hands, E-8.10: `timelord.games.episodes.view`)."""
+def state_parts(game: Game) -> Parts:
+    """`write` of `st.view(seat)` as parts read from the state without building the view
+    (what a seat knows of the others' hands, E-8.10: `timelord.games.episodes.view`)."""
     assert isinstance(game, EpisodesGame)
     N = game.players
-    most = max(game.deck.counts)
-    w.onehot("phase", len(R.PHASES), st.phase)
-    w.onehot("to_move", N, rel(seat, st.to_move, N))
-    w.onehot("pending", 6, st.pending if st.pending >= 0 else None)
-    w.values("vp", rotate(st.vp, seat), N, game.target, high=2.0)
-    w.values("hand_sizes", [len(h) for h in rotate(st.hands, seat)], N, 10)
-    w.values("deck", [len(st.deck)], 1, max(1, sum(game.deck.counts)))
-    w.values("round", [st.turn // N + 1], 1, game.max_rounds, high=2.0)
-    w.counts("hand", CODES, st.hands[seat], 0.25, most)
-    w.counts("discard", CODES, st.discard, 0.25, most)
-    mine = st.known[seat]
-    for k in range(1, N):
-        w.counts(f"known_hand{k}", CODES, mine[(seat + k) % N], 0.25, most)
-    for k in range(1, N):
-        w.counts(f"known_by{k}", CODES, st.known[(seat + k) % N][seat], 0.25, most)
-    seen = st.top[seat]
-    w.counts("deck_top", CODES, st.deck[-1 : -seen - 1 : -1] if seen else (), 0.25, most)
-    if st.phase != R.KEEP:
-        drawn = ()
-    elif seat == st.turn % N:
-        drawn = st.limbo
-    else:
-        drawn = st.limbo_known[seat]
-    w.counts("drawn", CODES, drawn, 0.25, most)
+    cards = Counts(CODES, 0.25)
+
+    def head(w: Writer, key: tuple[int, int | None, int, int]) -> None:
+        phase, to_move, pending, seat = key
+        w.onehot("phase", len(R.PHASES), phase)
+        w.onehot("to_move", N, rel(seat, to_move, N))
+        w.onehot("pending", 6, pending if pending >= 0 else None)
+
+    def vp(w: Writer, key: tuple[tuple[int, ...], int]) -> None:
+        points, seat = key
+        w.values("vp", rotate(list(points), seat), N, game.target, high=2.0)
+
+    def sizes(w: Writer, key: tuple[tuple[int, ...], int]) -> None:
+        counts, seat = key
+        w.values("hand_sizes", rotate(list(counts), seat), N, 10)
+
+    def deck_round(w: Writer, key: tuple[int, int]) -> None:
+        deck, round_ = key
+        w.values("deck", [deck], 1, max(1, sum(game.deck.counts)))
+        w.values("round", [round_], 1, game.max_rounds, high=2.0)
+
+    heads, vps, sizes_of, decks = Memo(head), Memo(vp), Memo(sizes), Memo(deck_round)
+
+    def parts(st: Any, seat: int) -> list[bytes]:
+        hands, known = st.hands, st.known
+        out = [
+            heads[st.phase, st.to_move, st.pending, seat],
+            vps[tuple(st.vp), seat],
+            sizes_of[tuple(map(len, hands)), seat],
+            decks[len(st.deck), st.turn // N + 1],
+            cards[tuple(hands[seat])],
+            cards[tuple(st.discard)],
+        ]
+        mine = known[seat]
+        out += [cards[tuple(mine[(seat + k) % N])] for k in range(1, N)]
+        out += [cards[tuple(known[(seat + k) % N][seat])] for k in range(1, N)]
+        seen = st.top[seat]
+        out.append(cards[tuple(st.deck[-1 : -seen - 1 : -1]) if seen else ()])
+        if st.phase != R.KEEP:
+            drawn: Any = ()
+        elif seat == st.turn % N:
+            drawn = st.limbo
+        else:
+            drawn = st.limbo_known[seat]
+        out.append(cards[tuple(drawn)])
+        return out
+
+    return parts

@@ -17,11 +17,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from timelord.adapters.encode import Writer, rel, rotate
+from timelord.adapters.encode import Counts, Flags, Memo, Parts, Writer, onehot_table, rel, rotate
 from timelord.core import Game
 from timelord.games.keys.board import BACK_IDS, CELLS, CONTROL_KIND, EDGE_IDS, SEAT_EDGES
 from timelord.games.keys.game import KeysGame
-from timelord.games.keys.rules import PHASE_IDS, bits
+from timelord.games.keys.rules import PHASE_IDS
 
 _BACK = {b: i for i, b in enumerate(BACK_IDS)}
 
@@ -58,24 +58,6 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.values("deck", [view["deck_size"]], 1, len(content.deck))
 
 
-#: bounded caches of one-hot offsets: per colouring of the board, per (backs, seen doors),
-#: per tile mask (all change rarely during a game, so playing states share them)
-_COLOURS: dict[tuple[int, ...], list[int]] = {}
-_BACKS: dict[tuple[tuple[int, ...], int], list[int]] = {}
-_BITS: dict[int, list[int]] = {}
-_CACHE_LIMIT = 4096
-
-
-def _bits(mask: int) -> list[int]:
-    got = _BITS.get(mask)
-    if got is None:
-        got = bits(mask)
-        if len(_BITS) >= _CACHE_LIMIT:
-            _BITS.clear()
-        _BITS[mask] = got
-    return got
-
-
 @lru_cache(maxsize=16)
 def _tunnels(game: KeysGame) -> int:
     """The most Time Tunnels one tile can end (one per Tunnel card of the deck)."""
@@ -88,52 +70,84 @@ def _most(game: KeysGame) -> int:
     return max(deck.count(k) for k in range(len(game.content.card_ids)))
 
 
-def write_state(game: Game, w: Writer, s: Any, seat: int) -> None:
-    """`write` of `s.view(seat)`, read from the state without building the view (the view's
-    secrets, K-7.3, in `timelord.games.keys.view`)."""
+def state_parts(game: Game) -> Parts:
+    """`write` of `s.view(seat)` as parts read from the state without building the view
+    (the view's secrets, K-7.3, in `timelord.games.keys.view`)."""
     assert isinstance(game, KeysGame)
     N = game.players
     content = game.content
     nc = len(content.colour_ids)
     nk = len(content.card_ids)
     most = _most(game)
-    w.onehot("phase", len(PHASE_IDS), s.phase)
-    w.onehot("to_move", N, rel(seat, s.to_move, N))
-    w.values("extra_turn", [s.extra], 1)
-    w.values("round", [s.round], 1, game.round_limit)
-    w.onehot("edge", len(EDGE_IDS), SEAT_EDGES[N][seat])
-    at = w.skip(CELLS * (nc + 1))
-    colours = _COLOURS.get(s.colour)
-    if colours is None:
-        colours = [t * (nc + 1) + (c if c >= 0 else nc) for t, c in enumerate(s.colour)]
-        if len(_COLOURS) >= _CACHE_LIMIT:
-            _COLOURS.clear()
-        _COLOURS[s.colour] = colours
-    w.idx += [at + k for k in colours]
-    w.val += [1.0] * CELLS
-    at = w.skip(CELLS * (len(BACK_IDS) + 1))
-    key = (s.back, s.seen_mask)
-    backs = _BACKS.get(key)
-    if backs is None:
-        seen, unknown = s.seen_mask, len(BACK_IDS)
-        backs = [
-            t * (unknown + 1) + (k if (seen >> t & 1 or k == CONTROL_KIND) else unknown)
-            for t, k in enumerate(s.back)
+    unknown = len(BACK_IDS)
+    backs = onehot_table(unknown + 1)
+    colours = onehot_table(nc + 1)
+    edges = [onehot_table(len(EDGE_IDS))[e] for e in SEAT_EDGES[N]]
+
+    def head(w: Writer, key: tuple[int, int | None, bool, int]) -> None:
+        phase, to_move, extra, seat = key
+        w.onehot("phase", len(PHASE_IDS), phase)
+        w.onehot("to_move", N, rel(seat, to_move, N))
+        w.values("extra_turn", [extra], 1)
+
+    def round_(w: Writer, value: int) -> None:
+        w.values("round", [value], 1, game.round_limit)
+
+    def colour(w: Writer, colour: tuple[int, ...]) -> None:
+        w.onehots("colours", nc + 1, [c if c >= 0 else nc for c in colour])
+
+    def tunnels(w: Writer, pairs: tuple[tuple[int, int], ...]) -> None:
+        w.counts("tunnels", CELLS, [t for pair in pairs for t in pair], most=_tunnels(game))
+
+    def pandorica(w: Writer, key: tuple[tuple[int, ...], int]) -> None:
+        stuck, seat = key
+        w.values("pandorica", rotate(list(stuck), seat), N, 2)
+
+    def sizes(w: Writer, key: tuple[tuple[int, ...], int]) -> None:
+        counts, seat = key
+        w.values("hand_sizes", rotate(list(counts), seat), N, 4)
+
+    def deck(w: Writer, value: int) -> None:
+        w.values("deck", [value], 1, len(content.deck))
+
+    heads, rounds, colour_of = Memo(head), Memo(round_), Memo(colour)
+    tunnels_of, stuck_of, sizes_of, decks = Memo(tunnels), Memo(pandorica), Memo(sizes), Memo(deck)
+    tiles, hands, discards = Flags(CELLS), Counts(nk, 0.25), Counts(nk, 0.1)
+    #: (backs, seen doors) -> bytes; a miss joins one one-hot per tile
+    back_of: dict[tuple[tuple[int, ...], int], bytes] = {}
+    pawn = onehot_table(CELLS)  # pawn[-1]: off the board
+
+    def known_backs(back: tuple[int, ...], seen: int) -> bytes:
+        if len(back_of) >= 1024:
+            back_of.clear()
+        got = back_of[back, seen] = b"".join(
+            [
+                backs[k if (seen >> t & 1 or k == CONTROL_KIND) else unknown]
+                for t, k in enumerate(back)
+            ]
+        )
+        return got
+
+    def parts(s: Any, seat: int) -> list[bytes]:
+        pos, used = s.pos, s.used
+        out = [
+            heads[s.phase, s.to_move, s.extra, seat],
+            rounds[s.round],
+            edges[seat],
+            colour_of[s.colour],
+            back_of.get((s.back, s.seen_mask)) or known_backs(s.back, s.seen_mask),
+            tiles[s.open_mask],
+            tiles[s.barrier_mask],
+            tiles[s.cookie_mask],
+            tunnels_of[s.tunnels],
         ]
-        if len(_BACKS) >= _CACHE_LIMIT:
-            _BACKS.clear()
-        _BACKS[key] = backs
-    w.idx += [at + k for k in backs]
-    w.val += [1.0] * CELLS
-    w.counts("open", CELLS, _bits(s.open_mask))
-    w.counts("barriers", CELLS, _bits(s.barrier_mask))
-    w.counts("cookies", CELLS, _bits(s.cookie_mask))
-    w.counts("tunnels", CELLS, [t for pair in s.tunnels for t in pair], most=_tunnels(game))
-    w.onehots("pawns", CELLS, [p if p >= 0 else None for p in rotate(list(s.pos), seat)])
-    w.values("pandorica", rotate(list(s.stuck), seat), N, 2)
-    for k, used in enumerate(rotate(list(s.used), seat)):
-        w.counts(f"bonus_used{k}", CELLS, _bits(used))
-    w.counts("hand", nk, s.hands[seat], 0.25, most)
-    w.counts("discard", nk, s.discard, 0.1, most)
-    w.values("hand_sizes", [len(h) for h in rotate(list(s.hands), seat)], N, 4)
-    w.values("deck", [len(s.deck)], 1, len(content.deck))
+        out += [pawn[pos[(seat + k) % N]] for k in range(N)]
+        out.append(stuck_of[s.stuck, seat])
+        out += [tiles[used[(seat + k) % N]] for k in range(N)]
+        out.append(hands[s.hands[seat]])
+        out.append(discards[s.discard])
+        out.append(sizes_of[tuple(map(len, s.hands)), seat])
+        out.append(decks[len(s.deck)])
+        return out
+
+    return parts
