@@ -34,6 +34,7 @@ played by timelord agents.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -204,7 +205,9 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
             mover = state.to_move
             assert mover is not None
             legal = state.legal_actions()
-            choice = self._agents[mover].act(state.view(mover), legal, self._rngs[mover])
+            # the view is built only for an agent that reads it (not the random agent)
+            view_of = partial(state.view, mover)
+            choice = self._agents[mover].act_on(view_of, legal, self._rngs[mover])
             if not any(choice is a for a in legal):
                 state.check(choice)  # an agent may return an equal action of its own
             state = state.apply_unchecked(choice)

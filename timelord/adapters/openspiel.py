@@ -42,6 +42,9 @@ from timelord.core import GAMES, Action, ConfigError, Game, Rng, State
 from timelord.core.registry import game_class
 
 
+_TERMINAL = pyspiel.PlayerId.TERMINAL
+
+
 def short_name(game_id: str) -> str:
     """The pyspiel name of a timelord game id."""
     return "python_timelord_" + game_id.replace("-", "_")
@@ -59,7 +62,7 @@ class _Position:
     """The timelord state of one OpenSpiel state. Timelord states never change, so a copy
     shares it (OpenSpiel clones by deep-copying attributes) and pickles by its JSON."""
 
-    __slots__ = ("_legal", "_offered", "game_id", "options_json", "seed", "state")
+    __slots__ = ("_legal", "_offered", "_player", "game_id", "options_json", "seed", "state")
 
     def __init__(self, game_id: str, options_json: str, seed: int, state: State | None) -> None:
         self.game_id = game_id
@@ -68,11 +71,19 @@ class _Position:
         self.state = state  # dealt on first use: every clone starts as a fresh initial state
         self._offered: dict[int, Action] | None = None
         self._legal: list[int] | None = None
+        self._player: int | None = None
 
     def get(self) -> State:
         if self.state is None:
             self.state = _table(self.game_id, self.options_json)[0].new_game(self.seed)
         return self.state
+
+    def player(self) -> int:
+        """The seat to move, or pyspiel's terminal id (asked several times a step)."""
+        if self._player is None:
+            seat = self.get().to_move
+            self._player = _TERMINAL if seat is None else seat
+        return self._player
 
     def offered(self) -> dict[int, Action]:
         if self._offered is None:
@@ -157,11 +168,24 @@ class TimelordState(pyspiel.State):
         self.pos = _Position(self.pos.game_id, self.pos.options_json, seed, None)
 
     def current_player(self) -> int:
-        seat = self.pos.get().to_move
-        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+        return self.pos.player()
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.pos.legal()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """`player`'s legal indices, ascending (none for a seat not to move). Answered here
+        for Python callers (search loops ask at every step): pyspiel's binding would go
+        to C++ and back through `_legal_actions` and copy the list twice."""
+        mover = self.pos.player()
+        if mover == _TERMINAL or (player is not None and player != mover):
+            return []
+        return list(self.pos.legal())
+
+    def is_chance_node(self) -> bool:
+        """Never: chance is sampled inside the timelord state (answered without the C++
+        round trip through `current_player`)."""
+        return False
 
     def _apply_action(self, action: int) -> None:
         chosen = self.pos.offered().get(action)
@@ -175,7 +199,7 @@ class TimelordState(pyspiel.State):
         return str(index.actions[action])
 
     def is_terminal(self) -> bool:
-        return self.pos.get().is_over
+        return self.pos.player() == _TERMINAL
 
     def returns(self) -> list[float]:
         state = self.pos.get()

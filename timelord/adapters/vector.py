@@ -80,14 +80,26 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
             raise ConfigError(f"num_envs must be a positive integer, not {num_envs!r}")
         self.envs = [TimelordEnv(game_id, opponents, seat, **options) for _ in range(num_envs)]
         first = self.envs[0]
+        for env in self.envs[1:]:
+            # one game, so one action index for all tables: its table of known action
+            # objects is shared, not built num_envs times
+            env.index = first.index
         self.num_envs = num_envs
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
         self.observation_space = batch_space(first.observation_space, num_envs)
         self.action_space = batch_space(first.action_space, num_envs)
         self.render_mode = None
-        self._obs = np.zeros((num_envs, first.encoder.size), np.float32)
-        self._masks = np.zeros((num_envs, len(first.index)), np.int8)
+        size, actions = first.encoder.size, len(first.index)
+        self._obs = np.zeros((num_envs, size), np.float32)
+        self._masks = np.zeros((num_envs, actions), np.int8)
+        # the batches as flat bytes: a table's row is written in one slice assignment
+        self._obs_bytes = memoryview(self._obs).cast("B")
+        self._mask_bytes = memoryview(self._masks).cast("B")
+        self._row = 4 * size
+        self._no_moves = bytes(actions)
+        self._seats = np.zeros(num_envs, int)
+        self._every = np.ones(num_envs, np.bool_)
         self._autoreset = np.zeros(num_envs, np.bool_)
 
     def reset(
@@ -108,6 +120,7 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
         for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
             gymnasium.Env.reset(env, seed=s)
             env.deal(s)
+            self._seats[i] = env.seat
             self._write(i, env)
         self._autoreset[:] = False
         illegal = np.zeros(n, np.bool_)
@@ -126,32 +139,37 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
         rewards = np.zeros(n, np.float64)
         terminated = np.zeros(n, np.bool_)
         illegal = np.zeros(n, np.bool_)
-        acts = np.asarray(actions)
+        acts = np.asarray(actions).tolist()  # plain ints: one conversion for the batch
+        resets = self._autoreset.tolist()
         for i, env in enumerate(self.envs):
-            if self._autoreset[i]:
+            if resets[i]:
                 env.deal(None)
+                self._seats[i] = env.seat
             else:
-                rewards[i], terminated[i], illegal[i] = env.play(int(acts[i]))
+                rewards[i], terminated[i], illegal[i] = env.play(acts[i])
             self._write(i, env)
         self._autoreset = terminated.copy()
         truncated = np.zeros(n, np.bool_)
         return self._obs.copy(), rewards, terminated, truncated, self._infos(illegal)
 
     def _write(self, i: int, env: TimelordEnv) -> None:
-        """Table `i`'s observation and mask into the batch."""
+        """Table `i`'s observation and mask into the batch, as bytes."""
         assert env.state is not None
-        self._obs[i] = env.encoder.encode_state(env.state, env.seat)
-        row = self._masks[i]
-        row[:] = 0
+        row = self._row
+        self._obs_bytes[i * row : (i + 1) * row] = env.encoder.state_bytes(env.state, env.seat)
+        masks, width = self._mask_bytes, len(self._no_moves)
+        at = i * width
+        masks[at : at + width] = self._no_moves
         if not env._done:
-            row[list(env._offered)] = 1
+            for k in env._offered:
+                masks[at + k] = 1
 
     def _infos(self, illegal: np.ndarray[Any, Any]) -> dict[str, Any]:
-        every = np.ones(self.num_envs, np.bool_)
+        every = self._every
         return {
             "action_mask": self._masks.copy(),
-            "_action_mask": every,
-            "seat": np.array([env.seat for env in self.envs], dtype=int),
+            "_action_mask": every.copy(),
+            "seat": self._seats.copy(),
             "_seat": every.copy(),
             "illegal": illegal,
             "_illegal": every.copy(),
