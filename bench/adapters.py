@@ -1,35 +1,47 @@
 """Cost of a step through the adapters, against the raw engine step, in the same process.
 
-For each game and player count, plays the same seeded random games three ways and prints the
-mean time per step and its ratio to the raw step:
+For each game and player count, plays the same seeded random games several ways and prints
+the CPU time per step and its ratio to the raw step:
 
 - raw: `legal_actions()`, a random choice, `apply_unchecked` (what a playout pays);
-- pettingzoo step: the offered indices (the mask's work), a random choice, `env.step`
-  (apply on the engine's logging path, events recorded for the infos, rewards);
-- pettingzoo step, events off: the same with `events=False` (no events recorded);
-- pettingzoo step+last: the first plus `env.last()` of the seat to move, as an AEC loop
-  calls it: the encoded view, the mask and that seat's event sentences (written on reading);
-- openspiel: `legal_actions()` and `apply_action` on the adapter's state (events off);
-- pz loop: the standard AEC loop through the wrapped `env()` (`agent_iter`, `last()`, a
-  random offered index from the mask, `step`), what a training loop pays per move.
+- pz step: the offered indices (the mask's work), a random choice, `env.step` (apply,
+  events recorded for the infos, rewards);
+- pz no events: the same with `events=False` (no events recorded);
+- pz step+last: the first plus `env.last()` of the seat to move, as an AEC loop calls it:
+  the observation, the mask, the reward and that seat's info (its sentences are written only
+  when read, so not here) — issue #23's target, <= 3x raw;
+- openspiel: `legal_actions()` and `apply_action` on the adapter's state;
+- pz loop: the standard AEC loop through `env()`, PettingZoo's standard wrappers included
+  (`agent_iter`, `last()`, a random offered index from the mask, `step`): what the
+  wrappers add is this column less the one before it.
 
 Then throughput, in the same run: observations encoded per second per seat (straight from
-the state, every seat of every position of the games), the Gymnasium env's learner steps
-per second against random opponents (and the cost per move of the game, opponents' moves
-included, as a ratio to the raw step), the vector env's learner steps per second at
-N = 1, 16, 256 tables, and C++ gin_rummy's random-playout actions per second through
-pyspiel as the yardstick. Issue #23's targets: pz loop <= 3x raw, >= 20,000 observations
-per second per seat.
+the state, every seat of every position of the games; target >= 20,000), the Gymnasium env's
+learner steps per second against random opponents (and its cost per move of the game,
+opponents' moves included, as a ratio to the raw step), the vector env's learner steps per
+second at N = 1, 16, 256 tables, and C++ gin_rummy's random-playout actions per second
+through pyspiel as the yardstick. `--ismcts SIMS` adds OpenSpiel's ISMCTSBot through the
+adapter against timelord's own ISMCTS with the same settings (UCT c=2, random rollouts to
+the end), CPU milliseconds per simulation at the same positions.
+
+Times are CPU seconds of this process (`time.process_time`), so other load on the machine
+counts less than in wall time (it still slows each instruction: compare ratios of one run).
+A game first warms the engine's and the adapters' caches; every round then plays new
+seeds (the observation memos of `timelord.adapters.encode` stay warm
+across rounds, as in a long training run, but never meet the same positions again); the
+best round is shown. The load average is printed at the start and the end.
 
     python bench/adapters.py [--games N] [--seed S] [--only GAME] [--rounds R]
+                             [--vector-steps K] [--ismcts SIMS]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -44,6 +56,9 @@ from timelord.adapters.vector import vector_env
 from timelord.agents.random_agent import RandomAgent
 from timelord.core import Action, Rng, View
 
+#: the clock of every measurement: CPU time of this process
+clock = time.process_time
+
 CASES = [
     ("card-game", 4),
     ("card-game", 2),
@@ -57,21 +72,21 @@ CASES = [
 
 def raw(game_id: str, players: int, seeds: range) -> tuple[float, int]:
     game = timelord.load(game_id, players=players)
-    steps, t0 = 0, time.perf_counter()
+    steps, t0 = 0, clock()
     for seed in seeds:
         rng = Rng(seed)
         s = game.new_game(seed)
         while not s.is_over:
             s = s.apply_unchecked(rng.choice(s.legal_actions()))
             steps += 1
-    return time.perf_counter() - t0, steps
+    return clock() - t0, steps
 
 
 def pettingzoo(
     game_id: str, players: int, seeds: range, observe: bool, events: bool = True
 ) -> tuple[float, int]:
     env = tz.raw_env(game_id, players=players, events=events)
-    steps, t0 = 0, time.perf_counter()
+    steps, t0 = 0, clock()
     for seed in seeds:
         rng = Rng(seed)
         env.reset(seed=seed)
@@ -81,7 +96,7 @@ def pettingzoo(
             offered = env._offers(env._current())
             env.step(rng.choice(list(offered)))
             steps += 1
-    return time.perf_counter() - t0, steps
+    return clock() - t0, steps
 
 
 def openspiel(game_id: str, players: int, seeds: range) -> tuple[float, int] | None:
@@ -92,7 +107,7 @@ def openspiel(game_id: str, players: int, seeds: range) -> tuple[float, int] | N
     except ImportError:
         return None
     game = pyspiel.load_game(short_name(game_id), {"players": players})
-    steps, t0 = 0, time.perf_counter()
+    steps, t0 = 0, clock()
     for seed in seeds:
         rng = Rng(seed)
         state = game.new_initial_state()
@@ -100,13 +115,13 @@ def openspiel(game_id: str, players: int, seeds: range) -> tuple[float, int] | N
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-    return time.perf_counter() - t0, steps
+    return clock() - t0, steps
 
 
 def pz_loop(game_id: str, players: int, seeds: range) -> tuple[float, int]:
     """The standard AEC loop through the wrapped env, random offered indices."""
     env = tz.env(game_id, players=players)
-    moves, t0 = 0, time.perf_counter()
+    moves, t0 = 0, clock()
     for seed in seeds:
         rng = Rng(seed)
         env.reset(seed=seed)
@@ -117,7 +132,7 @@ def pz_loop(game_id: str, players: int, seeds: range) -> tuple[float, int]:
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             moves += 1
-    return time.perf_counter() - t0, moves
+    return clock() - t0, moves
 
 
 def observations(game_id: str, players: int, seeds: range) -> float:
@@ -131,11 +146,11 @@ def observations(game_id: str, players: int, seeds: range) -> float:
         while not s.is_over:
             states.append(s)
             s = s.apply_unchecked(rng.choice(s.legal_actions()))
-    t0 = time.perf_counter()
+    t0 = clock()
     for s in states:
         for seat in range(players):
             encoder.encode_state(s, seat)
-    return len(states) * players / (time.perf_counter() - t0)
+    return len(states) * players / (clock() - t0)
 
 
 class _CountingRandom(RandomAgent):
@@ -147,12 +162,16 @@ class _CountingRandom(RandomAgent):
         _CountingRandom.moves += 1
         return super().act(view, legal, rng)
 
+    def act_on(self, view_of: Callable[[], View], legal: Sequence[Action], rng: Rng) -> Action:
+        _CountingRandom.moves += 1
+        return super().act_on(view_of, legal, rng)
+
 
 def gym_steps(game_id: str, players: int, seeds: range) -> tuple[float, int, int]:
     """(seconds, learner steps, game moves) of episodes against random opponents."""
     env = tg.env(game_id, [_CountingRandom] * (players - 1))
     _CountingRandom.moves = 0
-    steps, t0 = 0, time.perf_counter()
+    steps, t0 = 0, clock()
     for seed in seeds:
         rng = np.random.default_rng(seed)
         _, info = env.reset(seed=seed)
@@ -162,7 +181,7 @@ def gym_steps(game_id: str, players: int, seeds: range) -> tuple[float, int, int
             steps += 1
             if terminated:
                 break
-    return time.perf_counter() - t0, steps, steps + _CountingRandom.moves
+    return clock() - t0, steps, steps + _CountingRandom.moves
 
 
 def vector_steps(game_id: str, players: int, n: int, total: int, seed: int) -> float:
@@ -170,7 +189,7 @@ def vector_steps(game_id: str, players: int, n: int, total: int, seed: int) -> f
     envs = vector_env(game_id, n, players=players)
     _, infos = envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    steps, t0 = 0, time.perf_counter()
+    steps, t0 = 0, clock()
     while steps < total:
         # a random offered index per table, in a few numpy calls over the batch of masks
         rows, cols = np.nonzero(infos["action_mask"])
@@ -182,7 +201,7 @@ def vector_steps(game_id: str, players: int, n: int, total: int, seed: int) -> f
             actions = np.where(counts > 0, cols[np.minimum(picks, len(cols) - 1)], 0)
         _, _, _, _, infos = envs.step(actions)
         steps += n
-    return steps / (time.perf_counter() - t0)
+    return steps / (clock() - t0)
 
 
 def gin_rummy(games: int, seed: int) -> float | None:
@@ -195,7 +214,7 @@ def gin_rummy(games: int, seed: int) -> float | None:
 
     game = pyspiel.load_game("gin_rummy")
     rng = random.Random(seed)
-    actions, t0 = 0, time.perf_counter()
+    actions, t0 = 0, clock()
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -205,7 +224,74 @@ def gin_rummy(games: int, seed: int) -> float | None:
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
             actions += 1
-    return actions / (time.perf_counter() - t0)
+    return actions / (clock() - t0)
+
+
+def _positions(game_id: str, seeds: range) -> list[tuple[int, list[int]]]:
+    """(seed, the first 8 random indices) of each seed: where the searches start."""
+    import pyspiel
+
+    from timelord.adapters.openspiel import short_name
+
+    game = pyspiel.load_game(short_name(game_id), {"players": 4})
+    out = []
+    for seed in seeds:
+        state = game.new_initial_state()
+        state.reseed(seed)
+        rng, path = Rng(seed), []
+        for _ in range(8):
+            legal = state.legal_actions()
+            path.append(legal[rng.below(len(legal))])
+            state.apply_action(path[-1])
+        out.append((seed, path))
+    return out
+
+
+def ismcts_ms(game_id: str, sims: int, seeds: range) -> tuple[float, float] | None:
+    """CPU ms per simulation: OpenSpiel's ISMCTSBot through the adapter, and timelord's
+    ISMCTS with the same settings (c=2, random rollouts to the end), three decisions from
+    each start position, 4 players."""
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        from timelord.adapters.openspiel import short_name
+    except ImportError:
+        return None
+    from timelord.agents import make_agent
+
+    game = pyspiel.load_game(short_name(game_id), {"players": 4})
+    starts = _positions(game_id, seeds)
+    done, t0 = 0, clock()
+    for seed, path in starts:
+        state = game.new_initial_state()
+        state.reseed(seed)
+        for a in path:
+            state.apply_action(a)
+        rs = np.random.RandomState(seed)
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, sims, random_state=rs)
+        for _ in range(3):
+            if state.is_terminal():
+                break
+            state.apply_action(bot.step(state))
+            done += sims
+    theirs = (clock() - t0) / done * 1e3
+    tl = timelord.load(game_id, players=4)
+    agent = make_agent(f"ismcts:easy/sims={sims}/rollout=random/cutoff=100000/c=2", tl)
+    done, t0 = 0, clock()
+    for seed, path in starts:
+        s = tl.new_game(seed)
+        index = game.index
+        for a in path:
+            s = s.apply(index.indices(s.legal_actions())[a])
+        for _ in range(3):
+            if s.is_over:
+                break
+            mover = s.to_move
+            assert mover is not None
+            s = s.apply(agent.act(s.view(mover), s.legal_actions(), Rng(seed)))
+            done += sims
+    return theirs, (clock() - t0) / done * 1e3
 
 
 def main() -> None:
@@ -215,10 +301,17 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default=None)
     ap.add_argument("--vector-steps", type=int, default=4096)
+    ap.add_argument("--ismcts", type=int, default=0, metavar="SIMS")
     args = ap.parse_args()
-    seeds = range(args.seed, args.seed + args.games)
     cases = [(g, n) for g, n in CASES if not args.only or g == args.only]
-    print(f"{args.games} random games each; microseconds per step (ratio to raw)")
+
+    def seeds(r: int) -> range:
+        first = args.seed + r * args.games
+        return range(first, first + args.games)
+
+    load = os.getloadavg()
+    print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; CPU time")
+    print(f"{args.games} random games a round; microseconds per step (ratio to raw)")
     print(
         f"{'game':<12}{'N':>3}{'steps':>8}{'raw':>8}{'pz step':>16}{'pz no events':>16}"
         f"{'pz step+last':>16}{'openspiel':>16}{'pz loop':>16}"
@@ -226,31 +319,36 @@ def main() -> None:
     raws: dict[tuple[str, int], float] = {}
     for game_id, players in cases:
         best: dict[str, float] = {}
-        n = 0
-        for _ in range(args.rounds):
-            t, n = raw(game_id, players, seeds)
-            times = {"raw": t}
-            t, n_pz = pettingzoo(game_id, players, seeds, observe=False)
+        total = 0
+        warm = range(args.seed - 1, args.seed)  # a game before the rounds fills the caches
+        raw(game_id, players, warm)
+        pettingzoo(game_id, players, warm, observe=True)
+        pz_loop(game_id, players, warm)
+        for r in range(args.rounds):
+            t, n = raw(game_id, players, seeds(r))
+            total += n
+            times = {"raw": t / n}
+            t, n_pz = pettingzoo(game_id, players, seeds(r), observe=False)
             assert n_pz == n, "the adapter played other games than the engine"
-            times["pz"] = t
-            times["quiet"] = pettingzoo(game_id, players, seeds, observe=False, events=False)[0]
-            times["obs"] = pettingzoo(game_id, players, seeds, observe=True)[0]
-            os_ = openspiel(game_id, players, seeds)
+            times["pz"] = t / n
+            times["quiet"] = pettingzoo(game_id, players, seeds(r), False, False)[0] / n
+            times["obs"] = pettingzoo(game_id, players, seeds(r), observe=True)[0] / n
+            os_ = openspiel(game_id, players, seeds(r))
             if os_ is not None:
-                times["os"] = os_[0] * n / os_[1]
-            t, n_loop = pz_loop(game_id, players, seeds)
-            times["loop"] = t * n / n_loop
+                times["os"] = os_[0] / os_[1]
+            t, n_loop = pz_loop(game_id, players, seeds(r))
+            times["loop"] = t / n_loop
             for k, v in times.items():
                 best[k] = min(best.get(k, v), v)
-        base = raws[game_id, players] = best["raw"] / n
+        base = raws[game_id, players] = best["raw"]
         cells = [
-            f"{best[k] / n * 1e6:7.1f} ({best[k] / n / base:4.2f}x)" if k in best else "-"
+            f"{best[k] * 1e6:7.1f} ({best[k] / base:4.2f}x)" if k in best else "-"
             for k in ("pz", "quiet", "obs", "os", "loop")
         ]
         row = "".join(f"{c:>16}" for c in cells)
-        print(f"{game_id:<12}{players:>3}{n:>8}{base * 1e6:8.1f}{row}", flush=True)
+        print(f"{game_id:<12}{players:>3}{total:>8}{base * 1e6:8.1f}{row}", flush=True)
     print()
-    print("throughput per second (best of rounds); gym us/move: the env's time per game move")
+    print("throughput per CPU second (best of rounds); gym us/move: its time per game move")
     print(
         f"{'game':<12}{'N':>3}{'raw moves':>11}{'obs/seat':>10}{'gym steps':>11}"
         f"{'gym us/move':>18}{'vec N=1':>10}{'vec N=16':>10}{'vec N=256':>11}"
@@ -258,16 +356,15 @@ def main() -> None:
     for game_id, players in cases:
         obs = gym = gym_move = 0.0
         vec = {1: 0.0, 16: 0.0, 256: 0.0}
-        for _ in range(args.rounds):
-            obs = max(obs, observations(game_id, players, seeds))
-            t, steps, moves = gym_steps(game_id, players, seeds)
+        for r in range(args.rounds):
+            obs = max(obs, observations(game_id, players, seeds(r)))
+            t, steps, moves = gym_steps(game_id, players, seeds(r))
             gym = max(gym, steps / t)
             us = t / moves * 1e6
             gym_move = us if not gym_move else min(gym_move, us)
             for k in vec:
-                vec[k] = max(
-                    vec[k], vector_steps(game_id, players, k, args.vector_steps, args.seed)
-                )
+                got = vector_steps(game_id, players, k, args.vector_steps, seeds(r)[0])
+                vec[k] = max(vec[k], got)
         base = raws[game_id, players]
         print(
             f"{game_id:<12}{players:>3}{1 / base:>11,.0f}{obs:>10,.0f}{gym:>11,.0f}"
@@ -278,6 +375,15 @@ def main() -> None:
     gin = max((gin_rummy(args.games * 2, args.seed + r) or 0.0) for r in range(args.rounds))
     if gin:
         print(f"\nC++ gin_rummy through pyspiel, random playouts: {gin:,.0f} actions/s")
+    if args.ismcts:
+        print(f"\nISMCTS, {args.ismcts} sims, 4 players: CPU ms per simulation")
+        print(f"{'game':<12}{'OpenSpiel via adapter':>24}{'timelord':>10}{'ratio':>8}")
+        for game_id in dict(cases):
+            got = ismcts_ms(game_id, args.ismcts, range(args.seed, args.seed + 3))
+            if got is not None:
+                print(f"{game_id:<12}{got[0]:>24.2f}{got[1]:>10.2f}{got[0] / got[1]:>7.1f}x")
+    load = os.getloadavg()
+    print(f"\nload average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
 if __name__ == "__main__":

@@ -291,7 +291,7 @@ class LazyInfo(dict[str, Any]):
 
 
 #: every how many moves `SeatInfos` drops the moves no window needs any more
-_TRIM_EVERY = 64
+_TRIM_EVERY = 8
 
 
 class SeatInfos(dict[str, dict[str, Any]]):

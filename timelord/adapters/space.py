@@ -9,6 +9,7 @@ interchangeable actions the rules name differently (the Card Game's DiscardEnemi
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,9 @@ from timelord.core import Action, Game, IllegalAction, InvalidAction
 
 #: How many action objects `ActionIndex.indices` remembers by identity.
 _KNOWN_LIMIT = 200_000
+#: (game id, options) -> its action space and the index of each action, built once: many
+#: tables of one game (a vector env) share them (the Card Game's has 24,917 actions)
+_TABLES: dict[tuple[str, str], tuple[tuple[Action, ...], dict[Action, int]]] = {}
 
 
 class ActionIndex:
@@ -25,8 +29,13 @@ class ActionIndex:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.actions: tuple[Action, ...] = tuple(game.action_space())
-        self._index: dict[Action, int] = {a: i for i, a in enumerate(self.actions)}
+        key = (game.id, json.dumps(game.options, sort_keys=True))
+        tables = _TABLES.get(key)
+        if tables is None:
+            actions = tuple(game.action_space())
+            tables = _TABLES[key] = (actions, {a: i for i, a in enumerate(actions)})
+        self.actions: tuple[Action, ...] = tables[0]
+        self._index: dict[Action, int] = tables[1]
         self._known: dict[int, int] = {}
         self._held: list[Action] = []
         package = type(game).__module__.rpartition(".")[0]
