@@ -3,12 +3,14 @@ seeded games, for every seat, game and player count; each number stays within it
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
 import timelord
 from tests.adapters.cases import CASES, PLAYERS
-from timelord.adapters.encode import encoder_for
+from timelord.adapters.encode import Counts, Flags, Writer, encoder_for, onehot_table
 from timelord.agents import make_agent
 from timelord.core import Rng
 from timelord.sim.match import seat_rngs
@@ -54,3 +56,27 @@ def test_a_view_from_elsewhere_still_encodes() -> None:
         state = state.apply(rng.choice(state.legal_actions()))
     view = state.view(1)
     assert np.array_equal(encoder_for(game).encode(view), encoder_for(game).encode_state(state, 1))
+
+
+def test_memoised_parts_equal_the_writers_numbers_even_past_their_limit() -> None:
+    """A part is written once per key and looked up after; the memo starts afresh past its
+    limit and gives the same bytes again. Counts of copies are summed as bincount sums them
+    (in double, then rounded once), flags come from the bits of a mask."""
+
+    def written(fill: Callable[[Writer], None]) -> bytes:
+        w = Writer()
+        fill(w)
+        return np.bincount(w.idx, weights=w.val, minlength=w.pos).astype(np.float32).tobytes()
+
+    tenths = Counts(5, 0.1, limit=2)
+    flags = Flags(13, limit=2)
+    for _ in range(2):
+        for items in [(1, 1, 1), (0, 4, 4, 4, 4, 4, 4, 4), (2,), (3, 3, 9)]:
+            assert tenths[items] == written(lambda w, i=items: w.counts("", 5, i, 0.1))
+            assert len(tenths) <= 2
+        for mask in [0, 1, 0b1000000000001, 0b1111111111111, 1 << 20 | 5]:
+            bits = [i for i in range(21) if mask >> i & 1]
+            assert flags[mask] == written(lambda w, b=bits: w.counts("", 13, b))
+    assert onehot_table(3)[-1] == bytes(12) and onehot_table(3)[1] == written(
+        lambda w: w.onehot("", 3, 1)
+    )

@@ -120,3 +120,25 @@ def test_strings_and_tensors() -> None:
     refused = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(pyspiel.SpielError):
         state.apply_action(refused)
+
+
+@pytest.mark.parametrize("game_id", list(PLAYERS))
+def test_python_answers_agree_with_pyspiels_own_path(game_id: str) -> None:
+    """`legal_actions`, `current_player`, `is_chance_node` and `is_terminal` are answered
+    in Python; pyspiel's C++ path (`legal_actions_mask`, `history`) agrees at every step."""
+    game = pyspiel.load_game(short_name(game_id), {"players": 3 if game_id != "keys" else 2})
+    state = game.new_initial_state()
+    state.reseed(5)
+    rng = np.random.default_rng(5)
+    while not state.is_terminal():
+        mover = state.current_player()
+        legal = state.legal_actions()
+        assert legal == [i for i, m in enumerate(state.legal_actions_mask()) if m]
+        assert legal == state.legal_actions(mover) and legal == sorted(legal)
+        assert all(state.legal_actions(p) == [] for p in range(game.num_players()) if p != mover)
+        assert not state.is_chance_node()
+        legal.clear()  # a caller's copy: the state's own list is untouched
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        assert state.history()[-1] == action
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL and state.legal_actions() == []

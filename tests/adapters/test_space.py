@@ -69,3 +69,12 @@ def test_card_game_space_covers_every_location_the_table_can_hold(players: int) 
     own = [L for L, loc in enumerate(state.view(0)["locations"]) if loc["owner"] == 0]
     assert PlayDefender(doctor, max(own)) in state.legal_actions()
     assert len(space.indices(state.legal_actions())) == len(state.legal_actions())
+
+
+def test_tables_of_one_game_share_one_action_space() -> None:
+    """Many envs of one game (a vector env) build its action table once."""
+    a = ActionIndex(timelord.load("card-game", players=4))
+    b = ActionIndex(timelord.load("card-game", players=4))
+    other = ActionIndex(timelord.load("card-game", players=2))
+    assert a.actions is b.actions and a._index is b._index
+    assert other.actions is not a.actions and len(other) != len(a)

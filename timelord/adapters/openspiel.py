@@ -41,7 +41,6 @@ from timelord.adapters.space import ActionIndex
 from timelord.core import GAMES, Action, ConfigError, Game, Rng, State
 from timelord.core.registry import game_class
 
-
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 
 

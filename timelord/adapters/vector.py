@@ -94,8 +94,8 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
         self._obs = np.zeros((num_envs, size), np.float32)
         self._masks = np.zeros((num_envs, actions), np.int8)
         # the batches as flat bytes: a table's row is written in one slice assignment
-        self._obs_bytes = memoryview(self._obs).cast("B")
-        self._mask_bytes = memoryview(self._masks).cast("B")
+        self._obs_bytes = self._obs.data.cast("B")
+        self._mask_bytes = self._masks.data.cast("B")
         self._row = 4 * size
         self._no_moves = bytes(actions)
         self._seats = np.zeros(num_envs, int)

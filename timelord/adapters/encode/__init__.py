@@ -53,16 +53,9 @@ class Writer:
             self.highs.append(high)
         return at
 
-    def skip(self, n: int) -> int:
-        """The start of the next `n` numbers, which the caller fills in `idx` and `val`
-        itself (a `write_state` only: the layout comes from `write`)."""
-        at = self.pos
-        self.pos += n
-        return at
-
     def skip_named(self, name: str, n: int, high: float = 1.0) -> int:
-        """`skip` for a `write`: the segment `name` of `n` numbers at most `high`, filled by
-        the caller in `idx` and `val`."""
+        """The start of the segment `name` of `n` numbers at most `high`, which the caller
+        fills in `idx` and `val` itself."""
         return self._start(name, n, high)
 
     def onehot(self, name: str, n: int, i: int | None) -> None:
@@ -250,7 +243,8 @@ class Encoder:
         return out
 
     def state_bytes(self, state: State, seat: int) -> bytes | bytearray:
-        """The float32 bytes of `encode_state(state, seat)` (for writing into a batch)."""
+        """The float32 bytes of `encode_state(state, seat)` (a batch row is written from
+        them in one slice assignment)."""
         if self._parts is None:
             return self.encode(state.view(seat)).tobytes()
         buf = bytearray().join(self._parts(state, seat))
@@ -263,10 +257,7 @@ class Encoder:
         has `state_parts` (equal on every step of seeded games: tests/adapters)."""
         if self._parts is None:
             return self.encode(state.view(seat))
-        buf = bytearray().join(self._parts(state, seat))
-        if len(buf) != self._nbytes:
-            raise AssertionError("an encoder wrote a part of varying length")
-        out: Array = np.frombuffer(buf, np.float32)
+        out: Array = np.frombuffer(self.state_bytes(state, seat), np.float32)
         return out
 
 

@@ -148,7 +148,12 @@ def state_parts(game: Game) -> Parts:
         out += [counts[len(reserve[(seat + k) % N])] for k in range(N)]
         locs = s.loc_card
         owner, att, tardis, defs, ens, up = (
-            s.loc_owner, s.loc_att, s.loc_tardis, s.loc_def, s.loc_en, s.loc_up
+            s.loc_owner,
+            s.loc_att,
+            s.loc_tardis,
+            s.loc_def,
+            s.loc_en,
+            s.loc_up,
         )
         out += [
             slots[owner[i], att[i], tardis[i], len(defs[i]), len(ens[i]), up[i], seat]

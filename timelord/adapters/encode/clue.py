@@ -106,6 +106,10 @@ def _kinds(game: ClueGame) -> tuple[dict[str, int], int]:
     return {k: i for i, k in enumerate(kinds)}, max(game.intrigue_deck.count(k) for k in kinds)
 
 
+#: (why each seat is out, hand sizes, kept-card counts, the observer)
+_SeatsKey = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], int]
+
+
 def state_parts(game: Game) -> Parts:
     """`write` of `s.view(seat)` as parts read from the state without building the view
     (who sees which card of the history: `timelord.games.clue.view`)."""
@@ -116,7 +120,10 @@ def state_parts(game: Game) -> Parts:
     R = game.board.rooms
     index, most = _kinds(game)
     place = onehot_table(R + 2)
-    places = [place[node if node < R else (R if node == TARDIS else R + 1)] for node in range(game.board.nodes)]
+    places = [
+        place[node if node < R else (R if node == TARDIS else R + 1)]
+        for node in range(game.board.nodes)
+    ]
 
     def head(w: Writer, key: tuple[int, int | None, int, int]) -> None:
         phase, to_move, current, seat = key
@@ -132,7 +139,7 @@ def state_parts(game: Game) -> Parts:
     def steps(w: Writer, value: int) -> None:
         w.values("steps", [value], 1, 12)
 
-    def seats(w: Writer, key: tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], int]) -> None:
+    def seats(w: Writer, key: _SeatsKey) -> None:
         out, sizes, kept, seat = key
         w.values("out", [1.0 if o else 0.0 for o in rotate(list(out), seat)], N)
         w.values("hand_sizes", rotate(list(sizes), seat), N, 10)
@@ -142,7 +149,11 @@ def state_parts(game: Game) -> Parts:
         w.counts("kept", len(index), [index[k] for k in cards if k in index], 0.5, most)
 
     heads, chars_of, steps_of, seats_of, kept_of = (
-        Memo(head), Memo(characters), Memo(steps), Memo(seats), Memo(kept)
+        Memo(head),
+        Memo(characters),
+        Memo(steps),
+        Memo(seats),
+        Memo(kept),
     )
     cards = Counts(K)
     #: id of a history node -> (the node, each seat's `seen` bytes once written)

@@ -78,10 +78,8 @@ def state_parts(game: Game) -> Parts:
     content = game.content
     nc = len(content.colour_ids)
     nk = len(content.card_ids)
-    most = _most(game)
     unknown = len(BACK_IDS)
     backs = onehot_table(unknown + 1)
-    colours = onehot_table(nc + 1)
     edges = [onehot_table(len(EDGE_IDS))[e] for e in SEAT_EDGES[N]]
 
     def head(w: Writer, key: tuple[int, int | None, bool, int]) -> None:
