@@ -1,21 +1,39 @@
-"""Head to head: OpenSpiel's own ISMCTS on the adapter against timelord's `ismcts:hard`.
+"""Head to head: OpenSpiel's own ISMCTS on the adapter against timelord's ISMCTS, fairly.
 
-    python -m timelord.adapters.headtohead [--games N] [--sims S] [--game ID ...]
-                                           [--workers K] [--write]
+    python -m timelord.adapters.headtohead [--setup NAME] [--players N] [--games N]
+                                           [--sims S] [--tl-sims T | --equal-cpu]
+                                           [--game ID ...] [--workers K] [--write]
 
-Four players, two seats each, seats rotated every game (`timelord.sim.match.arrangement`);
-game `i` is dealt with `game_seed(seed, i)`. Both bots get the same number of simulations per
-move: timelord's hard level with `sims` set to S (default: the hard level's own), and
-OpenSpiel's `ISMCTSBot` (UCT, c = 2, final policy = most visits, a fresh world sample per
-simulation through `resample_from_infostate`, random-rollout evaluator with one rollout: the
-setup of OpenSpiel's examples). Every random choice of both bots flows from the game's seed,
-so game `i` plays out the same on every run and machine.
+OpenSpiel's side is its `ISMCTSBot` (UCT, final policy = most visits, a fresh world sample
+per simulation through `resample_from_infostate`) playing through the pyspiel adapter;
+timelord's side is `IsmctsAgent` in its own loop. What each side's simulation does is the
+setup's (`SETUPS`):
 
+- `parity`: both on uniformly random rollouts to the end of the game, the same UCT constant
+  (`--c`), the same simulations; timelord's agent without its game hooks (no heuristic
+  rollout, evaluation, prior or settled move). What is left is the two tree searches.
+- `evaluator`: timelord's `ismcts:hard` against OpenSpiel's bot handed timelord's rollout
+  through an OpenSpiel `Evaluator` (`TimelordRollouts`: the hard level's rollout policy for
+  its cutoff, then the game's evaluation) and the hard level's UCT constant. Rollouts are
+  the same; what differs is the search (timelord's prior, its settled moves, its flat
+  search where the level says depth=1).
+- `hard-vs-random`: the first published setup, timelord's `ismcts:hard` against OpenSpiel's
+  bot on random rollouts with c = 2; it measures timelord's game pieces, not the search.
+
+Both sides get `--sims` simulations a move unless `--tl-sims` gives timelord another count;
+`--equal-cpu` sets timelord's count per game so its CPU per move matches OpenSpiel's, from
+the ratio of the two sides' CPU per move in the file's equal-simulation games of that setup
+(run those first). Each side's CPU time per move (`time.process_time`, so other jobs on the
+machine do not count) is recorded with every game, so a table shows what each side spent.
+
+Seats alternate OpenSpiel, timelord (two or four players) and rotate every game
+(`timelord.sim.match.arrangement`); game `i` is dealt with `game_seed(seed, i)` and every
+random choice of both sides flows from it, so game `i` plays out the same on every run.
 Each finished game is appended to a results file (JSON lines, `--results`), and a run plays
-only the games of its match (game, seed, sims) that the file lacks: runs add up, and a run
-that is stopped keeps its games. The table is made from the file. A side's win share sums the
-returns of its two seats (a tie for first gives 1/k to each of the k), so the fair share is
-0.5; intervals are 95% Wilson. `--write` puts the table into docs/strength.md.
+only the games of its match that the file lacks: runs add up, and a run that is stopped
+keeps its games. A side's win share sums the returns of its seats (a tie for first gives
+1/k to each of the k), so the fair share is 0.5; intervals are 95% Wilson. `--write` puts
+the table into docs/strength.md.
 """
 
 from __future__ import annotations
@@ -23,9 +41,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,17 +53,24 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from timelord.adapters.openspiel import TimelordState, short_name
 from timelord.agents import make_agent
-from timelord.agents.ismcts import IsmctsAgent
-from timelord.core import GAMES, CorruptRecord, load
+from timelord.agents.base import Agent
+from timelord.agents.hooks import hooks_for
+from timelord.agents.ismcts import IsmctsAgent, outcome, parse_settings, play_out
+from timelord.core import GAMES, CorruptRecord, Game, Rng
 from timelord.core.record import loads
 from timelord.sim.match import arrangement, game_seed, seat_rngs
 from timelord.sim.stats import wilson
 from timelord.sim.strength import write_section as marked
 
-PLAYERS = 4
 OPENSPIEL, TIMELORD = "openspiel-ismcts", "timelord-ismcts"
+SIDES = (OPENSPIEL, TIMELORD)
+PLAYER_COUNTS = (2, 4)
 BEGIN, END = "<!-- adapters:begin -->", "<!-- adapters:end -->"
 RESULTS = Path("docs/headtohead.jsonl")
+#: the UCT constant of the parity setup (timelord's generic one; `--c` changes it)
+PARITY_C = 0.7
+#: OpenSpiel's examples' UCT constant, which the first published setup used
+LEGACY_C = 2.0
 
 
 class SeededISMCTSBot(ismcts.ISMCTSBot):
@@ -61,21 +86,109 @@ class SeededISMCTSBot(ismcts.ISMCTSBot):
         return state.resample_from_infostate(state.current_player(), self._sampler)
 
 
+class TimelordRollouts(mcts.Evaluator):
+    """timelord's rollout as an OpenSpiel evaluator: from the state's timelord position,
+    `settings.cutoff` moves of the level's rollout policy, then valued as timelord's search
+    values a simulation (`ismcts.outcome`: the game's evaluation, or the win share blended
+    with the score at the end). The prior is uniform (UCT does not read it)."""
+
+    def __init__(self, agent: IsmctsAgent, rng: Rng) -> None:
+        self.policy = agent.policy
+        self.evaluation = agent.hooks.evaluate
+        cutoff = agent.settings.cutoff
+        self.cutoff = cutoff if cutoff is not None else 1 << 62
+        self.rng = rng
+
+    def evaluate(self, state: TimelordState) -> np.ndarray:
+        end = play_out(state.timelord_state, self.policy, self.cutoff, self.rng)
+        return np.array(outcome(end, self.evaluation))
+
+    def prior(self, state: TimelordState) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+@dataclass(frozen=True)
+class Side:
+    """How one setup builds each side for a game: timelord's agent, OpenSpiel's bot."""
+
+    describe: str
+    timelord: Callable[[Game, int], IsmctsAgent]
+    #: (timelord game) -> (OpenSpiel's UCT constant, the agent whose rollout and evaluation
+    #: its evaluator lends, or None for OpenSpiel's own random rollouts)
+    openspiel: Callable[[Game], tuple[float, IsmctsAgent | None]]
+
+
+def _parity_agent(c: float) -> Callable[[Game, int], IsmctsAgent]:
+    def build(game: Game, sims: int) -> IsmctsAgent:
+        hooks = hooks_for(game)
+        level = f"sims={sims}/rollout=random/cutoff=none/c={c:g}/prior=0/depth=none"
+        bare = replace(hooks, settled=None, evaluate=None, rollout=None)
+        return IsmctsAgent(game, parse_settings(level, bare), bare)
+
+    return build
+
+
+def _hard(game: Game, sims: int) -> IsmctsAgent:
+    agent = make_agent(f"ismcts:hard/sims={sims}", game)
+    assert isinstance(agent, IsmctsAgent)
+    return agent
+
+
+def _hard_rollouts(game: Game) -> tuple[float, IsmctsAgent]:
+    hard = _hard(game, 1)
+    return hard.settings.c, hard
+
+
+def setups(c: float = PARITY_C) -> dict[str, Side]:
+    """The setups by name, the parity one with UCT constant `c`."""
+    return {
+        "parity": Side(
+            f"both random rollouts to the end, c={c:g}, no game hooks on timelord's side",
+            _parity_agent(c),
+            lambda game: (c, None),
+        ),
+        "evaluator": Side(
+            "timelord `ismcts:hard`; OpenSpiel gets hard's rollout and evaluation "
+            "through an Evaluator, and hard's c",
+            _hard,
+            _hard_rollouts,
+        ),
+        "hard-vs-random": Side(
+            "timelord `ismcts:hard`; OpenSpiel on random rollouts, c=2 (the first setup)",
+            _hard,
+            lambda game: (LEGACY_C, None),
+        ),
+    }
+
+
+SETUPS = tuple(setups())
+
+
 @dataclass(frozen=True)
 class Result:
-    """One finished game, a line of the results file."""
+    """One finished game, a line of the results file. `sims` is OpenSpiel's count a move,
+    `tl_sims` timelord's; `cpu` and `turns` are each side's CPU seconds and moves."""
 
     game: str
     seed: int
+    setup: str
+    players: int
     sims: int
+    tl_sims: int
     index: int
     seats: list[str]
     returns: list[float]
     moves: int
     seconds: float
+    cpu: dict[str, float] = field(default_factory=dict)
+    turns: dict[str, int] = field(default_factory=dict)
 
     def share(self, side: str) -> float:
         return sum(r for s, r in enumerate(self.returns) if self.seats[s] == side)
+
+    def key(self) -> tuple[str, str, int, int, int, int]:
+        return (self.setup, self.game, self.players, self.sims, self.tl_sims, self.seed)
 
     @classmethod
     def from_json(cls, data: Any) -> Result:
@@ -83,65 +196,103 @@ class Result:
             result = cls(**data)
         except TypeError as exc:
             raise CorruptRecord(f"not a head-to-head result: {exc}") from None
-        counts = (result.sims, result.index, result.moves)
+        counts = (result.sims, result.tl_sims, result.index, result.moves)
         ok = (
             result.game in GAMES
+            and result.setup in SETUPS
+            and result.players in PLAYER_COUNTS
             and type(result.seed) is int
             and all(type(n) is int and n >= 0 for n in counts)
             and type(result.seconds) in (int, float)
             and isinstance(result.seats, list)
             and isinstance(result.returns, list)
-            and len(result.seats) == len(result.returns) == PLAYERS
-            and set(result.seats) <= {OPENSPIEL, TIMELORD}
+            and len(result.seats) == len(result.returns) == result.players
+            and set(result.seats) <= set(SIDES)
             and all(type(r) in (int, float) and 0 <= r <= 1 for r in result.returns)
+            and isinstance(result.cpu, dict)
+            and isinstance(result.turns, dict)
+            and set(result.cpu) == set(result.turns) <= set(SIDES)
         )
         if not ok:
             raise CorruptRecord(f"not a head-to-head result: {str(data)[:200]}")
         return result
 
 
-def hard_sims(game_id: str) -> int:
-    agent = make_agent("ismcts:hard", load(game_id, players=PLAYERS))
-    assert isinstance(agent, IsmctsAgent)
-    return agent.settings.sims
+@dataclass(frozen=True)
+class Match:
+    """Everything that decides a game's play but its index."""
+
+    setup: str
+    game: str
+    players: int
+    sims: int
+    tl_sims: int
+    seed: int
+    c: float = PARITY_C
 
 
-def play(game_id: str, index: int, sims: int, seed: int) -> Result:
-    """Game `index` of the match: the same result on every run."""
+def play(match: Match, index: int) -> Result:
+    """Game `index` of `match`: the same result on every run."""
     t0 = time.perf_counter()
-    os_game = pyspiel.load_game(short_name(game_id), {"players": PLAYERS})
+    side = setups(match.c)[match.setup]
+    players = match.players
+    os_game = pyspiel.load_game(short_name(match.game), {"players": players})
     state: TimelordState = os_game.new_initial_state()
-    gseed = game_seed(seed, index)
+    gseed = game_seed(match.seed, index)
     state.reseed(gseed)
-    seats = arrangement((OPENSPIEL, TIMELORD, OPENSPIEL, TIMELORD), index, True)
+    seats = arrangement((OPENSPIEL, TIMELORD) * (players // 2), index, True)
     tl_game = os_game.tl_game
-    rngs = seat_rngs(gseed, PLAYERS)
+    rngs = seat_rngs(gseed, players)
     rs = np.random.RandomState(gseed % (1 << 32))
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-    bots = {
-        s: SeededISMCTSBot(
-            os_game, evaluator, 2.0, sims, random_state=rs, sampler_seed=rngs[s].next64() >> 33
-        )
-        for s in range(PLAYERS)
-        if seats[s] == OPENSPIEL
+    uct_c, rollout_agent = side.openspiel(tl_game)
+    bots = {}
+    for s in range(players):
+        if seats[s] == OPENSPIEL:
+            evaluator = (
+                mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+                if rollout_agent is None
+                else TimelordRollouts(rollout_agent, rngs[s].spawn())
+            )
+            sampler_seed = rngs[s].next64() >> 33
+            bots[s] = SeededISMCTSBot(
+                os_game, evaluator, uct_c, match.sims, random_state=rs, sampler_seed=sampler_seed
+            )
+    agents: dict[int, Agent] = {
+        s: side.timelord(tl_game, match.tl_sims) for s in range(players) if seats[s] == TIMELORD
     }
-    agents = {
-        s: make_agent(f"ismcts:hard/sims={sims}", tl_game)
-        for s in range(PLAYERS)
-        if seats[s] == TIMELORD
-    }
+    cpu = dict.fromkeys(SIDES, 0.0)
+    turns = dict.fromkeys(SIDES, 0)
     moves = 0
     while not state.is_terminal():
         seat = state.current_player()
+        start = time.process_time()
         if seat in bots:
-            state.apply_action(int(bots[seat].step(state)))
+            action = int(bots[seat].step(state))
         else:
             tl = state.timelord_state
-            action = agents[seat].act(tl.view(seat), tl.legal_actions(), rngs[seat])
-            state.apply_action(os_game.index.index(action))
+            action = os_game.index.index(
+                agents[seat].act(tl.view(seat), tl.legal_actions(), rngs[seat])
+            )
+        cpu[seats[seat]] += time.process_time() - start
+        turns[seats[seat]] += 1
+        state.apply_action(action)
         moves += 1
     returns = [float(r) for r in state.returns()]
-    return Result(game_id, seed, sims, index, seats, returns, moves, time.perf_counter() - t0)
+    return Result(
+        match.game,
+        match.seed,
+        match.setup,
+        players,
+        match.sims,
+        match.tl_sims,
+        index,
+        seats,
+        returns,
+        moves,
+        time.perf_counter() - t0,
+        cpu,
+        turns,
+    )
 
 
 def read_results(path: Path) -> list[Result]:
@@ -158,12 +309,34 @@ def read_results(path: Path) -> list[Result]:
     return out
 
 
-def missing(results: list[Result], game_id: str, games: int, sims: int, seed: int) -> list[int]:
-    have = {r.index for r in results if (r.game, r.sims, r.seed) == (game_id, sims, seed)}
+def missing(results: list[Result], match: Match, games: int) -> list[int]:
+    key = (match.setup, match.game, match.players, match.sims, match.tl_sims, match.seed)
+    have = {r.index for r in results if r.key() == key}
     return [i for i in range(games) if i not in have]
 
 
-def play_all(jobs: list[tuple[str, int, int, int]], workers: int) -> Iterator[Result]:
+def ms_per_move(results: list[Result], side: str) -> float | None:
+    """`side`'s CPU milliseconds per move over `results` (None: not measured)."""
+    timed = [r for r in results if side in r.turns]
+    moves = sum(r.turns[side] for r in timed)
+    return 1000 * sum(r.cpu[side] for r in timed) / moves if moves else None
+
+
+def equal_cpu_sims(results: list[Result], match: Match) -> int:
+    """Timelord's simulations for CPU per move equal to OpenSpiel's: `match.sims` scaled by
+    the sides' CPU ratio in the file's equal-simulation games of the match's setup."""
+    key = (match.setup, match.game, match.players, match.sims, match.sims, match.seed)
+    base = [r for r in results if r.key() == key]
+    os_ms, tl_ms = ms_per_move(base, OPENSPIEL), ms_per_move(base, TIMELORD)
+    if os_ms is None or tl_ms is None or tl_ms <= 0:
+        raise ValueError(
+            f"no timed {match.setup} games of {match.game} at {match.players} players and "
+            f"{match.sims} simulations for both sides: run them before --equal-cpu"
+        )
+    return max(1, round(match.sims * os_ms / tl_ms))
+
+
+def play_all(jobs: list[tuple[Match, int]], workers: int) -> Iterator[Result]:
     """Each job's result as it finishes, on `workers` processes (1: in this one)."""
     if workers <= 1:
         for job in jobs:
@@ -177,58 +350,69 @@ def play_all(jobs: list[tuple[str, int, int, int]], workers: int) -> Iterator[Re
 
 @dataclass(frozen=True)
 class Row:
+    setup: str
     game: str
+    players: int
     sims: int
+    tl_sims: int
     games: int
     share: dict[str, float]
+    ms: dict[str, float | None]
     length: float
-    minutes: float
 
     def cells(self) -> list[str]:
-        out = [self.game, str(self.games), str(self.sims)]
-        for side in (OPENSPIEL, TIMELORD):
+        out = [f"`{self.setup}`", self.game, str(self.players), str(self.games)]
+        out.append(f"{self.sims} / {self.tl_sims}")
+        for side in SIDES:
             lo, hi = wilson(self.share[side], self.games)
-            out += [f"{self.share[side] / self.games:.3f}", f"[{lo:.3f}, {hi:.3f}]"]
-        out += [f"{self.length:.0f}", f"{self.minutes:.2f} min"]
+            out.append(f"{self.share[side] / self.games:.3f} [{lo:.3f}, {hi:.3f}]")
+        for side in SIDES:
+            ms = self.ms[side]
+            out.append("-" if ms is None else f"{ms:.1f}")
+        out.append(f"{self.length:.0f}")
         return out
 
 
 def rows(results: list[Result], seed: int) -> list[Row]:
-    """One row per (game, sims) of the match seeded `seed`, in the registry's order."""
+    """One row per setup, game, player count and simulations of the match seeded `seed`."""
+    keys = sorted(
+        {r.key() for r in results if r.seed == seed},
+        key=lambda k: (SETUPS.index(k[0]), list(GAMES).index(k[1]), k[2], k[3], k[4]),
+    )
     out = []
-    for game_id in GAMES:
-        for sims in sorted({r.sims for r in results if r.game == game_id and r.seed == seed}):
-            mine = [r for r in results if (r.game, r.sims, r.seed) == (game_id, sims, seed)]
-            n = len(mine)
-            share = {side: sum(r.share(side) for r in mine) for side in (OPENSPIEL, TIMELORD)}
-            length = sum(r.moves for r in mine) / n
-            minutes = sum(r.seconds for r in mine) / n / 60
-            out.append(Row(game_id, sims, n, share, length, minutes))
+    for key in keys:
+        mine = [r for r in results if r.key() == key]
+        n = len(mine)
+        share = {side: sum(r.share(side) for r in mine) for side in SIDES}
+        ms = {side: ms_per_move(mine, side) for side in SIDES}
+        length = sum(r.moves for r in mine) / n
+        out.append(Row(*key[:5], n, share, ms, length))
     return out
 
 
 def table(results: list[Result], seed: int, results_path: Path) -> str:
     head = [
-        "game", "games", "sims/move", "OpenSpiel ISMCTS", "95% interval",
-        "timelord ismcts:hard", "95% interval", "mean length", "time per game",
+        "setup", "game", "players", "games", "sims OpenSpiel / timelord",
+        "OpenSpiel ISMCTS [95%]", "timelord ISMCTS [95%]",
+        "OpenSpiel ms/move", "timelord ms/move", "mean length",
     ]  # fmt: skip
+    described = "\n".join(f"- `{name}`: {side.describe}." for name, side in setups().items())
     lines = [
         "## Adapters: OpenSpiel's ISMCTS against timelord's",
         "",
         "Written by `python -m timelord.adapters.headtohead --write` from the games in "
         f"`{results_path.as_posix()}` (one line per game; a run adds the games its match "
-        "lacks). Four players, two seats each, seats rotated every game, match seed "
-        f"{seed}; both bots get the same simulations per move (timelord's hard level with its "
-        "`sims` set to that number; OpenSpiel's `ISMCTSBot` with UCT c=2, one random rollout "
-        "per simulation, a fresh world per simulation from `resample_from_infostate`). Every "
+        "lacks); match seed "
+        f"{seed}. OpenSpiel's side is its `ISMCTSBot` (UCT, most visits, a fresh world per "
+        "simulation from `resample_from_infostate`) through the pyspiel adapter; timelord's "
+        "is its own ISMCTS. Seats alternate the two sides and rotate every game; every "
         "random choice flows from the game's seed, so each game replays exactly. A side's "
-        "win share sums its two seats' returns (ties split), so the fair share is 0.5 and the "
+        "win share sums its seats' returns (ties split), so the fair share is 0.5 and the "
         "two shares add up to less than 1 by the games nobody won; intervals are 95% Wilson. "
-        "Time per game is one core's. Both searches are ISMCTS; what differs is what a "
-        "simulation does: OpenSpiel's plays a uniformly random game to its end, timelord's "
-        "follows the game's heuristic for a few moves and then evaluates the position (and "
-        "a Clue seat certain of the envelope goes to accuse without searching), so the gap "
-        "measures those game-specific pieces, not the tree search itself.",
+        "ms/move is each side's CPU time (`process_time`) per move of its own, over the "
+        "row's games (not recorded for the first setup's games). The setups:",
+        "",
+        described,
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
@@ -244,8 +428,13 @@ def write_section(path: Path, text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200, help="games per game id (200)")
-    ap.add_argument("--sims", type=int, default=0, help="simulations per move (hard level's)")
+    ap.add_argument("--setup", choices=SETUPS, default="parity", help="what the sides run")
+    ap.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2)
+    ap.add_argument("--games", type=int, default=40, help="games per game id (40)")
+    ap.add_argument("--sims", type=int, default=20, help="OpenSpiel's simulations a move")
+    ap.add_argument("--tl-sims", type=int, default=0, help="timelord's (default: --sims)")
+    ap.add_argument("--equal-cpu", action="store_true", help="timelord's for equal CPU")
+    ap.add_argument("--c", type=float, default=PARITY_C, help="the parity setup's UCT c")
     ap.add_argument("--game", action="append", choices=list(GAMES), help="only these games")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=1, help="processes playing games (1)")
@@ -254,21 +443,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=Path("docs/strength.md"))
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
-    if args.games < 0 or args.workers < 1 or args.sims < 0:
-        ap.error("--games and --sims must be at least 0, --workers at least 1")
-    if args.sims == 1:  # its first simulation only makes the root, which it then reads
+    if args.games < 0 or args.workers < 1 or args.sims < 0 or args.tl_sims < 0:
+        ap.error("--games, --sims and --tl-sims must be at least 0, --workers at least 1")
+    if args.sims < 2:  # its first simulation only makes the root, which it then reads
         ap.error("OpenSpiel's ISMCTSBot needs --sims of at least 2")
+    if args.equal_cpu and args.tl_sims:
+        ap.error("--equal-cpu sets timelord's simulations; leave out --tl-sims")
     try:
         results = read_results(args.results)
     except CorruptRecord as exc:
         ap.exit(2, f"headtohead: {exc}\n")
     jobs = []
     for game_id in args.game or list(GAMES):
-        sims = args.sims or hard_sims(game_id)
-        jobs += [
-            (game_id, i, sims, args.seed)
-            for i in missing(results, game_id, args.games, sims, args.seed)
-        ]
+        match = Match(args.setup, game_id, args.players, args.sims, args.tl_sims or args.sims,
+                      args.seed, args.c)  # fmt: skip
+        if args.equal_cpu:
+            try:
+                match = replace(match, tl_sims=equal_cpu_sims(results, match))
+            except ValueError as exc:
+                ap.exit(2, f"headtohead: {exc}\n")
+        jobs += [(match, i) for i in missing(results, match, args.games)]
     jobs.sort(key=lambda job: job[1])  # game 0 of every game id first: a stopped run is even
     args.results.parent.mkdir(parents=True, exist_ok=True)
     with args.results.open("a") as out:
@@ -277,10 +471,12 @@ def main(argv: list[str] | None = None) -> int:
             out.flush()
             results.append(result)
             if not args.quiet:
-                got = {side: result.share(side) for side in (OPENSPIEL, TIMELORD)}
+                got = {side: result.share(side) for side in SIDES}
+                ms = {s: round(1000 * result.cpu[s] / max(1, result.turns[s])) for s in SIDES}
                 print(
-                    f"  {result.game} game {result.index}: {got} in {result.moves} moves, "
-                    f"{result.seconds:.0f} s",
+                    f"  {result.setup} {result.game} {result.players}p {result.sims}/"
+                    f"{result.tl_sims} game {result.index}: {got} in {result.moves} moves, "
+                    f"ms/move {ms}, {result.seconds:.0f} s",
                     flush=True,
                 )
             if args.write:  # after every game, so the doc is never behind the file

@@ -179,6 +179,21 @@ def _random_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     return legal[rng.below(len(legal))]
 
 
+def play_out(state: State, policy: Policy, cutoff: int, rng: Rng) -> State:
+    """`state` after at most `cutoff` moves of `policy`: one simulation's rollout (also the
+    rollout that `timelord.adapters.headtohead` lends OpenSpiel's search)."""
+    random_rollout = policy is _random_policy  # same draws as the policy, no list
+    steps = 0
+    while steps < cutoff and not state.is_over:
+        if random_rollout:
+            action = state.random_legal(rng)
+        else:
+            action = policy(state, state.legal_actions(), rng)
+        state = state.apply_unchecked(action)
+        steps += 1
+    return state
+
+
 class IsmctsAgent(Agent):
     """SO-ISMCTS over the acting seat's information set; see the module docstring."""
 
@@ -302,16 +317,7 @@ class IsmctsAgent(Agent):
                 node = chosen
                 path.append((node, seat))
                 state = state.apply_unchecked(chosen_action)
-            # rollout
-            steps = 0
-            while steps < cutoff and not state.is_over:
-                if random_rollout:
-                    action = state.random_legal(rng)
-                else:
-                    action = policy(state, state.legal_actions(), rng)
-                state = state.apply_unchecked(action)
-                steps += 1
-            reward = outcome(state, evaluate)
+            reward = outcome(play_out(state, policy, cutoff, rng), evaluate)
             root.visits += 1
             for node, seat in path:
                 node.visits += 1
