@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 
+from timelord.core import CorruptRecord
 from timelord.sim import benchmark
 
 
@@ -42,3 +44,29 @@ def test_the_board_keeps_the_best_sampled_row(tmp_path: Path) -> None:
 def test_a_bad_spec_is_refused(tmp_path: Path) -> None:
     argv = ["nobody", "--game", "keys", "--players", "2", "--opponent", "random"]
     assert benchmark.main([*argv, "--results", str(tmp_path / "r.jsonl")]) == 2
+
+
+def test_board_alone_redraws_the_leaderboard_from_the_file(tmp_path: Path) -> None:
+    """Others append their rows to the results file; `--board` without a spec plays nothing
+    and draws the table from every row there."""
+    results, board = tmp_path / "results.jsonl", tmp_path / "benchmark.md"
+    board.write_text(f"# x\n{benchmark.BEGIN}\n{benchmark.END}\n")
+    mine = benchmark.Cell("ppo:keys", "keys", 2, "random", 40, 2026, 0.9, 0.77, 0.96, 60.0)
+    results.write_text(json.dumps(asdict(mine)) + "\n")
+    assert benchmark.main(["--board", "--results", str(results), "--doc", str(board)]) == 0
+    assert mine.row() in board.read_text()
+    assert results.read_text().count("\n") == 1  # nothing was played
+    with pytest.raises(SystemExit):
+        benchmark.main(["--results", str(results)])  # neither a spec nor --board
+
+
+def test_a_corrupt_results_line_is_refused_with_its_number(tmp_path: Path) -> None:
+    results, board = tmp_path / "results.jsonl", tmp_path / "benchmark.md"
+    board.write_text(f"{benchmark.BEGIN}\n{benchmark.END}\n")
+    cell = benchmark.Cell("a", "keys", 2, "random", 4, 1, 0.5, 0.2, 0.8, 1.0)
+    for bad in ("{torn", json.dumps({**asdict(cell), "extra": 1})):
+        results.write_text(json.dumps(asdict(cell)) + "\n" + bad + "\n")
+        with pytest.raises(CorruptRecord, match=":2: not a benchmark cell"):
+            benchmark.read_cells(results)
+        argv = ["--board", "--results", str(results), "--doc", str(board)]
+        assert benchmark.main(argv) == 2

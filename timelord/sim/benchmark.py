@@ -3,6 +3,7 @@
     python -m timelord.sim.benchmark SPEC [--games N] [--game ID ...] [--players N ...]
                                      [--opponent SPEC ...] [--workers K]
                                      [--results FILE] [--board]
+    python -m timelord.sim.benchmark --board     # only redraw the leaderboard from the file
 
 For every game, player count and opponent of the protocol (`docs/benchmark.md`), SPEC takes
 one seat and the opponent all the others; seats rotate every game and game `i` is dealt
@@ -10,7 +11,8 @@ with `game_seed(SEED, i)`, so a cell's games are the same for every agent and ev
 (`timelord.sim.match`). A cell's figure is SPEC's win share (1/k for a tie of k winners)
 with a 95% Wilson interval; the fair share is 1/players. Each run appends one line per cell
 to the results file (JSON lines) and prints its table; `--board` rewrites the leaderboard
-in docs/benchmark.md from the whole file (the best-sampled row per agent and cell).
+in docs/benchmark.md from the whole file (the best-sampled row per agent and cell); without
+SPEC it plays nothing and only redraws it (after rows were appended by others' runs).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from timelord.core import GAMES, ConfigError
+from timelord.core import GAMES, ConfigError, CorruptRecord
 from timelord.sim.match import MatchSpec, Runner
 from timelord.sim.stats import wilson
 
@@ -103,13 +105,17 @@ def rate(
 
 
 def read_cells(path: Path) -> list[Cell]:
-    """Every cell of a results file (a missing file has none)."""
+    """Every cell of a results file (a missing file has none); `CorruptRecord` names a line
+    that is not a cell, since others' runs append to the same file."""
     if not path.exists():
         return []
     cells = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
-            cells.append(Cell(**json.loads(line)))
+            try:
+                cells.append(Cell(**json.loads(line)))
+            except (TypeError, ValueError) as exc:
+                raise CorruptRecord(f"{path}:{n}: not a benchmark cell: {exc}") from None
     return cells
 
 
@@ -134,7 +140,7 @@ def write_board(cells: Sequence[Cell], path: Path = BOARD) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m timelord.sim.benchmark", description=__doc__)
-    ap.add_argument("agent", help="the agent spec to rate")
+    ap.add_argument("agent", nargs="?", help="the agent spec to rate (none: --board only)")
     ap.add_argument("--games", type=int, default=GAMES_PER_CELL)
     ap.add_argument("--game", action="append", choices=sorted(GAMES))
     ap.add_argument("--players", type=int, action="append")
@@ -142,25 +148,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--results", type=Path, default=RESULTS)
     ap.add_argument("--board", action="store_true", help="rewrite docs/benchmark.md's table")
+    ap.add_argument("--doc", type=Path, default=BOARD, help=f"the board's file ({BOARD})")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
-    runner = Runner(workers=args.workers)
-    print(HEADER)
-    for game_id in args.game or sorted(GAMES):
-        for players in args.players or PLAYER_COUNTS:
-            for opponent in args.opponent or OPPONENTS:
-                try:
-                    cell = rate(args.agent, game_id, players, opponent, args.games, SEED, runner)
-                except (ConfigError, ValueError) as exc:
-                    print(f"benchmark: {exc}", file=sys.stderr)
-                    return 2
-                print(cell.row(), flush=True)
-                args.results.parent.mkdir(parents=True, exist_ok=True)
-                with args.results.open("a", encoding="utf-8") as out:
-                    out.write(json.dumps(asdict(cell), sort_keys=True) + "\n")
+    if args.agent is None and not args.board:
+        ap.error("name an agent spec to rate, or --board to redraw the leaderboard")
+    if args.agent is not None:
+        runner = Runner(workers=args.workers)
+        print(HEADER)
+        for game_id in args.game or sorted(GAMES):
+            for players in args.players or PLAYER_COUNTS:
+                for opponent in args.opponent or OPPONENTS:
+                    try:
+                        cell = rate(
+                            args.agent, game_id, players, opponent, args.games, SEED, runner
+                        )
+                    except (ConfigError, ValueError) as exc:
+                        print(f"benchmark: {exc}", file=sys.stderr)
+                        return 2
+                    print(cell.row(), flush=True)
+                    args.results.parent.mkdir(parents=True, exist_ok=True)
+                    with args.results.open("a", encoding="utf-8") as out:
+                        out.write(json.dumps(asdict(cell), sort_keys=True) + "\n")
     if args.board:
-        write_board(read_cells(args.results))
+        try:
+            write_board(read_cells(args.results), args.doc)
+        except CorruptRecord as exc:
+            print(f"benchmark: {exc}", file=sys.stderr)
+            return 2
     return 0
 
 
