@@ -157,3 +157,13 @@ def test_the_parity_agent_has_no_game_pieces() -> None:
     assert settings.depth is None
     assert agent.hooks.settled is None and agent.hooks.evaluate is None
     assert h2h.setups(c=1.5)["parity"].openspiel(game) == (1.5, None)
+
+
+def test_the_same_rollouts_agent_keeps_the_rollout_but_not_the_rest() -> None:
+    game = pyspiel.load_game(short_name("episodes"), {"players": 2}).tl_game
+    setup = h2h.setups()["same-rollouts"]
+    agent, hard = setup.timelord(game, 7), h2h.setups()["evaluator"].timelord(game, 7)
+    assert hard.settings.prior and hard.settings.depth == 1  # what this setup takes away
+    assert agent.settings == replace(hard.settings, prior=0.0, depth=None)
+    assert agent.hooks.rollout is hard.hooks.rollout and agent.hooks.settled is None
+    assert setup.openspiel(game)[0] == hard.settings.c

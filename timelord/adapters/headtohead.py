@@ -12,6 +12,9 @@ setup's (`SETUPS`):
 - `parity`: both on uniformly random rollouts to the end of the game, the same UCT constant
   (`--c`), the same simulations; timelord's agent without its game hooks (no heuristic
   rollout, evaluation, prior or settled move). What is left is the two tree searches.
+- `same-rollouts`: both on the hard level's rollout and evaluation (OpenSpiel's through
+  `TimelordRollouts`) and its UCT constant, the same simulations; timelord's agent without
+  its prior, settled moves or depth cap. What is left is the two tree searches again.
 - `evaluator`: timelord's `ismcts:hard` against OpenSpiel's bot handed timelord's rollout
   through an OpenSpiel `Evaluator` (`TimelordRollouts`: the hard level's rollout policy for
   its cutoff, then the game's evaluation) and the hard level's UCT constant. Rollouts are
@@ -129,6 +132,13 @@ def _parity_agent(c: float) -> Callable[[Game, int], IsmctsAgent]:
     return build
 
 
+def _searcher(game: Game, sims: int) -> IsmctsAgent:
+    """The hard level's rollout, evaluation and c, but a plain tree search: no prior towards
+    the policy's move, no settled moves, no depth cap."""
+    hooks = replace(hooks_for(game), settled=None)
+    return IsmctsAgent(game, parse_settings(f"hard/sims={sims}/prior=0/depth=none", hooks), hooks)
+
+
 def _hard(game: Game, sims: int) -> IsmctsAgent:
     agent = make_agent(f"ismcts:hard/sims={sims}", game)
     assert isinstance(agent, IsmctsAgent)
@@ -147,6 +157,12 @@ def setups(c: float = PARITY_C) -> dict[str, Side]:
             f"both random rollouts to the end, c={c:g}, no game hooks on timelord's side",
             _parity_agent(c),
             lambda game: (c, None),
+        ),
+        "same-rollouts": Side(
+            "both on `ismcts:hard`'s rollout and evaluation (OpenSpiel's through an "
+            "Evaluator) and its c; timelord without its prior, settled moves or depth cap",
+            _searcher,
+            _hard_rollouts,
         ),
         "evaluator": Side(
             "timelord `ismcts:hard`; OpenSpiel gets hard's rollout and evaluation "
