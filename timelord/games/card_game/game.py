@@ -61,8 +61,8 @@ class CardGame(CardGameRules):
         "cards": "null for the shipped 127-card manifest (default), or a custom card set as "
         "manifest data ([game] constants, [[card]] and [[start]] records, at most 1000 "
         "cards, as CardSet.to_data() gives)",
-        "variant": f"standard (default) or tiny: a research variant for exact CFR, the same "
-        f"rules with data/tiny.toml (5 cards, hands of 2, 1 passed) and max_turns "
+        "variant": f"standard (default) or tiny: a 2-player research variant for exact CFR, "
+        f"the same rules with data/tiny.toml (5 cards, hands of 2, 1 passed) and max_turns "
         f"{TINY_MAX_TURNS} unless given; see docs/variants.md",
     }
 
