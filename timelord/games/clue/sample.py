@@ -126,7 +126,7 @@ def check_view(game: ClueRules, view: Any) -> int:
     return seat
 
 
-def prepare_view(game: ClueRules, view: dict[str, Any]) -> PreparedView:
+def prepare_view(game: ClueRules, view: Any) -> PreparedView:
     """The door: check `view`, prepare it, and check that its first deal is a reachable state
     that shows the seat exactly this view."""
     seat = check_view(game, view)
