@@ -1,8 +1,8 @@
-"""Build timelord; with TIMELORD_COMPILE=1 the rules core (`timelord/build.py`) is compiled
-with mypyc where it can be.
+"""Build timelord, compiling the rules core (`timelord/build.py`) with mypyc where it can.
 
-Everything else is in pyproject.toml. Without it, with `TIMELORD_PURE=1`, no C compiler, no
-Python headers or a failed compile, the build is pure Python.
+Everything else is in pyproject.toml. With `TIMELORD_PURE=1`, without a C compiler or the
+Python headers, or when mypyc or the compiler fails, the build is pure Python, and one line
+says so.
 """
 
 from __future__ import annotations
@@ -34,14 +34,8 @@ def _load_build_module() -> ModuleType:
 _build = _load_build_module()
 
 
-#: Opt in to the compiled build: it does not pass the suite yet (README, "The compiled build").
-COMPILE_ENV = "TIMELORD_COMPILE"
-
-
 def _can_compile() -> str:
-    """Why not, or "" when asked to and mypyc, a C compiler and the Python headers are here."""
-    if os.environ.get(COMPILE_ENV, "") in ("", "0"):
-        return f"set {COMPILE_ENV}=1 for the experimental compiled build"
+    """Why not, or "" when mypyc, a C compiler and the Python headers are here."""
     if os.environ.get(_build.PURE_ENV, "") not in ("", "0"):
         return f"{_build.PURE_ENV} is set"
     if importlib.util.find_spec("mypyc") is None:
@@ -77,9 +71,24 @@ class BuildExt(build_ext):
 _BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
 
 
+def _remove_stale_extensions() -> None:
+    """An extension module that an earlier in-place build left beside a module no longer
+    compiled would shadow that module's `.py` file: remove it."""
+    import importlib.machinery
+
+    package = ROOT / "timelord"
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for path in package.rglob("*" + suffix):
+            source = path.with_name(path.name[: -len(suffix)] + ".py")
+            module = ".".join(["timelord", *source.relative_to(package).with_suffix("").parts])
+            if source.exists() and module not in _build.COMPILED_MODULES:
+                path.unlink()
+
+
 def _extensions() -> list[object]:
     if not _BUILDS & set(sys.argv[1:]):
         return []
+    _remove_stale_extensions()
     build_file = ROOT / "timelord" / _build.BUILD_FILE
     why_not = _can_compile()
     if why_not:

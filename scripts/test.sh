@@ -18,10 +18,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+# compiles the rules core with mypyc in place where a C compiler is (README, "The compiled build")
 python3 -m pip install --quiet -e '.[test]'
-# the build the suite runs on (README, "The compiled build")
 python3 -c "import timelord; print('timelord build:', timelord.BUILD)"
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy
 python3 -m pytest "$@"
+# the engine tests again on the pure-Python build (the golden replays prove both play alike)
+if python3 -c "import sys, timelord; sys.exit(not timelord.COMPILED)"; then
+  TIMELORD_PURE=1 python3 -c "import timelord; print('timelord build:', timelord.BUILD)"
+  TIMELORD_PURE=1 python3 -m pytest tests/core tests/games
+fi

@@ -22,9 +22,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
-#: The hot modules: state, rules, legal moves, sampling and views of every game, the generator
-#: (not the doors that check records and views once, nor texts: compiling costs build time;
-#: not the actions, frozen dataclasses on `core.Action`, which a native class cannot be).
+#: The hot modules: state, rules, legal moves, sampling and views of every game, the generator.
+#: Not the doors that check options, records and views once, nor texts: compiling costs build
+#: time. Not the actions, frozen dataclasses on `core.Action`, which a native class cannot be.
+#: Not each game's `game.py`: a compiled class loses its `inspect.signature` (the options the
+#: CLI, the registry and the adapters read from it) and checks its arguments' declared types
+#: before the game can answer a bad option with `ConfigError`.
 COMPILED_MODULES: tuple[str, ...] = (
     "timelord.core.rng",
     "timelord.games.card_game.cards",
@@ -40,23 +43,19 @@ COMPILED_MODULES: tuple[str, ...] = (
     "timelord.games.card_game.rules.apply",
     "timelord.games.card_game.sampling",
     "timelord.games.card_game.view",
-    "timelord.games.card_game.game",
     "timelord.games.clue.board",
     "timelord.games.clue.state",
     "timelord.games.clue.view",
     "timelord.games.clue.deduction",
     "timelord.games.clue.notebook",
     "timelord.games.clue.sample",
-    "timelord.games.clue.game",
     "timelord.games.episodes.cards",
     "timelord.games.episodes.rules",
     "timelord.games.episodes.state",
     "timelord.games.episodes.view",
-    "timelord.games.episodes.game",
     "timelord.games.keys.board",
     "timelord.games.keys.rules",
     "timelord.games.keys.view",
-    "timelord.games.keys.game",
 )
 
 

@@ -145,7 +145,7 @@ class _Template:
     wmax: Any
 
 
-def prepare(game: Any, view: dict[str, Any]) -> _Template:
+def prepare(game: Any, view: Any) -> _Template:
     """The door of `sample_state`: check `view` (a doctored one is refused with
     `CorruptRecord`, a spectator's or another table's seat with `InvalidSeat`) and prepare
     its template. Done once per view (the game's `ViewCache`), never per sample.

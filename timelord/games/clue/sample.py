@@ -126,7 +126,7 @@ def check_view(game: ClueRules, view: Any) -> int:
     return seat
 
 
-def prepare_view(game: ClueRules, view: dict[str, Any]) -> PreparedView:
+def prepare_view(game: ClueRules, view: Any) -> PreparedView:
     """The door: check `view`, prepare it, and check that its first deal is a reachable state
     that shows the seat exactly this view."""
     seat = check_view(game, view)
@@ -345,7 +345,8 @@ class PreparedView:
         # The history with every hidden card filled in from the deal.
         log: Any = self.log_prefix
         last_show = 0
-        for mark, a, b, c in self.hidden_log:
+        # `c` above is a card (an int): the entries' last field needs a name of its own
+        for mark, a, b, matching in self.hidden_log:
             if mark == _RUN:
                 for ev in a:
                     log = (ev, log)
@@ -355,7 +356,7 @@ class PreparedView:
                 # Which of its matching cards the answerer showed is its choice (C-4.4):
                 # uniform, so a search does not model every answerer as showing the first.
                 hand = held[a]
-                could = [x for x in c if x in hand]
+                could = [x for x in matching if x in hand]
                 last_show = could[0] if len(could) == 1 else could[rng.below(len(could))]
                 log = (("show", a, b, last_show), log)
             elif mark == _PEEK:

@@ -247,7 +247,7 @@ def _pick(cards: list[int], k: int, rng: Rng) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def prepare(game: EpisodesRules, view: View) -> _Prepared:
+def prepare(game: EpisodesRules, view: Any) -> _Prepared:
     """Read and check a view at the door, once per view: `CorruptRecord` unless it is a
     seat's view this game could show (so a doctored view can neither hang nor crash a deal).
 

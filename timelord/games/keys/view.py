@@ -391,7 +391,7 @@ def sample_state(game: KeysRules, view: View, rng: Rng) -> KeysState:
     return plan.deal(rng)
 
 
-def prepare(game: KeysRules, view: View) -> _Plan:
+def prepare(game: KeysRules, view: Any) -> _Plan:
     """Read and check a view at the door, once per view: `CorruptRecord` unless it is a view
     this game could show (a doctored one can then neither hang nor crash a deal). Beyond the
     fields' types, one trial deal must give the view back exactly: the cheapest complete test
