@@ -18,6 +18,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+# torch's CPU build before the train extra, which would otherwise pull PyPI's CUDA build
+# (about 2.8 GB); this machine kind keeps the CPU wheel of 2.13.0 on disk, which pip takes
+python3 -m pip install --quiet 'torch==2.13.0'
 # compiles the rules core with mypyc in place where a C compiler is (README, "The compiled build")
 python3 -m pip install --quiet -e '.[test]'
 python3 -c "import timelord; print('timelord build:', timelord.BUILD)"

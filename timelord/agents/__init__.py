@@ -7,6 +7,8 @@
   (easy, medium, hard), a number of simulations, or settings such as "sims=800/time=2".
 - `cfr:PATH.json`: a tabular policy, such as CFR's on a small variant
   (`timelord.agents.tabular`, written by `python -m timelord.sim.cfr ... --out DIR`).
+- `ppo:FOLDER`: a policy `timelord train` wrote (`timelord.adapters.policy`; needs numpy,
+  the `rl` extra, not torch).
 - `package.module:ClassName` or `path/to/file.py:ClassName`: your own agent, any subclass of
   `timelord.agents.base.Agent` built as `ClassName(game)`. Since `play`, `simulate` and the
   server build every seat through `make_agent`, all of them take such specs.
@@ -35,12 +37,26 @@ from timelord.core import ConfigError, Game
 #: under the one second the tables promise, leaving room for the hop to the bot pool
 TABLE_TIME_CAP = 0.8
 
+
+def _trained(game: Game, folder: str | None) -> Agent:
+    """A trained policy's seat. Its module lives with the learning adapters and needs numpy,
+    so it is imported here, by name, only when a spec asks for it."""
+    try:
+        policy = importlib.import_module("timelord.adapters.policy")
+    except ImportError as exc:
+        extra = "ppo seats need the rl extra: pip install 'timelord[rl]'"
+        raise ConfigError(f"{extra} ({exc})") from exc
+    agent: Agent = policy.make_policy_agent(game, folder)
+    return agent
+
+
 #: name -> factory(game, level) ; level is the text after ":" in a spec, or None.
 AGENTS: dict[str, Callable[[Game, str | None], Agent]] = {
     "random": lambda game, level: RandomAgent(game),
     "heuristic": make_heuristic,
     "ismcts": make_ismcts,
     "cfr": make_tabular,
+    "ppo": _trained,
 }
 
 

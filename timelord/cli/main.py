@@ -30,6 +30,7 @@ _COMMANDS = {
     "report": ("report", "write an HTML report of simulation results"),
     "serve": ("serve", "serve tables in the browser and over HTTP/WebSocket"),
     "dataset": ("dataset", "write self-play games as learning arrays and records"),
+    "train": ("train", "train a masked PPO baseline that plays as the seat spec ppo:FOLDER"),
     "rate": ("rate", "rate bot levels by bot-against-bot tables into a server's pool"),
 }
 

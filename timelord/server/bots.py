@@ -35,6 +35,9 @@ OPEN = "open"
 
 #: agents whose thinking is heavy enough to belong in another process
 _SEARCHERS = frozenset({"ismcts"})
+#: agents whose level names a file to read (a trained policy's folder, a tabular policy):
+#: only the operator may name one, through `timelord serve --agent`
+_OPERATOR_ONLY = frozenset({"ppo", "cfr"})
 
 
 def check_spec(spec: Any, game: Game, own: frozenset[str] = frozenset()) -> str:
@@ -51,8 +54,9 @@ def check_spec(spec: Any, game: Game, own: frozenset[str] = frozenset()) -> str:
         make_agent(spec, game)
         return spec
     name, _, level = spec.partition(":")
-    if name not in AGENTS or (level and not level.isalpha()):
-        known = ", ".join(["human", "open", *sorted(AGENTS), *sorted(own)])
+    if name not in AGENTS or name in _OPERATOR_ONLY or (level and not level.isalpha()):
+        offered = sorted(set(AGENTS) - _OPERATOR_ONLY)
+        known = ", ".join(["human", "open", *offered, *sorted(own)])
         raise ConfigError(f"unknown seat {spec!r}; use {known}, with a named level such as :hard")
     make_agent(spec, game)
     return spec
