@@ -79,32 +79,12 @@ def test_a_run_cut_by_the_clock_replays_from_its_recorded_steps(tmp_path: Path) 
         """One second per reading: the trainer reads it once a step (and at the start)."""
         return float(next(ticks))
 
-    cut = train(
-        "keys",
-        tmp_path / "cut",
-        minutes=1.0,
-        seed=3,
-        envs=2,
-        hidden=(8,),
-        opponents=("random",),
-        ppo=TINY,
-        imitate=None,
-        clock=clock,
-    )
+    same: dict[str, Any] = {"seed": 3, "envs": 2, "hidden": (8,), "opponents": ("random",)}
+    same.update(ppo=TINY, imitate=None)
+    cut = train("keys", tmp_path / "cut", minutes=1.0, clock=clock, **same)
     # 60 readings of one second: three 16-step rollouts finish, the fourth is cut and dropped
     assert cut["steps"] == 3 * 16 * 2
-    train(
-        "keys",
-        tmp_path / "replay",
-        minutes=None,
-        steps=cut["steps"],
-        seed=3,
-        envs=2,
-        hidden=(8,),
-        opponents=("random",),
-        ppo=TINY,
-        imitate=None,
-    )
+    train("keys", tmp_path / "replay", minutes=None, steps=cut["steps"], **same)
     a, b = weights(tmp_path / "cut"), weights(tmp_path / "replay")
     assert all(np.array_equal(a[k], b[k]) for k in a)
 
