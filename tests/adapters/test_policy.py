@@ -21,6 +21,7 @@ from timelord.adapters.policy import (
 )
 from timelord.adapters.space import ActionIndex
 from timelord.agents import make_agent
+from timelord.cli.main import main
 from timelord.core import ConfigError, Rng
 from timelord.server.bots import check_spec
 from timelord.sim.match import play_game
@@ -114,3 +115,19 @@ def test_strangers_cannot_name_a_policy_folder_to_the_server(tmp_path: Path) -> 
         check_spec("ppo:sample", game)
     spec = f"ppo:{tmp_path / 'sample'}"
     assert check_spec(spec, game, own=frozenset({spec})) == spec
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--out", "x"], "give a budget"),
+        (["--steps", "10", "--hidden", "wide", "--out", "x"], "--hidden takes widths"),
+    ],
+)
+def test_train_usage_errors_are_one_line(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused before anything is imported or trained (torch need not be installed)."""
+    assert main(["train", "clue", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("timelord: error: ") and words in err
