@@ -89,6 +89,18 @@ def test_a_run_cut_by_the_clock_replays_from_its_recorded_steps(tmp_path: Path) 
     assert all(np.array_equal(a[k], b[k]) for k in a)
 
 
+def test_a_warm_start_that_used_the_budget_replays_with_zero_steps(tmp_path: Path) -> None:
+    """The clock ran out while copying: no PPO step, and `--steps 0` replays that run."""
+    ticks = iter(range(0, 10**8, 100))  # 100 s a reading: the copy alone outlasts a minute
+    same: dict[str, Any] = {"seed": 2, "envs": 2, "hidden": (8,), "ppo": TINY}
+    same.update(imitate_games=1, imitate_epochs=1)
+    cut = train("clue", tmp_path / "cut", minutes=1.0, clock=lambda: float(next(ticks)), **same)
+    assert cut["steps"] == 0 and "--steps 0" in cut["command"]
+    train("clue", tmp_path / "replay", minutes=None, steps=0, **same)
+    a, b = weights(tmp_path / "cut"), weights(tmp_path / "replay")
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
 def test_the_warm_start_copies_the_demonstrator() -> None:
     """Cloning the heuristic's decisions makes the actor choose as it does on them, and
     each decision's return is the mover's discounted win share."""

@@ -237,8 +237,8 @@ def train(
         raise ConfigError("give a budget: minutes, steps or both")
     if minutes is not None and minutes <= 0:
         raise ConfigError(f"minutes must be positive, not {minutes}")
-    if steps is not None and steps < 1:
-        raise ConfigError(f"steps must be at least 1, not {steps}")
+    if steps is not None and steps < 0:  # 0: the warm start only (a run it used up replays so)
+        raise ConfigError(f"steps cannot be negative, not {steps}")
     if envs < 1 or snapshot_every < 1 or not hidden or min(hidden) < 1:
         raise ConfigError("envs, snapshot_every and every hidden width must be at least 1")
     if not opponents:
