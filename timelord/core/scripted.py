@@ -60,36 +60,34 @@ def is_scripted(state: int) -> bool:
 class ScriptedRng(Rng):
     """Gives the scripted outcomes to `below` in order; `ChanceNeeded` once they run out.
 
-    Only `below`-based draws can be scripted: raw words (`next64`, `random`, `spawn`) have no
-    finite outcome set, so they raise `ValueError` (no game's rules draw them)."""
+    The outcomes not yet used live packed in `state`, `Rng`'s one attribute (see `pack`):
+    compiled code that holds an `Rng` reads that attribute directly, so it is kept current
+    rather than computed by a property. Only `below`-based draws can be scripted: raw words
+    (`next64`, `random`, `spawn`) have no finite outcome set, so they raise `ValueError` (no
+    game's rules draw them)."""
 
-    __slots__ = ("_script", "_used")
+    __slots__ = ()
 
     def __init__(self, outcomes: Sequence[int] = ()) -> None:
-        self._script = list(outcomes)
-        self._used = 0
-
-    @property
-    def state(self) -> int:  # type: ignore[override]
-        """The outcomes not yet used, packed (see `pack`)."""
-        return pack(self._script[self._used :])
+        self.state = pack(outcomes)
 
     def below(self, n: int) -> int:
         if n <= 0:
             raise ValueError("below() needs n >= 1")
-        if self._used == len(self._script):
+        code = self.state // SCRIPTED - 1
+        if not code:
             raise ChanceNeeded(n)
-        value = self._script[self._used]
+        value = (code & _DIGIT_MASK) - 1
         if not 0 <= value < n:
             raise ValueError(f"scripted outcome {value} does not fit below({n})")
-        self._used += 1
+        self.state = SCRIPTED * (1 + (code >> _DIGIT))
         return value
 
     def next64(self) -> int:
         raise ValueError("a scripted generator gives only below(n) draws")
 
     def copy(self) -> ScriptedRng:
-        return ScriptedRng(self._script[self._used :])
+        return ScriptedRng(unpack(self.state))
 
     def __repr__(self) -> str:
-        return f"ScriptedRng({self._script[self._used :]})"
+        return f"ScriptedRng({unpack(self.state)})"
