@@ -309,7 +309,7 @@ def _is_count(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
-def sample_state(game: EpisodesRules, view: View, rng: Rng) -> EpisodesState:
+def sample_state(game: EpisodesRules, view: Any, rng: Rng) -> EpisodesState:
     """A full state whose view for `view['seat']` is `view` (E-8.9).
 
     The cards the seat cannot place are dealt uniformly among the places it cannot see into:

@@ -372,7 +372,7 @@ def _sample_drawn(
     return tuple(tuple(sorted(d)) for d in out)
 
 
-def sample_state(game: KeysRules, view: View, rng: Rng) -> KeysState:
+def sample_state(game: KeysRules, view: Any, rng: Rng) -> KeysState:
     """A state matching `view`: unseen door backs and unseen cards dealt at random.
 
     Unseen backs are re-dealt within each colour (the colour of a closed door is public, and
