@@ -128,6 +128,29 @@ def test_replay_tells_each_seat_its_events_as_sentences(
     assert "Game over." in out
 
 
+_NO_WEB = (
+    "import sys; sys.modules['fastapi'] = sys.modules['uvicorn'] = None; "
+    "sys.modules['sqlalchemy'] = None; "
+    "from timelord.cli.main import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"), [(["--version"], 0), (["games"], 0), (["serve"], 2), (["rate", "keys"], 2)]
+)
+def test_the_cli_runs_without_the_web_extra(argv: list[str], code: int) -> None:
+    """An install without `[web]` (fastapi, uvicorn and SQLAlchemy absent): `--version` and
+    the other commands work, and `serve` and `rate` say in one line what they need (the parser
+    imported the web app and the rating pool, so even `--version` was a traceback)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _NO_WEB, *argv], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr
+    if code:
+        assert done.stderr.startswith("timelord: error: ") and "timelord[web" in done.stderr
+
+
 def test_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
     """The installed entry point, as a user runs it: bad input, exit 2, one line."""
     done = subprocess.run(

@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 import timelord
-from timelord.core import GameError
+from timelord.core import ConfigError, GameError
 
 #: exit code of every usage error
 USAGE_ERROR = 2
@@ -63,9 +63,29 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         command = sub.add_parser(name, help=text, description=text)
-        module.add_arguments(command)
+        try:
+            module.add_arguments(command)
+        except ModuleNotFoundError as exc:  # the command's extra is not installed
+            if exc.name is None or exc.name.split(".")[0] == "timelord":
+                raise
+            command.add_argument("ignored", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+            command.set_defaults(handler=_missing(name, exc.name))
+            continue
         command.set_defaults(handler=module.run)
     return parser
+
+
+def _missing(command: str, package: str) -> Callable[[argparse.Namespace], int]:
+    """The handler of a command whose optional dependencies are absent: one line naming them,
+    so `--version` and the other commands still run in a smaller install."""
+
+    def run(args: argparse.Namespace) -> int:
+        raise ConfigError(
+            f"'timelord {command}' needs {package}, which is not installed "
+            "(pip install 'timelord[web,sim]' brings the server's and the simulator's extras)"
+        )
+
+    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:

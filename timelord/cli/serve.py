@@ -81,9 +81,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
+    try:
+        import uvicorn
 
-    from timelord.server import create_app
+        from timelord.server import create_app
+    except ModuleNotFoundError as exc:  # an install without the web extra
+        raise ConfigError(
+            f"serving needs the web extra ({exc.name} is missing): pip install 'timelord[web]'"
+        ) from None
     from timelord.server.api import MAX_BODY
     from timelord.server.limits import Limits
     from timelord.server.proxy import header_timeout_protocol
