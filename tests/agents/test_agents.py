@@ -6,6 +6,7 @@ import pytest
 
 import tests.support.toy_tricks as toy
 import timelord
+from tests.support.positions import mid_game
 from timelord.agents import Hooks, hooks_for, make_agent
 from timelord.agents.heuristic import LookaheadAgent, NoisyAgent
 from timelord.agents.ismcts import IsmctsAgent, Settings, parse_settings
@@ -15,18 +16,6 @@ register("toy", "tests.core.toy_game:ToyGame", "toy high-card game")
 
 #: cheap versions of every kind of agent, so the fairness test stays fast on every game
 SPECS = ["random", "heuristic", "heuristic:easy", "heuristic:hard", "ismcts:sims=25/cutoff=10"]
-
-
-def _mid_game(game: Game, seed: int) -> State:
-    """A real state about a third of the way into a random game, with a seat to move."""
-    rng = Rng(seed)
-    state = game.new_game(seed)
-    trail = [state]
-    while not state.is_over:
-        legal = state.legal_actions()
-        state = state.apply_unchecked(legal[rng.below(len(legal))])
-        trail.append(state)
-    return trail[len(trail) // 3]
 
 
 def _fairness_games() -> list[str]:
@@ -39,7 +28,7 @@ def test_same_view_same_decision(game_id: str, spec: str) -> None:
     """Two states a seat cannot tell apart give every agent the same decision for a seed."""
     game = load(game_id)
     for seed in range(3):
-        real = _mid_game(game, seed)
+        real = mid_game(game, seed)
         seat = real.to_move
         assert seat is not None
         view = real.view(seat)

@@ -11,6 +11,7 @@ import pytest
 
 import timelord
 from tests.games.clue.test_deduction_helpers import deals, fits, random_knowledge
+from tests.support.positions import mid_game
 from timelord.core import Rng
 from timelord.games.clue.check import check_state
 from timelord.games.clue.deduction import DealSampler, _draw, _pick, _Tables
@@ -40,19 +41,8 @@ def _plain_choices(tb: _Tables, i: int, s: int) -> tuple[list[int], list[int], l
 def _views(players: int, games: int) -> list[dict]:
     """A view a third of the way into each of a few seeded random games."""
     game = timelord.load("clue", players=players)
-    rng = Rng(players)
-    found = []
-    for g in range(games):
-        state = game.new_game(g)
-        trail = [state]
-        while not state.is_over:
-            legal = state.legal_actions()
-            state = state.apply(legal[rng.below(len(legal))])
-            trail.append(state)
-        mid = trail[len(trail) // 3]
-        if mid.to_move is not None:
-            found.append(mid.view(mid.to_move))
-    return found
+    states = (mid_game(game, g) for g in range(games))
+    return [s.view(s.to_move) for s in states if s.to_move is not None]
 
 
 @pytest.mark.parametrize("players", [3, 6])
