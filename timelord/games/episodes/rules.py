@@ -46,6 +46,23 @@ def episodes(hand: list[int]) -> list[tuple[int, ...]]:
     return out
 
 
+def episodes_in(hand: list[int], suits: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """`episodes` for a variant whose episodes take one card of each of `suits` only
+    (ruling E-R20): still six FPs in suit order, 0 for each suit not in play, so `defence` and
+    `threat` add up as for six suits."""
+    by = fps_by_suit(hand)
+    for s in range(6):
+        if s not in suits:
+            by[s] = [0]
+        elif not by[s]:
+            return []
+    out = []
+    for combo in product(*by):
+        if combo[0] + combo[1] + combo[2] > combo[3] + combo[4] + combo[5]:
+            out.append(combo)
+    return out
+
+
 def defence(fps: tuple[int, ...]) -> int:
     return sum(fps[i] for i in DEFENDERS)
 
