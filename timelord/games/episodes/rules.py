@@ -39,11 +39,7 @@ def episodes(hand: list[int]) -> list[tuple[int, ...]]:
     by = fps_by_suit(hand)
     if not all(by):
         return []
-    out = []
-    for combo in product(*by):
-        if combo[0] + combo[1] + combo[2] > combo[3] + combo[4] + combo[5]:
-            out.append(combo)
-    return out
+    return _beating(by)
 
 
 def episodes_in(hand: list[int], suits: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -56,6 +52,11 @@ def episodes_in(hand: list[int], suits: tuple[int, ...]) -> list[tuple[int, ...]
             by[s] = [0]
         elif not by[s]:
             return []
+    return _beating(by)
+
+
+def _beating(by: list[list[int]]) -> list[tuple[int, ...]]:
+    """Every choice of one FP per suit from `by` whose Defenders exceed its Threat (E-5.2)."""
     out = []
     for combo in product(*by):
         if combo[0] + combo[1] + combo[2] > combo[3] + combo[4] + combo[5]:
