@@ -23,8 +23,10 @@ change, and the probabilities are the engine's own (`below` is exactly uniform).
 - Actions, returns, strings and tensors are those of the sampled adapter: fixed indices of
   `Game.action_space()`, win shares, the seat's view as canonical JSON for the information
   state (perfect recall) and the game's text picture for the observation.
-- Resolved steps are cached per game by history, so the many passes of CFR and best
-  response apply each move once.
+- Resolved steps are cached in a tree of nodes (each node keeps its children by action), so
+  the many passes of CFR and best response apply each move once, and a state is one
+  reference to its node: cloning it (OpenSpiel's `child`, done at every edge of every walk)
+  copies nothing else.
 """
 
 from __future__ import annotations
@@ -63,6 +65,19 @@ def resolve(
         if base is None:
             return game.new_game(ScriptedRng(drawn))
         assert move is not None
+        if not drawn:
+            return base.apply_unchecked(move)
+        if isinstance(getattr(base, "rng", None), int):
+            # Every engine keeps its generator as the int `rng` and clones the state before
+            # a move changes anything, so the move can start from `base` with the script in
+            # place of its generator for the time of the call: no JSON round trip per draw
+            # sequence (which made enumerating a step's outcomes cost 4x more).
+            kept = base.rng  # type: ignore[attr-defined]
+            base.rng = pack(drawn)  # type: ignore[attr-defined]
+            try:
+                return base.apply_unchecked(move)
+            finally:
+                base.rng = kept  # type: ignore[attr-defined]
         return with_script(game, base, drawn).apply_unchecked(move)
     except ChanceNeeded as need:
         return need.n
@@ -100,17 +115,21 @@ def step_outcomes(game: Game, base: State | None, move: Action | None) -> list[t
 class _Node:
     """One position of the chance game: a decision (or terminal) position `state`, or a
     chance node resolving `move` from `base` (`base` None for the deal) with `drawn` so far.
-    Nodes never change, so states share them and the game caches them by history."""
+    Nodes never change once built, so states share them; each keeps the children reached
+    so far by action."""
 
     __slots__ = (
         "_legal",
         "_offered",
         "base",
+        "children",
         "drawn",
         "key",
         "move",
         "outcomes",
+        "player",
         "results",
+        "returns",
         "state",
         "strings",
     )
@@ -131,6 +150,17 @@ class _Node:
         self.outcomes = outcomes or []
         self.results = results or []
         self.strings: dict[int, str] = {}
+        self.children: dict[int, _Node] = {}
+        #: OpenSpiel's player id here, and the win shares at a terminal (zeros elsewhere)
+        self.player: int = pyspiel.PlayerId.CHANCE
+        self.returns: list[float] = []
+        if state is not None:
+            seat = state.to_move
+            self.player = pyspiel.PlayerId.TERMINAL if seat is None else seat
+            winners = state.winners() if seat is None else []
+            self.returns = [
+                1.0 / len(winners) if s in winners else 0.0 for s in range(state.players)
+            ]
         self._offered: dict[int, Action] | None = None
         self._legal: list[int] | None = None
         #: the game's text and the history that reach this node, to pickle it by
@@ -185,19 +215,18 @@ class TimelordChanceGame(pyspiel.Game):
             max_game_length=self.tl_game.max_actions,
         )
         super().__init__(self.game_type, info, {**params, "chance": self.chance})
-        self._nodes: dict[tuple[int, ...], _Node] = {}
         self.text = str(self)
+        self._root: _Node | None = None
 
     def new_initial_state(self) -> TimelordChanceState:
         return TimelordChanceState(self)
 
-    def node(self, history: tuple[int, ...], make: Any) -> _Node:
-        """The node at `history`, built by `make()` the first time."""
-        node = self._nodes.get(history)
-        if node is None:
-            node = self._nodes[history] = make()
-            node.key = (self.text, history)
-        return node
+    def root(self) -> _Node:
+        """The deal's node, the root of the tree of nodes built so far."""
+        if self._root is None:
+            self._root = self.step(None, None, ())
+            self._root.key = (self.text, ())
+        return self._root
 
     def step(self, base: State | None, move: Action | None, drawn: tuple[int, ...]) -> _Node:
         """The node a step reaches: its position, or the chance node of its next draw."""
@@ -231,8 +260,12 @@ class TimelordChanceState(pyspiel.State):
 
     def __init__(self, game: TimelordChanceGame) -> None:
         super().__init__(game)
-        self.path: tuple[int, ...] = ()
-        self.node = game.node((), lambda: game.step(None, None, ()))
+        self.node = game.root()
+
+    @property
+    def path(self) -> tuple[int, ...]:
+        """The actions (moves and chance outcomes) from the start to this node."""
+        return self.node.key[1]
 
     @property
     def timelord_state(self) -> State | None:
@@ -240,11 +273,7 @@ class TimelordChanceState(pyspiel.State):
         return self.node.state
 
     def current_player(self) -> int:
-        state = self.node.state
-        if state is None:
-            return pyspiel.PlayerId.CHANCE
-        seat = state.to_move
-        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+        return self.node.player
 
     def _legal_actions(self, player: int) -> list[int]:
         game: TimelordChanceGame = self.get_game()
@@ -254,24 +283,27 @@ class TimelordChanceState(pyspiel.State):
         return list(self.node.outcomes)
 
     def _apply_action(self, action: int) -> None:
-        game: TimelordChanceGame = self.get_game()
         node = self.node
-        path = (*self.path, action)
+        child = node.children.get(action)
+        if child is None:
+            game: TimelordChanceGame = self.get_game()
+            child = node.children[action] = self._make_child(game, node, action)
+            child.key = (game.text, (*node.key[1], action))
+        self.node = child
 
-        def make() -> _Node:
-            if node.state is None:
-                if node.results:
-                    return _Node(node.results[action])
-                return game.step(node.base, node.move, (*node.drawn, action))
-            chosen = node.offered(game.index).get(action)
-            if chosen is None:
-                raise pyspiel.SpielError(f"action {action} is not legal now")
-            return game.step(node.state, chosen, ())
-
-        if node.state is None and action not in dict(node.outcomes):
-            raise pyspiel.SpielError(f"chance outcome {action} is not offered now")
-        self.node = game.node(path, make)
-        self.path = path
+    @staticmethod
+    def _make_child(game: TimelordChanceGame, node: _Node, action: int) -> _Node:
+        """The node `action` leads to from `node`, checked (`SpielError`) and resolved."""
+        if node.state is None:
+            if action not in dict(node.outcomes):
+                raise pyspiel.SpielError(f"chance outcome {action} is not offered now")
+            if node.results:
+                return _Node(node.results[action])
+            return game.step(node.base, node.move, (*node.drawn, action))
+        chosen = node.offered(game.index).get(action)
+        if chosen is None:
+            raise pyspiel.SpielError(f"action {action} is not legal now")
+        return game.step(node.state, chosen, ())
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -280,16 +312,14 @@ class TimelordChanceState(pyspiel.State):
         return str(game.index.actions[action])
 
     def is_terminal(self) -> bool:
-        state = self.node.state
-        return state is not None and state.is_over
+        return self.node.player == pyspiel.PlayerId.TERMINAL
 
     def returns(self) -> list[float]:
-        state = self.node.state
-        game: TimelordChanceGame = self.get_game()
-        if state is None or not state.is_over:
+        node = self.node
+        if node.state is None:
+            game: TimelordChanceGame = self.get_game()
             return [0.0] * game.tl_game.players
-        winners = state.winners()
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.players)]
+        return node.returns[:]
 
     def _position(self) -> State | None:
         """The position a seat's view is read from: the one before a pending draw (None

@@ -8,7 +8,12 @@ and writes the NashConv of the average policy (`exploitability.nash_conv`: the s
 of what a best response gains) after chosen iterations, as a Markdown table, a JSON file and
 an SVG plot under `--out`, and the average policy as a seat (`cfr:DIR/NAME.policy.json`).
 NashConv 0 is an exact Nash equilibrium; with win shares as returns it is in win-share
-units (0 to `players`).
+units (0 to `players`). The tree count includes the terminals by outcome, which shows a
+degenerate variant at once (every terminal the same outcome: nothing to learn).
+
+    python -m timelord.sim.cfr --summary docs/cfr
+
+prints one Markdown table row per curve in a folder (docs/variants.md, "CFR curves").
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ class TreeSize:
     decision_nodes: int = 0
     infosets: list[int] = field(default_factory=list)
     longest: int = 0
+    #: terminals by their returns ("1,0", "0.5,0.5", ...): a game whose terminals all share
+    #: one outcome has nothing to learn (every policy is an equilibrium)
+    outcomes: dict[str, int] = field(default_factory=dict)
 
 
 def load(game_id: str, players: int = 2, chance: str = "outcomes", **options: Any) -> Any:
@@ -56,6 +64,8 @@ def tree_size(game: Any) -> TreeSize:
         size.longest = max(size.longest, depth)
         if state.is_terminal():
             size.terminals += 1
+            key = ",".join(f"{r:g}" for r in state.returns())
+            size.outcomes[key] = size.outcomes.get(key, 0) + 1
             continue
         if state.is_chance_node():
             size.chance_nodes += 1
@@ -68,6 +78,7 @@ def tree_size(game: Any) -> TreeSize:
         for a in actions:
             stack.append((state.child(a), depth + 1))
     size.infosets = [len(s) for s in seen]
+    size.outcomes = dict(sorted(size.outcomes.items()))
     return size
 
 
@@ -176,12 +187,39 @@ def write_report(
         f"{size.chance_nodes} chance nodes, {size.terminals} terminals, longest "
         f"{size.longest}); information sets per seat: {size.infosets}.",
         "",
+        "Terminals by returns (win shares per seat): "
+        + ", ".join(f"{k}: {n}" for k, n in size.outcomes.items())
+        + ".",
+        "",
         "| iterations | NashConv | CFR seconds |",
         "|---:|---:|---:|",
     ]
     lines += [f"| {p.iterations} | {p.nash_conv:.6f} | {p.seconds:.2f} |" for p in curve]
     (out / f"{name}.md").write_text("\n".join(lines) + "\n")
     _plot(out / f"{name}.svg", title, curve)
+
+
+def summary(folder: Path) -> str:
+    """A Markdown table of every curve `write_report` left in `folder` (one row per JSON
+    file): the tree, NashConv after the first and the last measured iteration, CFR time."""
+    lines = [
+        "| run | histories | information sets | NashConv at 1 | last NashConv (iterations) "
+        "| CFR seconds | files |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for path in sorted(folder.glob("*.json")):
+        if path.name.endswith(".policy.json"):
+            continue
+        data = json.loads(path.read_text())
+        tree, curve = data["tree"], data["curve"]
+        first, last = curve[0], curve[-1]
+        lines.append(
+            f"| {data['title']} | {tree['histories']:,} | "
+            f"{' + '.join(f'{n:,}' for n in tree['infosets'])} | {first['nash_conv']:.4f} | "
+            f"{last['nash_conv']:.6f} ({last['iterations']}) | {last['seconds']:.0f} | "
+            f"[{path.stem}.md]({folder.name}/{path.stem}.md) |"
+        )
+    return "\n".join(lines)
 
 
 def _plot(path: Path, title: str, curve: list[CurvePoint]) -> None:
@@ -205,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m timelord.sim.cfr", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("game")
+    parser.add_argument("game", nargs="?", help="game id (not with --summary)")
     parser.add_argument("--variant", default="tiny")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--chance", default="outcomes", choices=("draws", "outcomes"))
@@ -229,7 +267,19 @@ def main(argv: list[str] | None = None) -> int:
         help="iterations after which to measure NashConv, comma separated (default 1, 2, 5, ...)",
     )
     parser.add_argument("--out", type=Path, default=None, help="folder for the table and plot")
+    parser.add_argument(
+        "--summary",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="print a Markdown table of the curves under DIR (docs/cfr) and stop",
+    )
     args = parser.parse_args(argv)
+    if args.summary is not None:
+        print(summary(args.summary))
+        return 0
+    if args.game is None:
+        parser.error("a game id is needed (or --summary DIR)")
     options: dict[str, Any] = {"variant": args.variant}
     for item in args.option:
         key, _, value = item.partition("=")

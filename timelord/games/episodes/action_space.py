@@ -45,6 +45,9 @@ def _build(game: EpisodesRules) -> tuple[Action, ...]:
     by_suit: list[list[int]] = [[] for _ in SUITS]
     for c in game.deck.present:
         by_suit[c >> 4].append(c & 15)
+    for s in range(len(SUITS)):
+        if s not in game.episode_suits:
+            by_suit[s] = [0]  # a suit a variant's episodes leave out (E-R20)
     out += [
         PlayEpisode(fps)
         for fps in product(*by_suit)

@@ -56,7 +56,7 @@ class PlayEpisode(Action):
     fps: tuple[int, ...]
 
     def __str__(self) -> str:
-        cards = ", ".join(f"{s} {f}" for s, f in zip(SUITS, self.fps, strict=False))
+        cards = ", ".join(f"{s} {f}" for s, f in zip(SUITS, self.fps, strict=False) if f)
         return f"play an episode: {cards}"
 
 

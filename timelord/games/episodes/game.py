@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -40,20 +41,56 @@ def _int_option(name: str, value: object, lo: int, hi: int) -> int:
     return value
 
 
-#: `variant`: "standard", or "tiny", a research variant small enough for exact CFR: the same
-#: rules with the deck below (one card of each suit and two more) and, unless given, the
-#: target and round limit below (docs/variants.md). Never the default.
-VARIANTS = ("standard", "tiny")
-TINY_DECK: tuple[tuple[str, int, int], ...] = (
-    ("Doctor", 3, 1),
-    ("Companion", 2, 1),
-    ("Gadget", 1, 1),
-    ("Foe", 1, 1),
-    ("Plot", 2, 1),
-    ("Special", 1, 1),
-)
-TINY_TARGET = 4
-TINY_MAX_ROUNDS = 1
+@dataclass(frozen=True)
+class Variant:
+    """A research variant small enough for exact CFR (docs/variants.md): the same rules over
+    its own deck, `deal` cards to each player (E-2.1 deals 7) and, unless given, its own
+    target and round limit. Episodes take one card of each suit its deck holds (E-5.1; ruling
+    E-R20 when that is fewer than six)."""
+
+    deck: tuple[tuple[str, int, int], ...]
+    deal: int
+    target: int
+    max_rounds: int
+    about: str
+
+
+#: `variant`: "standard" (the default), or one of these. "tiny" (six cards, one per suit,
+#: dealt out) is degenerate: nobody can ever hold an episode, so every game is a shared win.
+#: "two-suit" is the small game in which episodes are scored and won.
+VARIANTS_BY_NAME: dict[str, Variant] = {
+    "tiny": Variant(
+        (
+            ("Doctor", 3, 1),
+            ("Companion", 2, 1),
+            ("Gadget", 1, 1),
+            ("Foe", 1, 1),
+            ("Plot", 2, 1),
+            ("Special", 1, 1),
+        ),
+        R.DEAL,
+        4,
+        1,
+        "a 6-card deck of one card per suit, target 4, max_rounds 1 (degenerate: no episode "
+        "can be gathered)",
+    ),
+    "two-suit": Variant(
+        (
+            ("Doctor", 1, 1),
+            ("Doctor", 2, 1),
+            ("Doctor", 3, 1),
+            ("Foe", 1, 1),
+            ("Foe", 2, 1),
+            ("Foe", 3, 1),
+        ),
+        1,
+        3,
+        1,
+        "Doctors 1-3 and Foes 1-3, one card dealt to each, an episode one Doctor and one Foe "
+        "(E-R20), target 3, max_rounds 1",
+    ),
+}
+VARIANTS = ("standard", *VARIANTS_BY_NAME)
 DEFAULT_TARGET = 50
 DEFAULT_MAX_ROUNDS = 100
 
@@ -71,11 +108,9 @@ class EpisodesGame(EpisodesRules):
         "players": "number of players, 2 to 6 (default 3)",
         "target": "victory points that win at once, 1 to 10000 (default 50; E-7.1)",
         "max_rounds": "rounds after which the most VP wins, 1 to 10000 (default 100; E-R3)",
-        "variant": (
-            "standard (default) or tiny: a research variant for exact CFR, the same rules "
-            f"with a {sum(c for _, _, c in TINY_DECK)}-card deck, target {TINY_TARGET} and "
-            f"max_rounds {TINY_MAX_ROUNDS} unless given; see docs/variants.md"
-        ),
+        "variant": "standard (default), or a research variant for exact CFR, the same rules "
+        "over a small game (docs/variants.md): "
+        + "; ".join(f"{name}: {v.about}" for name, v in VARIANTS_BY_NAME.items()),
         "deck": (
             "null for the 90-card deck of data/cards.toml (default), or a list of "
             f"[suit, fp, copies] rows: suit one of {', '.join(SUITS)}; fp 1 to 15; "
@@ -93,17 +128,23 @@ class EpisodesGame(EpisodesRules):
     ) -> None:
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"episodes: variant must be one of {VARIANTS}, not {variant!r}")
-        if variant == "tiny":
+        small = VARIANTS_BY_NAME.get(variant)
+        #: cards dealt to each player (E-2.1), and the suits of an episode (E-5.1, E-R20)
+        self.deal = R.DEAL
+        self.episode_suits: tuple[int, ...] = tuple(range(len(SUITS)))
+        if small is not None:
             if deck is not None:
-                raise ConfigError("episodes: the tiny variant brings its own deck")
-            target = TINY_TARGET if target == DEFAULT_TARGET else target
-            max_rounds = TINY_MAX_ROUNDS if max_rounds == DEFAULT_MAX_ROUNDS else max_rounds
+                raise ConfigError(f"episodes: the {variant} variant brings its own deck")
+            target = small.target if target == DEFAULT_TARGET else target
+            max_rounds = small.max_rounds if max_rounds == DEFAULT_MAX_ROUNDS else max_rounds
+            self.deal = small.deal
         self.variant = variant
         self.players = _int_option("players", players, 2, 6)
         self.target = _int_option("target", target, 1, 10_000)
         self.max_rounds = _int_option("max_rounds", max_rounds, 1, 10_000)
-        if variant == "tiny":
-            self.deck: Deck = custom_deck([list(row) for row in TINY_DECK])
+        if small is not None:
+            self.deck: Deck = custom_deck([list(row) for row in small.deck])
+            self.episode_suits = tuple(sorted({c >> 4 for c in self.deck.present}))
         elif deck is None:
             self.deck = standard_deck()
         elif isinstance(deck, list | tuple):
@@ -131,7 +172,7 @@ class EpisodesGame(EpisodesRules):
         st = EpisodesState.blank(self)
         st.deck = self.deck.cards()  # unsettled: every draw takes a random card (E-3.4)
         st.rng = seed.state if isinstance(seed, Rng) else Rng(seed).next64()
-        for _ in range(R.DEAL):  # E-2.1, one card at a time around the table
+        for _ in range(self.deal):  # E-2.1, one card at a time around the table
             for s in range(self.players):
                 st._draw(s, 1)
         st.turn = -1

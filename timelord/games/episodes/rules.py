@@ -39,6 +39,24 @@ def episodes(hand: list[int]) -> list[tuple[int, ...]]:
     by = fps_by_suit(hand)
     if not all(by):
         return []
+    return _beating(by)
+
+
+def episodes_in(hand: list[int], suits: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """`episodes` for a variant whose episodes take one card of each of `suits` only
+    (ruling E-R20): still six FPs in suit order, 0 for each suit not in play, so `defence` and
+    `threat` add up as for six suits."""
+    by = fps_by_suit(hand)
+    for s in range(6):
+        if s not in suits:
+            by[s] = [0]
+        elif not by[s]:
+            return []
+    return _beating(by)
+
+
+def _beating(by: list[list[int]]) -> list[tuple[int, ...]]:
+    """Every choice of one FP per suit from `by` whose Defenders exceed its Threat (E-5.2)."""
     out = []
     for combo in product(*by):
         if combo[0] + combo[1] + combo[2] > combo[3] + combo[4] + combo[5]:

@@ -133,6 +133,8 @@ class EpisodesRules(Game):
     deck: Deck
     target: int
     max_rounds: int
+    #: the suits an episode takes one card of: all six, but fewer in a variant (E-R20)
+    episode_suits: tuple[int, ...]
     #: what `sample_state` read and checked from each recent view (`view.prepare`)
     _views: ViewCache[Any]
 
@@ -358,7 +360,9 @@ class EpisodesState(State):
         if ph == R.KEEP:
             return [_KEEP[c] for c in sorted(set(self.limbo))]
         if ph == R.EPISODE:
-            out = [_episode_action(fps) for fps in R.episodes(hand)]
+            suits = self.game.episode_suits
+            found = R.episodes(hand) if len(suits) == 6 else R.episodes_in(hand, suits)
+            out = [_episode_action(fps) for fps in found]
             out.append(_SKIP_EPISODE)
             return out
         assert ph == R.DISCARD
@@ -409,9 +413,14 @@ class EpisodesState(State):
                     f"episodes are played in the episode phase, not {phase}", "E-5.1"
                 )
             assert isinstance(action, PlayEpisode)
+            suits = self.game.episode_suits
             if len(action.fps) != 6:
                 return IllegalAction("an episode is one card of each of the six suits", "E-5.1")
             for s, fp in enumerate(action.fps):
+                if s not in suits:
+                    if fp:
+                        return IllegalAction(f"this game's episodes take no {SUITS[s]}", "E-R20")
+                    continue
                 c = _card_code(SUITS[s], fp)
                 if c < 0 or c not in hand:
                     return IllegalAction(f"you hold no {SUITS[s]} {fp}", "E-5.1")
@@ -497,14 +506,14 @@ class EpisodesState(State):
 
     def _plainly_forced(self, ph: int) -> bool:
         """Whether a step with one option has it for reasons every seat sees: no card in hand
-        for an ability, fewer than six cards for an episode (E-5.1), one opponent holding
+        for an ability, fewer cards than an episode takes (E-5.1), one opponent holding
         cards for a target, one card drawn by a Gadget. Equal drawn cards, a hand-limit
         discard or a hand that holds no episode are seen by the player alone."""
         hand = self.hands[self.turn % self.game.players]
         if ph == R.ACTION:
             return not hand
         if ph == R.EPISODE:
-            return len(hand) < len(SUITS)
+            return len(hand) < len(self.game.episode_suits)
         if ph == R.KEEP:
             return len(self.limbo) == 1
         return ph == R.TARGET
@@ -616,10 +625,11 @@ class EpisodesState(State):
 
     def _episode(self, seat: int, fps: tuple[int, ...]) -> None:
         for s, fp in enumerate(fps):
-            self._discard_from_hand(seat, s * 16 + fp)
+            if fp:  # 0: a suit a variant leaves out (E-R20)
+                self._discard_from_hand(seat, s * 16 + fp)
         self.vp[seat] += R.threat(fps)
         if self._log is not None:
-            cards = [LABEL[s * 16 + fp] for s, fp in enumerate(fps)]
+            cards = [LABEL[s * 16 + fp] for s, fp in enumerate(fps) if fp]
             data = {"actor": seat, "cards": cards, "vp": R.threat(fps), "total": self.vp[seat]}
             self._tell("episode", data)
         if self.vp[seat] >= self.game.target:
