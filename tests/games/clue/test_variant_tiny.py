@@ -1,4 +1,4 @@
-"""The tiny research variant (data/tiny.toml, docs/variants.md, ruling CL-17): the two-player
+"""C-8.3 the tiny research variant (data/tiny.toml, docs/variants.md, ruling CL-17): the two-player
 rules (C-8.2) over two suspects, two weapons and two locations round the TARDIS, moves of a
 fixed two steps, one round unless `max_rounds` or `max_turns` says otherwise."""
 
@@ -56,7 +56,7 @@ def play(state: ClueState, *actions: Any) -> ClueState:
     return state
 
 
-def test_c1_setup_the_tiny_deck_and_the_two_player_deal() -> None:
+def test_c8_3_c1_setup_the_tiny_deck_and_the_two_player_deal() -> None:
     game = tiny()
     assert game.card_names == (
         "Amy & Rory",
@@ -78,7 +78,7 @@ def test_c1_setup_the_tiny_deck_and_the_two_player_deal() -> None:
         assert s.pile == ()  # C-8.2: never the intrigue cards
 
 
-def test_cl17_a_move_is_two_steps_to_any_other_room_never_the_corridor() -> None:
+def test_c8_3_cl17_a_move_is_two_steps_to_any_other_room_never_the_corridor() -> None:
     game = tiny()
     s = position(game)
     assert s.legal_actions() == [RollDice(), Accuse()]  # in the TARDIS: roll or accuse
@@ -96,7 +96,7 @@ def test_cl17_a_move_is_two_steps_to_any_other_room_never_the_corridor() -> None
             moved.apply(Move(node))
 
 
-def test_c4_c8_2_a_rumour_nobody_answers_shows_the_asker_the_side_card() -> None:
+def test_c8_3_c8_2_a_rumour_nobody_answers_shows_the_asker_the_side_card() -> None:
     game = tiny()
     s = play(position(game), RollDice(), Move(1), NameCard(VASTRA), NameCard(MOMENT))
     # seat 1 holds Gallifrey, not Vastra, The Moment or Skaro: it cannot answer
@@ -109,7 +109,7 @@ def test_c4_c8_2_a_rumour_nobody_answers_shows_the_asker_the_side_card() -> None
     assert s.pos == (1, 1) and s.moved == (False, True)
 
 
-def test_c4_3_an_answer_shows_the_named_card_to_the_asker_only() -> None:
+def test_c8_3_c4_4_an_answer_shows_the_named_card_to_the_asker_only() -> None:
     game = tiny()
     s = play(position(game), RollDice(), Move(0), NameCard(VASTRA), NameCard(MOMENT))
     assert s.dec == 1 and s.legal_actions() == [ShowCard(GALLIFREY)]
@@ -119,7 +119,7 @@ def test_c4_3_an_answer_shows_the_named_card_to_the_asker_only() -> None:
     assert s.seen_side == ((), ())  # answered: no side card (C-8.2)
 
 
-def test_c5_an_accusation_from_the_start_in_the_tardis_wins_or_puts_out() -> None:
+def test_c8_3_c5_an_accusation_from_the_start_in_the_tardis_wins_or_puts_out() -> None:
     game = tiny()
     right = play(position(game), Accuse(), NameCard(VASTRA), NameCard(MOMENT), NameCard(SKARO))
     assert right.is_over and right.winners() == [0]
@@ -130,7 +130,7 @@ def test_c5_an_accusation_from_the_start_in_the_tardis_wins_or_puts_out() -> Non
     assert last.is_over and last.winners() == []
 
 
-def test_cl10_max_turns_bounds_the_tree_in_turns() -> None:
+def test_c9_2_max_turns_bounds_the_tree_in_turns() -> None:
     game = tiny(max_turns=1)
     assert game.max_turns == 1 and game.options["max_turns"] == 1
     s = play(position(game, movers=[0, TARDIS]), RollDice(), Move(TARDIS))
@@ -139,7 +139,7 @@ def test_cl10_max_turns_bounds_the_tree_in_turns() -> None:
     assert tiny(max_rounds=3).max_turns == 6  # an explicit max_rounds replaces the variant's
 
 
-def test_the_tiny_variant_refuses_what_it_cannot_be() -> None:
+def test_c8_3_the_tiny_variant_refuses_what_it_cannot_be() -> None:
     for bad, match in (
         ({"players": 3}, "exactly 2"),
         ({"intrigue": True}, "never uses intrigue"),
