@@ -112,8 +112,13 @@ def action_label(game: ClueRules, view: Mapping[str, Any], action: Action) -> st
     return str(action)
 
 
-def _event_text(ev: list[Any], names: list[str], me: int | None, game: ClueRules) -> str:
-    intrigue = game.intrigue_names
+def _event_text(
+    ev: list[Any],
+    names: list[str],
+    me: int | None,
+    intrigue: Mapping[str, str],
+    game: ClueRules | None = None,
+) -> str:
 
     def seat(p: int) -> str:
         return "you" if p == me else f"Seat {p}"
@@ -147,7 +152,10 @@ def _event_text(ev: list[Any], names: list[str], me: int | None, game: ClueRules
     if kind == "power":
         return f"{seat(ev[1])} used a power: {POWER_NAMES.get(ev[2], 'a power')}"
     if kind == "bell":
-        where = _place(ev[2], list(game.locations), game.board)
+        if game is None:
+            where = _place(ev[2], [x["name"] for x in cards_data()["location"]], standard_board())
+        else:
+            where = _place(ev[2], list(game.locations), game.board)
         return f"  Cloister Bell: {seat(ev[1])} moved to {where}"
     if kind == "out":
         why = "a wrong accusation" if ev[2] == "accused" else "the eighth Pocketwatch"
@@ -245,7 +253,7 @@ def render_view(game: ClueRules, view: Mapping[str, Any]) -> str:
     if recent:
         lines.append("Recent:")
         for ev in recent:
-            text = _event_text(ev, names, me, game)
+            text = _event_text(ev, names, me, game.intrigue_names, game)
             lead = len(text) - len(text.lstrip())
             lines.append("  " + text[:lead] + text[lead : lead + 1].upper() + text[lead + 1 :])
     if me is not None:
