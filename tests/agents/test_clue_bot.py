@@ -47,3 +47,26 @@ def test_bad_level_is_refused() -> None:
 
     with pytest.raises(ConfigError):
         make_agent("heuristic:sneaky", load("clue", players=3))
+
+
+@pytest.mark.parametrize(
+    "spec", ["heuristic:easy", "heuristic", "heuristic:hard", "heuristic:gamble", "ismcts:easy"]
+)
+def test_the_clue_agents_play_the_tiny_variant(spec: str) -> None:
+    """The agents read the board and cards from the game, so they play the research variant's
+    three-room board (docs/variants.md) legally, and the detectives never accuse wrongly."""
+    game = load("clue", players=2, variant="tiny", max_rounds=3)
+    agent, rival = make_agent(spec, game), make_agent("random", game)
+    rng, solved = Rng(7), 0
+    for seed in range(8):
+        state = game.new_game(seed)
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            who = agent if seat == seed % 2 else rival
+            state = state.apply(who.act(state.view(seat), state.legal_actions(), rng))
+        log = state.view(None)["log"]
+        if spec != "heuristic:gamble" and not spec.startswith("ismcts"):
+            assert not [e for e in log if e[0] == "accuse" and e[1] == seed % 2 and not e[-1]]
+        solved += state.winners() == [seed % 2]
+    assert solved >= 3

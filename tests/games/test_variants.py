@@ -14,7 +14,7 @@ from timelord.core.record import Record, replay
 TINY = ("card-game", "episodes")
 
 
-@pytest.mark.parametrize("game_id", TINY)
+@pytest.mark.parametrize("game_id", [*TINY, "clue"])
 def test_the_tiny_variant_passes_conformance(game_id: str) -> None:
     game = timelord.load(game_id, players=2, variant="tiny")
     report = check_game(game, games=15)
@@ -55,3 +55,24 @@ def test_the_tiny_episodes_sizes() -> None:
     assert timelord.load("episodes", players=2, variant="tiny", max_rounds=2).max_rounds == 2
     with pytest.raises(ConfigError, match="own deck"):
         timelord.load("episodes", variant="tiny", deck=[["Doctor", 1, 1]])
+
+
+def test_the_tiny_clue_is_a_named_variant_that_records_replay() -> None:
+    """Clue's options always name the variant ("standard" included, as before); the tiny
+    one is never the default and its records replay (rules: tests/games/clue)."""
+    assert timelord.load("clue", players=2).options["variant"] == "standard"
+    tiny = timelord.load("clue", players=2, variant="tiny")
+    assert tiny.options == {
+        "players": 2,
+        "variant": "tiny",
+        "intrigue": False,
+        "powers": True,
+        "max_rounds": 1,
+    }
+    state = tiny.new_game(3)
+    actions = []
+    while not state.is_over:
+        action = state.legal_actions()[-1]
+        actions.append(action.to_json())
+        state = state.apply(action)
+    assert replay(Record("clue", tiny.options, 3, actions)).to_json() == state.to_json()

@@ -157,3 +157,21 @@ def test_the_keys_board_counts_rounds_as_the_log_does() -> None:
         log.extend(new)
     assert end.view(0)["winner"] is None  # the round limit ended it
     assert "Round 2 of 2" in render_board(limited, 0, _snapshot(limited, end, 0, log))
+
+
+def test_the_tiny_clue_board_draws_its_own_rooms_and_offers_every_move() -> None:
+    """The Clue board reads the game's board and cards, so the research variant's three
+    rooms are drawn where its grid puts them, named from its own set (docs/variants.md)."""
+    game = timelord.load("clue", players=2, variant="tiny")
+    for seed in range(6):
+        state, rng, events = game.new_game(seed), random.Random(seed), []
+        while not state.is_over:
+            seat = state.to_move
+            html = render_board(game, seat, _snapshot(game, state, seat, events))
+            legal = {_key(a.to_json()) for a in state.legal_actions()}
+            assert {_key(a) for a in _offered(html)} == legal
+            assert 'data-tile="R0"' in html and 'data-tile="R1"' in html
+            assert 'data-tile="R2"' not in html and "Platform One" not in html
+            state, new = state.apply_with_events(rng.choice(state.legal_actions()))
+            events.extend(new)
+    assert ">Gallifrey</span>" in html and ">Skaro</span>" in html

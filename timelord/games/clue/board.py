@@ -1,8 +1,11 @@
-"""The board: a square grid read from `data/board.toml`, and where a roll can take a mover.
+"""The board: a square grid read from `data/board.toml` (or a variant's data file, e.g.
+`data/tiny.toml`), and where a roll can take a mover.
 
-Nodes are ints: 0-8 the locations (in card order), 9 the TARDIS in the centre, 10 and up the
-walkable squares in reading order. A location is one node however many squares it covers: a
-mover inside it is simply "in" it. Movement is precomputed per start node and roll.
+Nodes are ints: 0 to `rooms - 1` the locations (in card order), 9 the TARDIS in the centre,
+10 and up the walkable squares in reading order; a board with fewer than nine locations leaves
+the numbers between unused, so every board numbers the TARDIS and its squares alike. A location
+is one node however many squares it covers: a mover inside it is simply "in" it. Movement is
+precomputed per start node and roll.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import tomllib
 from collections import deque
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -27,9 +30,13 @@ class Board:
         width = max(len(ln) for ln in lines)
         self.lines = [ln.ljust(width, "#") for ln in lines]
         self.height, self.width = len(self.lines), width
+        if len(letters) > TARDIS:
+            raise ValueError(f"board: at most {TARDIS} locations, not {len(letters)}")
         self.rooms = len(letters)
         room_of = {ch: i for i, ch in enumerate(letters)}
         room_of["T"] = TARDIS
+        #: the grid's uppercase letters: the room (location or TARDIS) each one draws
+        self.room_of_letter: dict[str, int] = room_of
         self.node_at: dict[tuple[int, int], int] = {}
         self.cell: list[tuple[int, int]] = []
         self.intrigue: frozenset[int]
@@ -52,6 +59,8 @@ class Board:
         #: door squares (row, column) of each location and the TARDIS, for legends
         self.doors = {room: tuple(cells) for room, cells in doors.items()}
         self.nodes = FIRST_SQUARE + len(self.cell)
+        #: every node there is: the locations, the TARDIS and the squares
+        self.places = frozenset((*range(self.rooms), TARDIS, *range(FIRST_SQUARE, self.nodes)))
         # exits[room]: squares next to its doors; adj[square]: walkable squares and rooms.
         self.exits: list[tuple[int, ...]] = [() for _ in range(FIRST_SQUARE)]
         self.adj: list[tuple[int, ...]] = [() for _ in range(self.nodes)]
@@ -214,14 +223,31 @@ def board_data() -> dict[str, Any]:
     return _read("board.toml")
 
 
+@cache
+def variant_data(variant: str) -> dict[str, Any]:
+    """The parsed data file of a research variant (`data/tiny.toml` for "tiny")."""
+    return _read(f"{variant}.toml")
+
+
+def build_board(data: dict[str, Any], locations: Sequence[str]) -> Board:
+    """The board of `data` (its `grid` and `passage`s) with `locations`, named as in
+    `data/cards.toml`, as rooms 0, 1, ... in that order (their letters from the card data)."""
+    letter = {loc["name"]: loc["letter"] for loc in cards_data()["location"]}
+    index = {name: i for i, name in enumerate(locations)}
+    passages = [
+        (index[p["between"][0]], index[p["between"][1]], p["kind"]) for p in data.get("passage", [])
+    ]
+    return Board(data["grid"], [letter[name] for name in locations], passages)
+
+
 @lru_cache(maxsize=1)
 def standard_board() -> Board:
     """The board of `data/board.toml`, with locations in card order."""
-    data = board_data()
-    locs = cards_data()["location"]
-    letters = [loc["letter"] for loc in locs]
-    index = {loc["name"]: i for i, loc in enumerate(locs)}
-    passages = [
-        (index[p["between"][0]], index[p["between"][1]], p["kind"]) for p in data["passage"]
-    ]
-    return Board(data["grid"], letters, passages)
+    return build_board(board_data(), [loc["name"] for loc in cards_data()["location"]])
+
+
+@cache
+def variant_board(variant: str) -> Board:
+    """The board of a research variant's data file, with its locations in its order."""
+    data = variant_data(variant)
+    return build_board(data["board"], data["locations"])

@@ -83,7 +83,7 @@ def _check_cards(s: ClueState, g: ClueRules, n: int) -> None:
         c not in cat for c, cat in zip(s.env, g.categories, strict=False)
     ):
         raise _fail("the envelope must hold one card of each kind, in kind order")
-    want_side = 4 if g.variant == "two-player" else 0
+    want_side = g.side_cards
     if len(s.side) != want_side:
         raise _fail(f"there must be {want_side} side cards")
     places = [*s.env, *s.left, *s.side, *(c for h in s.hands for c in h)]
@@ -130,9 +130,9 @@ def _check_places(s: ClueState, g: ClueRules, n: int) -> None:
     if len(s.pos) != len(g.suspects) or len(s.wpos) != len(g.weapons):
         raise _fail("one place per mover and per weapon")
     for node in s.pos:
-        _in(node, range(g.board.nodes), "mover place")
+        _in(node, g.board.places, "mover place")
     for node in s.wpos:
-        _in(node, range(TARDIS + 1), "weapon place")
+        _in(node, [*range(g.board.rooms), TARDIS], "weapon place")
     if any(o not in OUT_REASONS for o in s.out):
         raise _fail(f"a player is out for an unknown reason (known: {OUT_REASONS})")
     if any(saw != (o == "accused") for saw, o in zip(s.saw, s.out, strict=True)):
@@ -161,11 +161,16 @@ def _check_phase(s: ClueState, g: ClueRules, n: int) -> None:
     if ph in (OFFER, PEEK, SLIP, BELL) and s.out[s.dec]:
         raise _fail("a player who is out makes no choices")
     if s.roll:
-        if len(s.roll) != 2 or s.roll[0] not in (0, 2, 3, 4, 5, 6) or s.roll[1] not in range(1, 7):
+        if g.fixed_roll:
+            if s.roll != (g.fixed_roll, 0):
+                raise _fail(f"bad roll {list(s.roll)} (this variant moves {g.fixed_roll} steps)")
+        elif (
+            len(s.roll) != 2 or s.roll[0] not in (0, 2, 3, 4, 5, 6) or s.roll[1] not in range(1, 7)
+        ):
             raise _fail(f"bad dice {list(s.roll)} (the first die shows ? (0) or 2-6)")
     elif ph == MOVE:
         raise _fail("moving without a roll")
-    if not 0 <= s.steps <= 12 + 6 * len(g.intrigue_deck):
+    if not 0 <= s.steps <= max(12, g.fixed_roll) + 6 * len(g.intrigue_deck):
         raise _fail(f"impossible number of steps {s.steps}")
     if s.purpose not in ("", "rumour", "accuse"):
         raise _fail(f"unknown naming purpose {s.purpose!r}")

@@ -33,6 +33,7 @@ from timelord.games.clue.state import (
     START,
     START_EFFECTS,
     TELEPORT,
+    ClueRules,
     ClueState,
 )
 
@@ -61,7 +62,9 @@ def _no_such(state: ClueState, action: Action) -> IllegalAction | None:
     def bad(value: object, size: int) -> bool:
         return isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size
 
-    if isinstance(action, Move) and bad(action.to, g.board.nodes):
+    if isinstance(action, Move) and (
+        bad(action.to, g.board.nodes) or action.to not in g.board.places
+    ):
         return IllegalAction(f"there is no board node {action.to!r}", "C-3.2")
     if isinstance(action, UsePassage) and bad(action.location, g.board.rooms):
         return IllegalAction(f"there is no location {action.location!r}", "C-2.2")
@@ -150,7 +153,18 @@ def why_illegal(state: ClueState, action: Action) -> IllegalAction:
         return IllegalAction("look at a side card you have not seen yet", "C-8.2")
     if ph == SCAN and kind is Target:
         return IllegalAction("scan another player who holds cards", "C-6.4")
-    return IllegalAction(f"{action} is not allowed now: {wanted}", rule)
+    return IllegalAction(f"{_said(g, action)} is not allowed now: {wanted}", rule)
+
+
+def _said(g: ClueRules, action: Action) -> str:
+    """`str(action)` with this game's names (an action's own text uses the standard set's)."""
+    if isinstance(action, NameCard | ShowCard):
+        return f"{'name' if isinstance(action, NameCard) else 'show'} {g.card_name(action.card)}"
+    if isinstance(action, Move):
+        return f"move to {g.node_name(action.to)}"
+    if isinstance(action, UsePassage):
+        return f"take the passage to {g.node_name(action.location)}"
+    return str(action)
 
 
 def _timing(effect: str) -> str:

@@ -13,7 +13,14 @@ from timelord.core.viewcache import ViewCache
 from timelord.games.clue import render
 from timelord.games.clue.action_space import action_space
 from timelord.games.clue.actions import ACTION_TYPES, PlayCard
-from timelord.games.clue.board import TARDIS, board_data, cards_data, standard_board
+from timelord.games.clue.board import (
+    TARDIS,
+    board_data,
+    cards_data,
+    standard_board,
+    variant_board,
+    variant_data,
+)
 from timelord.games.clue.explain import why_illegal
 from timelord.games.clue.sample import PreparedView, prepare_view
 from timelord.games.clue.state import SIDE_CARDS, START, WATCH, ClueRules, ClueState, name_actions
@@ -28,21 +35,29 @@ def power_name(suspect: str) -> str:
     return f"{suspect}'s power"
 
 
-VARIANTS = ("standard", "two-player")
+#: "tiny" is a research variant for exact CFR (data/tiny.toml, docs/variants.md): the
+#: two-player rules over six cards and a three-room board. Never the default.
+VARIANTS = ("standard", "two-player", "tiny")
+#: The variants played by the two-player rules (side cards, no intrigue deck, C-8.2).
+TWO_PLAYER_RULES = ("two-player", "tiny")
 #: The round bound's ceiling: far beyond any real game (a solved game takes under 30 rounds),
 #: low enough that a record's `max_actions` stays a sane number.
 MAX_ROUNDS = 1000
+#: The round bound unless one is given (CL-10).
+DEFAULT_MAX_ROUNDS = 60
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a variant may subclass the game
 class ClueGame(ClueRules):
     """Clue: Doctor Who for 2-6 players.
 
-    Options: `players` (2-6, default 4); `variant` ("standard", or "two-player" for the
-    2-player/team rules with four face-down side cards); `intrigue` (the intrigue deck; default
+    Options: `players` (2-6, default 4); `variant` ("standard", "two-player" for the
+    2-player/team rules with four face-down side cards, or "tiny", those rules over the
+    research set of `data/tiny.toml`); `intrigue` (the intrigue deck; default
     on for "standard", always off for "two-player"; off gives original Clue); `powers` (the
     character powers; default: same as `intrigue`); `max_rounds` (rounds before a game that
-    nobody has solved stops unsolved, ruling CL-10; default 60).
+    nobody has solved stops unsolved, ruling CL-10; default 60); `max_turns` (the same bound
+    counted in turns, for research trees; default 0: `max_rounds` x `players`).
     """
 
     id = "clue"
@@ -50,14 +65,19 @@ class ClueGame(ClueRules):
     action_types = ACTION_TYPES
     options_doc: ClassVar[Mapping[str, str]] = {
         "players": "number of seats, 2 to 6 (default 4)",
-        "variant": '"standard" (default) or "two-player": exactly 2 seats or teams, four '
-        "face-down side cards, no intrigue deck (C-8.2)",
+        "variant": '"standard" (default), "two-player": exactly 2 seats or teams, four '
+        'face-down side cards, no intrigue deck (C-8.2), or "tiny": a 2-player research '
+        "variant for exact CFR, the two-player rules with data/tiny.toml (2 suspects, 2 "
+        "weapons, 2 locations round the TARDIS, 1 side card, no dice: every move 2 steps; "
+        "max_rounds 1 unless given); see docs/variants.md",
         "intrigue": "true or false: play with the intrigue deck (default: true for the standard "
         "variant; always false for two-player; false plays original Clue, C-8.1)",
         "powers": "true or false: the characters' once-per-game powers (default: on with the "
         "intrigue deck and in the two-player variant, CL-12)",
         "max_rounds": f"rounds before an unsolved game stops, 1 to {MAX_ROUNDS} (default 60, "
         "CL-10)",
+        "max_turns": "turns before an unsolved game stops, at most max_rounds x players, for "
+        "small exact-analysis trees (default 0: max_rounds x players)",
     }
 
     def __init__(
@@ -66,32 +86,45 @@ class ClueGame(ClueRules):
         variant: str = "standard",
         intrigue: bool | None = None,
         powers: bool | None = None,
-        max_rounds: int = 60,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        max_turns: int = 0,
     ) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
             raise ConfigError(f"clue: players must be 2 to 6, not {players!r}")
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"clue: variant must be one of {VARIANTS}, not {variant!r}")
-        if variant == "two-player" and players != 2:
-            raise ConfigError("clue: the two-player variant is for exactly 2 players or teams")
+        if variant in TWO_PLAYER_RULES and players != 2:
+            raise ConfigError(f"clue: the {variant} variant is for exactly 2 players or teams")
         if intrigue is None:
             intrigue = variant == "standard"
         if not isinstance(intrigue, bool):
             raise ConfigError(f"clue: intrigue must be true or false, not {intrigue!r}")
-        if intrigue and variant == "two-player":
-            raise ConfigError("clue: the two-player variant never uses intrigue cards (C-8.2)")
+        if intrigue and variant in TWO_PLAYER_RULES:
+            raise ConfigError(f"clue: the {variant} variant never uses intrigue cards (C-8.2)")
         if powers is None:
             # Powers come with set-up step 4 (choosing a character), which the two-player
             # rules keep "as usual"; original Clue (no intrigue) has none (ruling CL-12).
-            powers = intrigue or variant == "two-player"
+            powers = intrigue or variant in TWO_PLAYER_RULES
         if not isinstance(powers, bool):
             raise ConfigError(f"clue: powers must be true or false, not {powers!r}")
+        tiny = variant_data(variant) if variant == "tiny" else None
+        if tiny is not None and max_rounds == DEFAULT_MAX_ROUNDS:
+            max_rounds = int(tiny["max_rounds"])  # the variant's own bound unless one is given
         if (
             not isinstance(max_rounds, int)
             or isinstance(max_rounds, bool)
             or not 1 <= max_rounds <= MAX_ROUNDS
         ):
             raise ConfigError(f"clue: max_rounds must be 1 to {MAX_ROUNDS}, not {max_rounds!r}")
+        if (
+            not isinstance(max_turns, int)
+            or isinstance(max_turns, bool)
+            or not 0 <= max_turns <= max_rounds * players
+        ):
+            raise ConfigError(
+                f"clue: max_turns must be 0 to max_rounds x players ({max_rounds * players}), "
+                f"not {max_turns!r}"
+            )
         self.players = players
         self.variant = variant
         self.intrigue = intrigue
@@ -104,10 +137,24 @@ class ClueGame(ClueRules):
             "powers": powers,
             "max_rounds": max_rounds,
         }
+        if max_turns:  # so the options and records of games without it stay as they were
+            self.options["max_turns"] = max_turns
         data = cards_data()
-        self.suspects = tuple(s["name"] for s in data["suspect"])
-        self.weapons = tuple(w["name"] for w in data["weapon"])
-        self.locations = tuple(loc["name"] for loc in data["location"])
+        suspects = {s["name"]: s for s in data["suspect"]}
+        if tiny is None:
+            self.suspects = tuple(suspects)
+            self.weapons = tuple(w["name"] for w in data["weapon"])
+            self.locations = tuple(loc["name"] for loc in data["location"])
+            self.board = standard_board()
+            self.side_cards = SIDE_CARDS if variant == "two-player" else 0
+            self.fixed_roll = 0
+        else:
+            self.suspects = tuple(tiny["suspects"])
+            self.weapons = tuple(tiny["weapons"])
+            self.locations = tuple(tiny["locations"])
+            self.board = variant_board(variant)
+            self.side_cards = int(tiny["side_cards"])
+            self.fixed_roll = int(tiny["roll"])
         self.card_names = self.suspects + self.weapons + self.locations
         self.first_weapon = len(self.suspects)
         self.first_location = self.first_weapon + len(self.weapons)
@@ -117,7 +164,7 @@ class ClueGame(ClueRules):
             tuple(range(self.first_location, len(self.card_names))),
         )
         effects = {p["effect"] for p in data["power"]}
-        self.power_effect = tuple(s["power"] for s in data["suspect"])
+        self.power_effect = tuple(suspects[name]["power"] for name in self.suspects)
         if not set(self.power_effect) <= effects:
             raise ConfigError("clue data: a suspect names a power that is not listed")
         self.effect: dict[str, str] = {}
@@ -132,9 +179,8 @@ class ClueGame(ClueRules):
         self.watches = int(data["pocketwatch"]["copies"])
         deck.extend([WATCH] * self.watches)
         self.intrigue_deck = tuple(deck)
-        self.board = standard_board()
         self.name_actions = name_actions(self.categories)
-        self.max_turns = max_rounds * players
+        self.max_turns = max_turns or max_rounds * players
         #: Views prepared for `sample_state` (search samples one view many times).
         self._views: ViewCache[PreparedView] = ViewCache(self._prepare_view, size=32)
 
@@ -162,8 +208,8 @@ class ClueGame(ClueRules):
         rest = [c for c in range(len(self.card_names)) if c not in envelope]
         rng.shuffle(rest)
         side: tuple[int, ...] = ()
-        if self.variant == "two-player":
-            side, rest = tuple(rest[:SIDE_CARDS]), rest[SIDE_CARDS:]
+        if self.side_cards:
+            side, rest = tuple(rest[: self.side_cards]), rest[self.side_cards :]
         each = len(rest) // self.players
         hands = tuple(tuple(sorted(rest[p * each : (p + 1) * each])) for p in range(self.players))
         left = tuple(sorted(rest[self.players * each :]))
@@ -254,11 +300,23 @@ class ClueGame(ClueRules):
             for name in p["between"]
         }
         out: dict[str, Mapping[str, str]] = {}
+        mine = set(self.locations)
         for loc in data["location"]:
+            if loc["name"] not in mine:
+                continue
             source = "reconstruction" if loc["name"] in guessed else loc["status"]
-            out[loc["name"]] = {"text": loc["text"], "source": source}
+            text = loc["text"]
+            if self.board is not standard_board():
+                # the card text tells the standard board's passages; say this board's
+                text = text.split(". ")[0] + "."
+                room = self.locations.index(loc["name"])
+                for to in self.board.passages[room]:
+                    text += f" A passage leads to {self.locations[to]}."
+            out[loc["name"]] = {"text": text, "source": source}
         power = {p["effect"]: p for p in data["power"]}
-        for suspect in data["suspect"]:
+        suspects = {s["name"]: s for s in data["suspect"]}
+        for name in self.suspects:
+            suspect = suspects[name]
             p = power[suspect["power"]]
             out[power_name(suspect["name"])] = {"text": p["text"], "source": p["status"]}
         for card in data["intrigue"]:

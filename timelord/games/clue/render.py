@@ -11,6 +11,7 @@ from timelord.games.clue.actions import Move, NameCard, PlayCard, ShowCard, Targ
 from timelord.games.clue.board import (
     FIRST_SQUARE,
     TARDIS,
+    Board,
     cards_data,
     cell_name,
     standard_board,
@@ -25,17 +26,18 @@ def _names() -> list[str]:
     return [x["name"] for key in ("suspect", "weapon", "location") for x in data[key]]
 
 
-def _place(node: int, locations: list[str]) -> str:
+def _place(node: int, locations: list[str], board: Board) -> str:
     if node < len(locations):
         return locations[node]
     if node == TARDIS:
         return "the TARDIS"
-    return standard_board().square_name(node)
+    return board.square_name(node)
 
 
-def render_board(view: Mapping[str, Any]) -> str:
-    """The grid, each mover standing on a square drawn as its number (1-6)."""
-    board = standard_board()
+def render_board(view: Mapping[str, Any], board: Board | None = None) -> str:
+    """The grid (`board`, the standard one unless given), each mover standing on a square
+    drawn as its number (1-6)."""
+    board = standard_board() if board is None else board
     rows = [list(line) for line in board.lines]
     for i, node in enumerate(view["movers"]):
         if node >= FIRST_SQUARE:
@@ -46,10 +48,11 @@ def render_board(view: Mapping[str, Any]) -> str:
     return "\n".join([head, *body])
 
 
-def board_legend() -> str:
+def board_legend(game: ClueRules) -> str:
     """What the board's letters mean: each location's letter, name and doors; the symbols."""
-    board = standard_board()
-    locations = cards_data()["location"]
+    board = game.board
+    data = {loc["name"]: loc for loc in cards_data()["location"]}
+    locations = [data[name] for name in game.locations]
     lines = ["Legend (lowercase letters are doors):"]
     for room, loc in [*enumerate(locations), (TARDIS, {"letter": "T", "name": "the TARDIS"})]:
         doors = ", ".join(cell_name(r, c) for r, c in board.doors[room])
@@ -110,8 +113,13 @@ def action_label(game: ClueRules, view: Mapping[str, Any], action: Action) -> st
 
 
 def _event_text(
-    ev: list[Any], names: list[str], me: int | None, intrigue: Mapping[str, str]
+    ev: list[Any],
+    names: list[str],
+    me: int | None,
+    intrigue: Mapping[str, str],
+    game: ClueRules | None = None,
 ) -> str:
+
     def seat(p: int) -> str:
         return "you" if p == me else f"Seat {p}"
 
@@ -144,7 +152,10 @@ def _event_text(
     if kind == "power":
         return f"{seat(ev[1])} used a power: {POWER_NAMES.get(ev[2], 'a power')}"
     if kind == "bell":
-        where = _place(ev[2], [x["name"] for x in cards_data()["location"]])
+        if game is None:
+            where = _place(ev[2], [x["name"] for x in cards_data()["location"]], standard_board())
+        else:
+            where = _place(ev[2], list(game.locations), game.board)
         return f"  Cloister Bell: {seat(ev[1])} moved to {where}"
     if kind == "out":
         why = "a wrong accusation" if ev[2] == "accused" else "the eighth Pocketwatch"
@@ -152,16 +163,19 @@ def _event_text(
     return " ".join(map(str, ev))
 
 
-def render_notebook(view: Mapping[str, Any], probabilities: Any = None) -> str:
+def render_notebook(
+    view: Mapping[str, Any], probabilities: Any = None, names: list[str] | None = None
+) -> str:
     """The seat's score sheet as a grid: a row per card, a column per player ("X" holds it,
     "-" does not, "." unknown), and what else is certain (face up, aside, the envelope).
 
     `probabilities` may be the deducer's answer (with `.envelope[card]` and, for the "-"
     marks it proves, `.holder[card][player]`) or a mapping card -> probability that the card
     is in the envelope, shown as odds ("<1%" when possible but unlikely); None shows certain
-    knowledge only (the player may turn the deducer off).
+    knowledge only (the player may turn the deducer off). `names` are the game's card names
+    (the standard game's unless given).
     """
-    names = _names()
+    names = _names() if names is None else names
     facts = certain(dict(view))
     me = view["seat"]
     players = range(view["players"])
@@ -196,7 +210,7 @@ def render_notebook(view: Mapping[str, Any], probabilities: Any = None) -> str:
 
 
 def render_view(game: ClueRules, view: Mapping[str, Any]) -> str:
-    names = _names()
+    names = list(game.card_names)
     locations = list(game.locations)
     me = view["seat"]
     lines = []
@@ -210,14 +224,14 @@ def render_view(game: ClueRules, view: Mapping[str, Any]) -> str:
     if view["roll"]:
         a, b = view["roll"]
         lines.append(f"Roll: {'?' if a == 0 else a} + {b}, {view['steps']} steps")
-    lines.append(render_board(view))
-    lines.append(board_legend())
+    lines.append(render_board(view, game.board))
+    lines.append(board_legend(game))
     lines.append("Movers: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(game.suspects)))
     for node in [*range(len(locations)), TARDIS]:
         here = [game.suspects[i] for i, p in enumerate(view["movers"]) if p == node]
         here += [game.weapons[i] for i, p in enumerate(view["weapons"]) if p == node]
         if here:
-            lines.append(f"  {_place(node, locations)}: {', '.join(here)}")
+            lines.append(f"  {_place(node, locations, game.board)}: {', '.join(here)}")
     seats = []
     for p, ch in enumerate(view["characters"]):
         tag = " (out)" if view["out"][p] else ""
@@ -239,9 +253,9 @@ def render_view(game: ClueRules, view: Mapping[str, Any]) -> str:
     if recent:
         lines.append("Recent:")
         for ev in recent:
-            text = _event_text(ev, names, me, game.intrigue_names)
+            text = _event_text(ev, names, me, game.intrigue_names, game)
             lead = len(text) - len(text.lstrip())
             lines.append("  " + text[:lead] + text[lead : lead + 1].upper() + text[lead + 1 :])
     if me is not None:
-        lines.append(render_notebook(view))
+        lines.append(render_notebook(view, names=names))
     return "\n".join(lines)

@@ -84,7 +84,7 @@ def check_view(game: ClueRules, view: Any) -> int:
         for key, read in PUBLIC_READERS.items():
             read(view[key])
         n, total = game.players, len(game.card_names)
-        side = 4 if game.variant == "two-player" else 0
+        side = game.side_cards
         each = (total - len(game.categories) - side) // n
         if read_ints(view["hand_sizes"]) != (each,) * n or len(read_ints(view["hand"])) != each:
             raise CorruptRecord(f"every hand of this game holds {each} cards")

@@ -147,6 +147,11 @@ class ClueRules(Game):
     max_rounds: int
     max_turns: int
     board: Board
+    #: face-down side cards of the two-player rules (C-8.2); 0 in the standard game
+    side_cards: int
+    #: steps of every move in a research variant that rolls no dice (data/tiny.toml); 0
+    #: rolls the two dice
+    fixed_roll: int
     suspects: tuple[str, ...]
     weapons: tuple[str, ...]
     locations: tuple[str, ...]
@@ -604,12 +609,17 @@ class ClueState(State):
 
     def _roll(self) -> None:
         g = self.game
-        rng = resume(self.rng)
-        a = rng.randint(1, 6)
-        b = rng.randint(1, 6)
-        self.rng = rng.state
-        # The "?" replaces the 1 on the first die (ruling CL-3); it never counts as steps.
-        face = 0 if a == 1 else a
+        if g.fixed_roll:
+            # A research variant's move without dice: its fixed steps, shown as the first
+            # die's (docs/variants.md).
+            face, b = g.fixed_roll, 0
+        else:
+            rng = resume(self.rng)
+            a = rng.randint(1, 6)
+            b = rng.randint(1, 6)
+            self.rng = rng.state
+            # The "?" replaces the 1 on the first die (ruling CL-3); it never counts as steps.
+            face = 0 if a == 1 else a
         self.roll = (face, b)
         self.steps = face + b
         if self._events is not None:

@@ -183,8 +183,7 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
     # rooms: one element over each location's squares
     boxes: dict[int, list[int]] = {}
     doors: list[tuple[int, int]] = []
-    letters = {loc["letter"]: i for i, loc in enumerate(cards_data()["location"])}
-    letters["T"] = TARDIS
+    letters = b.room_of_letter
     for r, line in enumerate(b.lines):
         for c, square in enumerate(line):
             if square.isalpha():
