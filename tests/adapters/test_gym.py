@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import timelord
 from tests.adapters.cases import CASES, PLAYERS
 from timelord.adapters import gym as tg
 from timelord.agents.base import Agent
@@ -112,3 +113,14 @@ def test_render_shows_the_learners_view() -> None:
     env.reset(seed=2)
     assert env.state is not None
     assert env.render() == env.game.render_view(env.state.view(1))
+
+
+def test_a_loaded_game_is_shared_and_plays_as_its_id() -> None:
+    game = timelord.load("episodes", players=3)
+    shared = tg.env(game, opponents=["random", "random"])
+    assert shared.game is game
+    assert _episode(shared, 5) == _episode(tg.env("episodes", players=3), 5)
+    with pytest.raises(ConfigError, match="loaded game"):
+        tg.env(game, variant="tiny")
+    with pytest.raises(ConfigError, match="loaded game"):
+        tg.env(game, players=2)

@@ -10,6 +10,8 @@ played by timelord agents.
         if terminated or truncated:
             break
 
+- Game: a game id (its options as keyword arguments) or a `Game` already loaded, which the
+  env then shares (as the vector env's tables do).
 - Opponents: one seat spec per other seat (`random`, `heuristic`, `ismcts:easy`, a
   `package.module:Class` or `file.py:Class` spec), an `Agent` subclass, or a function of the
   game that returns an agent. The player count is `len(opponents) + 1` unless `players` says
@@ -57,7 +59,7 @@ MaskArray = np.ndarray[Any, np.dtype[np.int8]]
 
 
 def env(
-    game_id: str,
+    game_id: str | Game,
     opponents: Sequence[OpponentSpec] | None = None,
     seat: int | str = "rotate",
     **options: Any,
@@ -84,7 +86,7 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
 
     def __init__(
         self,
-        game_id: str,
+        game_id: str | Game,
         opponents: Sequence[OpponentSpec] | None = None,
         seat: int | str = "rotate",
         players: int | None = None,
@@ -98,11 +100,18 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         if illegal not in ("terminate", "raise"):
             raise ConfigError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
         specs = list(opponents or [])
-        if players is None:
-            players = len(specs) + 1 if specs else None
-        if players is not None:
-            options["players"] = players
-        self.game: Game = timelord.load(game_id, **options)
+        if isinstance(game_id, Game):
+            # a loaded game is shared as it is (a vector env's tables share one: its action
+            # objects, move tables and memos are built once, not once per table)
+            if options or players not in (None, game_id.players):
+                raise ConfigError("a loaded game takes no options: they are the game's own")
+            self.game: Game = game_id
+        else:
+            if players is None:
+                players = len(specs) + 1 if specs else None
+            if players is not None:
+                options["players"] = players
+            self.game = timelord.load(game_id, **options)
         n = self.game.players
         if len(specs) > n - 1:
             raise ConfigError(f"{n} players take {n - 1} opponents, not {len(specs)}")
@@ -208,7 +217,10 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
             # the view is built only for an agent that reads it (not the random agent)
             view_of = partial(state.view, mover)
             choice = self._agents[mover].act_on(view_of, legal, self._rngs[mover])
-            if not any(choice is a for a in legal):
+            for a in legal:  # a loop, not any(): this runs at every opponent's move
+                if a is choice:
+                    break
+            else:
                 state.check(choice)  # an agent may return an equal action of its own
             state = state.apply_unchecked(choice)
         self.state = state
