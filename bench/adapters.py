@@ -19,7 +19,12 @@ Then throughput, in the same run: observations encoded per second per seat (stra
 the state, every seat of every position of the games; target >= 20,000), the Gymnasium env's
 learner steps per second against random opponents (and its cost per move of the game,
 opponents' moves included, as a ratio to the raw step), the vector env's learner steps per
-second at N = 1, 16, 256 tables, and C++ gin_rummy's random-playout actions per second
+second at N = 1, 16, 256 tables (only `step` timed, not the choice of the actions; at least
+`--vector-steps` learner steps and `--vector-batches` batch steps, so that at every N the
+tables play whole episodes and not only their openings, which cost other than the rest),
+beside them the raw engine's moves per second with 256 games stepped in turn over one game
+at a time (what many tables cost the engine alone: its states fall out of the CPU's caches),
+and C++ gin_rummy's random-playout actions per second
 through pyspiel as the yardstick. `--ismcts SIMS` adds OpenSpiel's ISMCTSBot through the
 adapter against timelord's own ISMCTS with the same settings (UCT c=2, random rollouts to
 the end), CPU milliseconds per simulation at the same positions.
@@ -32,7 +37,7 @@ across rounds, as in a long training run, but never meet the same positions agai
 best round is shown. The load average is printed at the start and the end.
 
     python bench/adapters.py [--games N] [--seed S] [--only GAME] [--rounds R]
-                             [--vector-steps K] [--ismcts SIMS]
+                             [--vector-steps K] [--vector-batches B] [--ismcts SIMS]
 """
 
 from __future__ import annotations
@@ -80,6 +85,25 @@ def raw(game_id: str, players: int, seeds: range) -> tuple[float, int]:
             s = s.apply_unchecked(rng.choice(s.legal_actions()))
             steps += 1
     return clock() - t0, steps
+
+
+def raw_interleaved(game_id: str, players: int, n: int, total: int, seed: int) -> float:
+    """Raw engine moves per second with `n` games stepped in turn, one move each, as the
+    vector env steps its tables (a game that ends is dealt again): what stepping many games
+    at once costs the engine alone (its states no longer stay in the CPU's caches)."""
+    game = timelord.load(game_id, players=players)
+    states = [game.new_game(seed + i) for i in range(n)]
+    rngs = [Rng(seed + i) for i in range(n)]
+    dealt, moves, t0 = seed + n, 0, clock()
+    while moves < total:
+        for i in range(n):
+            s = states[i]
+            if s.is_over:
+                s = game.new_game(dealt)
+                dealt += 1
+            states[i] = s.apply_unchecked(rngs[i].choice(s.legal_actions()))
+        moves += n
+    return moves / (clock() - t0)
 
 
 def pettingzoo(
@@ -357,11 +381,15 @@ def main() -> None:
     print(
         f"{'game':<12}{'N':>3}{'raw moves':>11}{'obs/seat':>10}{'gym steps':>11}"
         f"{'gym us/move':>18}{'vec N=1':>10}{'vec N=16':>10}{'vec N=256':>11}"
+        f"{'raw x256/x1':>13}"
     )
     for game_id, players in cases:
         obs = gym = gym_move = 0.0
         vec = {1: 0.0, 16: 0.0, 256: 0.0}
+        one = many = 0.0
         for r in range(args.rounds):
+            one = max(one, raw_interleaved(game_id, players, 1, 256 * 100, seeds(r)[0]))
+            many = max(many, raw_interleaved(game_id, players, 256, 256 * 100, seeds(r)[0]))
             obs = max(obs, observations(game_id, players, seeds(r)))
             t, steps, moves = gym_steps(game_id, players, seeds(r))
             gym = max(gym, steps / t)
@@ -376,7 +404,7 @@ def main() -> None:
         print(
             f"{game_id:<12}{players:>3}{1 / base:>11,.0f}{obs:>10,.0f}{gym:>11,.0f}"
             f"{f'{gym_move:.1f} ({gym_move / 1e6 / base:.2f}x)':>18}"
-            f"{vec[1]:>10,.0f}{vec[16]:>10,.0f}{vec[256]:>11,.0f}",
+            f"{vec[1]:>10,.0f}{vec[16]:>10,.0f}{vec[256]:>11,.0f}{many / one:>13.2f}",
             flush=True,
         )
     gin = max((gin_rummy(args.games * 2, args.seed + r) or 0.0) for r in range(args.rounds))
