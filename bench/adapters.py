@@ -192,20 +192,28 @@ class _CountingRandom(RandomAgent):
 
 
 def gym_steps(game_id: str, players: int, seeds: range) -> tuple[float, int, int]:
-    """(seconds, learner steps, game moves) of episodes against random opponents."""
-    env = tg.env(game_id, [_CountingRandom] * (players - 1))
+    """(seconds, learner steps, game moves) of episodes against random opponents; the moves
+    are counted in a second, untimed pass over the same games (a counting agent moves as
+    `random` does, but through its own `act_on`, which the env's random seats skip)."""
+
+    def episodes(opponent: type[RandomAgent] | str) -> tuple[float, int]:
+        env = tg.env(game_id, [opponent] * (players - 1))
+        steps, t0 = 0, clock()
+        for seed in seeds:
+            rng = np.random.default_rng(seed)
+            _, info = env.reset(seed=seed)
+            while True:
+                action = rng.choice(np.flatnonzero(info["action_mask"]))
+                _, _, terminated, _, info = env.step(action)
+                steps += 1
+                if terminated:
+                    break
+        return clock() - t0, steps
+
+    seconds, steps = episodes("random")
     _CountingRandom.moves = 0
-    steps, t0 = 0, clock()
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        _, info = env.reset(seed=seed)
-        while True:
-            action = rng.choice(np.flatnonzero(info["action_mask"]))
-            _, _, terminated, _, info = env.step(action)
-            steps += 1
-            if terminated:
-                break
-    return clock() - t0, steps, steps + _CountingRandom.moves
+    assert episodes(_CountingRandom)[1] == steps, "the counting pass played other games"
+    return seconds, steps, steps + _CountingRandom.moves
 
 
 def vector_steps(game_id: str, players: int, n: int, total: int, batches: int, seed: int) -> float:

@@ -48,6 +48,7 @@ from timelord.adapters.encode import Encoder, encoder_for
 from timelord.adapters.space import ActionIndex
 from timelord.agents import make_agent
 from timelord.agents.base import Agent
+from timelord.agents.random_agent import RandomAgent
 from timelord.core import Action, ConfigError, Game, Rng, State
 from timelord.sim.match import seat_rngs
 
@@ -213,10 +214,16 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         while not state.is_over and state.to_move != self.seat:
             mover = state.to_move
             assert mover is not None
+            agent = self._agents[mover]
+            if type(agent) is RandomAgent:
+                # its move without its list: `random_legal` draws the same action with the
+                # same draws, and a game that counts its moves never builds the list
+                state = state.apply_unchecked(state.random_legal(self._rngs[mover]))
+                continue
             legal = state.legal_actions()
             # the view is built only for an agent that reads it (not the random agent)
             view_of = partial(state.view, mover)
-            choice = self._agents[mover].act_on(view_of, legal, self._rngs[mover])
+            choice = agent.act_on(view_of, legal, self._rngs[mover])
             for a in legal:  # a loop, not any(): this runs at every opponent's move
                 if a is choice:
                     break
