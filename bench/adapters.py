@@ -19,7 +19,12 @@ Then throughput, in the same run: observations encoded per second per seat (stra
 the state, every seat of every position of the games; target >= 20,000), the Gymnasium env's
 learner steps per second against random opponents (and its cost per move of the game,
 opponents' moves included, as a ratio to the raw step), the vector env's learner steps per
-second at N = 1, 16, 256 tables, and C++ gin_rummy's random-playout actions per second
+second at N = 1, 16, 256 tables (only `step` timed, not the choice of the actions; at least
+`--vector-steps` learner steps and `--vector-batches` batch steps, so that at every N the
+tables play whole episodes and not only their openings, which cost other than the rest),
+beside them the raw engine's moves per second with 256 games stepped in turn over one game
+at a time (what many tables cost the engine alone: its states fall out of the CPU's caches),
+and C++ gin_rummy's random-playout actions per second
 through pyspiel as the yardstick. `--ismcts SIMS` adds OpenSpiel's ISMCTSBot through the
 adapter against timelord's own ISMCTS with the same settings (UCT c=2, random rollouts to
 the end), CPU milliseconds per simulation at the same positions.
@@ -32,7 +37,7 @@ across rounds, as in a long training run, but never meet the same positions agai
 best round is shown. The load average is printed at the start and the end.
 
     python bench/adapters.py [--games N] [--seed S] [--only GAME] [--rounds R]
-                             [--vector-steps K] [--ismcts SIMS]
+                             [--vector-steps K] [--vector-batches B] [--ismcts SIMS]
 """
 
 from __future__ import annotations
@@ -80,6 +85,25 @@ def raw(game_id: str, players: int, seeds: range) -> tuple[float, int]:
             s = s.apply_unchecked(rng.choice(s.legal_actions()))
             steps += 1
     return clock() - t0, steps
+
+
+def raw_interleaved(game_id: str, players: int, n: int, total: int, seed: int) -> float:
+    """Raw engine moves per second with `n` games stepped in turn, one move each, as the
+    vector env steps its tables (a game that ends is dealt again): what stepping many games
+    at once costs the engine alone (its states no longer stay in the CPU's caches)."""
+    game = timelord.load(game_id, players=players)
+    states = [game.new_game(seed + i) for i in range(n)]
+    rngs = [Rng(seed + i) for i in range(n)]
+    dealt, moves, t0 = seed + n, 0, clock()
+    while moves < total:
+        for i in range(n):
+            s = states[i]
+            if s.is_over:
+                s = game.new_game(dealt)
+                dealt += 1
+            states[i] = s.apply_unchecked(rngs[i].choice(s.legal_actions()))
+        moves += n
+    return moves / (clock() - t0)
 
 
 def pettingzoo(
@@ -168,29 +192,39 @@ class _CountingRandom(RandomAgent):
 
 
 def gym_steps(game_id: str, players: int, seeds: range) -> tuple[float, int, int]:
-    """(seconds, learner steps, game moves) of episodes against random opponents."""
-    env = tg.env(game_id, [_CountingRandom] * (players - 1))
+    """(seconds, learner steps, game moves) of episodes against random opponents; the moves
+    are counted in a second, untimed pass over the same games (a counting agent moves as
+    `random` does, but through its own `act_on`, which the env's random seats skip)."""
+
+    def episodes(opponent: type[RandomAgent] | str) -> tuple[float, int]:
+        env = tg.env(game_id, [opponent] * (players - 1))
+        steps, t0 = 0, clock()
+        for seed in seeds:
+            rng = np.random.default_rng(seed)
+            _, info = env.reset(seed=seed)
+            while True:
+                action = rng.choice(np.flatnonzero(info["action_mask"]))
+                _, _, terminated, _, info = env.step(action)
+                steps += 1
+                if terminated:
+                    break
+        return clock() - t0, steps
+
+    seconds, steps = episodes("random")
     _CountingRandom.moves = 0
-    steps, t0 = 0, clock()
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        _, info = env.reset(seed=seed)
-        while True:
-            action = rng.choice(np.flatnonzero(info["action_mask"]))
-            _, _, terminated, _, info = env.step(action)
-            steps += 1
-            if terminated:
-                break
-    return clock() - t0, steps, steps + _CountingRandom.moves
+    assert episodes(_CountingRandom)[1] == steps, "the counting pass played other games"
+    return seconds, steps, steps + _CountingRandom.moves
 
 
-def vector_steps(game_id: str, players: int, n: int, total: int, seed: int) -> float:
-    """Learner steps per second of `n` tables (random offered indices, batched)."""
+def vector_steps(game_id: str, players: int, n: int, total: int, batches: int, seed: int) -> float:
+    """Learner steps per second of `n` tables: at least `total` learner steps and `batches`
+    batch steps, so that at every N the tables play whole episodes (not only their openings),
+    random offered indices. Only `step` is timed, not the choice of the actions."""
     envs = vector_env(game_id, n, players=players)
     _, infos = envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    steps, t0 = 0, clock()
-    while steps < total:
+    steps, spent = 0, 0.0
+    while steps < total or steps < n * batches:
         # a random offered index per table, in a few numpy calls over the batch of masks
         rows, cols = np.nonzero(infos["action_mask"])
         counts = np.bincount(rows, minlength=n)
@@ -199,9 +233,11 @@ def vector_steps(game_id: str, players: int, n: int, total: int, seed: int) -> f
         actions = np.zeros(n, np.int64)  # a table that just ended takes any index
         if len(cols):
             actions = np.where(counts > 0, cols[np.minimum(picks, len(cols) - 1)], 0)
+        t0 = clock()
         _, _, _, _, infos = envs.step(actions)
+        spent += clock() - t0
         steps += n
-    return steps / (clock() - t0)
+    return steps / spent
 
 
 def gin_rummy(games: int, seed: int) -> float | None:
@@ -301,6 +337,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default=None)
     ap.add_argument("--vector-steps", type=int, default=4096)
+    ap.add_argument("--vector-batches", type=int, default=200, metavar="B")
     ap.add_argument("--ismcts", type=int, default=0, metavar="SIMS")
     args = ap.parse_args()
     cases = [(g, n) for g, n in CASES if not args.only or g == args.only]
@@ -352,24 +389,30 @@ def main() -> None:
     print(
         f"{'game':<12}{'N':>3}{'raw moves':>11}{'obs/seat':>10}{'gym steps':>11}"
         f"{'gym us/move':>18}{'vec N=1':>10}{'vec N=16':>10}{'vec N=256':>11}"
+        f"{'raw x256/x1':>13}"
     )
     for game_id, players in cases:
         obs = gym = gym_move = 0.0
         vec = {1: 0.0, 16: 0.0, 256: 0.0}
+        one = many = 0.0
         for r in range(args.rounds):
+            one = max(one, raw_interleaved(game_id, players, 1, 256 * 100, seeds(r)[0]))
+            many = max(many, raw_interleaved(game_id, players, 256, 256 * 100, seeds(r)[0]))
             obs = max(obs, observations(game_id, players, seeds(r)))
             t, steps, moves = gym_steps(game_id, players, seeds(r))
             gym = max(gym, steps / t)
             us = t / moves * 1e6
             gym_move = us if not gym_move else min(gym_move, us)
             for k in vec:
-                got = vector_steps(game_id, players, k, args.vector_steps, seeds(r)[0])
+                got = vector_steps(
+                    game_id, players, k, args.vector_steps, args.vector_batches, seeds(r)[0]
+                )
                 vec[k] = max(vec[k], got)
         base = raws[game_id, players]
         print(
             f"{game_id:<12}{players:>3}{1 / base:>11,.0f}{obs:>10,.0f}{gym:>11,.0f}"
             f"{f'{gym_move:.1f} ({gym_move / 1e6 / base:.2f}x)':>18}"
-            f"{vec[1]:>10,.0f}{vec[16]:>10,.0f}{vec[256]:>11,.0f}",
+            f"{vec[1]:>10,.0f}{vec[16]:>10,.0f}{vec[256]:>11,.0f}{many / one:>13.2f}",
             flush=True,
         )
     gin = max((gin_rummy(args.games * 2, args.seed + r) or 0.0) for r in range(args.rounds))

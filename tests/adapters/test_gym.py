@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import timelord
 from tests.adapters.cases import CASES, PLAYERS
 from timelord.adapters import gym as tg
 from timelord.agents.base import Agent
+from timelord.agents.random_agent import RandomAgent
 from timelord.core import Action, ConfigError, IllegalAction, Rng, View
 
 
@@ -112,3 +114,41 @@ def test_render_shows_the_learners_view() -> None:
     env.reset(seed=2)
     assert env.state is not None
     assert env.render() == env.game.render_view(env.state.view(1))
+
+
+def test_a_loaded_game_is_shared_and_plays_as_its_id() -> None:
+    game = timelord.load("episodes", players=3)
+    shared = tg.env(game, opponents=["random", "random"])
+    assert shared.game is game
+    assert _episode(shared, 5) == _episode(tg.env("episodes", players=3), 5)
+    with pytest.raises(ConfigError, match="loaded game"):
+        tg.env(game, variant="tiny")
+    with pytest.raises(ConfigError, match="loaded game"):
+        tg.env(game, players=2)
+
+
+class _PlainRandom(RandomAgent):
+    """The random agent through its own `act_on`, as any agent moves."""
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players"), [("card-game", 3), ("clue", 4), ("episodes", 2), ("keys", 4)]
+)
+def test_random_opponents_move_as_their_act_on_does(game_id: str, players: int) -> None:
+    # the env moves `random` seats with the state's counted draw instead of their act_on:
+    # the same games, observation for observation
+    fast = tg.env(game_id, opponents=["random"] * (players - 1))
+    slow = tg.env(game_id, opponents=[_PlainRandom] * (players - 1))
+    for seed in (1, 2):
+        (a, _), (b, _) = fast.reset(seed=seed), slow.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while True:
+            assert np.array_equal(a, b)
+            mask = fast.action_masks()
+            assert np.array_equal(mask, slow.action_masks())
+            action = int(rng.choice(np.flatnonzero(mask)))
+            a, reward, done, _, _ = fast.step(action)
+            b, reward_b, done_b, _, _ = slow.step(action)
+            assert (reward, done) == (reward_b, done_b)
+            if done:
+                break

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import timelord
@@ -78,3 +80,15 @@ def test_tables_of_one_game_share_one_action_space() -> None:
     other = ActionIndex(timelord.load("card-game", players=2))
     assert a.actions is b.actions and a._index is b._index
     assert other.actions is not a.actions and len(other) != len(a)
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAYERS))
+def test_an_equal_copy_of_each_action_finds_its_own_index(game_id: str) -> None:
+    # by value, not identity: a fresh equal object gets its position in the space, and
+    # actions of different classes with equal fields (the Card Game's PlaceReserve and
+    # DiscardForTime of one card) do not take each other's
+    space = ActionIndex(timelord.load(game_id, players=2))
+    for i, action in enumerate(space.actions):
+        assert space.index(dataclasses.replace(action)) == i
+    with pytest.raises(InvalidAction):
+        space.index("no action")  # type: ignore[arg-type]

@@ -86,3 +86,27 @@ def test_process_per_table_variant_agrees() -> None:
         other.close()
     with pytest.raises(ConfigError):
         async_vector_env("episodes", 2, opponents=["nobody"])
+
+
+def test_the_tables_share_one_game() -> None:
+    # One game for all tables: a game loaded per table warmed move tables and memos of its
+    # own for each, so a step got slower the more tables there were.
+    envs = vector_env("clue", 4, opponents=["random"], recall=True)
+    first = envs.envs[0]
+    assert all(env.game is first.game for env in envs.envs)
+    assert all(env.index is first.index and env.encoder is first.encoder for env in envs.envs)
+    assert all(env.encoder.size == first.encoder.size for env in envs.envs)
+    assert first.encoder.size > tg.env("clue", opponents=["random"]).encoder.size  # recall kept
+
+
+def test_copy_false_hands_out_the_batch_itself() -> None:
+    copied, shared = vector_env("clue", 2), vector_env("clue", 2, copy=False)
+    (a, infos_a), (b, infos_b) = copied.reset(seed=3), shared.reset(seed=3)
+    assert data_equivalence((a, infos_a), (b, infos_b), exact=True)
+    actions = _actions(infos_a, np.random.default_rng(3))
+    a2, *_, infos_a2 = copied.step(actions)
+    b2, *_, infos_b2 = shared.step(actions)
+    assert np.array_equal(a2, b2)
+    assert np.array_equal(infos_a2["action_mask"], infos_b2["action_mask"])
+    assert b is b2 and infos_b["action_mask"] is infos_b2["action_mask"]  # overwritten in place
+    assert a is not a2 and not np.array_equal(a, a2)  # a copy keeps the first step's values

@@ -10,6 +10,8 @@ played by timelord agents.
         if terminated or truncated:
             break
 
+- Game: a game id (its options as keyword arguments) or a `Game` already loaded, which the
+  env then shares (as the vector env's tables do).
 - Opponents: one seat spec per other seat (`random`, `heuristic`, `ismcts:easy`, a
   `package.module:Class` or `file.py:Class` spec), an `Agent` subclass, or a function of the
   game that returns an agent. The player count is `len(opponents) + 1` unless `players` says
@@ -46,6 +48,7 @@ from timelord.adapters.encode import Encoder, encoder_for
 from timelord.adapters.space import ActionIndex
 from timelord.agents import make_agent
 from timelord.agents.base import Agent
+from timelord.agents.random_agent import RandomAgent
 from timelord.core import Action, ConfigError, Game, Rng, State
 from timelord.sim.match import seat_rngs
 
@@ -57,7 +60,7 @@ MaskArray = np.ndarray[Any, np.dtype[np.int8]]
 
 
 def env(
-    game_id: str,
+    game_id: str | Game,
     opponents: Sequence[OpponentSpec] | None = None,
     seat: int | str = "rotate",
     **options: Any,
@@ -84,7 +87,7 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
 
     def __init__(
         self,
-        game_id: str,
+        game_id: str | Game,
         opponents: Sequence[OpponentSpec] | None = None,
         seat: int | str = "rotate",
         players: int | None = None,
@@ -98,11 +101,18 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         if illegal not in ("terminate", "raise"):
             raise ConfigError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
         specs = list(opponents or [])
-        if players is None:
-            players = len(specs) + 1 if specs else None
-        if players is not None:
-            options["players"] = players
-        self.game: Game = timelord.load(game_id, **options)
+        if isinstance(game_id, Game):
+            # a loaded game is shared as it is (a vector env's tables share one: its action
+            # objects, move tables and memos are built once, not once per table)
+            if options or players not in (None, game_id.players):
+                raise ConfigError("a loaded game takes no options: they are the game's own")
+            self.game: Game = game_id
+        else:
+            if players is None:
+                players = len(specs) + 1 if specs else None
+            if players is not None:
+                options["players"] = players
+            self.game = timelord.load(game_id, **options)
         n = self.game.players
         if len(specs) > n - 1:
             raise ConfigError(f"{n} players take {n - 1} opponents, not {len(specs)}")
@@ -204,11 +214,20 @@ class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
         while not state.is_over and state.to_move != self.seat:
             mover = state.to_move
             assert mover is not None
+            agent = self._agents[mover]
+            if type(agent) is RandomAgent:
+                # its move without its list: `random_legal` draws the same action with the
+                # same draws, and a game that counts its moves never builds the list
+                state = state.apply_unchecked(state.random_legal(self._rngs[mover]))
+                continue
             legal = state.legal_actions()
             # the view is built only for an agent that reads it (not the random agent)
             view_of = partial(state.view, mover)
-            choice = self._agents[mover].act_on(view_of, legal, self._rngs[mover])
-            if not any(choice is a for a in legal):
+            choice = agent.act_on(view_of, legal, self._rngs[mover])
+            for a in legal:  # a loop, not any(): this runs at every opponent's move
+                if a is choice:
+                    break
+            else:
                 state.check(choice)  # an agent may return an equal action of its own
             state = state.apply_unchecked(choice)
         self.state = state

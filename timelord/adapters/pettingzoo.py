@@ -214,10 +214,14 @@ class LazyInfo(dict[str, Any]):
     loop that never looks at its sentences (PettingZoo's wrappers and `last()` hand infos
     around without reading them) never pays for them. It pickles and copies as a plain dict."""
 
+    # one is made at nearly every step of an AEC loop: slots and a plain item set, not a
+    # keyword call of dict's constructor and an instance dict, halve what that costs
+    __slots__ = ("_make",)
+
     def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
         # the key is there from the start (its value is not): C code such as json's encoder
         # takes an empty dict's size as final before it asks for the items
-        super().__init__(events=None)
+        dict.__setitem__(self, "events", None)
         self._make: Callable[[], dict[str, Any]] | None = make
 
     def _real(self) -> LazyInfo:
@@ -346,8 +350,9 @@ class SeatInfos(dict[str, dict[str, Any]]):
         return self._told[agent] if self._base[agent] == start else start
 
     def _fresh(self, agent: str) -> dict[str, Any]:
-        info = super().__getitem__(agent)
-        first, end = self._first, self._first + len(self._moves)
+        stored = info = dict.__getitem__(self, agent)
+        first = self._first
+        end = first + len(self._moves)
         start, told = self._start.get(agent, end), self._told.get(agent, end)
         if self._base.get(agent, start) != start:  # the agent acted since it was written
             info, told = {"events": []}, start
@@ -362,8 +367,8 @@ class SeatInfos(dict[str, dict[str, Any]]):
             mask = self._masks(agent)
             if dict.get(info, "action_mask") is not mask:
                 info = {**info, "action_mask": mask}
-        if info is not super().__getitem__(agent):
-            super().__setitem__(agent, info)
+        if info is not stored:
+            dict.__setitem__(self, agent, info)
         self._told[agent] = end
         return info
 

@@ -8,9 +8,11 @@ interchangeable actions the rules name differently (the Card Game's DiscardEnemi
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,23 @@ _KNOWN_LIMIT = 200_000
 #: (game id, options) -> its action space and the index of each action, built once: many
 #: tables of one game (a vector env) share them (the Card Game's has 24,917 actions)
 _TABLES: dict[tuple[str, str], tuple[tuple[Action, ...], dict[Action, int]]] = {}
+#: (game id, options) -> the index of each action by `_fields`
+_BY_FIELDS: dict[tuple[str, str], dict[tuple[type, Any], int]] = {}
+#: action class -> what its fields are (the values its dataclass equality compares)
+_GETTERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _fields(action: Action) -> tuple[type, Any]:
+    """A key equal for equal actions: the class and the compared fields. Plain values hash
+    and compare in C, where the dataclass's own `__hash__` and `__eq__` are Python calls
+    (and different classes with equal fields share a hash, so a look-up by the action
+    compares through several of them)."""
+    cls = type(action)
+    get = _GETTERS.get(cls)
+    if get is None:
+        names = [f.name for f in dataclasses.fields(action) if f.compare]
+        get = _GETTERS[cls] = attrgetter(*names) if names else (lambda _: ())
+    return cls, get(action)
 
 
 class ActionIndex:
@@ -36,6 +55,10 @@ class ActionIndex:
             tables = _TABLES[key] = (actions, {a: i for i, a in enumerate(actions)})
         self.actions: tuple[Action, ...] = tables[0]
         self._index: dict[Action, int] = tables[1]
+        by_fields = _BY_FIELDS.get(key)
+        if by_fields is None:
+            by_fields = _BY_FIELDS[key] = {_fields(a): i for i, a in enumerate(self.actions)}
+        self._by_fields = by_fields
         self._known: dict[int, int] = {}
         self._held: list[Action] = []
         package = type(game).__module__.rpartition(".")[0]
@@ -49,7 +72,10 @@ class ActionIndex:
 
     def index(self, action: Action) -> int:
         """The index of `action`; `InvalidAction` if the game can never offer it."""
-        i = self._index.get(action)
+        if isinstance(action, Action):
+            i = self._by_fields.get(_fields(action))
+        else:
+            i = self._index.get(action)
         if i is None and self._canonical is not None:
             i = self._index.get(self._canonical(self.game, action))
         if i is None:
@@ -66,14 +92,24 @@ class ActionIndex:
         try:
             return {known[id(a)]: a for a in legal}
         except KeyError:
-            if len(known) >= _KNOWN_LIMIT:
-                known.clear()
-                self._held.clear()
-            for a in legal:
-                if id(a) not in known:
-                    known[id(a)] = self.index(a)
-                    self._held.append(a)
-            return {known[id(a)]: a for a in legal}
+            return self._learn(legal)
+
+    def _learn(self, legal: Sequence[Action]) -> dict[int, Action]:
+        """`indices` of a list holding objects not seen before: one pass that learns them
+        (a game builds some of its shared objects on first use, so early games meet new
+        ones at most steps)."""
+        known = self._known
+        if len(known) >= _KNOWN_LIMIT:
+            known.clear()
+            self._held.clear()
+        out = {}
+        for a in legal:
+            i = known.get(id(a))
+            if i is None:
+                i = known[id(a)] = self.index(a)
+                self._held.append(a)
+            out[i] = a
+        return out
 
     def mask(self, legal: Sequence[Action]) -> np.ndarray[Any, np.dtype[np.int8]]:
         """int8 array over the space: 1 where the action is offered."""
