@@ -1,4 +1,4 @@
-"""The tiny research variant (docs/variants.md, ruling K-R22): the same rules on a 3x3 grid
+"""The tiny research variant (docs/variants.md, ruling K-R23): the same rules on a 3x3 grid
 with one colour of door, a Teleport, a deck of Keys, hands dealt 1 and drawn up to 2, and a
 three-turn limit; and the board geometry it rests on. Each test names the clause it checks."""
 
@@ -79,7 +79,7 @@ def test_k2_3_and_k3_1_tiny_hands_are_dealt_one_and_drawn_to_two() -> None:
 
 
 def test_k2_1_the_tiny_deal_puts_the_teleport_under_each_door_alike() -> None:
-    """K-2.1 (ruling K-R22): every layout of the tiles is as likely as under a shuffle; here
+    """K-2.1 (ruling K-R23): every layout of the tiles is as likely as under a shuffle; here
     the deal's exact chance outcomes, every draw sequence enumerated, are the 8 places of the
     Teleport, 1/8 each."""
     outcomes = step_outcomes(tiny(), None, None)
@@ -89,7 +89,7 @@ def test_k2_1_the_tiny_deal_puts_the_teleport_under_each_door_alike() -> None:
 
 
 def test_spread_gives_every_distinct_order_once_over_all_draws() -> None:
-    """Ruling K-R22: `spread` of a multiset reaches each distinct order by exactly as many
+    """Ruling K-R23: `spread` of a multiset reaches each distinct order by exactly as many
     draw sequences (here 2, the orders of placing the two 2s), so each is equally likely."""
     from timelord.core.scripted import ChanceNeeded, ScriptedRng
 

@@ -50,7 +50,7 @@ def spread(items: Sequence[T], rng: Rng) -> list[T]:
 
     Every distinct order is as likely as under a shuffle, but equal items cost no draws, so
     the exact-chance adapter enumerates a deal of the tiny variant in a few hundred draw
-    sequences instead of 8! times a deck's factorial (ruling K-R22).
+    sequences instead of 8! times a deck's factorial (ruling K-R23).
     """
     counts = Counter(items)
     kinds = sorted(counts)
@@ -157,7 +157,7 @@ class KeysGame(KeysRules):
         rng = generator(seed)
         tiles = list(self.content.tiles)
         deck = list(self.content.deck)
-        if self.variant == "tiny":  # ruling K-R22: the same deal in law, in few draws
+        if self.variant == "tiny":  # ruling K-R23: the same deal in law, in few draws
             tiles = spread(tiles, rng)
             deck = spread(deck, rng)
         else:
