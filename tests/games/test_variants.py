@@ -11,7 +11,7 @@ from timelord.core import ConfigError
 from timelord.core.conformance import check_game
 from timelord.core.record import Record, replay
 
-TINY = ("card-game", "episodes")
+TINY = ("card-game", "episodes", "keys")
 
 
 @pytest.mark.parametrize("game_id", [*TINY, "clue"])
@@ -76,3 +76,14 @@ def test_the_tiny_clue_is_a_named_variant_that_records_replay() -> None:
         actions.append(action.to_json())
         state = state.apply(action)
     assert replay(Record("clue", tiny.options, 3, actions)).to_json() == state.to_json()
+
+
+def test_the_tiny_keys_sizes() -> None:
+    game = timelord.load("keys", players=2, variant="tiny")
+    assert game.tables.geo.size == 3 and len(game.content.deck) == 8
+    assert (game.content.deal, game.content.hand_limit) == (1, 2)
+    assert (game.round_limit, game.turn_limit) == (2, 3)
+    assert timelord.load("keys", variant="tiny", turn_limit=4).turn_limit == 4
+    for players in (3, 4):  # a 3x3 grid and eight Keys are set out for two
+        with pytest.raises(ConfigError, match="2 players"):
+            timelord.load("keys", players=players, variant="tiny")

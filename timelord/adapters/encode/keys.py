@@ -1,5 +1,5 @@
-"""Keys to Time observation, in this order (T = 49 tiles, N seats relative to the observer,
-K = card kinds of the deck, colours as in the tile data):
+"""Keys to Time observation, in this order (T = the tiles of the grid, 49 on the standard one,
+N seats relative to the observer, K = card kinds of the deck, colours as in the tile data):
 
 - `phase` one-hot over play/move/bonus/over; `to_move` one-hot over N; `extra_turn` flag;
   `round` / round_limit; `edge` the observer's board edge (one-hot over 4).
@@ -19,7 +19,7 @@ from typing import Any
 
 from timelord.adapters.encode import Counts, Flags, Memo, Parts, Writer, onehot_table, rel, rotate
 from timelord.core import Game
-from timelord.games.keys.board import BACK_IDS, CELLS, CONTROL_KIND, EDGE_IDS, SEAT_EDGES
+from timelord.games.keys.board import BACK_IDS, CONTROL_KIND, EDGE_IDS, SEAT_EDGES
 from timelord.games.keys.game import KeysGame
 from timelord.games.keys.rules import PHASE_IDS
 
@@ -34,6 +34,7 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     colours = content.colour_ids
     cards = {c: i for i, c in enumerate(content.card_ids)}
     most = _most(game)
+    cells = game.tables.geo.cells
     w.onehot("phase", len(PHASE_IDS), PHASE_IDS.index(view["phase"]))
     w.onehot("to_move", N, rel(seat, view["to_move"], N))
     w.values("extra_turn", [view["extra_turn"]], 1)
@@ -44,14 +45,14 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
         "colours", len(colours) + 1, [colour_of.get(c, len(colours)) for c in view["colours"]]
     )
     w.onehots("backs", len(BACK_IDS) + 1, [_BACK.get(b, len(BACK_IDS)) for b in view["backs"]])
-    w.counts("open", CELLS, view["open"])
-    w.counts("barriers", CELLS, view["barriers"])
-    w.counts("cookies", CELLS, view["cookies"])
-    w.counts("tunnels", CELLS, (t for pair in view["tunnels"] for t in pair), most=_tunnels(game))
-    w.onehots("pawns", CELLS, rotate(view["pawns"], seat))
+    w.counts("open", cells, view["open"])
+    w.counts("barriers", cells, view["barriers"])
+    w.counts("cookies", cells, view["cookies"])
+    w.counts("tunnels", cells, (t for pair in view["tunnels"] for t in pair), most=_tunnels(game))
+    w.onehots("pawns", cells, rotate(view["pawns"], seat))
     w.values("pandorica", rotate(view["pandorica"], seat), N, 2)
     for k, used in enumerate(rotate(view["bonus_used"], seat)):
-        w.counts(f"bonus_used{k}", CELLS, used)
+        w.counts(f"bonus_used{k}", cells, used)
     w.counts("hand", len(cards), (cards[c] for c in view["hand"]), 0.25, most)
     w.counts("discard", len(cards), (cards[c] for c in view["discard"]), 0.1, most)
     w.values("hand_sizes", rotate(view["hand_sizes"], seat), N, 4)
@@ -76,6 +77,7 @@ def state_parts(game: Game) -> Parts:
     assert isinstance(game, KeysGame)
     N = game.players
     content = game.content
+    cells = game.tables.geo.cells
     nc = len(content.colour_ids)
     nk = len(content.card_ids)
     unknown = len(BACK_IDS)
@@ -95,7 +97,7 @@ def state_parts(game: Game) -> Parts:
         w.onehots("colours", nc + 1, [c if c >= 0 else nc for c in colour])
 
     def tunnels(w: Writer, pairs: tuple[tuple[int, int], ...]) -> None:
-        w.counts("tunnels", CELLS, [t for pair in pairs for t in pair], most=_tunnels(game))
+        w.counts("tunnels", cells, [t for pair in pairs for t in pair], most=_tunnels(game))
 
     def pandorica(w: Writer, key: tuple[tuple[int, ...], int]) -> None:
         stuck, seat = key
@@ -110,10 +112,10 @@ def state_parts(game: Game) -> Parts:
 
     heads, rounds, colour_of = Memo(head), Memo(round_), Memo(colour)
     tunnels_of, stuck_of, sizes_of, decks = Memo(tunnels), Memo(pandorica), Memo(sizes), Memo(deck)
-    tiles, hands, discards = Flags(CELLS), Counts(nk, 0.25), Counts(nk, 0.1)
+    tiles, hands, discards = Flags(cells), Counts(nk, 0.25), Counts(nk, 0.1)
     #: (backs, seen doors) -> bytes; a miss joins one one-hot per tile
     back_of: dict[tuple[tuple[int, ...], int], bytes] = {}
-    pawn = onehot_table(CELLS)  # pawn[-1]: off the board
+    pawn = onehot_table(cells)  # pawn[-1]: off the board
 
     def known_backs(back: tuple[int, ...], seen: int) -> bytes:
         if len(back_of) >= 1024:

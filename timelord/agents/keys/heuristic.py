@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from timelord.agents.base import Agent
@@ -39,16 +40,7 @@ from timelord.agents.heuristic import LookaheadAgent
 from timelord.agents.hooks import Hooks
 from timelord.core import Action, Game, Rng, State
 from timelord.games.keys.actions import DiscardCard, MovePawn, OpenDoor, PlaceCookie, StayPut
-from timelord.games.keys.board import (
-    CELLS,
-    CONTROL,
-    CONTROL_BIT,
-    DALEK,
-    EDGE_MASKS,
-    EDGE_TILES,
-    ORTHOGONAL,
-    TELEPORT,
-)
+from timelord.games.keys.board import DALEK, TELEPORT, Geometry
 
 INF = 10**6
 OPEN_COST, CLOSED_COST, DALEK_COST, CLOSED_DALEK_COST, BARRIER_COST = 1, 3, 4, 5, 6
@@ -63,10 +55,11 @@ def tile_costs(state: State) -> list[int]:
     s = state
     opened, seen = s.open_mask, s.seen_mask  # type: ignore[attr-defined]
     barred, cookies, back = s.barrier_mask, s.cookie_mask, s.back  # type: ignore[attr-defined]
+    control = s.tables.control  # type: ignore[attr-defined]
     costs = []
-    for t in range(CELLS):
+    for t in range(len(back)):
         bit = 1 << t
-        if t == CONTROL:
+        if t == control:
             costs.append(INF)
         elif barred & bit:
             costs.append(BARRIER_COST)
@@ -79,19 +72,22 @@ def tile_costs(state: State) -> list[int]:
     return costs
 
 
-_TABLES: dict[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]] = {}
+_TABLES: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[tuple[int, ...], ...]] = {}
 
 
 def _neighbour_table(state: State) -> tuple[tuple[int, ...], ...]:
-    """Each tile's neighbours, orthogonal and along the Time Tunnels (cached per tunnel set)."""
-    tunnels = state.tunnels  # type: ignore[attr-defined]
-    table = _TABLES.get(tunnels)
+    """Each tile's neighbours, orthogonal and along the Time Tunnels (cached per grid and
+    tunnel set)."""
+    s: Any = state
+    orthogonal = s.tables.orthogonal
+    key = (len(orthogonal), s.tunnels)
+    table = _TABLES.get(key)
     if table is None:
-        rows = [list(ORTHOGONAL[t]) for t in range(CELLS)]
-        for a, b in tunnels:
+        rows = [list(near) for near in orthogonal]
+        for a, b in s.tunnels:
             rows[a].append(b)
             rows[b].append(a)
-        table = _TABLES[tunnels] = tuple(tuple(r) for r in rows)
+        table = _TABLES[key] = tuple(tuple(r) for r in rows)
     return table
 
 
@@ -101,11 +97,12 @@ def goal_field(state: State, seat: int, costs: list[int]) -> list[int]:
     Dijkstra over a ring of buckets, one per distance (Dial's method: every cost is a small
     integer); a tile settled at distance d offers d + its own cost to all its neighbours."""
     table = _neighbour_table(state)
-    field = [INF] * CELLS
+    cells = len(table)
+    field = [INF] * cells
     goal = state.goal_mask(seat)  # type: ignore[attr-defined]
     ring: list[list[int]] = [[] for _ in range(_RING)]
     first = ring[0]
-    for t in range(CELLS):
+    for t in range(cells):
         if goal >> t & 1:
             field[t] = 0
             first.append(t)
@@ -133,9 +130,11 @@ def goal_field(state: State, seat: int, costs: list[int]) -> list[int]:
     return field
 
 
-_FULL = (1 << CELLS) - 1
-_NOT_WEST = _FULL & ~EDGE_MASKS[1]  # tiles not on file a
-_NOT_EAST = _FULL & ~EDGE_MASKS[3]  # tiles not on file g
+@cache
+def _grid_masks(geo: Geometry) -> tuple[int, int, int]:
+    """Every tile, the tiles not on the west edge, those not on the east edge, as masks."""
+    full = (1 << geo.cells) - 1
+    return full, full & ~geo.edge_masks[1], full & ~geo.edge_masks[3]
 
 
 class _Board:
@@ -146,14 +145,27 @@ class _Board:
     is the goal edge plus the neighbours of every tile t in R(d - cost of t); a level is a
     dozen integer operations, so a pawn's distance costs about one per unit of distance."""
 
-    __slots__ = ("classes", "distances", "fields", "tunnels")
+    __slots__ = (
+        "cells",
+        "classes",
+        "distances",
+        "fields",
+        "full",
+        "not_east",
+        "not_west",
+        "size",
+        "tunnels",
+    )
 
     def __init__(self, state: State) -> None:
         s: Any = state
+        geo = s.tables.geo
+        self.size, self.cells = geo.size, geo.cells
+        self.full, self.not_west, self.not_east = _grid_masks(geo)
         barred = s.barrier_mask
         opened = s.open_mask & ~barred
         dalek = s.dalek_mask & s.seen_mask & ~s.cookie_mask
-        closed = _FULL & ~(s.open_mask | barred | CONTROL_BIT)
+        closed = self.full & ~(s.open_mask | barred | geo.control_bit)
         # costs OPEN, CLOSED, DALEK, CLOSED_DALEK, BARRIER (Control is in none: never entered)
         self.classes = (
             opened & ~dalek,
@@ -169,7 +181,9 @@ class _Board:
 
     def _spread(self, x: int) -> int:
         """The tiles one step from any tile of `x`."""
-        out = ((x << 1) & _NOT_WEST) | ((x >> 1) & _NOT_EAST) | ((x << 7) & _FULL) | (x >> 7)
+        size = self.size
+        out = ((x << 1) & self.not_west) | ((x >> 1) & self.not_east)
+        out |= ((x << size) & self.full) | (x >> size)
         for a, b in self.tunnels:
             if x >> a & 1:
                 out |= 1 << b
@@ -218,7 +232,7 @@ class _Board:
             return found
         c1, c3, c4, c5, c6 = self.classes
         spread = self._spread
-        found = [INF] * CELLS
+        found = [INF] * self.cells
         for t in _bits(goal):
             found[t] = 0
         r1, r2, r3, r4, r5, r6 = goal, 0, 0, 0, 0, 0
@@ -259,7 +273,8 @@ def _bits(mask: int) -> list[int]:
 
 def _board_key(state: State) -> tuple[object, ...]:
     s: Any = state
-    return (s.open_mask, s.seen_mask & s.dalek_mask, s.barrier_mask, s.cookie_mask, s.tunnels)
+    masks = (s.open_mask, s.seen_mask & s.dalek_mask, s.barrier_mask, s.cookie_mask)
+    return (*masks, s.tunnels, s.tables.control)  # the centre tells one grid from another
 
 
 def board(state: State) -> _Board:
@@ -279,15 +294,14 @@ def distance(state: State, seat: int, costs: list[int] | None = None) -> float:
     Dijkstra over `goal_field`; else by the bitmask levels of `_Board` (same value)."""
     s: Any = state
     pos = s.pos[seat]
-    home = s.home_edge(seat)
     if costs is None:
-        found = board(state).distance(s.goal_mask(seat), pos, EDGE_MASKS[home])
+        found = board(state).distance(s.goal_mask(seat), pos, s.tables.home_mask[seat])
     else:
         field = goal_field(state, seat, costs)
         if pos >= 0:
             found = field[pos]
         else:
-            found = min(costs[t] + field[t] for t in EDGE_TILES[home])
+            found = min(costs[t] + field[t] for t in s.tables.home_tiles[seat])
     return found + 1.5 * s.stuck[seat]
 
 
@@ -303,7 +317,7 @@ def evaluate(state: State) -> list[float]:
         mover = s.seat
         values = []
         for seat in range(n):
-            d = here.distance(s.goal_mask(seat), s.pos[seat], EDGE_MASKS[s.home_edge(seat)])
+            d = here.distance(s.goal_mask(seat), s.pos[seat], s.tables.home_mask[seat])
             lag = d + 1.5 * s.stuck[seat] + TEMPO * ((seat - mover) % n) / n
             values.append(-lag / TEMPERATURE)
         top = max(values)
@@ -320,7 +334,7 @@ def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     s: Any = state
     seat = s.seat
     pos = s.pos[seat]
-    near = ORTHOGONAL[pos] if pos >= 0 else EDGE_TILES[s.home_edge(seat)]
+    near = s.tables.orthogonal[pos] if pos >= 0 else s.tables.home_tiles[seat]
     field: list[int] | None = None  # the goal field, computed only when a move needs it
     best: Action | None = None
     best_value = INF

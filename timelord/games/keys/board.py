@@ -13,10 +13,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+#: The side of the standard grid (K-1.1); a variant's content may name another (`Geometry`).
 SIZE = 7
-CELLS = SIZE * SIZE
-CONTROL = CELLS // 2  # the centre tile, d4
-CONTROL_BIT = 1 << CONTROL
 
 # What lies behind a door (the "back"), plus the Control tile's own kind.
 OPEN_DOOR, DALEK, TARDIS_KEY, EXTRA_TURN, TELEPORT, CONTROL_KIND = range(6)
@@ -37,77 +35,137 @@ EDGE_IDS = ("south", "west", "north", "east")
 SEAT_EDGES = {2: (SOUTH, NORTH), 3: (SOUTH, WEST, NORTH), 4: (SOUTH, WEST, NORTH, EAST)}
 OPPOSITE = (NORTH, EAST, SOUTH, WEST)
 
-EDGE_TILES: tuple[tuple[int, ...], ...] = (
-    tuple((SIZE - 1) * SIZE + c for c in range(SIZE)),  # south: rank 1
-    tuple(r * SIZE for r in range(SIZE)),  # west: file a
-    tuple(range(SIZE)),  # north: rank 7
-    tuple(r * SIZE + SIZE - 1 for r in range(SIZE)),  # east: file g
-)
-EDGE_MASKS = tuple(sum(1 << t for t in tiles) for tiles in EDGE_TILES)
-
-DOOR_TILES = tuple(t for t in range(CELLS) if t != CONTROL)
+#: File letters and rank digits of tile names: a grid is at most 9 tiles a side.
+_FILES = "abcdefghi"
+_RANKS = "123456789"
 
 
-def _orthogonal(t: int) -> tuple[int, ...]:
-    r, c = divmod(t, SIZE)
-    out = []
-    for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
-        rr, cc = r + dr, c + dc
-        if 0 <= rr < SIZE and 0 <= cc < SIZE:
-            out.append(rr * SIZE + cc)
-    return tuple(out)
+@dataclass(frozen=True)
+class Geometry:
+    """The TARDIS grid of one odd size: its tiles, edges, neighbours and Time Tunnel slots.
 
-
-ORTHOGONAL = tuple(_orthogonal(t) for t in range(CELLS))
-#: each tile's orthogonal neighbours as a mask
-ORTHOGONAL_MASKS = tuple(sum(1 << n for n in near) for near in ORTHOGONAL)
-
-
-def _tunnel_slots() -> tuple[tuple[int, int, int], ...]:
-    """(corner, a, b) for every diagonal pair a < b that may hold a Time Tunnel (K-6.7).
-
-    A corner is the point where four tiles meet (6 x 6 of them); each has two diagonals.
+    Everything the rules know of the board's shape, built once per size (`geometry`), so a
+    variant can play the same rules on a smaller grid; the game holds it (`Tables.geo`).
     """
-    out = []
-    for r in range(SIZE - 1):
-        for c in range(SIZE - 1):
-            corner = r * (SIZE - 1) + c
-            nw, ne = r * SIZE + c, r * SIZE + c + 1
-            sw, se = nw + SIZE, ne + SIZE
+
+    size: int
+    cells: int
+    control: int  # the centre tile
+    control_bit: int
+    door_tiles: tuple[int, ...]
+    door_mask: int
+    #: tiles of each edge (south, west, north, east) and those edges as masks
+    edge_tiles: tuple[tuple[int, ...], ...]
+    edge_masks: tuple[int, ...]
+    orthogonal: tuple[tuple[int, ...], ...]
+    #: each tile's orthogonal neighbours as a mask
+    orthogonal_masks: tuple[int, ...]
+    #: (corner, a, b) for every diagonal pair a < b that may hold a Time Tunnel (K-6.7)
+    tunnel_slots: tuple[tuple[int, int, int], ...]
+    corners: int  # points where four tiles meet, (size - 1) ** 2
+
+    def diagonal_corner(self, a: int, b: int) -> int | None:
+        """The corner between diagonal neighbours a and b (any order), None if not diagonal."""
+        size = self.size
+        if a > b:
+            a, b = b, a
+        ra, ca = divmod(a, size)
+        rb, cb = divmod(b, size)
+        if not (0 <= a < self.cells and 0 <= b < self.cells) or rb != ra + 1 or abs(cb - ca) != 1:
+            return None
+        return ra * (size - 1) + min(ca, cb)
+
+    def tile_name(self, t: int) -> str:
+        """Chess-like name of a tile: files from the west, ranks from the south (the
+        standard grid's north-west corner is a7 and its Control tile d4)."""
+        if not 0 <= t < self.cells:
+            return f"#{t}"
+        r, c = divmod(t, self.size)
+        return f"{_FILES[c]}{self.size - r}"
+
+    def tile_index(self, name: str) -> int:
+        """The tile a chess-like name denotes (standard grid: "d4" -> 24); ValueError if none."""
+        size = self.size
+        if len(name) != 2 or name[0] not in _FILES[:size] or name[1] not in _RANKS[:size]:
+            raise ValueError(f"no tile named {name!r}")
+        return (size - int(name[1])) * size + _FILES.index(name[0])
+
+
+@cache
+def geometry(size: int) -> Geometry:
+    """The grid `size` tiles a side (odd, 3 to 9: the Control tile needs a centre)."""
+    if not 3 <= size <= len(_FILES) or size % 2 == 0:
+        raise ValueError(f"a TARDIS grid is odd-sized, 3 to {len(_FILES)} tiles a side")
+    cells = size * size
+    control = cells // 2
+    edge_tiles = (
+        tuple((size - 1) * size + c for c in range(size)),  # south: rank 1
+        tuple(r * size for r in range(size)),  # west: file a
+        tuple(range(size)),  # north: the top rank
+        tuple(r * size + size - 1 for r in range(size)),  # east: the last file
+    )
+    orthogonal = []
+    for t in range(cells):
+        r, c = divmod(t, size)
+        near = []
+        for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < size and 0 <= cc < size:
+                near.append(rr * size + cc)
+        orthogonal.append(tuple(near))
+    slots = []
+    for r in range(size - 1):  # each corner has two diagonals
+        for c in range(size - 1):
+            corner = r * (size - 1) + c
+            nw, ne = r * size + c, r * size + c + 1
+            sw, se = nw + size, ne + size
             for a, b in ((nw, se), (ne, sw)):
-                if CONTROL not in (a, b):
-                    out.append((corner, a, b))
-    return tuple(out)
+                if control not in (a, b):
+                    slots.append((corner, a, b))
+    doors = tuple(t for t in range(cells) if t != control)
+    return Geometry(
+        size=size,
+        cells=cells,
+        control=control,
+        control_bit=1 << control,
+        door_tiles=doors,
+        door_mask=sum(1 << t for t in doors),
+        edge_tiles=edge_tiles,
+        edge_masks=tuple(sum(1 << t for t in tiles) for tiles in edge_tiles),
+        orthogonal=tuple(orthogonal),
+        orthogonal_masks=tuple(sum(1 << n for n in near) for near in orthogonal),
+        tunnel_slots=tuple(slots),
+        corners=(size - 1) * (size - 1),
+    )
 
 
-TUNNEL_SLOTS = _tunnel_slots()
-TUNNEL_CORNER = {(a, b): corner for corner, a, b in TUNNEL_SLOTS}
+#: The standard 7x7 grid. The names below are its tables, for code that knows only the
+#: standard board (tests, the web board); the rules read their game's `Tables.geo`.
+STANDARD = geometry(SIZE)
+CELLS = STANDARD.cells
+CONTROL = STANDARD.control  # the centre tile, d4
+CONTROL_BIT = STANDARD.control_bit
+EDGE_TILES = STANDARD.edge_tiles
+EDGE_MASKS = STANDARD.edge_masks
+DOOR_TILES = STANDARD.door_tiles
+ORTHOGONAL = STANDARD.orthogonal
+ORTHOGONAL_MASKS = STANDARD.orthogonal_masks
+TUNNEL_SLOTS = STANDARD.tunnel_slots
 
 
 def diagonal_corner(a: int, b: int) -> int | None:
-    """The corner between diagonal neighbours a and b (any order), None if not diagonal."""
-    if a > b:
-        a, b = b, a
-    ra, ca = divmod(a, SIZE)
-    rb, cb = divmod(b, SIZE)
-    if not (0 <= a < CELLS and 0 <= b < CELLS) or rb != ra + 1 or abs(cb - ca) != 1:
-        return None
-    return ra * (SIZE - 1) + min(ca, cb)
+    """The corner between diagonal neighbours a and b of the standard grid, or None."""
+    return STANDARD.diagonal_corner(a, b)
 
 
 def tile_name(t: int) -> str:
-    """Chess-like name of a tile: a7 is the north-west corner, d4 the Control tile."""
-    if not 0 <= t < CELLS:
-        return f"#{t}"
-    r, c = divmod(t, SIZE)
-    return f"{'abcdefg'[c]}{SIZE - r}"
+    """Chess-like name of a standard tile: a7 is the north-west corner, d4 the Control tile."""
+    return STANDARD.tile_name(t)
 
 
 def tile_index(name: str) -> int:
-    """The tile a chess-like name denotes ("d4" -> 24); ValueError if there is none."""
-    if len(name) != 2 or name[0] not in "abcdefg" or name[1] not in "1234567":
-        raise ValueError(f"no tile named {name!r}")
-    return (SIZE - int(name[1])) * SIZE + "abcdefg".index(name[0])
+    """The standard tile a chess-like name denotes ("d4" -> 24); ValueError if there is none."""
+    return STANDARD.tile_index(name)
 
 
 @dataclass(frozen=True)
@@ -126,6 +184,10 @@ class Content:
     card_colours: tuple[int, ...]
     #: the full deck as card indices, sorted.
     deck: tuple[int, ...]
+    #: the grid's side (K-1.1), cards dealt to each player (K-2.3), the hand drawn up to (K-3.1)
+    size: int = SIZE
+    deal: int = 3
+    hand_limit: int = 4
 
     def card_of(self, effect: int) -> int:
         """The card index that has a non-key effect (one card per such effect)."""
@@ -163,23 +225,37 @@ def _read(name: str) -> dict[str, Any]:
 @cache
 def standard_content() -> Content:
     """The box contents from data/tiles.toml and data/cards.toml."""
-    tiles_data = _read("tiles.toml")
-    cards_data = _read("cards.toml")
-    colours = tiles_data["colour"]
+    return _content({**_read("tiles.toml"), **_read("cards.toml")})
+
+
+@cache
+def tiny_content() -> Content:
+    """The tiny research variant's board, tiles, cards and hands (data/tiny.toml)."""
+    return _content(_read("tiny.toml"))
+
+
+def _content(data: dict[str, Any]) -> Content:
+    """Content from the tables of the data files: `colour`, `back` and `card` rows, and for a
+    variant a `board` size and `hand` sizes (the standard ones otherwise)."""
+    board = data.get("board", {})
+    hand = data.get("hand", {})
+    size = int(board.get("size", SIZE))
+    grid = geometry(size)
+    colours = data["colour"]
     colour_ids = tuple(c["id"] for c in colours)
     colour_index = {cid: i for i, cid in enumerate(colour_ids)}
     tiles: list[tuple[int, int]] = []
-    for back in tiles_data["back"]:
+    for back in data["back"]:
         kind = BACK_INDEX[back["id"]]
         per = int(back["per_colour"])
         if per * len(colour_ids) != int(back["total"]):
-            raise ValueError(f"tiles.toml: {back['id']} per_colour does not add up to total")
+            raise ValueError(f"tiles: {back['id']} per_colour does not add up to total")
         for colour in range(len(colour_ids)):
             tiles.extend([(colour, kind)] * per)
-    if len(tiles) != CELLS - 1:
-        raise ValueError(f"tiles.toml: {len(tiles)} door tiles, the grid needs {CELLS - 1}")
+    if len(tiles) != grid.cells - 1:
+        raise ValueError(f"tiles: {len(tiles)} door tiles, the grid needs {grid.cells - 1}")
     card_ids, names, effects, card_colours, deck = [], [], [], [], []
-    for i, card in enumerate(cards_data["card"]):
+    for i, card in enumerate(data["card"]):
         effect = EFFECT_IDS.index(card["effect"])
         card_ids.append(card["id"])
         names.append(card["name"])
@@ -188,7 +264,7 @@ def standard_content() -> Content:
         deck.extend([i] * int(card["copies"]))
     for effect in range(SONIC, TUNNEL + 1):
         if effects.count(effect) != 1:
-            raise ValueError(f"cards.toml: need exactly one {EFFECT_IDS[effect]} card")
+            raise ValueError(f"cards: need exactly one {EFFECT_IDS[effect]} card")
     return Content(
         colour_ids=colour_ids,
         colour_letters=tuple(c["letter"] for c in colours),
@@ -199,4 +275,7 @@ def standard_content() -> Content:
         card_effects=tuple(effects),
         card_colours=tuple(card_colours),
         deck=tuple(sorted(deck)),
+        size=size,
+        deal=int(hand.get("deal", 3)),
+        hand_limit=int(hand.get("limit", 4)),
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from timelord.core import View
-from timelord.games.keys.board import BACK_IDS, BACK_NAMES, CONTROL, SIZE, tile_name
+from timelord.games.keys.board import BACK_IDS, BACK_NAMES
 from timelord.games.keys.rules import KeysRules
 from timelord.games.keys.text import plural
 
@@ -46,13 +46,16 @@ def legend(game: KeysRules) -> list[str]:
         f"  back    ? not seen yet, {backs}",
         "  overlay * Time Barrier, c Jam Cookie, + both",
         f"  pawn    0-{game.players - 1}: the seat whose pawn stands there",
-        "  (CC) TARDIS Control (d4); \\ or / between rows: a Time Tunnel across that corner",
+        f"  (CC) TARDIS Control ({game.tables.geo.tile_name(game.tables.control)}); \\ or / "
+        "between rows: a Time Tunnel across that corner",
     ]
 
 
-def _cell(view: View, t: int, letters: dict[str, str], pawn_at: dict[int, int]) -> str:
+def _cell(
+    view: View, t: int, control: int, letters: dict[str, str], pawn_at: dict[int, int]
+) -> str:
     pawn = str(pawn_at[t]) if t in pawn_at else " "
-    if t == CONTROL:
+    if t == control:
         return "(CC)" + pawn
     colour = letters.get(view["colours"][t], "?")
     if len(colour) > 1:  # ANSI-wrapped letter: keep the pawn bold too
@@ -72,20 +75,22 @@ def render_view(game: KeysRules, view: View, ansi: bool = False) -> str:
         for cid, code in zip(content.colour_ids, content.colour_ansi, strict=True):
             letters[cid] = f"\x1b[{code}m{letters[cid]}\x1b[0m"
     pawn_at = {p: s for s, p in enumerate(view["pawns"]) if p is not None}
+    geo = game.tables.geo
+    size = geo.size
     slash: dict[tuple[int, int], str] = {}
     for a, b in view["tunnels"]:
-        ra, ca = divmod(min(a, b), SIZE)
-        cb = max(a, b) % SIZE
+        ra, ca = divmod(min(a, b), size)
+        cb = max(a, b) % size
         slash[(ra, min(ca, cb))] = "\\" if cb > ca else "/"
     lines: list[str] = []
-    files = "   " + " ".join(f"  {f}  " for f in "abcdefg")
+    files = "   " + " ".join(f"  {geo.tile_name(c)[0]}  " for c in range(size))
     lines.append(files)
-    for r in range(SIZE):
-        cells = [_cell(view, r * SIZE + c, letters, pawn_at) for c in range(SIZE)]
-        lines.append(f"{SIZE - r}  " + "|".join(cells) + f"  {SIZE - r}")
-        if r < SIZE - 1:
+    for r in range(size):
+        cells = [_cell(view, r * size + c, geo.control, letters, pawn_at) for c in range(size)]
+        lines.append(f"{size - r}  " + "|".join(cells) + f"  {size - r}")
+        if r < size - 1:
             spacer = "   " + "".join(
-                "-----" + (slash.get((r, c), "+") if c < SIZE - 1 else "") for c in range(SIZE)
+                "-----" + (slash.get((r, c), "+") if c < size - 1 else "") for c in range(size)
             )
             lines.append(spacer)
     lines.append(files)
@@ -113,12 +118,15 @@ def _status(game: KeysRules, view: View) -> list[str]:
         )
     for seat, edge in enumerate(view["edges"]):
         pos = view["pawns"][seat]
-        where = f"on {tile_name(pos)}" if pos is not None else f"off the board ({edge} edge)"
+        where = f"off the board ({edge} edge)"
+        if pos is not None:
+            where = f"on {game.tables.geo.tile_name(pos)}"
         notes = [plural(view["hand_sizes"][seat], "card")]
         if view["pandorica"][seat]:
             notes.append(f"in the Pandorica for {plural(view['pandorica'][seat], 'more turn')}")
         if view["bonus_used"][seat]:
-            notes.append("used " + ", ".join(tile_name(t) for t in view["bonus_used"][seat]))
+            used = view["bonus_used"][seat]
+            notes.append("used " + ", ".join(game.tables.geo.tile_name(t) for t in used))
         out.append(f"  {game.seat_name(seat)}: {where}; " + "; ".join(notes))
     pile = view["discard"]
     top = names.get(pile[-1], pile[-1]) if pile else "empty"

@@ -50,38 +50,25 @@ from timelord.games.keys.board import (
     BACK_NAMES,
     BARRIER,
     BONUS_CARD,
-    CELLS,
-    CONTROL,
-    CONTROL_BIT,
     COOKIE,
     CYBERMAN,
     DALEK,
-    DOOR_TILES,
     EDGE_IDS,
-    EDGE_MASKS,
-    EDGE_TILES,
     EXTRA_TURN,
     KEY,
     OPPOSITE,
-    ORTHOGONAL,
-    ORTHOGONAL_MASKS,
     PANDORICA,
     SEAT_EDGES,
-    SIZE,
     SONIC,
     TARDIS_KEY,
     TELEPORT,
     TUNNEL,
-    TUNNEL_SLOTS,
     Content,
-    diagonal_corner,
-    tile_name,
+    geometry,
 )
 
 PLAY, MOVE, BONUS, OVER = range(4)
 PHASE_IDS = ("play", "move", "bonus", "over")
-HAND_LIMIT = 4  # draw up to this many (K-3.1)
-DEAL = 3  # cards dealt to each player (K-2.3)
 PANDORICA_TURNS = 2  # K-6.5
 
 
@@ -104,31 +91,40 @@ def nth_bit(mask: int, k: int) -> int:
 
 
 class Tables:
-    """Every action a game can offer, built once, indexed by card, tile and seat."""
+    """Every action a game can offer, built once, indexed by card, tile and seat, and the
+    grid's geometry (`geo`; its hottest tables copied here)."""
 
     def __init__(self, content: Content, players: int) -> None:
+        geo = self.geo = geometry(content.size)
+        cells = geo.cells
+        self.control = geo.control
+        self.door_mask = geo.door_mask
+        self.orthogonal = geo.orthogonal
+        self.orthogonal_masks = geo.orthogonal_masks
+        self.deal = content.deal
+        self.hand_limit = content.hand_limit
         n = len(content.card_ids)
         self.bonus = n  # index of the TARDIS Key bonus in open_/close
         names = (*content.card_ids, BONUS_CARD)
         self.card_index = {name: i for i, name in enumerate(content.card_ids)}
         self.discard = tuple(DiscardCard(c) for c in content.card_ids)
-        self.open_ = tuple(tuple(OpenDoor(t, c) for t in range(CELLS)) for c in names)
-        self.close = tuple(tuple(CloseDoor(t, c) for t in range(CELLS)) for c in names)
-        self.remove = tuple(RemoveBarrier(t) for t in range(CELLS))
-        self.barrier = tuple(PlaceBarrier(t) for t in range(CELLS))
-        self.cookie = tuple(PlaceCookie(t) for t in range(CELLS))
+        self.open_ = tuple(tuple(OpenDoor(t, c) for t in range(cells)) for c in names)
+        self.close = tuple(tuple(CloseDoor(t, c) for t in range(cells)) for c in names)
+        self.remove = tuple(RemoveBarrier(t) for t in range(cells))
+        self.barrier = tuple(PlaceBarrier(t) for t in range(cells))
+        self.cookie = tuple(PlaceCookie(t) for t in range(cells))
         self.pandorica = tuple(PlacePandorica(s) for s in range(players))
-        self.assault = tuple(tuple(AssaultPawn(s, t) for t in range(CELLS)) for s in range(players))
-        self.tunnel = tuple(PlaceTunnel(a, b) for _, a, b in TUNNEL_SLOTS)
+        self.assault = tuple(tuple(AssaultPawn(s, t) for t in range(cells)) for s in range(players))
+        self.tunnel = tuple(PlaceTunnel(a, b) for _, a, b in geo.tunnel_slots)
         self.tunnel_by_corner = tuple(
-            (corner, self.tunnel[i]) for i, (corner, _, _) in enumerate(TUNNEL_SLOTS)
+            (corner, self.tunnel[i]) for i, (corner, _, _) in enumerate(geo.tunnel_slots)
         )
-        self.barrier_doors = tuple(self.barrier[t] for t in DOOR_TILES)
+        self.barrier_doors = tuple(self.barrier[t] for t in geo.door_tiles)
         #: how many tunnel slots cross each corner (a tunnel there closes them all)
-        self.corner_slots = [0] * ((SIZE - 1) * (SIZE - 1))
-        for corner, _, _ in TUNNEL_SLOTS:
+        self.corner_slots = [0] * geo.corners
+        for corner, _, _ in geo.tunnel_slots:
             self.corner_slots[corner] += 1
-        self.move = tuple(MovePawn(t) for t in range(CELLS))
+        self.move = tuple(MovePawn(t) for t in range(cells))
         self.step_off = StepOff()
         self.stay = StayPut()
         self.forgo = ForgoBonus()
@@ -152,18 +148,16 @@ class Tables:
         self.toggles: dict[tuple[int, int, int], tuple[Action, ...]] = {}
         edges = SEAT_EDGES[players]
         #: per seat: the tiles of its own edge, that edge as a mask, the goal edge's mask
-        self.home_tiles = tuple(EDGE_TILES[e] for e in edges)
-        self.home_mask = tuple(EDGE_MASKS[e] for e in edges)
-        self.goal_mask = tuple(EDGE_MASKS[OPPOSITE[e]] for e in edges)
+        self.home_tiles = tuple(geo.edge_tiles[e] for e in edges)
+        self.home_mask = tuple(geo.edge_masks[e] for e in edges)
+        self.goal_mask = tuple(geo.edge_masks[OPPOSITE[e]] for e in edges)
 
 
 @lru_cache(maxsize=256)
 def _colour_masks(colour: tuple[int, ...], colours: int) -> tuple[int, ...]:
-    """The door tiles of each colour as masks; cached because search re-samples a layout."""
-    return tuple(sum(1 << t for t in DOOR_TILES if colour[t] == c) for c in range(colours))
-
-
-DOOR_MASK = sum(1 << t for t in DOOR_TILES)
+    """The door tiles of each colour as masks (the Control tile has colour -1); cached
+    because search re-samples a layout."""
+    return tuple(sum(1 << t for t, of in enumerate(colour) if of == c) for c in range(colours))
 
 
 def _replace(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -191,6 +185,8 @@ class KeysRules(Game):
     content: Content
     tables: Tables
     round_limit: int
+    #: seat turns (extra turns not counted) after which the game ends, 0: no such limit
+    turn_limit: int
     #: what `sample_state` read and checked from each recent view (`view.prepare`)
     _views: ViewCache[Any]
 
@@ -293,7 +289,7 @@ class KeysState(State):
         self.back = back
         self.colour = colour
         self.colour_masks = _colour_masks(colour, len(self.game.content.colour_ids))
-        self.dalek_mask = sum(1 << t for t in DOOR_TILES if back[t] == DALEK)
+        self.dalek_mask = sum(1 << t for t, k in enumerate(back) if k == DALEK)
 
     def _copy(self) -> KeysState:
         s = KeysState(self.game)
@@ -391,6 +387,7 @@ class KeysState(State):
         barrier = self.barrier_mask
         shut = ~(openm | barrier)
         closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
+        doors = tables.door_mask
         out: list[int] = []
         previous = -1
         for card in self.hands[self.seat]:
@@ -403,10 +400,10 @@ class KeysState(State):
                 tiles = self.colour_masks[tables.key_colour[card]]
                 out.append(1 + (tiles & shut).bit_count() + (tiles & closing).bit_count())
             elif effect == SONIC:
-                n = (DOOR_MASK & shut).bit_count() + (DOOR_MASK & closing).bit_count()
+                n = (doors & shut).bit_count() + (doors & closing).bit_count()
                 out.append(1 + n + barrier.bit_count())
             elif effect == BARRIER:
-                out.append(1 + (DOOR_MASK & ~barrier).bit_count())
+                out.append(1 + (doors & ~barrier).bit_count())
             elif effect == COOKIE:
                 out.append(1 + self._cookie_tiles().bit_count())
             elif effect == TUNNEL:
@@ -425,13 +422,14 @@ class KeysState(State):
         """How many actions `_target_options` lists, without listing them."""
         seat = self.seat
         free = self.walkable_mask() & ~self.occupied_mask()
+        near = self.tables.orthogonal_masks
         n = 0
         for other, p in enumerate(self.pos):
             if other != seat and p >= 0 and not self.stuck[other]:
                 if effect == PANDORICA:
                     n += 1
                     continue
-                n += (free & ORTHOGONAL_MASKS[p]).bit_count()
+                n += (free & near[p]).bit_count()
                 for a, b in self.tunnels:
                     if a == p:
                         n += free >> b & 1
@@ -469,7 +467,7 @@ class KeysState(State):
                 return tables.close[card][nth_bit(closing, k)]
             return tables.remove[nth_bit(barrier, k - n)]
         if effect == BARRIER:
-            return tables.barrier[nth_bit(DOOR_MASK & ~self.barrier_mask, k)]
+            return tables.barrier[nth_bit(tables.door_mask & ~self.barrier_mask, k)]
         if effect == COOKIE:
             return tables.cookie[nth_bit(self._cookie_tiles(), k)]
         if effect == TUNNEL:
@@ -480,7 +478,7 @@ class KeysState(State):
     def _door_tiles(self, card: int, effect: int) -> int:
         """The doors `card` may turn: its colour's for a Key, every door for the Sonic."""
         if effect == SONIC:
-            return DOOR_MASK
+            return self.tables.door_mask
         return self.colour_masks[self.tables.key_colour[card]]
 
     def _cookie_tiles(self) -> int:
@@ -556,6 +554,10 @@ class KeysState(State):
 
     # -- derived facts -----------------------------------------------------------------
 
+    def _name(self, tile: int) -> str:
+        """A tile's name on this game's grid, for refusals."""
+        return self.tables.geo.tile_name(tile)
+
     def home_edge(self, seat: int) -> int:
         return SEAT_EDGES[self.game.players][seat]
 
@@ -578,7 +580,7 @@ class KeysState(State):
 
     def neighbours(self, tile: int) -> list[int]:
         """Tiles one step from `tile`: orthogonal, then along Time Tunnels (K-4.1)."""
-        out = list(ORTHOGONAL[tile])
+        out = list(self.tables.orthogonal[tile])
         for a, b in self.tunnels:
             if a == tile:
                 out.append(b)
@@ -598,7 +600,7 @@ class KeysState(State):
             return moves
         if phase == BONUS:
             out: list[Action] = []
-            self._toggles(self.tables.bonus, DOOR_MASK, out)
+            self._toggles(self.tables.bonus, self.tables.door_mask, out)
             out.append(self.tables.forgo)
             return out
         return []
@@ -617,7 +619,7 @@ class KeysState(State):
                 if free >> t & 1:
                     out.append(move[t])
             return out
-        for t in ORTHOGONAL[p]:
+        for t in tables.orthogonal[p]:
             if free >> t & 1:
                 out.append(move[t])
         for a, b in self.tunnels:
@@ -664,14 +666,14 @@ class KeysState(State):
             if effect == KEY:
                 self._toggles(card, self.colour_masks[tables.key_colour[card]], out)
             elif effect == SONIC:
-                self._toggles(card, DOOR_MASK, out)
+                self._toggles(card, tables.door_mask, out)
                 remove = tables.remove
                 out.extend(remove[t] for t in bits(self.barrier_mask))
             elif effect == BARRIER:
                 barrier = self.barrier_mask
                 if barrier:
                     place = tables.barrier
-                    out.extend([place[t] for t in DOOR_TILES if not barrier >> t & 1])
+                    out.extend([place[t] for t in tables.geo.door_tiles if not barrier >> t & 1])
                 else:
                     out.extend(tables.barrier_doors)
             elif effect == COOKIE:
@@ -755,26 +757,26 @@ class KeysState(State):
 
     def _door_refusal(self, tile: Any, opening: bool) -> IllegalAction | None:
         """Whether a door may be opened (or closed), whatever the card (K-6.1 to K-6.4)."""
-        if not isinstance(tile, int) or not 0 <= tile < CELLS:
+        if not isinstance(tile, int) or not 0 <= tile < self.tables.geo.cells:
             return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
-        if tile == CONTROL:
+        if tile == self.tables.control:
             return IllegalAction("the TARDIS Control tile is not a door", "K-5.4")
         if self.barrier_mask >> tile & 1:
             return IllegalAction(
-                f"{tile_name(tile)} is under a Time Barrier and cannot be opened or closed",
+                f"{self._name(tile)} is under a Time Barrier and cannot be opened or closed",
                 "K-6.3",
             )
         is_open = self.open_mask >> tile & 1
         if opening:
             if is_open:
-                return IllegalAction(f"{tile_name(tile)} is already open", "K-6.1")
+                return IllegalAction(f"{self._name(tile)} is already open", "K-6.1")
             return None
         if not is_open:
-            return IllegalAction(f"{tile_name(tile)} is already closed", "K-6.1")
+            return IllegalAction(f"{self._name(tile)} is already closed", "K-6.1")
         if self.cookie_mask >> tile & 1:
-            return IllegalAction(f"{tile_name(tile)} is held open by a Jam Cookie", "K-6.4")
+            return IllegalAction(f"{self._name(tile)} is held open by a Jam Cookie", "K-6.4")
         if self.occupied_mask() >> tile & 1:
-            return IllegalAction(f"a pawn stands on {tile_name(tile)}: it cannot close", "K-6.1")
+            return IllegalAction(f"a pawn stands on {self._name(tile)}: it cannot close", "K-6.1")
         return None
 
     def _toggle_refusal(self, action: Any) -> IllegalAction | None:
@@ -789,7 +791,7 @@ class KeysState(State):
             ids = self.game.content.colour_ids
             return IllegalAction(
                 f"a {ids[colour]} Key turns only {ids[colour]} doors; "
-                f"{tile_name(action.tile)} is {ids[self.colour[action.tile]]}",
+                f"{self._name(action.tile)} is {ids[self.colour[action.tile]]}",
                 "K-6.1",
             )
         return None
@@ -803,8 +805,8 @@ class KeysState(State):
         if refusal is not None:
             return refusal
         tile = action.tile
-        if not 0 <= tile < CELLS or not self.barrier_mask >> tile & 1:
-            return IllegalAction(f"there is no Time Barrier on {tile_name(tile)}", "K-6.2")
+        if not 0 <= tile < self.tables.geo.cells or not self.barrier_mask >> tile & 1:
+            return IllegalAction(f"there is no Time Barrier on {self._name(tile)}", "K-6.2")
         return None
 
     def _barrier_refusal(self, action: Any) -> IllegalAction | None:
@@ -812,13 +814,13 @@ class KeysState(State):
         if refusal is not None:
             return refusal
         tile = action.tile
-        if not 0 <= tile < CELLS:
+        if not 0 <= tile < self.tables.geo.cells:
             return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
-        if tile == CONTROL:
+        if tile == self.tables.control:
             return IllegalAction("a Time Barrier cannot go on the TARDIS Control tile", "K-6.3")
         if self.barrier_mask >> tile & 1:
             return IllegalAction(
-                f"{tile_name(tile)} already has a Time Barrier; they do not stack", "K-6.3"
+                f"{self._name(tile)} already has a Time Barrier; they do not stack", "K-6.3"
             )
         return None
 
@@ -827,9 +829,9 @@ class KeysState(State):
         if refusal is not None:
             return refusal
         tile = action.tile
-        if not 0 <= tile < CELLS:
+        if not 0 <= tile < self.tables.geo.cells:
             return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
-        name = tile_name(tile)
+        name = self._name(tile)
         if not self.seen_mask >> tile & 1 or not self.dalek_mask >> tile & 1:
             return IllegalAction(f"{name} is not a Dalek door anyone has seen", "K-6.4")
         if self.cookie_mask >> tile & 1:
@@ -858,7 +860,7 @@ class KeysState(State):
         tile = action.tile
         if tile not in self.neighbours(self.pos[action.seat]):
             return IllegalAction(
-                f"{tile_name(tile)} is not one step from seat {action.seat}'s pawn", "K-6.6"
+                f"{self._name(tile)} is not one step from seat {action.seat}'s pawn", "K-6.6"
             )
         return self._entry_refusal(tile)
 
@@ -867,14 +869,14 @@ class KeysState(State):
         if refusal is not None:
             return refusal
         a, b = action.tile, action.other
-        if not (0 <= a < CELLS and 0 <= b < CELLS) or a >= b:
+        if not (0 <= a < self.tables.geo.cells and 0 <= b < self.tables.geo.cells) or a >= b:
             return IllegalAction("name the two tiles of a tunnel lower index first", "K-6.7")
-        corner = diagonal_corner(a, b)
+        corner = self.tables.geo.diagonal_corner(a, b)
         if corner is None:
             return IllegalAction(
-                f"{tile_name(a)} and {tile_name(b)} are not diagonally adjacent", "K-6.7"
+                f"{self._name(a)} and {self._name(b)} are not diagonally adjacent", "K-6.7"
             )
-        if CONTROL in (a, b):
+        if self.tables.control in (a, b):
             return IllegalAction("a Time Tunnel cannot touch the TARDIS Control tile", "K-6.7")
         if self.corner_mask >> corner & 1:
             return IllegalAction("a Time Tunnel already crosses that corner", "K-6.7")
@@ -882,13 +884,13 @@ class KeysState(State):
 
     def _entry_refusal(self, tile: int) -> IllegalAction | None:
         """Why a pawn may not end a step on `tile` (K-4.2), or None."""
-        if not 0 <= tile < CELLS:
+        if not 0 <= tile < self.tables.geo.cells:
             return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
         bit = 1 << tile
         if self.walkable_mask() & ~self.occupied_mask() & bit:
             return None
-        name = tile_name(tile)
-        if tile == CONTROL:
+        name = self._name(tile)
+        if tile == self.tables.control:
             return IllegalAction("the TARDIS Control tile is entered only by Teleport", "K-5.4")
         if not self.open_mask & bit:
             return IllegalAction(f"{name} is a closed door", "K-5.1")
@@ -909,9 +911,9 @@ class KeysState(State):
                 return IllegalAction(
                     f"enter the TARDIS through a door on your own ({edge}) edge", "K-4.3"
                 )
-        elif tile not in ORTHOGONAL[p] and tile not in self.neighbours(p):
+        elif tile not in self.tables.orthogonal[p] and tile not in self.neighbours(p):
             return IllegalAction(
-                f"{tile_name(tile)} is not one step (or one Time Tunnel) away", "K-4.1"
+                f"{self._name(tile)} is not one step (or one Time Tunnel) away", "K-4.1"
             )
         return self._entry_refusal(tile)
 
@@ -922,7 +924,7 @@ class KeysState(State):
         p = self.pos[seat]
         if p < 0:
             return IllegalAction("your pawn is already off the board", "K-4.4")
-        if not EDGE_MASKS[self.home_edge(seat)] >> p & 1:
+        if not self.tables.home_mask[seat] >> p & 1:
             return IllegalAction("you can step off only from a tile on your own edge", "K-4.4")
         return None
 
@@ -959,10 +961,11 @@ class KeysState(State):
     def _arrive(self, seat: int, tile: int) -> None:
         """Put a pawn on `tile`; a Teleport sends it on to Control unless another pawn holds
         Control (K-5.5): a pawn stepping (or pushed) off Control onto a Teleport goes back."""
+        control = self.tables.control
         if self.back[tile] == TELEPORT and (
-            not self.occupied_mask() & CONTROL_BIT or self.pos[seat] == CONTROL
+            not self.occupied_mask() >> control & 1 or self.pos[seat] == control
         ):
-            tile = CONTROL
+            tile = control
         self.pos = _replace(self.pos, seat, tile)
         self._occ = -1
 
@@ -971,7 +974,8 @@ class KeysState(State):
         reached (K-R6), or None when no Teleport was stopped."""
         if self.back[tile] != TELEPORT or self.pos[seat] != tile:
             return None
-        return next((s for s, p in enumerate(self.pos) if p == CONTROL), None)
+        control = self.tables.control
+        return next((s for s, p in enumerate(self.pos) if p == control), None)
 
     def _end_turn(self) -> None:
         """Finish the current turn and start the next one that has a decision in it."""
@@ -988,16 +992,18 @@ class KeysState(State):
             if extra:
                 self.extra = False
             else:
-                seat = (seat + 1) % self.game.players
+                game = self.game
+                seat = (seat + 1) % game.players
                 self.seat = seat
                 if seat == 0:
                     self.round += 1
-                    if self.round >= self.game.round_limit:
-                        self.phase = OVER  # K-7.2: no winner
-                        self._legal = []
-                        if self._log is not None:
-                            self._log.append(Event("end", {"winner": None, "rounds": self.round}))
+                    if self.round >= game.round_limit:
+                        self._stall()
                         return
+                limit = game.turn_limit
+                if limit and self.round * game.players + seat >= limit:
+                    self._stall()
+                    return
             if self._log is not None:
                 self._tell("turn", round=self.round + 1, extra=extra)
             if self.start_turn():
@@ -1005,11 +1011,18 @@ class KeysState(State):
             if self._log is not None:
                 self._tell("no_move")
 
+    def _stall(self) -> None:
+        """End the game with no winner: the round (or turn) limit is reached (K-7.2)."""
+        self.phase = OVER
+        self._legal = []
+        if self._log is not None:
+            self._log.append(Event("end", {"winner": None, "rounds": self.round}))
+
     def start_turn(self) -> bool:
         """Draw (K-3.1) and enter the play step; False if the turn has nothing to decide."""
         seat = self.seat
         hand = self.hands[seat]
-        if len(hand) < HAND_LIMIT:
+        if len(hand) < self.tables.hand_limit:
             if not self.deck and self.discard:
                 rng = resume(self.rng)
                 pile = list(self.discard)
@@ -1120,7 +1133,7 @@ def _apply_assault(s: KeysState, a: Any) -> None:
 def _apply_tunnel(s: KeysState, a: Any) -> None:
     s._play(s.tables.tunnel_card, to_discard=False)
     s.tunnels = (*s.tunnels, (a.tile, a.other))
-    corner = diagonal_corner(a.tile, a.other)
+    corner = s.tables.geo.diagonal_corner(a.tile, a.other)
     assert corner is not None
     s.corner_mask |= 1 << corner
     if s._log is not None:
@@ -1161,7 +1174,7 @@ def _apply_move(s: KeysState, a: Any) -> None:
             else:
                 # Used up only when taken (K-R8): forgone or lapsed, it waits for a return.
                 bonus: list[Action] = []
-                s._toggles(s.tables.bonus, DOOR_MASK, bonus)
+                s._toggles(s.tables.bonus, s.tables.door_mask, bonus)
                 if bonus:
                     s.phase = BONUS
                     bonus.append(s.tables.forgo)

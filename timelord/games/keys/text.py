@@ -27,17 +27,15 @@ from timelord.games.keys.board import (
     BACK_NAMES,
     BARRIER,
     BONUS_CARD,
-    CELLS,
     COOKIE,
     CYBERMAN,
     EDGE_IDS,
-    EDGE_TILES,
     OPPOSITE,
     PANDORICA,
     SONIC,
     TARDIS_KEY,
     TUNNEL,
-    tile_name,
+    Geometry,
 )
 from timelord.games.keys.rules import KeysRules
 
@@ -77,6 +75,7 @@ class Teller:
         self.you = actor is not None and actor == seat
         self.who = "You" if self.you else self.name(actor)
         self.seat = seat
+        self.tile = game.tables.geo.tile_name  # tiles named on this game's grid
 
     def name(self, seat: Any) -> str:
         return self.game.seat_name(seat) if isinstance(seat, int) else "nobody"
@@ -97,7 +96,7 @@ class Teller:
 
     def door(self, tile: int) -> str:
         colour = self.d.get("colour")
-        return f"{tile_name(tile)} ({colour} door)" if colour else tile_name(tile)
+        return f"{self.tile(tile)} ({colour} door)" if colour else self.tile(tile)
 
 
 def _open(t: Teller) -> str:
@@ -111,7 +110,7 @@ def _open(t: Teller) -> str:
 def _assault(t: Teller) -> str:
     d = t.d
     text = f"{t.who} {t.v('send')} a Cyberman Assault to push {t.whom(d['target'])}"
-    text += f" to {tile_name(d['tile'])}"
+    text += f" to {t.tile(d['tile'])}"
     if d["teleported"]:
         text += ", and the Teleport there sends the pawn on to TARDIS Control"
     return text + _blocked(t)
@@ -120,9 +119,9 @@ def _assault(t: Teller) -> str:
 def _move(t: Teller) -> str:
     d = t.d
     if d["entered"]:
-        text = f"{t.who} {t.v('enter')} the TARDIS at {tile_name(d['tile'])}"
+        text = f"{t.who} {t.v('enter')} the TARDIS at {t.tile(d['tile'])}"
     else:
-        text = f"{t.who} {t.v('move')} to {tile_name(d['tile'])}"
+        text = f"{t.who} {t.v('move')} to {t.tile(d['tile'])}"
     if d["teleported"]:
         text += f" and {t.v('teleport')} to TARDIS Control"
     return text + _blocked(t)
@@ -156,7 +155,7 @@ def _end(t: Teller) -> str:
     who = "You" if winner == t.seat else t.name(winner)
     return (
         f"Game over: {who} {verb(winner == t.seat, 'reach')} the far edge at "
-        f"{tile_name(t.d['tile'])} and {verb(winner == t.seat, 'escape')} the TARDIS"
+        f"{t.tile(t.d['tile'])} and {verb(winner == t.seat, 'escape')} the TARDIS"
     )
 
 
@@ -165,12 +164,12 @@ _TEXTS: dict[str, Callable[[Teller], str]] = {
     "open": _open,
     "close": lambda t: f"{t.who} {t.v('close')} {t.door(t.d['tile'])} with {t.card(t.d['card'])}",
     "remove_barrier": lambda t: (
-        f"{t.who} {t.v('remove')} the Time Barrier on {tile_name(t.d['tile'])} "
+        f"{t.who} {t.v('remove')} the Time Barrier on {t.tile(t.d['tile'])} "
         "with a Sonic Screwdriver"
     ),
-    "barrier": lambda t: f"{t.who} {t.v('place')} a Time Barrier on {tile_name(t.d['tile'])}",
+    "barrier": lambda t: f"{t.who} {t.v('place')} a Time Barrier on {t.tile(t.d['tile'])}",
     "cookie": lambda t: (
-        f"{t.who} {t.v('place')} a Jam Cookie on the Dalek Door {tile_name(t.d['tile'])}: "
+        f"{t.who} {t.v('place')} a Jam Cookie on the Dalek Door {t.tile(t.d['tile'])}: "
         "it stays open and pawns may stand there"
     ),
     "pandorica": lambda t: (
@@ -179,18 +178,18 @@ _TEXTS: dict[str, Callable[[Teller], str]] = {
     ),
     "assault": _assault,
     "tunnel": lambda t: (
-        f"{t.who} {t.v('lay')} a Time Tunnel between {tile_name(t.d['tiles'][0])} "
-        f"and {tile_name(t.d['tiles'][1])}"
+        f"{t.who} {t.v('lay')} a Time Tunnel between {t.tile(t.d['tiles'][0])} "
+        f"and {t.tile(t.d['tiles'][1])}"
     ),
     "move": _move,
     "step_off": lambda t: f"{t.who} {t.v('step')} off the board",
     "stay": lambda t: f"{t.who} {t.v('stay')} put",
     "forgo": lambda t: f"{t.who} {t.v('give')} up the TARDIS Key bonus",
     "bonus": lambda t: (
-        f"{t.who} {t.v('land')} on a TARDIS Key ({tile_name(t.d['tile'])}): "
+        f"{t.who} {t.v('land')} on a TARDIS Key ({t.tile(t.d['tile'])}): "
         f"{'you' if t.you else 'they'} may open or close any one door"
     ),
-    "extra_turn": lambda t: f"{t.who} {t.v('earn')} an Extra Turn on {tile_name(t.d['tile'])}",
+    "extra_turn": lambda t: f"{t.who} {t.v('earn')} an Extra Turn on {t.tile(t.d['tile'])}",
     "freed": lambda t: f"{t.who} {'are' if t.you else 'is'} freed from the Pandorica",
     "turn": _turn,
     "no_move": lambda t: (
@@ -251,9 +250,9 @@ def _short_card(game: KeysRules, card_id: str) -> str:
     return f"{content.colour_ids[colour]} key" if colour >= 0 else content.card_names[index]
 
 
-def _tile(view: View, tile: int, colour: bool = True) -> str:
+def _tile(geo: Geometry, view: View, tile: int, colour: bool = True) -> str:
     """ "c1", with what the seat knows of it: "c1 (red door, Dalek Door behind)"."""
-    name = tile_name(tile)
+    name = geo.tile_name(tile)
     notes = []
     if colour and view["colours"][tile]:
         notes.append(f"{view['colours'][tile]} door")
@@ -263,41 +262,43 @@ def _tile(view: View, tile: int, colour: bool = True) -> str:
     return f"{name} ({', '.join(notes)})" if notes else name
 
 
-def _pawn_at(view: View, seat: int) -> str:
+def _pawn_at(geo: Geometry, view: View, seat: int) -> str:
     """Where a seat's pawn stands, for a label (a move not offered may name a pawn that is
     off the board, or no seat at all)."""
     pawns = view["pawns"]
     where = pawns[seat] if 0 <= seat < len(pawns) else None
-    return tile_name(where) if where is not None else "off the board"
+    return geo.tile_name(where) if where is not None else "off the board"
 
 
 def action_label(game: KeysRules, view: View, action: Action) -> str:
     """A menu line for an offered action, from the seat's view only: tiles named as on the
     board, cards by colour ("open c1 with yellow key")."""
     a: Any = action
+    geo = game.tables.geo
+    name = geo.tile_name
     if isinstance(action, OpenDoor | CloseDoor):
         verb_ = "open" if isinstance(action, OpenDoor) else "close"
         is_key = _short_card(game, a.card).endswith(" key")
-        return f"{verb_} {_tile(view, a.tile, not is_key)} with {_short_card(game, a.card)}"
+        return f"{verb_} {_tile(geo, view, a.tile, not is_key)} with {_short_card(game, a.card)}"
     if isinstance(action, DiscardCard):
         return f"discard {_short_card(game, a.card)} without using it"
     if isinstance(action, RemoveBarrier):
-        return f"remove the Time Barrier on {tile_name(a.tile)} with Sonic Screwdriver"
+        return f"remove the Time Barrier on {name(a.tile)} with Sonic Screwdriver"
     if isinstance(action, PlaceBarrier):
-        return f"put a Time Barrier on {_tile(view, a.tile)}"
+        return f"put a Time Barrier on {_tile(geo, view, a.tile)}"
     if isinstance(action, PlaceCookie):
-        return f"put a Jam Cookie on the Dalek Door {tile_name(a.tile)}"
+        return f"put a Jam Cookie on the Dalek Door {name(a.tile)}"
     if isinstance(action, PlacePandorica):
-        return f"trap {game.seat_name(a.seat)} at {_pawn_at(view, a.seat)} in the Pandorica"
+        return f"trap {game.seat_name(a.seat)} at {_pawn_at(geo, view, a.seat)} in the Pandorica"
     if isinstance(action, AssaultPawn):
         return (
-            f"Cyberman Assault: push {game.seat_name(a.seat)} from {_pawn_at(view, a.seat)} "
-            f"to {tile_name(a.tile)}"
+            f"Cyberman Assault: push {game.seat_name(a.seat)} from {_pawn_at(geo, view, a.seat)} "
+            f"to {name(a.tile)}"
         )
     if isinstance(action, PlaceTunnel):
-        return f"lay a Time Tunnel {tile_name(a.tile)}-{tile_name(a.other)}"
+        return f"lay a Time Tunnel {name(a.tile)}-{name(a.other)}"
     if isinstance(action, MovePawn):
-        return _move_label(view, a.tile)
+        return _move_label(geo, view, a.tile)
     if isinstance(action, StepOff):
         return "step off the board"
     if isinstance(action, StayPut):
@@ -307,17 +308,17 @@ def action_label(game: KeysRules, view: View, action: Action) -> str:
     return str(action)
 
 
-def _move_label(view: View, tile: int) -> str:
+def _move_label(geo: Geometry, view: View, tile: int) -> str:
     mover = view["to_move"]
-    if not isinstance(mover, int) or not 0 <= tile < CELLS:
-        return f"move to {tile_name(tile)}"
+    if not isinstance(mover, int) or not 0 <= tile < geo.cells:
+        return f"move to {geo.tile_name(tile)}"
     entering = view["pawns"][mover] is None
-    text = f"{'enter at' if entering else 'move to'} {tile_name(tile)}"
+    text = f"{'enter at' if entering else 'move to'} {geo.tile_name(tile)}"
     back = view["backs"][tile]
     goal = OPPOSITE[EDGE_IDS.index(view["edges"][mover])]
     if back == "teleport":
         text += " (Teleport: on to TARDIS Control if it is free)"
-    elif tile in EDGE_TILES[goal]:
+    elif tile in geo.edge_tiles[goal]:
         text += " (your goal edge: escape and win)"
     elif back in ("tardis-key", "extra-turn") and tile not in view["bonus_used"][mover]:
         text += f" ({back_name(back)})"

@@ -19,24 +19,17 @@ from timelord.core import CorruptRecord, GameError, Rng, View, is_state
 from timelord.games.keys.board import (
     BACK_IDS,
     BACK_INDEX,
-    CELLS,
-    CONTROL,
-    CONTROL_BIT,
     CONTROL_KIND,
     DALEK,
-    DOOR_TILES,
     EDGE_IDS,
     EXTRA_TURN,
     OPEN_DOOR,
     SEAT_EDGES,
     TARDIS_KEY,
     Content,
-    diagonal_corner,
-    tile_name,
 )
 from timelord.games.keys.rules import (
     BONUS,
-    HAND_LIMIT,
     OVER,
     PANDORICA_TURNS,
     PHASE_IDS,
@@ -118,15 +111,18 @@ def state_to_json(s: KeysState) -> dict[str, Any]:
 # -- reading states back ---------------------------------------------------------------
 
 
-def _tiles(data: dict[str, Any], key: str) -> list[int]:
-    """A canonical tile list: ints 0..48, ascending, each once (as `bits` writes them)."""
+def _tiles(data: dict[str, Any], key: str, cells: int) -> list[int]:
+    """A canonical tile list: ints 0..cells-1 (48 on the standard grid), ascending, each once
+    (as `bits` writes them)."""
     value = data[key]
     if (
         not isinstance(value, list)
-        or not all(type(t) is int and 0 <= t < CELLS for t in value)
+        or not all(type(t) is int and 0 <= t < cells for t in value)
         or any(a >= b for a, b in pairwise(value))
     ):
-        raise CorruptRecord(f"keys state: {key!r} must list tiles 0..48 in order, each once")
+        raise CorruptRecord(
+            f"keys state: {key!r} must list tiles 0..{cells - 1} in order, each once"
+        )
     return value
 
 
@@ -151,25 +147,27 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
     game = s.game
     n = game.players
     content = game.content
+    geo = game.tables.geo
+    cells, control = geo.cells, geo.control
     colour_index = {c: i for i, c in enumerate(content.colour_ids)}
     colours = data["colours"]
-    if not isinstance(colours, list) or len(colours) != CELLS:
-        raise CorruptRecord("keys state: 'colours' must list 49 tiles")
+    if not isinstance(colours, list) or len(colours) != cells:
+        raise CorruptRecord(f"keys state: 'colours' must list {cells} tiles")
     colour = []
     for t, c in enumerate(colours):
-        if t == CONTROL:
+        if t == control:
             if c is not None or backs[t] != CONTROL_KIND:
                 raise CorruptRecord("keys state: the centre tile must be the TARDIS Control")
             colour.append(-1)
         elif c not in colour_index or backs[t] == CONTROL_KIND:
-            raise CorruptRecord(f"keys state: tile {tile_name(t)} has a bad colour or back")
+            raise CorruptRecord(f"keys state: tile {geo.tile_name(t)} has a bad colour or back")
         else:
             colour.append(colour_index[c])
     s.set_board(tuple(backs), tuple(colour))
-    s.open_mask = _mask(_tiles(data, "open"))
-    s.barrier_mask = _mask(_tiles(data, "barriers"))
-    s.cookie_mask = _mask(_tiles(data, "cookies"))
-    if (s.open_mask | s.barrier_mask) >> CONTROL & 1:
+    s.open_mask = _mask(_tiles(data, "open", cells))
+    s.barrier_mask = _mask(_tiles(data, "barriers", cells))
+    s.cookie_mask = _mask(_tiles(data, "cookies", cells))
+    if (s.open_mask | s.barrier_mask) >> control & 1:
         raise CorruptRecord("keys state: the Control tile is not a door")
     if s.cookie_mask & ~(s.dalek_mask & s.open_mask):
         raise CorruptRecord("keys state: a Jam Cookie lies only on an open Dalek door")
@@ -182,8 +180,8 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
         if not isinstance(pair, list) or len(pair) != 2:
             raise CorruptRecord("keys state: a tunnel is a pair of tiles")
         a, b = pair
-        corner = diagonal_corner(a, b) if type(a) is int and type(b) is int else None
-        if corner is None or a >= b or CONTROL in (a, b) or corners >> corner & 1:
+        corner = geo.diagonal_corner(a, b) if type(a) is int and type(b) is int else None
+        if corner is None or a >= b or control in (a, b) or corners >> corner & 1:
             raise CorruptRecord(f"keys state: bad tunnel {pair!r}")
         corners |= 1 << corner
         tunnels.append((a, b))
@@ -194,11 +192,11 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
         raise CorruptRecord("keys state: 'pawns' must list one tile (or null) per seat")
     pos = []
     # A pawn stands on a face-up door or on Control (K-4.2, K-5.4), one per tile (K-4.5).
-    standable = s.open_mask | CONTROL_BIT
+    standable = s.open_mask | geo.control_bit
     for p in pawns:
         if p is None:
             pos.append(-1)
-        elif type(p) is int and 0 <= p < CELLS and p not in pos and standable >> p & 1:
+        elif type(p) is int and 0 <= p < cells and p not in pos and standable >> p & 1:
             pos.append(p)
         else:
             raise CorruptRecord(f"keys state: bad pawn position {p!r}")
@@ -213,7 +211,7 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
         if _int(left, 0, PANDORICA_TURNS, "a Pandorica count") and pos[seat] < 0:
             raise CorruptRecord("keys state: a Pandorica holds only a pawn on the board")
     s.stuck = tuple(stuck)
-    s.used = tuple(_mask(_tiles({"bonus_used": u}, "bonus_used")) for u in used)
+    s.used = tuple(_mask(_tiles({"bonus_used": u}, "bonus_used", cells)) for u in used)
     if any(s.used) and any(
         s.back[t] not in (TARDIS_KEY, EXTRA_TURN) for u in s.used for t in bits(u)
     ):
@@ -237,9 +235,9 @@ def _fill_common(s: KeysState, data: dict[str, Any], backs: list[int]) -> None:
         raise CorruptRecord("keys state: a winner is named but the game is not over")
 
 
-def _backs(value: Any, allow_unknown: bool) -> list[int | None]:
-    if not isinstance(value, list) or len(value) != CELLS:
-        raise CorruptRecord("keys state: 'backs' must list 49 tiles")
+def _backs(value: Any, allow_unknown: bool, cells: int) -> list[int | None]:
+    if not isinstance(value, list) or len(value) != cells:
+        raise CorruptRecord(f"keys state: 'backs' must list {cells} tiles")
     out: list[int | None] = []
     for b in value:
         if b is None and allow_unknown:
@@ -274,9 +272,10 @@ def state_from_json(game: KeysRules, data: Any, whole_deck: bool = True) -> Keys
         raise CorruptRecord("a keys state must be a JSON object")
     try:
         s = KeysState.blank(game)
-        backs = [b for b in _backs(data["backs"], False) if b is not None]
+        cells = game.tables.geo.cells
+        backs = [b for b in _backs(data["backs"], False, cells) if b is not None]
         _fill_common(s, data, backs)
-        s.seen_mask = _mask(_tiles(data, "seen")) | s.open_mask
+        s.seen_mask = _mask(_tiles(data, "seen", cells)) | s.open_mask
         hands = data["hands"]
         if not isinstance(hands, list) or len(hands) != game.players:
             raise CorruptRecord("keys state: 'hands' must hold one hand per seat")
@@ -298,15 +297,16 @@ def state_from_json(game: KeysRules, data: Any, whole_deck: bool = True) -> Keys
         s.rng = _int(data["rng"], 0, data["rng"], "'rng'")
         if not is_state(s.rng):
             raise CorruptRecord("keys state: 'rng' must be a generator state")
-        if any(len(h) > HAND_LIMIT for h in s.hands):
-            raise CorruptRecord(f"keys state: a hand holds at most {HAND_LIMIT} cards")
+        limit = game.tables.hand_limit
+        if any(len(h) > limit for h in s.hands):
+            raise CorruptRecord(f"keys state: a hand holds at most {limit} cards")
         if whole_deck:
             where = Counter(s.deck) + Counter(s.discard) + board_cards(s)
             for hand in s.hands:
                 where.update(hand)
             if where != Counter(game.content.deck):
                 raise CorruptRecord("keys state: the cards do not add up to the box's deck")
-            layout = Counter((s.colour[t], s.back[t]) for t in DOOR_TILES)
+            layout = Counter((s.colour[t], s.back[t]) for t in game.tables.geo.door_tiles)
             if layout != Counter(game.content.tiles):
                 raise CorruptRecord("keys state: the door tiles are not the box's tiles")
         # A bonus was taken standing on the tile, which was then open, so its back is known.
@@ -405,7 +405,7 @@ def prepare(game: KeysRules, view: Any) -> _Plan:
         if not (
             isinstance(sizes, list)
             and len(sizes) == game.players
-            and all(type(n) is int and 0 <= n <= HAND_LIMIT for n in sizes)
+            and all(type(n) is int and 0 <= n <= game.tables.hand_limit for n in sizes)
             and type(view["deck_size"]) is int
         ):
             raise CorruptRecord("view: hand and pile sizes must be small whole numbers")
@@ -425,8 +425,10 @@ def prepare(game: KeysRules, view: Any) -> _Plan:
     return plan
 
 
-#: 64-bit draws that make a number far above n! (2**32 times at least), for `_shuffle`
-_DRAWS = [(math.lgamma(n + 1) / math.log(2) + 32) // 64 + 1 for n in range(CELLS + 1)]
+#: 64-bit draws that make a number far above n! (2**32 times at least), for `_shuffle`, for
+#: up to as many items as the standard grid has tiles
+_TABLED = 49
+_DRAWS = [(math.lgamma(n + 1) / math.log(2) + 32) // 64 + 1 for n in range(_TABLED + 1)]
 
 
 def _shuffle(seq: list[int], rng: Rng) -> None:
@@ -435,7 +437,7 @@ def _shuffle(seq: list[int], rng: Rng) -> None:
     shuffle costs a few generator calls instead of one per item."""
     n = len(seq)
     x = 0
-    for _ in range(int(_DRAWS[n]) if n <= CELLS else n):
+    for _ in range(int(_DRAWS[n]) if n <= _TABLED else n):
         x = x << 64 | rng.next64()
     for i in range(n - 1, 0, -1):
         x, j = divmod(x, i + 1)
@@ -464,13 +466,14 @@ class _Plan:
         content = game.content
         seat = view["seat"]
         s = KeysState.blank(game)
-        known = _backs(view["backs"], True)
+        geo = game.tables.geo
+        known = _backs(view["backs"], True, geo.cells)
         colour_index = {c: i for i, c in enumerate(content.colour_ids)}
         colours = view["colours"]
         pools = [Counter(mix) for mix in _colour_mix(content)]
         hidden: dict[int, list[int]] = {}
         for t, k in enumerate(known):
-            if t == CONTROL:
+            if t == geo.control:
                 continue
             c = colour_index[colours[t]]
             if k is None:
@@ -487,8 +490,8 @@ class _Plan:
         backs = [b if b is not None else OPEN_DOOR for b in known]
         _fill_common(s, view, backs)
         self.backs = [b if b is not None else OPEN_DOOR for b in known]
-        self.dalek = sum(1 << t for t in DOOR_TILES if known[t] == DALEK)
-        s.seen_mask = _mask([t for t, k in enumerate(known) if k is not None and t != CONTROL])
+        self.dalek = sum(1 << t for t in geo.door_tiles if known[t] == DALEK)
+        s.seen_mask = _mask([t for t, k in enumerate(known) if k is not None and t != geo.control])
         unseen = Counter(content.deck)
         unseen.subtract(s.discard)
         own: tuple[int, ...] = ()

@@ -8,12 +8,21 @@ open or close with this key) and outline the tiles they can act on.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from timelord.core.action import Action
 from timelord.games.keys.actions import MovePawn
-from timelord.games.keys.board import BACK_IDS, BACK_NAMES, EDGE_IDS, EFFECT_IDS, SIZE, tile_name
+from timelord.games.keys.board import (
+    BACK_IDS,
+    BACK_NAMES,
+    EDGE_IDS,
+    EFFECT_IDS,
+    SIZE,
+    Geometry,
+    geometry,
+)
 from timelord.games.keys.game import KeysGame
 from timelord.server.boards.common import (
     SEAT_COLOURS,
@@ -114,11 +123,18 @@ def render(snap: Snapshot) -> str:
     return frame(snap, "Keys to the TARDIS", board, result)
 
 
+def _geo(view: dict[str, Any]) -> Geometry:
+    """The grid the view shows (the standard 7x7, or a variant's), from its tile count."""
+    return geometry(math.isqrt(len(view["colours"])))
+
+
 def _seats(snap: Snapshot, view: dict[str, Any]) -> str:
     parts = []
     for s, edge in enumerate(view["edges"]):
         pawn = view["pawns"][s]
-        where = f"on {tile_name(pawn)}" if isinstance(pawn, int) else f"off the board ({edge})"
+        where = f"off the board ({edge})"
+        if isinstance(pawn, int):
+            where = f"on {_geo(view).tile_name(pawn)}"
         stuck = " · in the Pandorica" if view["pandorica"][s] else ""
         goal = OPPOSITE.get(edge, "?")
         acts = [a for a in snap.legal if type(a).__name__ == "PlacePandorica" and a.seat == s]  # type: ignore[attr-defined]
@@ -159,26 +175,30 @@ def _grid(snap: Snapshot, view: dict[str, Any]) -> str:
     edge_seats: dict[str, list[int]] = {}
     for s, e in enumerate(view["edges"]):
         edge_seats.setdefault(e, []).append(s)
-    cells = ['<div class="corner"></div>']
-    cells += [f'<div class="file">{f}</div>' for f in "abcdefg"]
-    cells.append('<div class="corner"></div>')
-    for r in range(SIZE):
-        rank = SIZE - r
+    geo = _geo(view)
+    size = geo.size
+    files = [f'<div class="file">{geo.tile_name(c)[0]}</div>' for c in range(size)]
+    cells = ['<div class="corner"></div>', *files, '<div class="corner"></div>']
+    for r in range(size):
+        rank = size - r
         cells.append(f'<div class="rank">{rank}</div>')
-        for c in range(SIZE):
-            t = r * SIZE + c
+        for c in range(size):
+            t = r * size + c
             cells.append(
                 _tile(snap, view, t, opened, barriers, cookies, tunnel_ends, pawns, by_tile)
             )
         cells.append(f'<div class="rank">{rank}</div>')
-    cells.append('<div class="corner"></div>')
-    cells += [f'<div class="file">{f}</div>' for f in "abcdefg"]
-    cells.append('<div class="corner"></div>')
+    cells += ['<div class="corner"></div>', *files, '<div class="corner"></div>']
     edges = {e: _edge_label(snap, e, edge_seats) for e in EDGE_IDS}
+    # the style sheet lays out the standard grid; a variant's grid says its own columns
+    columns = ""
+    if size != SIZE:
+        columns = f' style="grid-template-columns: 1.2rem repeat({size}, 58px) 1.2rem"'
     return (
         f'<div class="keys-board"><div class="edge north">{edges["north"]}</div>'
         f'<div class="edge west">{edges["west"]}</div>'
-        '<div class="keys-grid" role="grid" aria-label="the 7 by 7 door tiles">'
+        f'<div class="keys-grid" role="grid" aria-label="the {size} by {size} door tiles"'
+        f"{columns}>"
         f"{''.join(cells)}</div>"
         f'<div class="edge east">{edges["east"]}</div>'
         f'<div class="edge south">{edges["south"]}</div></div>'
@@ -207,7 +227,8 @@ def _tile(
 ) -> str:
     colour = view["colours"][t]
     back = view["backs"][t]
-    name = tile_name(t)
+    geo = _geo(view)
+    name = geo.tile_name(t)
     if colour is None:
         cls, letter, state = "tile control", "⌂", "TARDIS Control"
     else:
@@ -233,9 +254,9 @@ def _tile(
         marks.append('<span class="mark" title="Jam Cookie">◆</span>')
         state += ", Jam Cookie"
     for other in tunnel_ends.get(t, []):
-        end = tile_name(other)
+        end = geo.tile_name(other)
         marks.append(f'<span class="mark" title="Time Tunnel to {end}">╲{end}</span>')
-        state += f", tunnel to {tile_name(other)}"
+        state += f", tunnel to {end}"
     tokens = ""
     for s in pawns.get(t, []):
         colour_s = SEAT_COLOURS[s % len(SEAT_COLOURS)]
