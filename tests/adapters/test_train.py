@@ -6,6 +6,7 @@ weights; the numpy actor is sb3-contrib's. Needs the train extra (torch, sb3-con
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import timelord
 from timelord.adapters.policy import load_policy
 from timelord.adapters.train import train
 from timelord.cli.main import main
+from timelord.core import ConfigError
 from timelord.sim.match import play_game
 
 #: tiny rollouts, so a run of a few hundred steps makes several updates
@@ -153,3 +155,35 @@ def test_the_numpy_actor_is_the_trained_network(tmp_path: Path) -> None:
         obs, _, over, _, _ = env.step(int(chosen))
         if over:
             obs, _ = env.reset()
+
+
+def test_the_recorded_command_replays_a_run_with_features_and_ppo_settings(
+    tmp_path: Path,
+) -> None:
+    """The `command` a folder records, run as it reads (derived features, `--ppo`, the warm
+    start's passes), gives the same weights; the folder then plays at a table."""
+    out = tmp_path / "first"
+    argv = ["train", "clue", "--steps", "64", "--seed", "5", "--envs", "2", "--hidden", "8"]
+    argv += ["--features", "clue-deduction", "--imitate", "heuristic:hard"]
+    argv += ["--imitate-games", "1", "--imitate-epochs", "2", "--opponents", "random"]
+    argv += ["--ppo", "n_steps=16", "--ppo", "batch_size=16", "--ppo", "learning_rate=0.001"]
+    assert main([*argv, "--out", str(out)]) == 0
+    config = json.loads((out / "config.json").read_text())
+    assert config["features"] == "clue-deduction" and config["observation"] == 304 + 25
+    command = config["command"]
+    assert "--ppo learning_rate=0.001" in command and "--ppo n_steps=16" in command
+    assert "--ppo batch_size=16" in command and "--imitate-epochs 2" in command
+    words = shlex.split(command.replace("FOLDER", str(tmp_path / "again")))
+    assert words[:2] == ["timelord", "train"]
+    assert main(words[1:]) == 0
+    a, b = weights(out), weights(tmp_path / "again")
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    record = play_game(
+        timelord.load("clue", players=2), [f"ppo:{out}", "heuristic"], seed=3, index=0
+    )
+    assert 0 in record["result"]["movers"]
+
+
+def test_an_unknown_ppo_setting_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown PPO setting 'learning_rat'"):
+        train("keys", tmp_path / "x", steps=0, ppo={"learning_rat": 0.1})

@@ -8,8 +8,9 @@ hidden layers, then one logit per index of the action space). Playing needs nump
 torch: the forward pass is a few matrix products, and it is the same as sb3-contrib's (a
 test compares them). The agent encodes its own view (`timelord.adapters.encode`, so it sees
 nothing its seat may not), divides by the observation's highest values as in training, and
-takes the offered index with the highest logit; `ppo:PATH/sample` draws from the masked
-softmax with the seat's generator instead.
+takes the offered index with the highest logit (a folder trained with derived features,
+`timelord.adapters.features`, computes them from the same view); `ppo:PATH/sample` draws
+from the masked softmax with the seat's generator instead.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.features import Features, features_for
 from timelord.adapters.space import ActionIndex
 from timelord.agents.base import Agent
 from timelord.core import Action, ConfigError, Game, Rng, View
@@ -74,11 +76,22 @@ class Policy:
         )
 
 
-def observation_scale(encoder: Encoder) -> Array:
+def observation_scale(encoder: Encoder, features: Features | None = None) -> Array:
     """What an observation is divided by: each number's highest value (1 where that is 0),
-    so every input of the network lies in [0, 1]."""
+    so every input of the network lies in [0, 1]; the derived features are in [0, 1]
+    already."""
     scale: Array = np.where(encoder.high > 0, encoder.high, 1.0).astype(np.float32)
-    return scale
+    if features is None:
+        return scale
+    return np.concatenate([scale, np.ones(features.size, dtype=np.float32)])
+
+
+def observe(encoder: Encoder, features: Features | None, view: View) -> Array:
+    """The network's input (before scaling) for `view`: its encoding, then the features."""
+    obs: Array = encoder.encode(view)
+    if features is None:
+        return obs
+    return np.concatenate([obs, features.compute(view)])
 
 
 def save_policy(folder: Path, policy: Policy, config: dict[str, Any]) -> None:
@@ -109,25 +122,32 @@ class PolicyAgent(Agent):
     """Plays one seat with a `Policy`: the best (or a sampled) offered index."""
 
     def __init__(
-        self, game: Game, policy: Policy, recall: bool = False, sample: bool = False
+        self,
+        game: Game,
+        policy: Policy,
+        recall: bool = False,
+        sample: bool = False,
+        features: Features | None = None,
     ) -> None:
         super().__init__(game)
         self.policy = policy
         self.encoder = encoder_for(game, recall=recall)
+        self.features = features
         self.index = ActionIndex(game)
         self.sample = sample
         width = policy.hidden[0][0].shape[1] if policy.hidden else policy.head[0].shape[1]
-        if width != self.encoder.size or policy.head[0].shape[0] != len(self.index):
+        size = self.encoder.size + (features.size if features is not None else 0)
+        if width != size or policy.head[0].shape[0] != len(self.index):
             raise ConfigError(
                 f"the policy reads {width} numbers and scores {policy.head[0].shape[0]} "
-                f"actions; {game.id} at {game.players} players has {self.encoder.size} and "
+                f"actions; {game.id} at {game.players} players has {size} and "
                 f"{len(self.index)}"
             )
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         offered = self.index.indices(legal)
         keys = list(offered)
-        scores = self.policy.logits(self.encoder.encode(view))[keys]
+        scores = self.policy.logits(observe(self.encoder, self.features, view))[keys]
         if not self.sample:
             return offered[keys[int(np.argmax(scores))]]
         weights = np.exp(scores - scores.max())
@@ -155,8 +175,10 @@ def make_policy_agent(game: Game, where: str | None) -> Agent:
         raise ConfigError(
             f"{where!r} was trained at {config.get('players')} players, not {game.players}"
         )
-    agent = PolicyAgent(game, policy, recall=bool(config.get("recall")), sample=sample)
-    if not np.array_equal(policy.scale, observation_scale(agent.encoder)):
+    features = features_for(game, config.get("features"))
+    recall = bool(config.get("recall"))
+    agent = PolicyAgent(game, policy, recall=recall, sample=sample, features=features)
+    if not np.array_equal(policy.scale, observation_scale(agent.encoder, features)):
         raise ConfigError(f"{where!r} was trained on another observation of {game.id}")
     return agent
 

@@ -44,6 +44,7 @@ import numpy as np
 
 import timelord
 from timelord.adapters.encode import encoder_for
+from timelord.adapters.features import Features, features_for
 from timelord.adapters.gym import OpponentSpec, TimelordEnv
 from timelord.adapters.policy import Policy, PolicyAgent, observation_scale, save_policy
 from timelord.adapters.space import ActionIndex
@@ -66,6 +67,8 @@ PPO_SETTINGS: dict[str, Any] = {
     "ent_coef": 0.01,
     "clip_range": 0.2,
 }
+#: MaskablePPO's other settings `ppo` (`--ppo NAME=VALUE`) may set
+TUNABLE = ("vf_coef", "max_grad_norm", "target_kl")
 #: the warm start's demonstrator, games and passes over its decisions
 IMITATE = "heuristic"
 IMITATE_GAMES = 100
@@ -78,17 +81,24 @@ RECENT = 200
 
 
 class _Scaled(gymnasium.ObservationWrapper[Any, Any, Any]):
-    """The env with observations divided by `scale`, and its masks for MaskablePPO."""
+    """The env with the derived features (if any) appended to its observations, divided by
+    `scale`, and its masks for MaskablePPO."""
 
-    def __init__(self, env: TimelordEnv, scale: np.ndarray[Any, Any]) -> None:
+    def __init__(
+        self, env: TimelordEnv, scale: np.ndarray[Any, Any], features: Features | None = None
+    ) -> None:
         super().__init__(env)
         self.table = env
         self.scale = scale
-        self.observation_space = gymnasium.spaces.Box(
-            0.0, 1.0, shape=env.observation_space.shape, dtype=np.float32
-        )
+        self.features = features
+        self.observation_space = gymnasium.spaces.Box(0.0, 1.0, shape=scale.shape, dtype=np.float32)
 
     def observation(self, observation: Any) -> Any:
+        if self.features is not None:
+            state = self.table.state
+            assert state is not None
+            extra = self.features.compute(state.view(self.table.seat))  # the seat's view only
+            observation = np.concatenate([observation, extra])
         return (observation / self.scale).astype(np.float32)
 
     def action_masks(self) -> np.ndarray[Any, Any]:
@@ -110,11 +120,17 @@ class Demonstrations:
 
 
 def demonstrate(
-    game: Game, spec: str, games: int, seed: int, recall: bool, gamma: float
+    game: Game,
+    spec: str,
+    games: int,
+    seed: int,
+    recall: bool,
+    gamma: float,
+    features: Features | None = None,
 ) -> Demonstrations:
     """`games` games of `spec` in every seat, dealt from `seed` as matches deal them."""
     encoder = encoder_for(game, recall=recall)
-    scale = observation_scale(encoder)
+    scale = observation_scale(encoder, features)
     index = ActionIndex(game)
     out = Demonstrations()
     for i in range(games):
@@ -130,7 +146,10 @@ def demonstrate(
             offered = index.indices(legal)
             chosen = agents[seat].act(state.view(seat), legal, rngs[seat])
             picked = next((k for k, a in offered.items() if a is chosen), None)
-            out.obs.append(encoder.encode_state(state, seat) / scale)
+            obs = encoder.encode_state(state, seat)
+            if features is not None:
+                obs = np.concatenate([obs, features.compute(state.view(seat))])
+            out.obs.append(obs / scale)
             out.offered.append(np.fromiter(offered, np.int64, len(offered)))
             out.actions.append(index.index(chosen) if picked is None else picked)
             out.returns.append(0.0)
@@ -188,13 +207,15 @@ def clone(model: Any, demos: Demonstrations, epochs: int, seed: int) -> float:
 class _Snapshot:
     """The learner's actor as last copied, shared by every `self` seat."""
 
-    def __init__(self, recall: bool) -> None:
+    def __init__(self, recall: bool, features: str | None) -> None:
         self.policy: Policy | None = None
         self.recall = recall
+        self.features = features
 
     def agent(self, game: Game) -> Agent:
         assert self.policy is not None, "the snapshot is taken before the first table is dealt"
-        return PolicyAgent(game, self.policy, recall=self.recall, sample=True)
+        features = features_for(game, self.features)
+        return PolicyAgent(game, self.policy, recall=self.recall, sample=True, features=features)
 
 
 def actor(model: Any, scale: np.ndarray[Any, Any]) -> Policy:
@@ -221,6 +242,7 @@ def train(
     envs: int = 8,
     hidden: Sequence[int] = (64, 64),
     recall: bool = False,
+    features: str | None = None,
     snapshot_every: int = 10,
     imitate: str | None = IMITATE,
     imitate_games: int = IMITATE_GAMES,
@@ -243,6 +265,10 @@ def train(
         raise ConfigError("envs, snapshot_every and every hidden width must be at least 1")
     if not opponents:
         raise ConfigError("name at least one opponent")
+    unknown = sorted(set(ppo or {}) - set(PPO_SETTINGS) - set(TUNABLE))
+    if unknown:
+        known = ", ".join([*PPO_SETTINGS, *TUNABLE])
+        raise ConfigError(f"unknown PPO setting {unknown[0]!r}; known: {known}")
     if imitate_games < 0 or imitate_epochs < 0:
         raise ConfigError("imitate_games and imitate_epochs cannot be negative")
     import torch
@@ -253,9 +279,10 @@ def train(
     torch.set_num_threads(1)  # one thread: the same seed gives the same weights, and it is fair
     options = dict(options or {})
     game = timelord.load(game_id, players=players, **options)
-    snapshot = _Snapshot(recall)
+    derived = features_for(game, features)
+    snapshot = _Snapshot(recall, features)
     probe = TimelordEnv(game_id, [], players=players, recall=recall, **options)
-    scale = observation_scale(probe.encoder)
+    scale = observation_scale(probe.encoder, derived)
 
     def opponent(spec: str) -> OpponentSpec:
         return snapshot.agent if spec == SELF else spec
@@ -265,6 +292,7 @@ def train(
         return lambda: _Scaled(
             TimelordEnv(game_id, [spec] * (players - 1), players=players, recall=recall, **options),
             scale,
+            derived,
         )
 
     for spec in opponents:  # a bad spec fails before anything is built
@@ -287,7 +315,7 @@ def train(
     accuracy = None
     if imitate is not None and imitate_games > 0:
         make_agent(imitate, game)  # a bad spec fails before the games
-        demos = demonstrate(game, imitate, imitate_games, seed, recall, settings["gamma"])
+        demos = demonstrate(game, imitate, imitate_games, seed, recall, settings["gamma"], derived)
         accuracy = round(clone(model, demos, imitate_epochs, seed), 4)
         if report is not None:
             report(
@@ -328,7 +356,8 @@ def train(
         "players": players,
         "options": options,
         "recall": recall,
-        "observation": probe.encoder.size,
+        "features": features,
+        "observation": len(scale),
         "actions": len(probe.index),
         "hidden": width,
         "algorithm": "sb3-contrib MaskablePPO, MlpPolicy (tanh), separate actor and critic",
@@ -381,10 +410,20 @@ def replay_command(config: dict[str, Any]) -> str:
         f"--opponents {' '.join(config['opponents'])} --envs {config['envs']}",
         f"--hidden {','.join(map(str, config['hidden']))}",
         f"--imitate {config['imitate'] or 'none'} --imitate-games {config['imitate_games']}",
+        f"--imitate-epochs {config['imitate_epochs']}",
         *(f"-o {k}={json.dumps(v)}" for k, v in sorted(config["options"].items())),
     ]
-    if config["ppo"] != {**PPO_SETTINGS, "batch_size": config["ppo"]["batch_size"]}:
-        parts.append(f"(PPO settings {json.dumps(config['ppo'], sort_keys=True)})")
+    parts += [
+        f"--ppo {k}={json.dumps(v)}"
+        for k, v in sorted(config["ppo"].items())
+        if k != "batch_size" and PPO_SETTINGS.get(k) != v
+    ]
+    if config["ppo"]["batch_size"] != min(
+        PPO_SETTINGS["batch_size"], config["ppo"]["n_steps"] * config["envs"]
+    ):
+        parts.append(f"--ppo batch_size={config['ppo']['batch_size']}")
     if config["recall"]:
         parts.append("--recall")
+    if config.get("features"):
+        parts.append(f"--features {config['features']}")
     return " ".join(parts) + " --out FOLDER"

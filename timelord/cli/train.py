@@ -2,8 +2,8 @@
 
     timelord train GAME --players 2 --minutes M --seed S --out FOLDER
         [--opponents SPEC ...] [--steps N] [--envs N] [--hidden 64,64] [--recall]
-        [--imitate SPEC|none] [--imitate-games N]
-        [-o NAME=VALUE]
+        [--imitate SPEC|none] [--imitate-games N] [--imitate-epochs N] [--features NAME]
+        [--ppo NAME=VALUE] [-o NAME=VALUE]
 
 What it does and writes: `timelord.adapters.train`. Needs the `train` extra (torch,
 stable-baselines3, sb3-contrib); the folder then plays as the seat spec `ppo:FOLDER`.
@@ -45,7 +45,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--imitate-games", type=int, default=100, help="games of the demonstrator (%(default)s)"
     )
+    parser.add_argument(
+        "--imitate-epochs", type=int, default=10, help="passes over them (%(default)s)"
+    )
     parser.add_argument("--recall", action="store_true", help="perfect-recall observations")
+    parser.add_argument(
+        "--features",
+        metavar="NAME",
+        help="derived features from the seat's view beside the observation (clue-deduction)",
+    )
+    parser.add_argument(
+        "--ppo",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a MaskablePPO setting over timelord.adapters.train.PPO_SETTINGS, repeatable "
+        "(learning_rate=1e-4)",
+    )
     add_option_argument(parser)
 
 
@@ -61,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         fail(f"--hidden takes widths such as 64,64, not {args.hidden!r}")
     options: dict[str, Any] = parse_options(args.option)
+    ppo = parse_options(args.ppo)
     try:
         import sb3_contrib  # noqa: F401
         import torch  # noqa: F401
@@ -80,9 +96,12 @@ def run(args: argparse.Namespace) -> int:
         envs=args.envs,
         hidden=hidden,
         recall=args.recall,
+        features=args.features,
         imitate=None if args.imitate == "none" else args.imitate,
         imitate_games=args.imitate_games,
+        imitate_epochs=args.imitate_epochs,
         options=options,
+        ppo=ppo,
         report=lambda line: print(line, flush=True),
     )
     shares = json.dumps(config["recent_share"])
