@@ -7,13 +7,14 @@ from timelord.sim.cfr import load, run_cfr, tree_size
 
 
 def test_cfr_converges_on_the_tiny_keys() -> None:
-    """NashConv (win-share units): 0.117 for the first, uniform, average policy; below 0.045
-    after three iterations (0.039: it falls as 0.117 / t). 29,793 histories, about half a
-    minute on a loaded 2-core machine."""
+    """NashConv (win-share units): 0.059 for the first, uniform, average policy; below 0.025
+    after three iterations (0.020: it falls as 0.059 / t). A stalled tiny game is a shared
+    win (K-R23), so the game is constant-sum and seat 1 gains by blocking. 29,793 histories,
+    about half a minute on a loaded 2-core machine."""
     game = load("keys", variant="tiny")
     size = tree_size(game)
     assert (size.histories, size.chance_nodes, size.infosets) == (29793, 1, [1414, 110])
     first, third = run_cfr(game, 3, [1])
     assert (first.iterations, third.iterations) == (1, 3)
-    assert first.nash_conv > 0.11
-    assert third.nash_conv < 0.045
+    assert first.nash_conv > 0.055
+    assert third.nash_conv < 0.025

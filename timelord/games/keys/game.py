@@ -121,6 +121,7 @@ class KeysGame(KeysRules):
         if variant != "standard":  # so records of the standard game stay as they were
             self.options["variant"] = variant
         self.content: Content = tiny_content() if variant == "tiny" else standard_content()
+        self.stall_shared = variant == "tiny"
         self.tables = Tables(self.content, self.players)
         #: what `sample_state` read and checked from each recent view (thread-safe, never stale)
         self._views: ViewCache[Any] = ViewCache(self._prepare)

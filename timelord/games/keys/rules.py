@@ -187,6 +187,9 @@ class KeysRules(Game):
     round_limit: int
     #: seat turns (extra turns not counted) after which the game ends, 0: no such limit
     turn_limit: int
+    #: whether a game the limit ends is a win shared by every seat (the tiny variant, K-R23)
+    #: rather than a game nobody wins (K-7.2)
+    stall_shared: bool
     #: what `sample_state` read and checked from each recent view (`view.prepare`)
     _views: ViewCache[Any]
 
@@ -331,10 +334,15 @@ class KeysState(State):
         return self.phase == OVER
 
     def scores(self) -> list[float]:
-        return [1.0 if s == self.winner else 0.0 for s in range(self.game.players)]
+        won = self.winners()
+        return [1.0 if s in won else 0.0 for s in range(self.game.players)]
 
     def winners(self) -> list[int]:
-        return [self.winner] if self.phase == OVER and self.winner >= 0 else []
+        if self.phase != OVER:
+            return []
+        if self.winner >= 0:
+            return [self.winner]
+        return list(range(self.game.players)) if self.game.stall_shared else []
 
     def legal_actions(self) -> list[Action]:
         legal = self._legal
