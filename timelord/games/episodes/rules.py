@@ -31,27 +31,20 @@ def fps_by_suit(hand: list[int]) -> list[list[int]]:
     return out
 
 
-def episodes(hand: list[int]) -> list[tuple[int, ...]]:
+def episodes(hand: list[int], suits: tuple[int, ...] = (0, 1, 2, 3, 4, 5)) -> list[tuple[int, ...]]:
     """Every distinct valid episode in `hand` as six FPs in suit order (E-5.1, E-5.2).
 
     Equal cards are interchangeable, so each combination of (suit, FP) values is listed once.
+    A variant whose episodes take one card of each of `suits` only (ruling E-R20) gets FP 0
+    for each suit not in play, so `defence` and `threat` add up as for six suits.
     """
     by = fps_by_suit(hand)
+    if len(suits) < 6:
+        for s in range(6):
+            if s not in suits:
+                by[s] = [0]
     if not all(by):
         return []
-    return _beating(by)
-
-
-def episodes_in(hand: list[int], suits: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """`episodes` for a variant whose episodes take one card of each of `suits` only
-    (ruling E-R20): still six FPs in suit order, 0 for each suit not in play, so `defence` and
-    `threat` add up as for six suits."""
-    by = fps_by_suit(hand)
-    for s in range(6):
-        if s not in suits:
-            by[s] = [0]
-        elif not by[s]:
-            return []
     return _beating(by)
 
 

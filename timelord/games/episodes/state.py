@@ -360,9 +360,7 @@ class EpisodesState(State):
         if ph == R.KEEP:
             return [_KEEP[c] for c in sorted(set(self.limbo))]
         if ph == R.EPISODE:
-            suits = self.game.episode_suits
-            found = R.episodes(hand) if len(suits) == 6 else R.episodes_in(hand, suits)
-            out = [_episode_action(fps) for fps in found]
+            out = [_episode_action(fps) for fps in R.episodes(hand, self.game.episode_suits)]
             out.append(_SKIP_EPISODE)
             return out
         assert ph == R.DISCARD
