@@ -215,8 +215,9 @@ def test_a_long_meanwhile_keeps_the_latest_events_and_counts_the_rest() -> None:
 
 @pytest.mark.parametrize("game_id", ["card-game", "clue", "episodes", "keys"])
 def test_any_cards_full_text_can_be_read_in_hand_or_not(game_id: str) -> None:
-    """Issue 21 item 16: `help NAME`, `info NAME` and `glossary` show whole card texts (a
-    hand or a menu line cuts them short), whether or not the card is in the seat's hand."""
+    """A player must be able to read any card: `help NAME`, `info NAME` and `glossary` show
+    whole card texts (a hand or a menu line cuts them short), whether or not the card is in
+    the seat's hand."""
     game = load(game_id, players=3)
     glossary = game.glossary()
     state = game.new_game(1)

@@ -152,9 +152,9 @@ def _wait_for(socket: str, done: Callable[[str], bool], seconds: float = 60.0) -
 
 
 def test_hot_seat_clears_the_scrollback_too() -> None:
-    """Issue 18 item 12: after the hand-over the next player cannot scroll back up to the last
-    player's hand. tmux keeps a pane's scrollback and honours ESC[3J, so its history is what
-    the next player could read by scrolling."""
+    """Hot-seat keeps hands secret: after the hand-over the next player cannot scroll back up
+    to the last player's hand. tmux keeps a pane's scrollback and honours ESC[3J, so its
+    history is what the next player could read by scrolling."""
     import shutil
 
     if shutil.which("tmux") is None:

@@ -1,5 +1,6 @@
-"""The record door (issue 10): every field capped and checked; any bytes give a record or
-`CorruptRecord`, never TypeError, ValueError from int parsing, or RecursionError."""
+"""The record door, which reads files from anyone: every field capped and checked; any bytes
+give a record or `CorruptRecord`, never TypeError, ValueError from int parsing, or
+RecursionError."""
 
 from __future__ import annotations
 

@@ -26,7 +26,8 @@ from timelord.learn import (
 )
 from timelord.server import create_app
 
-#: The special moments each lesson must reach (issue 21), as event kinds the learner is told.
+#: The special moments each lesson must reach (what a newcomer must have seen once before a
+#: real game), as event kinds the learner is told.
 MOMENTS = {
     "card-game": {"conflict", "pass-cards", "attack", "defend"},
     "episodes": {"episode", "steal"},

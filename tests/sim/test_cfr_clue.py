@@ -1,6 +1,6 @@
 """CFR on the tiny Clue (docs/variants.md): its tree is the size the docs give, and OpenSpiel's
 CFR converges on its one-turn form (a few seconds); the full curve is a command
-(`python -m timelord.sim.cfr clue --variant tiny`, docs/cfr/clue-tiny-2p.md)."""
+(`python -m timelord.sim.cfr clue --variant tiny`, results/cfr/clue-tiny-2p.md)."""
 
 from __future__ import annotations
 

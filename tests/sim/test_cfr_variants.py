@@ -39,5 +39,5 @@ def test_the_summary_has_one_row_per_curve(tmp_path: Path) -> None:
     rows = summary(tmp_path).splitlines()[2:]
     assert len(rows) == 2
     assert rows[0].startswith("| A-TINY-2P | 12 | 3 + 4 | 0.5000 | 0.250000 (10) |")
-    assert "b-small-2p.md" in rows[1]
+    assert f"(../{tmp_path.as_posix()}/b-small-2p.md)" in rows[1]
     assert "1,0: 7" in (tmp_path / "a-tiny-2p.md").read_text()

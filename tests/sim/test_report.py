@@ -1,6 +1,5 @@
 """`timelord report`: an HTML page with every section and its plots embedded, figures a
-designer can trust (issue 11), and no traceback for a perfect result, malformed lines or
-missing extras (issue 10)."""
+designer can trust, and no traceback for a perfect result, malformed lines or missing extras."""
 
 from __future__ import annotations
 

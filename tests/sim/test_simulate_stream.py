@@ -1,5 +1,5 @@
 """`timelord simulate` writes games as they finish, checks its paths before playing, and
-refuses nonsense counts (issue 10)."""
+refuses nonsense counts with one line, never a traceback."""
 
 from __future__ import annotations
 

@@ -55,8 +55,8 @@ def test_unknown_game_is_refused(tmp_path: Path) -> None:
 def test_coach_section_plays_its_matches_and_survives_a_rewrite(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`--coach` plays the issue-22 matches into their own section, whose side share adds
-    both seats of a side; a later rewrite of the issue-5 table keeps that section."""
+    """`--coach` plays the stronger levels' matches into their own section, whose side share
+    adds both seats of a side; a later rewrite of the main strength table keeps that section."""
     plan = strength.Plan(
         "toy-tricks", "one v three", "heuristic", ("heuristic", "random", "random"), 0.4
     )

@@ -50,7 +50,7 @@ from timelord.agents import make_agent
 from timelord.agents.base import Agent
 from timelord.agents.random_agent import RandomAgent
 from timelord.core import Action, ConfigError, Game, Rng, State
-from timelord.sim.match import seat_rngs
+from timelord.core.seating import seat_rngs
 
 #: what may stand for an opponent: a seat spec, an `Agent` class, or a function building one
 OpponentSpec = str | type[Agent] | Callable[[Game], Agent]

@@ -1,6 +1,6 @@
 """A trained policy at a table: the network `timelord train` writes, played as a seat spec.
 
-    timelord simulate keys --seats ppo:docs/baselines/keys,heuristic --games 100
+    timelord simulate keys --seats ppo:results/baselines/keys,heuristic --games 100
 
 A policy folder holds `config.json` (the game, its options, the observation, the network's
 shape and how it was trained) and `weights.npz` (the actor of MaskablePPO's network: tanh

@@ -1,6 +1,6 @@
 """Masked PPO baselines: sb3-contrib's MaskablePPO on the Gymnasium env, bounded by CPU time.
 
-    timelord train keys --players 2 --minutes 15 --seed 1 --out docs/baselines/keys
+    timelord train keys --players 2 --minutes 15 --seed 1 --out results/baselines/keys
 
 Needs the `train` extra (torch, stable-baselines3, sb3-contrib); what it writes plays with
 numpy only (`timelord.adapters.policy`, seat spec `ppo:FOLDER`).
@@ -51,7 +51,7 @@ from timelord.adapters.space import ActionIndex
 from timelord.agents import make_agent
 from timelord.agents.base import Agent
 from timelord.core import ConfigError, Game
-from timelord.sim.match import game_seed, seat_rngs
+from timelord.core.seating import game_seed, seat_rngs
 
 #: the opponent that stands for a frozen copy of the learner
 SELF = "self"

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -181,7 +181,7 @@ def _random_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
 
 def play_out(state: State, policy: Policy, cutoff: int, rng: Rng) -> State:
     """`state` after at most `cutoff` moves of `policy`: one simulation's rollout (also the
-    rollout that `timelord.adapters.headtohead` lends OpenSpiel's search)."""
+    rollout that `timelord.sim.headtohead` lends OpenSpiel's search)."""
     random_rollout = policy is _random_policy  # same draws as the policy, no list
     steps = 0
     while steps < cutoff and not state.is_over:
@@ -330,7 +330,3 @@ def make_ismcts(game: Game, level: str | None) -> IsmctsAgent:
     hooks = hooks_for(game)
     return IsmctsAgent(game, parse_settings(level, hooks), hooks)
 
-
-def root_stats(root: Node) -> Mapping[Action, tuple[int, float]]:
-    """Visits and mean reward of each root child (for tests and debugging)."""
-    return {a: (n.visits, n.reward / n.visits) for a, n in root.children.items() if n.visits}

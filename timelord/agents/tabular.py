@@ -68,5 +68,7 @@ def make_tabular(game: Game, path: str | None) -> TabularAgent:
     """The `cfr:PATH.json` seat. Only a `.json` path is read, which the server's seat check
     (named levels are letters only) never lets a request name."""
     if not path or not path.endswith(".json"):
-        raise ConfigError("cfr: name a policy file, as cfr:docs/cfr/card-game-tiny-2p.policy.json")
+        raise ConfigError(
+            "cfr: name a policy file, as cfr:results/cfr/card-game-tiny-2p.policy.json"
+        )
     return TabularAgent(game, path)

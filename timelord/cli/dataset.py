@@ -3,7 +3,7 @@
     timelord dataset GAME --games N --seats heuristic,random --out DIR [--seed S]
         [-o NAME=VALUE] [--workers K | --serial | --dask ADDRESS] [--recall]
 
-The files and their arrays are described in `timelord.adapters.dataset` (needs the `rl`
+The files and their arrays are described in `timelord.sim.dataset` (needs the `rl`
 extra: numpy).
 """
 
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from timelord.adapters.dataset import build
+        from timelord.sim.dataset import build
     except ImportError as exc:
         fail(f"the dataset needs the rl extra ({exc.name} is missing): pip install 'timelord[rl]'")
     specs = parse_seats(args.seats)

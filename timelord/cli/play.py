@@ -20,6 +20,7 @@ from timelord.cli.options import add_option_argument, load_game, parse_options, 
 from timelord.cli.terminal import Screen
 from timelord.core import Action, ConfigError, Game, GameError, Record, Rng, State
 from timelord.core.record import check_seed
+from timelord.core.seating import seat_rngs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -121,8 +122,7 @@ def play_game(
     #: the seat whose eyes are on the screen now (hot-seat: changes at each hand-over)
     at_screen: int | None = humans[0] if len(humans) == 1 else None
     waiting: dict[int, list[str]] = {h: [] for h in humans}
-    master = Rng(seed ^ 0xA6E475)
-    rngs = [master.spawn() for _ in agents]
+    rngs = seat_rngs(seed, len(agents))
     state = game.new_game(seed)
     while not state.is_over:
         seat = state.to_move

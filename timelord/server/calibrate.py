@@ -32,9 +32,10 @@ from typing import Any
 
 from sqlalchemy import select
 
+from timelord.core.seating import game_seed
 from timelord.server.ratings import Rating, RatingRow, apply_game, bot_subject, initial
 from timelord.server.storage import Store
-from timelord.sim.match import MatchSpec, Runner, game_seed
+from timelord.sim.match import MatchSpec, Runner
 from timelord.sim.stats import wilson
 
 DEFAULT_BOTS = ("random", "heuristic", "ismcts:hard")

@@ -37,9 +37,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from timelord.core.seating import places
 from timelord.server.accounts import PlayerRow
 from timelord.server.storage import Base, Store, TableRow
-from timelord.sim.match import places
 
 GUEST = "guest"
 #: how many standard deviations the shown rating and the intervals take off and add

@@ -8,11 +8,12 @@
 For every game, player count and opponent of the protocol (`docs/benchmark.md`), SPEC takes
 one seat and the opponent all the others; seats rotate every game and game `i` is dealt
 with `game_seed(SEED, i)`, so a cell's games are the same for every agent and every run
-(`timelord.sim.match`). A cell's figure is SPEC's win share (1/k for a tie of k winners)
+(`timelord.core.seating`). A cell's figure is SPEC's win share (1/k for a tie of k winners)
 with a 95% Wilson interval; the fair share is 1/players. Each run appends one line per cell
-to the results file (JSON lines) and prints its table; `--board` rewrites the leaderboard
-in docs/benchmark.md from the whole file (the best-sampled row per agent and cell); without
-SPEC it plays nothing and only redraws it (after rows were appended by others' runs).
+to the results file (JSON lines, results/benchmark.jsonl) and prints its table; `--board`
+rewrites the leaderboard in docs/benchmark.md from the whole file (the best-sampled row per
+agent and cell); without SPEC it plays nothing and only redraws it (after rows were appended
+by others' runs).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ SEED = 2026
 GAMES_PER_CELL = 40
 PLAYER_COUNTS = (2, 4)
 OPPONENTS = ("random", "heuristic", "ismcts:easy")
-RESULTS = Path("docs/benchmark.jsonl")
+RESULTS = Path("results/benchmark.jsonl")
 BOARD = Path("docs/benchmark.md")
 BEGIN, END = "<!-- leaderboard:begin -->", "<!-- leaderboard:end -->"
 

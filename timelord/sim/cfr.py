@@ -1,6 +1,6 @@
 """CFR baselines on the small variants: OpenSpiel's CFR and its exploitability curve.
 
-    python -m timelord.sim.cfr card-game --variant tiny --iterations 200 --out docs/cfr
+    python -m timelord.sim.cfr card-game --variant tiny --iterations 200 --out results/cfr
 
 loads the game with explicit chance (`timelord.adapters.openspiel_chance`), measures its tree
 (histories, information sets), runs OpenSpiel's tabular CFR (`open_spiel.python.algorithms.cfr`)
@@ -11,7 +11,7 @@ NashConv 0 is an exact Nash equilibrium; with win shares as returns it is in win
 units (0 to `players`). The tree count includes the terminals by outcome, which shows a
 degenerate variant at once (every terminal the same outcome: nothing to learn).
 
-    python -m timelord.sim.cfr --summary docs/cfr
+    python -m timelord.sim.cfr --summary results/cfr
 
 prints one Markdown table row per curve in a folder (docs/variants.md, "CFR curves").
 """
@@ -201,7 +201,9 @@ def write_report(
 
 def summary(folder: Path) -> str:
     """A Markdown table of every curve `write_report` left in `folder` (one row per JSON
-    file): the tree, NashConv after the first and the last measured iteration, CFR time."""
+    file): the tree, NashConv after the first and the last measured iteration, CFR time.
+    Its links are relative to docs/, where the table goes (variants.md), and `folder` to the
+    repository's root, where the command runs."""
     lines = [
         "| run | histories | information sets | NashConv at 1 | last NashConv (iterations) "
         "| CFR seconds | files |",
@@ -217,7 +219,7 @@ def summary(folder: Path) -> str:
             f"| {data['title']} | {tree['histories']:,} | "
             f"{' + '.join(f'{n:,}' for n in tree['infosets'])} | {first['nash_conv']:.4f} | "
             f"{last['nash_conv']:.6f} ({last['iterations']}) | {last['seconds']:.0f} | "
-            f"[{path.stem}.md]({folder.name}/{path.stem}.md) |"
+            f"[{path.stem}.md](../{folder.as_posix()}/{path.stem}.md) |"
         )
     return "\n".join(lines)
 
@@ -272,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=None,
         metavar="DIR",
-        help="print a Markdown table of the curves under DIR (docs/cfr) and stop",
+        help="print a Markdown table of the curves under DIR (results/cfr) and stop",
     )
     args = parser.parse_args(argv)
     if args.summary is not None:

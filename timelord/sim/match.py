@@ -3,7 +3,8 @@
 Reproducibility: game `i` of a match with seed `S` is dealt with `game_seed(S, i)`, its seat
 arrangement is the spec list rotated by `i` (so every spec sits in every seat equally often
 when the number of games is a multiple of the player count), and each seat's agent draws from
-a generator derived from the game seed exactly as `timelord play` derives it. Agents are built
+a generator derived from the game seed exactly as `timelord play` derives it
+(`timelord.core.seating`). Agents are built
 afresh for every game. So a game's result depends only on (S, i), and the results of a match
 are the same whichever backend runs it and however it is cut into batches.
 """
@@ -20,31 +21,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from timelord.agents import make_agent
-from timelord.core import GAMES, CorruptRecord, Game, Record, Rng, State, load, register
+from timelord.core import GAMES, CorruptRecord, Game, Record, State, load, register
 from timelord.core.record import loads
-
-#: the constant `timelord play` uses to derive the seats' generators from a game seed
-SEAT_SEED_MIX = 0xA6E475
-_MASK63 = (1 << 63) - 1
-
-
-def game_seed(match_seed: int, index: int) -> int:
-    """The seed of game `index` of a match seeded `match_seed` (non-negative, 63 bits)."""
-    mixer = Rng(match_seed)
-    mixer.state = (mixer.state + index * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
-    return mixer.next64() & _MASK63
-
-
-def seat_rngs(seed: int, players: int) -> list[Rng]:
-    master = Rng(seed ^ SEAT_SEED_MIX)
-    return [master.spawn() for _ in range(players)]
-
-
-def arrangement(specs: tuple[str, ...], index: int, rotate: bool) -> list[str]:
-    """The spec at each seat in game `index`: the list rotated right by `index`."""
-    n = len(specs)
-    r = index % n if rotate else 0
-    return [specs[(s - r) % n] for s in range(n)]
+from timelord.core.seating import arrangement, game_seed, places, seat_rngs
 
 
 @dataclass(frozen=True)
@@ -139,13 +118,6 @@ def game_clock(state: State) -> dict[str, int]:
         for name, key in (("turns", "turn"), ("rounds", "round"))
         if isinstance(view.get(key), int) and not isinstance(view.get(key), bool)
     }
-
-
-def places(scores: list[float], winners: list[int]) -> list[int]:
-    """Finishing place of each seat (1 = first): winners first, then by score; ties share."""
-    won = set(winners)
-    keys = [(i in won, s) for i, s in enumerate(scores)]
-    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
 def run_batch(spec: MatchSpec, indices: tuple[int, ...]) -> list[dict[str, Any]]:

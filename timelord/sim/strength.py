@@ -1,4 +1,4 @@
-"""Strength tables: `python -m timelord.sim.strength` runs the issue's matches, writes the doc.
+"""Strength tables: `python -m timelord.sim.strength` runs the strength matches, writes the doc.
 
 For each registered game at 4 players, two seat-rotated matches:
 1. `heuristic` against three `random` seats; it passes with a win share of at least twice the
@@ -157,12 +157,12 @@ def render(rows: list[Row], games: list[str], seed: int) -> str:
         "",
         "Written by `python -m timelord.sim.strength` (do not edit by hand). Every match is "
         f"{PLAYERS} players, seats rotated every game, match seed {seed}; win share counts a "
-        "tie for first as 1/k of a win. Intervals are 95% Wilson intervals. Criteria (issue "
-        "5): the heuristic's win share against three random seats is at least twice the "
+        "tie for first as 1/k of a win. Intervals are 95% Wilson intervals. Criteria: the "
+        "heuristic's win share against three random seats is at least twice the "
         "fair share; the strongest agent's interval against three heuristic seats lies above "
         "the fair share. Wall times are those of the run that played the match, on all local "
         "cores (a 2-core machine shared with other jobs when this file was last written). "
-        "The issue asks for 400 and 200 games; a smaller count in the table is what fitted "
+        "The criteria ask for 400 and 200 games; a smaller count in the table is what fitted "
         "the time, and says so.",
         "",
         "| game | match | games | agent | win share | 95% interval | fair | holds | "
@@ -184,7 +184,7 @@ def render(rows: list[Row], games: list[str], seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-# -- issue 22: the stronger bots -----------------------------------------------------------
+# -- the stronger levels: do expert and hard beat what they should? ---------------------------
 
 COACH_BEGIN, COACH_END = "<!-- coach:begin -->", "<!-- coach:end -->"
 COACH_GAMES = 400
@@ -192,7 +192,7 @@ COACH_GAMES = 400
 
 @dataclass(frozen=True)
 class Plan:
-    """One match of issue 22: `side` (one or two seats of it) against the other seats."""
+    """One match of the stronger levels: `side` (one or two seats of it) against the others."""
 
     game: str
     name: str
@@ -204,8 +204,9 @@ class Plan:
 
 
 def coach_plans() -> list[Plan]:
-    """The issue's matches: hard and expert against three heuristics, two experts against two
-    hards, and for Clue the search against the deducer detective (heuristic:hard)."""
+    """The matches that test the stronger levels: hard and expert against three heuristics, two
+    experts against two hards, and for Clue the search against the deducer detective
+    (heuristic:hard)."""
     plans = []
     for game in GAMES:
         if game == "clue":
@@ -267,15 +268,15 @@ def plan_records(folder: Path, plan: Plan) -> list[dict[str, Any]]:
 
 
 def render_coach(folder: Path) -> str:
-    """The issue-22 table from what `folder` holds, with each target's verdict."""
+    """The stronger levels' table from what `folder` holds, with each target's verdict."""
     lines = [
-        "## Stronger bots (issue 22)",
+        "## Stronger bots",
         "",
         f"Written by `python -m timelord.sim.strength --coach` from the results in `{folder}` "
         "(every run of a match there adds up, whatever its seed). Four players, seats rotated "
         "every game. The share is the side's: for two seats, both seats' shares added, so the "
         "fair share is 0.5 with two seats and 0.25 with one. Intervals are 95% Wilson. The "
-        f"issue asks for {COACH_GAMES} games a match; the count below is what two shared cores "
+        f"targets ask for {COACH_GAMES} games a match; the count below is what two shared cores "
         "played in the session, so the verdicts are what that sample shows, not the target's "
         "sample size.",
         "",
@@ -324,7 +325,8 @@ def render_coach(folder: Path) -> str:
 
 
 def play_coach(folder: Path, games: int, seed: int, runner: Runner, only: list[str]) -> None:
-    """Play every issue-22 match of the chosen games (saved beside the others in `folder`)."""
+    """Play every stronger-levels match of the chosen games (saved beside the others in
+    `folder`)."""
     for plan in coach_plans():
         if plan.game in only:
             play_match(plan.game, list(plan.seats), games, seed, folder, runner, True)
@@ -370,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--coach",
         action="store_true",
-        help="the issue-22 matches instead (expert and hard levels), into their own section",
+        help="the stronger levels' matches instead (expert and hard), into their own section",
     )
     parser.add_argument("--coach-games", type=int, default=COACH_GAMES)
     args = parser.parse_args(argv)
@@ -388,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_play:
             play_coach(folder, args.coach_games, args.seed, runner, chosen)
         write_section(Path(args.output), render_coach(folder), COACH_BEGIN, COACH_END)
-        print(f"wrote the issue-22 section of {args.output}")
+        print(f"wrote the stronger bots section of {args.output}")
         return 0
     sizes = (args.heuristic_games, args.search_games)
     build_rows(chosen, folder, runner, not args.no_play, sizes, args.seed)

@@ -234,14 +234,6 @@ def beats_outright(t: Table, defenders: Sequence[int], enemies: Sequence[int | N
     return False
 
 
-def count_daleks(t: Table, q: int) -> int:
-    return sum(1 for a in t.loc_att if a == q)
-
-
-def count_tardis(t: Table, q: int) -> int:
-    return sum(1 for L, o in enumerate(t.loc_owner) if o == q and t.loc_tardis[L])
-
-
 def _keep(cs: CardSet, c: int) -> float:
     if cs.is_location[c]:
         return 10.0 + cs.vp[c]

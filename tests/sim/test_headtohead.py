@@ -12,9 +12,9 @@ from pathlib import Path
 import pyspiel
 import pytest
 
-from timelord.adapters import headtohead as h2h
 from timelord.adapters.openspiel import TimelordState, short_name
 from timelord.core import CorruptRecord, Rng
+from timelord.sim import headtohead as h2h
 
 OS, TL = h2h.OPENSPIEL, h2h.TIMELORD
 

@@ -1,6 +1,6 @@
 """Head to head: OpenSpiel's own ISMCTS on the adapter against timelord's ISMCTS, fairly.
 
-    python -m timelord.adapters.headtohead [--setup NAME] [--players N] [--games N]
+    python -m timelord.sim.headtohead [--setup NAME] [--players N] [--games N]
                                            [--sims S] [--tl-sims T | --equal-cpu]
                                            [--game ID ...] [--workers K] [--write]
 
@@ -30,7 +30,7 @@ the ratio of the two sides' CPU per move in the file's equal-simulation games of
 machine do not count) is recorded with every game, so a table shows what each side spent.
 
 Seats alternate OpenSpiel, timelord (two or four players) and rotate every game
-(`timelord.sim.match.arrangement`); game `i` is dealt with `game_seed(seed, i)` and every
+(`timelord.core.seating.arrangement`); game `i` is dealt with `game_seed(seed, i)` and every
 random choice of both sides flows from it, so game `i` plays out the same on every run.
 Each finished game is appended to a results file (JSON lines, `--results`), and a run plays
 only the games of its match that the file lacks: runs add up, and a run that is stopped
@@ -61,7 +61,7 @@ from timelord.agents.hooks import hooks_for
 from timelord.agents.ismcts import IsmctsAgent, outcome, parse_settings, play_out
 from timelord.core import GAMES, CorruptRecord, Game, Rng
 from timelord.core.record import loads
-from timelord.sim.match import arrangement, game_seed, seat_rngs
+from timelord.core.seating import arrangement, game_seed, seat_rngs
 from timelord.sim.stats import wilson
 from timelord.sim.strength import write_section as marked
 
@@ -69,7 +69,7 @@ OPENSPIEL, TIMELORD = "openspiel-ismcts", "timelord-ismcts"
 SIDES = (OPENSPIEL, TIMELORD)
 PLAYER_COUNTS = (2, 4)
 BEGIN, END = "<!-- adapters:begin -->", "<!-- adapters:end -->"
-RESULTS = Path("docs/headtohead.jsonl")
+RESULTS = Path("results/headtohead.jsonl")
 #: the UCT constant of the parity setup (timelord's generic one; `--c` changes it)
 PARITY_C = 0.7
 #: OpenSpiel's examples' UCT constant, which the first published setup used
@@ -416,7 +416,7 @@ def table(results: list[Result], seed: int, results_path: Path) -> str:
     lines = [
         "## Adapters: OpenSpiel's ISMCTS against timelord's",
         "",
-        "Written by `python -m timelord.adapters.headtohead --write` from the games in "
+        "Written by `python -m timelord.sim.headtohead --write` from the games in "
         f"`{results_path.as_posix()}` (one line per game; a run adds the games its match "
         "lacks); match seed "
         f"{seed}. OpenSpiel's side is its `ISMCTSBot` (UCT, most visits, a fresh world per "
