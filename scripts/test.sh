@@ -21,7 +21,8 @@ fi
 # torch's CPU build before the train extra, which would otherwise pull PyPI's CUDA build
 # (about 2.8 GB); this machine kind keeps the CPU wheel of 2.13.0 on disk, which pip takes
 python3 -m pip install --quiet 'torch==2.13.0'
-# compiles the rules core with mypyc in place where a C compiler is (README, "The compiled build")
+# compiles the rules core with mypyc in place where a C compiler is (docs/hosts/serve.md)
+echo "installing timelord[test]: the first install compiles the rules core (a few CPU-minutes)"
 python3 -m pip install --quiet -e '.[test]'
 python3 -c "import timelord; print('timelord build:', timelord.BUILD)"
 python3 -m ruff check .
