@@ -8,9 +8,6 @@ and runs pytest; `timelord serve` is started for real on a free port and a scrat
 and must print its address and answer the lobby and `/openapi.json` before it is stopped. A
 terminal game with a `human` seat is played to its end by a person who always takes the first
 move offered.
-
-The short README is prepared as README.new.md while the server's restructuring lands; while
-that file exists, it is the one checked, and once it has replaced README.md, README.md is.
 """
 
 from __future__ import annotations
@@ -28,7 +25,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.new.md" if (ROOT / "README.new.md").exists() else ROOT / "README.md"
+README = ROOT / "README.md"
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 

@@ -137,7 +137,7 @@ class Screen:
     def clear(self) -> None:
         """Blank the screen and its scrollback (hot-seat: the next player can neither see
         nor scroll back to the last player's hand). ESC[3J is xterm's "erase saved lines";
-        a terminal that ignores it keeps the scrollback (see the README)."""
+        a terminal that ignores it keeps the scrollback (docs/players/terminal.md)."""
         if self.rich:
             self.console.clear()
             self.console.file.write(ERASE_SCROLLBACK)
