@@ -329,4 +329,3 @@ class IsmctsAgent(Agent):
 def make_ismcts(game: Game, level: str | None) -> IsmctsAgent:
     hooks = hooks_for(game)
     return IsmctsAgent(game, parse_settings(level, hooks), hooks)
-
