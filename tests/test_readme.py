@@ -39,6 +39,12 @@ def test_the_readme_has_what_a_newcomer_needs() -> None:
     assert _blocks("python") and _blocks("bash")
 
 
+def test_the_readme_links_lead_to_files() -> None:
+    links = re.findall(r"\]\(([^)#:]+)\)", README.read_text())
+    assert links
+    assert [link for link in links if not (ROOT / link).is_file()] == []
+
+
 @pytest.mark.parametrize("index", range(len(_blocks("python"))))
 def test_a_python_block_runs(index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code = _blocks("python")[index]
