@@ -19,7 +19,7 @@ from timelord.cli.main import main
 from timelord.cli.menu import find_in_space, index_space, make_entries, matches, words
 from timelord.cli.play import referee
 from timelord.cli.terminal import Screen
-from timelord.core import IllegalAction, Record, load, replay
+from timelord.core import Action, Game, IllegalAction, Record, State, load, replay
 
 
 def _script(monkeypatch: pytest.MonkeyPatch, answers: list[str], echo: bool = False) -> list[str]:
@@ -255,3 +255,48 @@ def test_info_on_a_name_no_card_has_says_so_and_a_partial_name_finds_the_card() 
     assert f"Rory: {rory['text']} [C-card-rory]" in text and f"({rory['source']})" in text
     assert "Madame Kovarian: " in text
     assert "No card, tile or power is called 'zzz'; type glossary for them all." in text
+
+
+def _clue_before_the_accusation() -> tuple[Game, State, Action]:
+    """The Clue lesson's position where the learner may accuse (from the TARDIS)."""
+    from timelord.learn import load_lesson, plan
+
+    lesson = load_lesson("clue")
+    game = lesson.game()
+    state = game.new_game(lesson.seed)
+    for ply in plan(lesson):
+        if type(ply.action).__name__ == "Accuse":
+            return game, state, ply.action
+        state = state.apply(ply.action)
+    raise AssertionError("the Clue lesson has no accusation")
+
+
+@pytest.mark.parametrize("how", ["words", "number"])
+def test_an_accusation_is_made_only_once_confirmed(how: str) -> None:
+    """Issue 33 item 9: an accusation cannot be taken back and a wrong one puts the player
+    out (C-5.1, C-5.3), so one keystroke must not make it: the terminal asks first."""
+    game, state, accuse = _clue_before_the_accusation()
+    view = state.view(0)
+    entries = make_entries(game, view, state.legal_actions())
+    number = next(i for i, e in enumerate(entries, 1) if e.action == accuse)
+    typed = str(number) if how == "number" else "make an accusation"
+    answers = iter([typed, "n", typed, "yes"])
+    out = io.StringIO()
+    screen = Screen(out, read=lambda prompt: print(prompt, file=out) or next(answers), rich=False)
+    person = HumanAgent(game, screen)
+    assert person.decide(view, state.legal_actions(), referee(state)) == accuse
+    text = out.getvalue()
+    assert text.count("cannot be taken back") == 2 and text.count("Type yes to confirm") == 2
+    assert "Not made." in text  # the first "n" made nothing
+
+
+def test_other_moves_need_no_confirming() -> None:
+    game, state, accuse = _clue_before_the_accusation()
+    view = state.view(0)
+    other = next(a for a in state.legal_actions() if a != accuse)
+    answers = iter([game.action_label(view, other)])
+    out = io.StringIO()
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    person = HumanAgent(game, screen)
+    assert person.decide(view, state.legal_actions(), referee(state)) == other
+    assert "confirm" not in out.getvalue()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from timelord.agents.base import Agent
+from timelord.cli.irreversible import confirm_text
 from timelord.cli.menu import (
     Entry,
     Menu,
@@ -112,14 +113,28 @@ class HumanAgent(Agent):
             elif command in {"", "b", "back"}:
                 menu.top()
                 self._show_menu(menu)
-            elif answer.isascii() and answer.isdigit() and len(answer) <= 6:
-                picked = self._pick(menu, int(answer))
-                if picked is not None:
-                    return picked.action
             else:
-                chosen = self._find(view, menu, answer, why_not)
-                if chosen is not None:
+                if answer.isascii() and answer.isdigit() and len(answer) <= 6:
+                    chosen = self._pick(menu, int(answer))
+                else:
+                    chosen = self._find(view, menu, answer, why_not)
+                if chosen is not None and self._confirmed(chosen.action):
                     return chosen.action
+                if chosen is not None:
+                    self.screen.say("Not made. Choose another move, or the same again.")
+
+    def _confirmed(self, action: Action) -> bool:
+        """Whether the person confirms a move that cannot be taken back (yes for the others):
+        one keystroke must not end their game."""
+        question = confirm_text(self.game, action)
+        if not question:
+            return True
+        self.screen.say(question, self.game, style="bold")
+        try:
+            answer = self.screen.ask("Make this move? Type yes to confirm, anything else not: ")
+        except EOFError as exc:
+            raise QuitGame from exc
+        return answer.strip().lower() in {"y", "yes"}
 
     def info(self, typed: str) -> None:
         """The whole text of the glossary entries `typed` names (all of them when it names

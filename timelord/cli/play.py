@@ -27,8 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seats",
         default="human,random,random",
-        help="comma-separated seat list: human, random, or a bot spec; several humans share "
-        "the terminal in turn (default: %(default)s)",
+        help="comma-separated seat list, one a seat: human (you; several humans share the "
+        "terminal in turn), random, heuristic, or ismcts:easy / ismcts:medium / ismcts:hard "
+        "(the bot levels, weakest to strongest); `timelord play keys --seats "
+        "human,ismcts:easy` plays Keys against the easy bot (default: %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed (default: random)")
     parser.add_argument("--record", metavar="FILE", help="save the game record here")
@@ -62,12 +64,13 @@ def run(args: argparse.Namespace) -> int:
     if args.hints and all(spec == "human" for spec in specs):
         raise ConfigError("hints are for games against bots: name a bot seat in --seats")
     screen = Screen()
+    # every seat is built before anything is shown: a bad spec is the only thing printed
+    agents = seat_agents(game, specs, lambda g: _human(g, screen, args.hints))
     screen.say(f"{args.game} with {game.players} players, seed {seed}")
     record = Record(game.id, game.options, seed, seats=specs)
-    agents = seat_agents(game, specs, lambda g: _human(g, screen, args.hints))
     try:
         final = play_game(game, agents, seed, record, screen)
-    except QuitGame:
+    except (QuitGame, KeyboardInterrupt):  # q, Ctrl-D or Ctrl-C: the record is kept alike
         screen.say("\nGame abandoned.")
         final = None
     if args.record:
