@@ -14,7 +14,7 @@ import pytest
 
 import tests.cli.toys  # noqa: F401  (registers toy and gloss-toy)
 from tests.cli.toys import SpacedKeys
-from timelord.cli.human import HumanAgent, QuitGame
+from timelord.cli.human import HumanAgent, QuitGame, glossary_line
 from timelord.cli.main import main
 from timelord.cli.menu import find_in_space, index_space, make_entries, matches, words
 from timelord.cli.play import referee
@@ -231,12 +231,12 @@ def test_any_cards_full_text_can_be_read_in_hand_or_not(game_id: str) -> None:
     with pytest.raises(QuitGame):
         HumanAgent(game, screen).decide(state.view(seat), state.legal_actions(), referee(state))
     text = out.getvalue()
-    assert "info NAME (or help NAME)" in text and "names no move" not in text
+    assert "info NAME (or help NAME)" in text and "ever allows" not in text
     helped = text.split("info NAME", 1)[1]
-    assert f"{absent}: {glossary[absent]['text']}" in helped
-    assert f"{longest}: {glossary[longest]['text']}" in helped  # whole, however long
+    assert glossary_line(game_id, absent, glossary[absent]) in helped
+    assert glossary_line(game_id, longest, glossary[longest]) in helped  # whole, however long
     # `glossary` printed every entry once more
-    shown = {n: helped.count(f"{n}: {e['text']}") for n, e in glossary.items()}
+    shown = {n: helped.count(glossary_line(game_id, n, e)) for n, e in glossary.items()}
     assert all(times >= (2 if n in (absent, longest) else 1) for n, times in shown.items())
 
 

@@ -8,7 +8,8 @@ gets none and says it cannot tell.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 
 from timelord.agents.base import Agent
 from timelord.cli.irreversible import confirm_text
@@ -20,6 +21,7 @@ from timelord.cli.menu import (
     index_space,
     make_entries,
     matches,
+    pairs,
     words,
 )
 from timelord.cli.panels import panel_for
@@ -155,12 +157,9 @@ class HumanAgent(Agent):
                 )
                 return
         for name in names:
-            entry = glossary[name]
-            rule = entry.get("rule") or entry.get("clause") or ""
-            line = f"{name}: {entry.get('text', '')}" + (f" [{rule}]" if rule else "")
-            self.screen.say(line, self.game)
-            if entry.get("source"):
-                self.screen.say(f"    ({entry['source']})", style="dim")
+            self.screen.say(glossary_line(self.game.id, name, glossary[name]), self.game)
+            if glossary[name].get("source"):
+                self.screen.say(f"    ({glossary[name]['source']})", style="dim")
 
     def _hint(self, view: View, legal: Sequence[Action]) -> None:
         """The coach's top moves with their values, from this seat's view only."""
@@ -234,7 +233,8 @@ class HumanAgent(Agent):
             return
         candidates = find_in_space(index, query)
         if not candidates:
-            self.screen.say(f"{typed!r} names no move of this game; type b to see all moves.")
+            self.screen.say(f"{typed!r} is no move this game ever allows; type b to see all moves.")
+            self._rules_named(query)
             return
         if why_not is None:
             name = self.game.action_label(view, candidates[0].action)
@@ -259,6 +259,17 @@ class HumanAgent(Agent):
         if len(candidates) > 3:
             self.screen.say(f"({len(candidates) - 3} more moves match; type more words.)")
 
+    def _rules_named(self, query: list[str]) -> None:
+        """The glossary entries whose names the typed words hold (`episode`): the rule that
+        says why such a move is never offered."""
+        typed = frozenset(query)
+        # a name with a number after it names a card ("Special 3"), not the rule
+        cards = {pair.split(" ")[0] for pair in pairs(query)}
+        for name, entry in self.game.glossary().items():
+            named = words(name)
+            if named and set(named) <= typed and not set(named) & cards:
+                self.screen.say(glossary_line(self.game.id, name, entry), self.game)
+
     def _quote(self, rule: str) -> None:
         """The clause a refusal names, so the player need not look it up."""
         try:
@@ -269,3 +280,22 @@ class HumanAgent(Agent):
         if lines and lines[0].startswith("("):
             lines = lines[1:]
         self.screen.say("\n".join(f"    {line}" for line in lines[:6]), style="dim")
+
+
+def glossary_line(game_id: str, name: str, entry: Mapping[str, str]) -> str:
+    """`Name: text [clause]`, the name said once (a text that starts with it is not repeated).
+    A card's clause is its own (`C-card-collecting-on-debts`), not another card's id that
+    shares the rule (`C-card-captain-jack`), wherever the rulebook names it."""
+    text = entry.get("text", "")
+    if text.lower().startswith(f"{name.lower()}:"):
+        text = text[len(name) + 1 :].lstrip()
+    rule = entry.get("rule") or entry.get("clause") or ""
+    prefix, card, _ = rule.partition("-card-")
+    if card:
+        own = f"{prefix}-card-{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}"
+        try:
+            clause_text(game_id, own)
+            rule = own
+        except ConfigError:
+            pass  # the rulebook names this card under the other id only
+    return f"{name}: {text}" + (f" [{rule}]" if rule else "")

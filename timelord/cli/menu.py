@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from timelord.core import Action, Game, View
 
@@ -26,12 +27,34 @@ def words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
+def pairs(found: Sequence[str]) -> set[str]:
+    """Each word with the number after it ("foe 8"): a card named by suit and value is one
+    thing, so `Foe 8, Plot 3` must not match a move with a Foe 3 and a Plot 8."""
+    return {f"{w} {n}" for w, n in pairwise(found) if w.isalpha() and n.isdigit()}
+
+
+def terms(text: str) -> frozenset[str]:
+    """What typed words are matched against: the words of `text` and its word-number pairs."""
+    found = words(text)
+    return frozenset(found) | pairs(found)
+
+
 def matches(query: Sequence[str], target: frozenset[str]) -> bool:
-    """Whether every query word is a word of `target`, or starts one (three letters or more)."""
+    """Whether every query word is a word of `target`, or starts one (three letters or more),
+    and every word-number pair of the query (`foe 8`) is one of `target`'s pairs."""
     for q in query:
         if q in target:
             continue
         if len(q) >= 3 and q.isalpha() and any(t.startswith(q) for t in target):
+            continue
+        return False
+    for pair in pairs(query):
+        name, number = pair.split(" ")
+        if pair in target:
+            continue
+        if len(name) >= 3 and any(
+            t.endswith(f" {number}") and t.startswith(name) and " " in t for t in target
+        ):
             continue
         return False
     return True
@@ -78,8 +101,8 @@ def make_entries(game: Game, view: View, legal: Sequence[Action]) -> list[Entry]
         card = game.action_card(action)
         text = (glossary.get(card) or {}).get("text", "") if card is not None else ""
         kind = kind_name(action)
-        found = words(f"{label} {action} {card or ''} {kind}")
-        entries.append(Entry(action, label, kind, card, text, frozenset(found)))
+        found = terms(f"{label} {action} {card or ''} {kind}")
+        entries.append(Entry(action, label, kind, card, text, found))
     return entries
 
 
@@ -266,14 +289,14 @@ def index_space(game: Game) -> SpaceIndex | None:
     for action in space:
         text = str(action)
         card = game.action_card(action) or ""
-        index.append((action, text, frozenset(words(f"{text} {card} {kind_name(action)}"))))
+        index.append((action, text, terms(f"{text} {card} {kind_name(action)}")))
     return index
 
 
 def find_in_space(index: SpaceIndex, query: Sequence[str], limit: int = 5) -> list[Candidate]:
     """The moves of the space that the typed words name most closely (several when they are
     equally close, at most `limit`)."""
-    typed = set(query)
+    typed = set(query) | pairs(query)
     found = [
         Candidate(action, text, len(target - typed))
         for action, text, target in index
