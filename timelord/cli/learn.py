@@ -16,7 +16,7 @@ import time
 from timelord.agents import make_agent
 from timelord.cli.human import HumanAgent, QuitGame
 from timelord.cli.play import play_game, referee
-from timelord.cli.terminal import Screen
+from timelord.cli.terminal import News, Screen
 from timelord.core import Record, Rng
 from timelord.learn import LEARNER, Lesson, Ply, load_lesson, plan
 
@@ -54,28 +54,32 @@ def walk(lesson: Lesson, plies: list[Ply], screen: Screen) -> None:
     screen.say(lesson.title, game, style="bold")
     screen.say(lesson.intro)
     done = 0
+    news: list[News] = []
     for ply in plies:
         if ply.seat == LEARNER and ply.step is not None:
             done += 1
             view = state.view(LEARNER)
+            rule = f" [{ply.step.rule}]" if ply.step.rule else ""
+            note = f"Lesson, step {done} of {steps}: {ply.step.say}{rule}\nDo: {ply.label}"
+            asked = note
             while True:
-                screen.say("")
-                rule = f" [{ply.step.rule}]" if ply.step.rule else ""
-                screen.say(f"Lesson, step {done} of {steps}: {ply.step.say}{rule}", game)
-                screen.say(f"Do: {ply.label}", game, style="bold")
-                chosen = human.decide(view, state.legal_actions(), referee(state))
+                chosen = human.decide(view, state.legal_actions(), referee(state), news, asked)
+                news = []
                 if chosen == ply.action:
                     break
-                screen.say(
+                # said with the instruction, so that it is in sight with the prompt
+                asked = (
                     f"Not this time: the lesson asks you to {ply.label}. "
-                    f"(Type its number, or words from it.)"
+                    f"(Type its number, or words from it.)\n{note}"
                 )
             heading = f"Your move: {ply.label}"
         else:
-            heading = f"{game.seat_name(ply.seat)} moves"
+            heading = ""
         state, events = state.apply_with_events(ply.action)
         told = [t["text"] for t in game.tell(events, LEARNER)]
-        screen.events(game, heading, told, framed=ply.seat == LEARNER)
+        if told:  # shown beside the prompt at the next step
+            news.append(News(told, heading))
+    screen.news(game, news)
     screen.say("")
     screen.say(lesson.outro, game, style="bold")
     screen.say(f"The rules in full: `timelord rules {lesson.game_id}`.")

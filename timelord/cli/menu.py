@@ -133,13 +133,21 @@ def group_entries(entries: Sequence[Entry], size: int) -> list[Group | Entry] | 
     """Moves in groups (by kind and card, kind, card, or target tile) when they do not fit on
     one page: the first grouping whose groups fit, with the smallest groups opened in place
     while the page has room, so few moves need two steps. None: no grouping helps (or none
-    is needed), so the moves are paged as they are."""
+    is needed), so the moves are paged as they are. On a page too small for any grouping, the
+    fewest groups are paged instead, when they halve the pages at least."""
     if len(entries) <= size:
         return None
+    fewest: list[Group] | None = None
     for key in _GROUPINGS:
         groups = _partition(entries, key)
         if 2 <= len(groups) <= size:
             return _open_small(groups, size)
+        if len(groups) >= 2 and (fewest is None or len(groups) < len(fewest)):
+            fewest = groups
+    if fewest is not None and len(fewest) <= len(entries) // 2:
+        # no grouping fits one page (a small terminal): the fewest groups, paged, still
+        # take fewer pages than the moves would
+        return list(fewest)
     return None
 
 
