@@ -41,11 +41,11 @@ ERASE_SCROLLBACK = "\x1b[3J"
 _MIN_BOARD_WIDTH = 60
 
 #: how much of a table is drawn: all of it, without the legend (once seen), compact (no
-#: legend, no ruled lines between rows, no frame) for a small terminal, or bare (compact,
-#: without the extra panel and the sections a game can spare) for a tiny one
+#: legend, no ruled lines between rows, no frame, not the sections a game can spare) for a
+#: small terminal, or bare (compact, without the extra panel) for a tiny one
 FULL, NO_LEGEND, COMPACT, BARE = 0, 1, 2, 3
 
-#: game id -> sections of its picture left out of a bare table (the news says what happened)
+#: game id -> sections of its picture a compact table leaves out (the news says what happened)
 _SPARE = {"clue": ("Recent",)}
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -230,9 +230,10 @@ class Screen:
         if extra is not None and extra.replaces:
             picture = drop_section(picture, extra.replaces)
         picture = compact(picture, level)
-        if level >= BARE:
+        if level >= COMPACT:
             for section in _SPARE.get(game.id, ()):
                 picture = drop_section(picture, section)
+        if level >= BARE:
             if extra is not None:
                 title += f" (type v for the whole table, {extra.title.lower()} too)"
             extra = None
