@@ -169,3 +169,18 @@ def test_a_glossary_line_says_each_name_once_and_cites_the_cards_own_clause() ->
         for name, entry in load(game_id).glossary().items():
             line = glossary_line(game_id, name, entry)
             assert not line.lower().startswith(f"{name.lower()}: {name.lower()}:"), line
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_episode_lines_say_what_each_scores_and_stay_apart(width: int) -> None:
+    """Issue 33 item 13: an episode scores its Threat's total (E-5.2); the menu says so on
+    each line, and on an 80-column terminal the lines still differ where the episodes do."""
+    game, state = _episodes_after_the_first_lesson_move()
+    view = state.view(0)
+    menu = Menu(make_entries(game, view, state.legal_actions()), 20)
+    lines = menu.lines(width)
+    assert all(len(line) <= width for line in lines)
+    episodes = [line for line in lines if "Doctor 9" in line]
+    assert len(episodes) == 5 and len(set(episodes)) == 5
+    assert episodes[-1].endswith("Foe 8, Plot 3, Special 3  (14 VP)")  # 8 + 3 + 3
+    assert episodes[0].endswith("Foe 5, Plot 3, Special 3  (11 VP)")

@@ -70,6 +70,8 @@ class Entry:
     card: str | None
     card_text: str
     words: frozenset[str]
+    #: what the move is worth, where the menu can say it (an episode's VP)
+    note: str = ""
 
     @property
     def tile(self) -> str | None:
@@ -102,8 +104,21 @@ def make_entries(game: Game, view: View, legal: Sequence[Action]) -> list[Entry]
         text = (glossary.get(card) or {}).get("text", "") if card is not None else ""
         kind = kind_name(action)
         found = terms(f"{label} {action} {card or ''} {kind}")
-        entries.append(Entry(action, label, kind, card, text, found))
+        entries.append(Entry(action, label, kind, card, text, found, worth(game, action)))
     return entries
+
+
+def worth(game: Game, action: Action) -> str:
+    """What a move scores, said beside it where the menu can tell: an Episodes episode
+    scores its Threat's total when its Defenders beat it (E-5.2)."""
+    if game.id == "episodes" and type(action).__name__ == "PlayEpisode":
+        from timelord.games.episodes.cards import DEFENDERS, THREAT
+
+        fps = action.fps  # type: ignore[attr-defined]
+        defence, threat = sum(fps[i] for i in DEFENDERS), sum(fps[i] for i in THREAT)
+        # (an episode is offered only when its Defenders beat its Threat)
+        return f"{threat} VP" if defence > threat else ""
+    return ""
 
 
 @dataclass
@@ -253,6 +268,13 @@ class Menu:
                 text = f"{item.title}  [{count} move{'s' if count > 1 else ''}]"
             else:
                 text = item.label
+                if item.note:  # what it scores stays in sight: the label is cut instead
+                    head, tail = f"  {n:>{digits}}. ", f"  ({item.note})"
+                    kind, colon, rest = text.partition(": ")
+                    if len(head + text + tail) > width and colon:
+                        text = f"{kind.split()[-1]}: {rest}"  # "episode: Doctor 9, ..."
+                    out.append(_clip(head + text, width - len(tail)) + tail)
+                    continue
                 if item.card_text and not one_card:
                     text += f"  ({item.card}: {item.card_text})"
             out.append(_clip(f"  {n:>{digits}}. {text}", width))

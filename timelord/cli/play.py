@@ -17,7 +17,7 @@ from typing import TextIO
 from timelord.agents import Agent, make_agent
 from timelord.cli.human import HumanAgent, QuitGame, WhyNot
 from timelord.cli.options import add_option_argument, load_game, parse_options, parse_seats
-from timelord.cli.terminal import News, Screen
+from timelord.cli.terminal import FULL, NO_LEGEND, News, Screen
 from timelord.core import Action, ConfigError, Game, GameError, Record, Rng, State
 from timelord.core.record import check_seed
 
@@ -162,7 +162,8 @@ def play_game(
         screen.news(game, waiting[at_screen])
     final_view = state.view(at_screen if not hot_seat else None)
     screen.say("")
-    screen.table(game, final_view, f"{game.id}: the end", None)
+    # the people at the table have seen its legend; a bots' game shows it this once
+    screen.table(game, final_view, f"{game.id}: the end", None, NO_LEGEND if humans else FULL)
     screen.say(result_text(game, state), game, style="bold")
     return state
 
