@@ -238,7 +238,8 @@ class Screen:
                 title += f" (type v for the whole table, {extra.title.lower()} too)"
             extra = None
         if not colour:
-            return [picture] + ([extra.plain()] if extra is not None else [])
+            plain: list[RenderableType] = [picture]
+            return plain + ([extra.plain()] if extra is not None else [])
         board: RenderableType
         if level >= COMPACT:
             board = Group(Text(title, style="dim"), styled(game, picture))
