@@ -232,11 +232,23 @@ def test_at_80x24_the_table_the_lesson_and_what_just_happened_are_in_sight(
     menu; the legend that does not fit is left out (v shows the whole table)."""
     from timelord.learn import LEARNER, load_lesson, plan
 
-    labels = [p.label for p in plan(load_lesson(game_id)) if p.seat == LEARNER]
+    lesson = load_lesson(game_id)
+    plies = plan(lesson)
+    labels = [p.label for p in plies if p.seat == LEARNER]
+    # the last thing the learner is told before step 2 (a bot's move, where bots move)
+    game = lesson.game()
+    state = game.new_game(lesson.seed)
+    latest = ""
+    for ply in plies[: [p.seat for p in plies].index(LEARNER, 1)]:
+        state, events = state.apply_with_events(ply.action)
+        latest = next((t["text"] for t in reversed(game.tell(events, LEARNER))), latest)
     socket = f"timelord-small-{game_id}-{os.getpid()}"
     _tmux_start(socket, 80, 24, f"learn {game_id}")
     prompt = "Your move (number"
     try:
+        intro = _wait_screen(socket, lambda s: "Press Enter to begin" in s)
+        assert lesson.intro.split()[-1] in intro  # the intro is read before the table
+        _tmux(socket, "send-keys", "-t", "play", "Enter")
         first = _wait_screen(socket, lambda s: prompt in s)
         assert BOARD_MARK[game_id] in first
         assert "Lesson, step 1 of" in first and f"Do: {labels[0]}" in first
@@ -245,7 +257,7 @@ def test_at_80x24_the_table_the_lesson_and_what_just_happened_are_in_sight(
         second = _wait_screen(socket, lambda s: "Lesson, step 2 of" in s and prompt in s)
         assert BOARD_MARK[game_id] in second and f"Do: {labels[1]}" in second
         assert f"Your move: {labels[0]}" in second or "earlier event" in second
-        assert "•" in second  # what the move (and the bots after it) did
+        assert f"• {latest}"[:80] in second.replace("\n", "")  # what just happened, last
         assert "Legend" not in second
         for shown in (first, second):
             assert len(shown.rstrip("\n").splitlines()) <= 24
@@ -281,6 +293,8 @@ def test_a_clue_step_at_110x45_fits_the_screen() -> None:
     _tmux_start(socket, 110, 45, "learn clue")
     prompt = "Your move (number"
     try:
+        _wait_screen(socket, lambda s: "Press Enter to begin" in s)
+        _tmux(socket, "send-keys", "-t", "play", "Enter")
         for n, label in enumerate(labels[:4], 1):
             shown = _wait_screen(socket, lambda s, n=n: f"Lesson, step {n} of" in s and prompt in s)
             assert "Your cards:" in shown and "Notebook" in shown, shown

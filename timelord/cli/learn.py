@@ -53,6 +53,12 @@ def walk(lesson: Lesson, plies: list[Ply], screen: Screen) -> None:
     steps = sum(1 for p in plies if p.seat == LEARNER)
     screen.say(lesson.title, game, style="bold")
     screen.say(lesson.intro)
+    if screen.rich:  # a person at a terminal reads the intro before the table covers it
+        try:
+            if screen.ask("Press Enter to begin (q to leave). ").strip().lower() in {"q", "quit"}:
+                raise QuitGame
+        except EOFError as exc:
+            raise QuitGame from exc
     done = 0
     news: list[News] = []
     for ply in plies:
