@@ -93,7 +93,7 @@ def walk(lesson: Lesson, plies: list[Ply], screen: Screen) -> None:
 
 def _wants_game(screen: Screen, lesson: Lesson) -> bool:
     try:
-        answer = screen.ask(f"Play a normal game against an easy bot ({lesson.bot}) now? [Y/n] ")
+        answer = screen.ask("Play a whole game against an easy bot now? [Y/n] ")
     except EOFError:
         return False
     return answer.strip().lower() in ("", "y", "yes")
@@ -108,5 +108,6 @@ def normal_game(lesson: Lesson, screen: Screen) -> None:
         HumanAgent(game, screen) if spec == "human" else make_agent(spec, game) for spec in specs
     ]
     record = Record(game.id, game.options, seed, seats=specs)
-    screen.say(f"{game.id} with {game.players} players, seed {seed}: your move first or soon.")
+    others = "an easy bot" if game.players == 2 else f"{game.players - 1} easy bots"
+    screen.say(f"A new deal, you against {others} (seed {seed}).")
     play_game(game, agents, seed, record, screen)
