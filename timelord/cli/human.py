@@ -218,7 +218,10 @@ class HumanAgent(Agent):
         # the news gets up to half the room left, the menu the rest (grouped to fit)
         told = min(sum(n.height() for n in news), max(_MIN_NEWS, room // 2))
         menu = Menu(entries, max(_MIN_PAGE, room - told))
-        page = min(menu.size, len(menu.items))
+        extra = menu.header(screen.width).count("\n")  # a card's text under the title
+        if extra and menu.size - extra >= _MIN_PAGE:
+            menu = Menu(entries, menu.size - extra)
+        page = min(menu.size, len(menu.items)) + extra
         if screen.rich:
             news = latest_news(news, max(told, room - page))
         for part in parts:
