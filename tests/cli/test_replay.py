@@ -30,7 +30,7 @@ def test_step_shows_the_table_after_the_move_it_tells(
     state = game.new_game(record.seed)
     first = game.action_from_json(record.actions[0])
     after = state.apply(first)
-    presses = iter([""])
+    presses = iter(["", ""])
 
     def enter(prompt: str = "") -> str:
         try:
@@ -45,6 +45,7 @@ def test_step_shows_the_table_after_the_move_it_tells(
     told_first = out.split("   1. ", 1)[1].split("   2. ", 1)[0]
     assert game.render_view(after.view(0)) in told_first
     assert game.render_view(state.view(0)) not in told_first
+    assert out.count("Legend:") == 1  # the legend once, not at every step
 
 
 def test_an_unfinished_game_ends_without_a_result(

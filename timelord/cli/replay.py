@@ -7,6 +7,7 @@ import argparse
 import json
 
 from timelord.cli.play import result_text
+from timelord.cli.terminal import FULL, NO_LEGEND, compact
 from timelord.core import CorruptRecord, Game, GameError, Record, State, load, replay_steps
 
 
@@ -43,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{n:>4}. {told[0] if told else '(nothing you could see)'}")
             for text in told[1:]:
                 print(f"      {text}")
-            if args.step:
-                print(game.render_view(after.view(seat)))  # the table after the move told
+            if args.step:  # the table after the move told; its legend the first time only
+                print(compact(game.render_view(after.view(seat)), FULL if n == 1 else NO_LEGEND))
                 try:
                     input("-- Enter for the next move, Ctrl-D to stop --")
                 except EOFError:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     except CorruptRecord as exc:
         raise CorruptRecord(f"{args.file} is corrupt: {exc}") from exc
     assert final is not None
-    print(game.render_view(final.view(seat)))
+    print(compact(game.render_view(final.view(seat)), NO_LEGEND if args.step else FULL))
     print(end_text(game, final, len(record.actions)))
     return 0
 
