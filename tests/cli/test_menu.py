@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 import tests.cli.toys  # noqa: F401  (registers gloss-toy)
+from timelord.cli.human import HumanAgent, QuitGame, glossary_line
 from timelord.cli.menu import (
     Group,
     Menu,
@@ -15,7 +18,9 @@ from timelord.cli.menu import (
     matches,
     words,
 )
-from timelord.core import load
+from timelord.cli.play import referee
+from timelord.cli.terminal import Screen
+from timelord.core import Game, State, load
 
 
 def test_typed_words_find_a_move_in_any_order_with_little_words_left_out() -> None:
@@ -109,3 +114,73 @@ def test_the_action_space_is_searched_for_moves_not_offered() -> None:
     assert found.text == "play 4"
     assert len(find_in_space(index, words("play"))) == 5  # limited, equally close
     assert index_space(load("toy", players=2)) is None  # the plain toy has no space
+
+
+def _episodes_after_the_first_lesson_move() -> tuple[Game, State]:
+    from timelord.learn import load_lesson, plan
+
+    lesson = load_lesson("episodes")
+    game = lesson.game()
+    return game, game.new_game(lesson.seed).apply(plan(lesson)[0].action)
+
+
+def test_an_episode_typed_in_full_in_any_order_finds_that_episode_only() -> None:
+    """Issue 33 item 13: a card is a suit and a number together; matching by a set of words
+    found every episode holding a Foe, an 8, a Plot and a 3 in any pairing."""
+    game, state = _episodes_after_the_first_lesson_move()
+    menu = Menu(make_entries(game, state.view(0), state.legal_actions()), 20)
+    found = menu.filter(
+        words("play an episode: Foe 8, Doctor 9, Companion 3, Gadget 3, Plot 3, Special 3")
+    )
+    assert [e.label for e in found] == [
+        "play an episode: Doctor 9, Companion 3, Gadget 3, Foe 8, Plot 3, Special 3"
+    ]
+    assert len(menu.filter(words("foe 3"))) == 0  # no episode of these uses a Foe 3
+    assert len(menu.filter(words("fo 8"))) == 0  # a two-letter start matches nothing
+    assert len(menu.filter(words("compan 3 foe 8"))) == 1  # a start of three letters does
+
+
+def test_a_move_never_allowed_is_told_with_the_rule_that_forbids_it() -> None:
+    game, state = _episodes_after_the_first_lesson_move()
+    # Defenders 9 + 3 + 3 do not exceed the Threat 8 + 4 + 3: no such episode exists (E-5.1)
+    typed = "play an episode: Doctor 9, Companion 3, Gadget 3, Foe 8, Plot 4, Special 3"
+    answers = iter([typed, "q"])
+    out = io.StringIO()
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    with pytest.raises(QuitGame):
+        HumanAgent(game, screen).decide(state.view(0), state.legal_actions(), referee(state))
+    told = out.getvalue().split("help\n", 1)[1]
+    assert "is no move this game ever allows" in told
+    assert "Episode: Play one card of each suit" in told and "[E-5.1]" in told
+    assert "Special: " not in told  # "Special 3" names a card, not the rule
+
+
+def test_a_glossary_line_says_each_name_once_and_cites_the_cards_own_clause() -> None:
+    keys = load("keys").glossary()
+    assert glossary_line("keys", "Teleport", keys["Teleport"]).startswith(
+        "Teleport: a pawn arriving here"
+    )
+    debts = load("card-game").glossary()["Collecting on Debts"]
+    assert debts["clause"] == "C-card-captain-jack"  # the id another card shares the rule by
+    assert glossary_line("card-game", "Collecting on Debts", debts).endswith(
+        "[C-card-collecting-on-debts]"
+    )
+    for game_id in ("keys", "episodes", "clue", "card-game"):
+        for name, entry in load(game_id).glossary().items():
+            line = glossary_line(game_id, name, entry)
+            assert not line.lower().startswith(f"{name.lower()}: {name.lower()}:"), line
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_episode_lines_say_what_each_scores_and_stay_apart(width: int) -> None:
+    """Issue 33 item 13: an episode scores its Threat's total (E-5.2); the menu says so on
+    each line, and on an 80-column terminal the lines still differ where the episodes do."""
+    game, state = _episodes_after_the_first_lesson_move()
+    view = state.view(0)
+    menu = Menu(make_entries(game, view, state.legal_actions()), 20)
+    lines = menu.lines(width)
+    assert all(len(line) <= width for line in lines)
+    episodes = [line for line in lines if "Doctor 9" in line]
+    assert len(episodes) == 5 and len(set(episodes)) == 5
+    assert episodes[-1].endswith("Foe 8, Plot 3, Special 3  (14 VP)")  # 8 + 3 + 3
+    assert episodes[0].endswith("Foe 5, Plot 3, Special 3  (11 VP)")

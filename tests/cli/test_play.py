@@ -14,12 +14,12 @@ import pytest
 
 import tests.cli.toys  # noqa: F401  (registers toy and gloss-toy)
 from tests.cli.toys import SpacedKeys
-from timelord.cli.human import HumanAgent, QuitGame
+from timelord.cli.human import HumanAgent, QuitGame, glossary_line
 from timelord.cli.main import main
 from timelord.cli.menu import find_in_space, index_space, make_entries, matches, words
 from timelord.cli.play import referee
 from timelord.cli.terminal import Screen
-from timelord.core import IllegalAction, Record, load, replay
+from timelord.core import Action, Game, IllegalAction, Record, State, load, replay
 
 
 def _script(monkeypatch: pytest.MonkeyPatch, answers: list[str], echo: bool = False) -> list[str]:
@@ -79,7 +79,7 @@ def test_own_move_and_the_bots_moves_are_told_as_events(
     out = capsys.readouterr().out
     after = out.split(f"Your move: {mine}", 1)[1]
     assert after.lstrip().startswith(f"* You: play {mine.card}")  # toy events say what was played
-    assert "Seat 1 moves" in after and "* Seat 1: play" in after
+    assert "* Seat 1: play" in after  # the event names the bot: no heading line for it
 
 
 def test_card_texts_beside_moves_and_labels_from_the_game(
@@ -206,11 +206,19 @@ def test_why_not_for_a_move_typed_by_its_text_in_every_game(game_id: str) -> Non
 
 
 def test_a_long_meanwhile_keeps_the_latest_events_and_counts_the_rest() -> None:
-    from timelord.cli.play import _last
+    from timelord.cli.terminal import News, latest_news
 
-    lines = [f"event {i}" for i in range(10)]
-    assert _last(lines, 20) == lines
-    assert _last(lines, 4) == ["(7 earlier events)", "event 7", "event 8", "event 9"]
+    blocks = [News([f"event {i}" for i in range(6)]), News(["a", "b", "c"], "Your move: x")]
+    assert latest_news(blocks, 20) == blocks
+    assert latest_news(blocks, 6) == [
+        News(["(5 earlier events)"]),
+        News(["event 5"]),
+        News(["a", "b", "c"], "Your move: x"),
+    ]
+    assert latest_news(blocks, 5) == [News(["(6 earlier events)"]), blocks[1]]
+    assert latest_news(blocks, 3) == [News(["(8 earlier events)"]), News(["c"], "Your move: x")]
+    for room in range(1, 12):  # never more lines than the room, once it has one to spare
+        assert sum(b.height() for b in latest_news(blocks, room)) <= max(room, 2)
 
 
 @pytest.mark.parametrize("game_id", ["card-game", "clue", "episodes", "keys"])
@@ -232,12 +240,12 @@ def test_any_cards_full_text_can_be_read_in_hand_or_not(game_id: str) -> None:
     with pytest.raises(QuitGame):
         HumanAgent(game, screen).decide(state.view(seat), state.legal_actions(), referee(state))
     text = out.getvalue()
-    assert "info NAME (or help NAME)" in text and "names no move" not in text
+    assert "info NAME (or help NAME)" in text and "ever allows" not in text
     helped = text.split("info NAME", 1)[1]
-    assert f"{absent}: {glossary[absent]['text']}" in helped
-    assert f"{longest}: {glossary[longest]['text']}" in helped  # whole, however long
+    assert glossary_line(game_id, absent, glossary[absent]) in helped
+    assert glossary_line(game_id, longest, glossary[longest]) in helped  # whole, however long
     # `glossary` printed every entry once more
-    shown = {n: helped.count(f"{n}: {e['text']}") for n, e in glossary.items()}
+    shown = {n: helped.count(glossary_line(game_id, n, e)) for n, e in glossary.items()}
     assert all(times >= (2 if n in (absent, longest) else 1) for n, times in shown.items())
 
 
@@ -256,3 +264,48 @@ def test_info_on_a_name_no_card_has_says_so_and_a_partial_name_finds_the_card() 
     assert f"Rory: {rory['text']} [C-card-rory]" in text and f"({rory['source']})" in text
     assert "Madame Kovarian: " in text
     assert "No card, tile or power is called 'zzz'; type glossary for them all." in text
+
+
+def _clue_before_the_accusation() -> tuple[Game, State, Action]:
+    """The Clue lesson's position where the learner may accuse (from the TARDIS)."""
+    from timelord.learn import load_lesson, plan
+
+    lesson = load_lesson("clue")
+    game = lesson.game()
+    state = game.new_game(lesson.seed)
+    for ply in plan(lesson):
+        if type(ply.action).__name__ == "Accuse":
+            return game, state, ply.action
+        state = state.apply(ply.action)
+    raise AssertionError("the Clue lesson has no accusation")
+
+
+@pytest.mark.parametrize("how", ["words", "number"])
+def test_an_accusation_is_made_only_once_confirmed(how: str) -> None:
+    """Issue 33 item 9: an accusation cannot be taken back and a wrong one puts the player
+    out (C-5.1, C-5.3), so one keystroke must not make it: the terminal asks first."""
+    game, state, accuse = _clue_before_the_accusation()
+    view = state.view(0)
+    entries = make_entries(game, view, state.legal_actions())
+    number = next(i for i, e in enumerate(entries, 1) if e.action == accuse)
+    typed = str(number) if how == "number" else "make an accusation"
+    answers = iter([typed, "n", typed, "yes"])
+    out = io.StringIO()
+    screen = Screen(out, read=lambda prompt: print(prompt, file=out) or next(answers), rich=False)
+    person = HumanAgent(game, screen)
+    assert person.decide(view, state.legal_actions(), referee(state)) == accuse
+    text = out.getvalue()
+    assert text.count("cannot be taken back") == 2 and text.count("Type yes to confirm") == 2
+    assert "Not made." in text  # the first "n" made nothing
+
+
+def test_other_moves_need_no_confirming() -> None:
+    game, state, accuse = _clue_before_the_accusation()
+    view = state.view(0)
+    other = next(a for a in state.legal_actions() if a != accuse)
+    answers = iter([game.action_label(view, other)])
+    out = io.StringIO()
+    screen = Screen(out, read=lambda prompt: next(answers), rich=False)
+    person = HumanAgent(game, screen)
+    assert person.decide(view, state.legal_actions(), referee(state)) == other
+    assert "confirm" not in out.getvalue()

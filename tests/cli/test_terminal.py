@@ -181,3 +181,124 @@ def test_hot_seat_clears_the_scrollback_too() -> None:
         assert prompt not in history
     finally:
         _tmux(socket, "kill-server")
+
+
+#: a line of each game's table that a compact table keeps
+BOARD_MARK = {
+    "card-game": "Your hand:",
+    "clue": "Your cards:",
+    "episodes": "Your hand",
+    "keys": "Your hand:",
+}
+
+
+def _tmux_start(socket: str, cols: int, rows: int, argv: str) -> None:
+    import shutil
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    # the pane's own size, not a COLUMNS or LINES this process may carry
+    command = (
+        f"cd {ROOT} && env -u COLUMNS -u LINES PYTHONPATH={ROOT} TERM=xterm-256color "
+        f"{sys.executable} -m timelord {argv}; sleep 30"
+    )
+    _tmux(socket, "new-session", "-d", "-s", "play", "-x", str(cols), "-y", str(rows), command)
+
+
+def _screen(socket: str) -> str:
+    """What the terminal shows now (no scrollback)."""
+    return _tmux(socket, "capture-pane", "-p", "-t", "play")
+
+
+def _wait_screen(socket: str, done: Callable[[str], bool], seconds: float = 60.0) -> str:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        shown = _screen(socket)
+        if done(shown):
+            return shown
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the screen never got there; it shows:\n{shown}")
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("game_id", sorted(BOARD_MARK))
+def test_at_80x24_the_table_the_lesson_and_what_just_happened_are_in_sight(
+    game_id: str,
+) -> None:
+    """Issue 33 item 10: on an 80x24 terminal the table (in its compact form), the lesson's
+    instruction and what just happened are on the screen with the prompt, not only the
+    menu; the legend that does not fit is left out (v shows the whole table)."""
+    from timelord.learn import LEARNER, load_lesson, plan
+
+    lesson = load_lesson(game_id)
+    plies = plan(lesson)
+    labels = [p.label for p in plies if p.seat == LEARNER]
+    # the last thing the learner is told before step 2 (a bot's move, where bots move)
+    game = lesson.game()
+    state = game.new_game(lesson.seed)
+    latest = ""
+    for ply in plies[: [p.seat for p in plies].index(LEARNER, 1)]:
+        state, events = state.apply_with_events(ply.action)
+        latest = next((t["text"] for t in reversed(game.tell(events, LEARNER))), latest)
+    socket = f"timelord-small-{game_id}-{os.getpid()}"
+    _tmux_start(socket, 80, 24, f"learn {game_id}")
+    prompt = "Your move (number"
+    try:
+        intro = _wait_screen(socket, lambda s: "Press Enter to begin" in s)
+        assert lesson.intro.split()[-1] in intro  # the intro is read before the table
+        _tmux(socket, "send-keys", "-t", "play", "Enter")
+        first = _wait_screen(socket, lambda s: prompt in s)
+        assert BOARD_MARK[game_id] in first
+        assert "Lesson, step 1 of" in first and f"Do: {labels[0]}" in first
+        assert "Your moves (" in first  # the menu, shortened to fit
+        _tmux(socket, "send-keys", "-t", "play", labels[0], "Enter")
+        second = _wait_screen(socket, lambda s: "Lesson, step 2 of" in s and prompt in s)
+        assert BOARD_MARK[game_id] in second and f"Do: {labels[1]}" in second
+        assert f"Your move: {labels[0]}" in second or "earlier event" in second
+        assert f"• {latest}"[:80] in second.replace("\n", "")  # what just happened, last
+        assert "Legend" not in second
+        for shown in (first, second):
+            assert len(shown.rstrip("\n").splitlines()) <= 24
+    finally:
+        _tmux(socket, "kill-server")
+
+
+def test_the_keys_legend_is_shown_once() -> None:
+    """Issue 33 item 10: the 8 lines of Keys legend came with every turn."""
+    socket = f"timelord-legend-{os.getpid()}"
+    _tmux_start(socket, 110, 45, "play keys --seats human,random --seed 5")
+    prompt = "Your move (number"
+    try:
+        history = _wait_for(socket, lambda h: prompt in h)
+        for _ in range(3):
+            asked = history.count(prompt)
+            _tmux(socket, "send-keys", "-t", "play", "stay put", "Enter")
+            _tmux(socket, "send-keys", "-t", "play", "1", "Enter")
+            history = _wait_for(socket, lambda h, n=asked: h.count(prompt) > n + 1)
+        assert history.count("Legend: a tile reads") == 1
+        assert history.count("Round ") > 3  # several turns were shown
+    finally:
+        _tmux(socket, "kill-server")
+
+
+def test_a_clue_step_at_110x45_fits_the_screen() -> None:
+    """Issue 33 item 10: the notebook beside the map, not under a 110-wide panel: each step
+    of the Clue lesson, table, news, instruction and menu, fits on 45 lines."""
+    from timelord.learn import LEARNER, load_lesson, plan
+
+    labels = [p.label for p in plan(load_lesson("clue")) if p.seat == LEARNER]
+    socket = f"timelord-clue-{os.getpid()}"
+    _tmux_start(socket, 110, 45, "learn clue")
+    prompt = "Your move (number"
+    try:
+        _wait_screen(socket, lambda s: "Press Enter to begin" in s)
+        _tmux(socket, "send-keys", "-t", "play", "Enter")
+        for n, label in enumerate(labels[:4], 1):
+            shown = _wait_screen(socket, lambda s, n=n: f"Lesson, step {n} of" in s and prompt in s)
+            assert "Your cards:" in shown and "Notebook" in shown, shown
+            assert shown.index("clue: Seat 0 (you)") < shown.index(f"Lesson, step {n} of")
+            _tmux(socket, "send-keys", "-t", "play", label, "Enter")
+    finally:
+        _tmux(socket, "kill-server")

@@ -148,7 +148,7 @@ def test_timelord_learn_goes_on_to_a_normal_game(
     _answers(monkeypatch, [*labels, "y", "q"])  # then leave the normal game at once
     assert main(["learn", "keys"]) == 1
     out = capsys.readouterr().out
-    assert "keys with 2 players" in out and "Lesson left" in out
+    assert "A new deal, you against an easy bot" in out and "Lesson left" in out
 
 
 @pytest.fixture

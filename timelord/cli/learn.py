@@ -16,7 +16,7 @@ import time
 from timelord.agents import make_agent
 from timelord.cli.human import HumanAgent, QuitGame
 from timelord.cli.play import play_game, referee
-from timelord.cli.terminal import Screen
+from timelord.cli.terminal import News, Screen
 from timelord.core import Record, Rng
 from timelord.learn import LEARNER, Lesson, Ply, load_lesson, plan
 
@@ -53,29 +53,39 @@ def walk(lesson: Lesson, plies: list[Ply], screen: Screen) -> None:
     steps = sum(1 for p in plies if p.seat == LEARNER)
     screen.say(lesson.title, game, style="bold")
     screen.say(lesson.intro)
+    if screen.rich:  # a person at a terminal reads the intro before the table covers it
+        try:
+            if screen.ask("Press Enter to begin (q to leave). ").strip().lower() in {"q", "quit"}:
+                raise QuitGame
+        except EOFError as exc:
+            raise QuitGame from exc
     done = 0
+    news: list[News] = []
     for ply in plies:
         if ply.seat == LEARNER and ply.step is not None:
             done += 1
             view = state.view(LEARNER)
+            rule = f" [{ply.step.rule}]" if ply.step.rule else ""
+            note = f"Lesson, step {done} of {steps}: {ply.step.say}{rule}\nDo: {ply.label}"
+            asked = note
             while True:
-                screen.say("")
-                rule = f" [{ply.step.rule}]" if ply.step.rule else ""
-                screen.say(f"Lesson, step {done} of {steps}: {ply.step.say}{rule}", game)
-                screen.say(f"Do: {ply.label}", game, style="bold")
-                chosen = human.decide(view, state.legal_actions(), referee(state))
+                chosen = human.decide(view, state.legal_actions(), referee(state), news, asked)
+                news = []
                 if chosen == ply.action:
                     break
-                screen.say(
+                # said with the instruction, so that it is in sight with the prompt
+                asked = (
                     f"Not this time: the lesson asks you to {ply.label}. "
-                    f"(Type its number, or words from it.)"
+                    f"(Type its number, or words from it.)\n{note}"
                 )
             heading = f"Your move: {ply.label}"
         else:
-            heading = f"{game.seat_name(ply.seat)} moves"
+            heading = ""
         state, events = state.apply_with_events(ply.action)
         told = [t["text"] for t in game.tell(events, LEARNER)]
-        screen.events(game, heading, told, framed=ply.seat == LEARNER)
+        if told:  # shown beside the prompt at the next step
+            news.append(News(told, heading))
+    screen.news(game, news)
     screen.say("")
     screen.say(lesson.outro, game, style="bold")
     screen.say(f"The rules in full: `timelord rules {lesson.game_id}`.")
@@ -83,7 +93,7 @@ def walk(lesson: Lesson, plies: list[Ply], screen: Screen) -> None:
 
 def _wants_game(screen: Screen, lesson: Lesson) -> bool:
     try:
-        answer = screen.ask(f"Play a normal game against an easy bot ({lesson.bot}) now? [Y/n] ")
+        answer = screen.ask("Play a whole game against an easy bot now? [Y/n] ")
     except EOFError:
         return False
     return answer.strip().lower() in ("", "y", "yes")
@@ -98,5 +108,6 @@ def normal_game(lesson: Lesson, screen: Screen) -> None:
         HumanAgent(game, screen) if spec == "human" else make_agent(spec, game) for spec in specs
     ]
     record = Record(game.id, game.options, seed, seats=specs)
-    screen.say(f"{game.id} with {game.players} players, seed {seed}: your move first or soon.")
+    others = "an easy bot" if game.players == 2 else f"{game.players - 1} easy bots"
+    screen.say(f"A new deal, you against {others} (seed {seed}).")
     play_game(game, agents, seed, record, screen)

@@ -50,8 +50,26 @@ class _Parser(argparse.ArgumentParser):
         fail(message, f"(see `{self.prog} --help`)")
 
 
+#: what `timelord --help` tells a user the command is for (the module's docstring is for
+#: the people who work on it)
+DESCRIPTION = """\
+Four Doctor Who tabletop games (Keys to the TARDIS, Episodes, Doctor Who: The Card Game,
+Clue) to play in the terminal or the browser, against people or bots, and to study with
+simulations and reviews."""
+EPILOG = """\
+new here? `timelord learn keys` teaches a game in a guided first game; `timelord games`
+lists the games; `timelord play GAME --seats human,ismcts:easy` plays one against a bot;
+`timelord serve --open` opens the tables in your browser. `timelord COMMAND --help` tells
+more about each command."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="timelord", description=__doc__.splitlines()[0])
+    parser = _Parser(
+        prog="timelord",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     version = f"timelord {timelord.__version__} ({timelord.BUILD})"
     parser.add_argument("--version", action="version", version=version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from timelord.core import Action, Game, View
 
@@ -26,12 +27,34 @@ def words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
+def pairs(found: Sequence[str]) -> set[str]:
+    """Each word with the number after it ("foe 8"): a card named by suit and value is one
+    thing, so `Foe 8, Plot 3` must not match a move with a Foe 3 and a Plot 8."""
+    return {f"{w} {n}" for w, n in pairwise(found) if w.isalpha() and n.isdigit()}
+
+
+def terms(text: str) -> frozenset[str]:
+    """What typed words are matched against: the words of `text` and its word-number pairs."""
+    found = words(text)
+    return frozenset(found) | pairs(found)
+
+
 def matches(query: Sequence[str], target: frozenset[str]) -> bool:
-    """Whether every query word is a word of `target`, or starts one (three letters or more)."""
+    """Whether every query word is a word of `target`, or starts one (three letters or more),
+    and every word-number pair of the query (`foe 8`) is one of `target`'s pairs."""
     for q in query:
         if q in target:
             continue
         if len(q) >= 3 and q.isalpha() and any(t.startswith(q) for t in target):
+            continue
+        return False
+    for pair in pairs(query):
+        name, number = pair.split(" ")
+        if pair in target:
+            continue
+        if len(name) >= 3 and any(
+            t.endswith(f" {number}") and t.startswith(name) and " " in t for t in target
+        ):
             continue
         return False
     return True
@@ -47,6 +70,8 @@ class Entry:
     card: str | None
     card_text: str
     words: frozenset[str]
+    #: what the move is worth, where the menu can say it (an episode's VP)
+    note: str = ""
 
     @property
     def tile(self) -> str | None:
@@ -78,9 +103,22 @@ def make_entries(game: Game, view: View, legal: Sequence[Action]) -> list[Entry]
         card = game.action_card(action)
         text = (glossary.get(card) or {}).get("text", "") if card is not None else ""
         kind = kind_name(action)
-        found = words(f"{label} {action} {card or ''} {kind}")
-        entries.append(Entry(action, label, kind, card, text, frozenset(found)))
+        found = terms(f"{label} {action} {card or ''} {kind}")
+        entries.append(Entry(action, label, kind, card, text, found, worth(game, action)))
     return entries
+
+
+def worth(game: Game, action: Action) -> str:
+    """What a move scores, said beside it where the menu can tell: an Episodes episode
+    scores its Threat's total when its Defenders beat it (E-5.2)."""
+    if game.id == "episodes" and type(action).__name__ == "PlayEpisode":
+        from timelord.games.episodes.cards import DEFENDERS, THREAT
+
+        fps = action.fps  # type: ignore[attr-defined]
+        defence, threat = sum(fps[i] for i in DEFENDERS), sum(fps[i] for i in THREAT)
+        # (an episode is offered only when its Defenders beat its Threat)
+        return f"{threat} VP" if defence > threat else ""
+    return ""
 
 
 @dataclass
@@ -110,13 +148,21 @@ def group_entries(entries: Sequence[Entry], size: int) -> list[Group | Entry] | 
     """Moves in groups (by kind and card, kind, card, or target tile) when they do not fit on
     one page: the first grouping whose groups fit, with the smallest groups opened in place
     while the page has room, so few moves need two steps. None: no grouping helps (or none
-    is needed), so the moves are paged as they are."""
+    is needed), so the moves are paged as they are. On a page too small for any grouping, the
+    fewest groups are paged instead, when they halve the pages at least."""
     if len(entries) <= size:
         return None
+    fewest: list[Group] | None = None
     for key in _GROUPINGS:
         groups = _partition(entries, key)
         if 2 <= len(groups) <= size:
             return _open_small(groups, size)
+        if len(groups) >= 2 and (fewest is None or len(groups) < len(fewest)):
+            fewest = groups
+    if fewest is not None and len(fewest) <= len(entries) // 2:
+        # no grouping fits one page (a small terminal): the fewest groups, paged, still
+        # take fewer pages than the moves would
+        return list(fewest)
     return None
 
 
@@ -222,6 +268,13 @@ class Menu:
                 text = f"{item.title}  [{count} move{'s' if count > 1 else ''}]"
             else:
                 text = item.label
+                if item.note:  # what it scores stays in sight: the label is cut instead
+                    head, tail = f"  {n:>{digits}}. ", f"  ({item.note})"
+                    kind, colon, rest = text.partition(": ")
+                    if len(head + text + tail) > width and colon:
+                        text = f"{kind.split()[-1]}: {rest}"  # "episode: Doctor 9, ..."
+                    out.append(_clip(head + text, width - len(tail)) + tail)
+                    continue
                 if item.card_text and not one_card:
                     text += f"  ({item.card}: {item.card_text})"
             out.append(_clip(f"  {n:>{digits}}. {text}", width))
@@ -266,14 +319,14 @@ def index_space(game: Game) -> SpaceIndex | None:
     for action in space:
         text = str(action)
         card = game.action_card(action) or ""
-        index.append((action, text, frozenset(words(f"{text} {card} {kind_name(action)}"))))
+        index.append((action, text, terms(f"{text} {card} {kind_name(action)}")))
     return index
 
 
 def find_in_space(index: SpaceIndex, query: Sequence[str], limit: int = 5) -> list[Candidate]:
     """The moves of the space that the typed words name most closely (several when they are
     equally close, at most `limit`)."""
-    typed = set(query)
+    typed = set(query) | pairs(query)
     found = [
         Candidate(action, text, len(target - typed))
         for action, text, target in index

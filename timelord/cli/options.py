@@ -62,6 +62,10 @@ class OptionInfo:
     doc: str
 
     def line(self) -> str:
+        """`name (default X): meaning`, the default said once: left out here where the
+        meaning already says it."""
+        if "default" in self.doc:
+            return f"{self.name}: {self.doc}"
         default = "none" if self.default is None else json.dumps(self.default)
         text = f"{self.name} (default {default})"
         return f"{text}: {self.doc}" if self.doc else text
@@ -83,21 +87,23 @@ def game_options(game_id: str) -> list[OptionInfo]:
 
 
 def load_game(game_id: str, options: dict[str, Any]) -> Game:
-    """Build `game_id` with `options`; a `ConfigError` that lists the valid options if one is
-    unknown or refused."""
+    """Build `game_id` with `options`; a short `ConfigError` if one is unknown or refused,
+    naming the valid options and where they are explained (one line, not their manual)."""
     valid = game_options(game_id)
     names = {o.name for o in valid}
     unknown = sorted(set(options) - names)
-    listing = "; ".join(o.line() for o in valid) or "none"
+    more = f"(see `timelord games {game_id}`)"
     if unknown:
+        listing = ", ".join(o.name for o in valid) or "none"
         raise ConfigError(
-            f"{game_id} has no option {', '.join(map(repr, unknown))}; valid options: {listing}"
+            f"{game_id} has no option {', '.join(map(repr, unknown))}; "
+            f"its options: {listing} {more}"
         )
     cls = game_class(game_id)
     try:
         return cls(**options)
     except ConfigError as exc:
-        raise ConfigError(f"{exc}; valid options: {listing}") from exc
+        raise ConfigError(f"{exc} {more}") from exc
     except (TypeError, ValueError, OverflowError) as exc:
         # A game that has not learnt to refuse this value itself: still a usage error.
-        raise ConfigError(f"{game_id}: bad option value ({exc}); valid options: {listing}") from exc
+        raise ConfigError(f"{game_id}: bad option value ({exc}) {more}") from exc

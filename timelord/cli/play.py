@@ -17,7 +17,7 @@ from typing import TextIO
 from timelord.agents import Agent, make_agent
 from timelord.cli.human import HumanAgent, QuitGame, WhyNot
 from timelord.cli.options import add_option_argument, load_game, parse_options, parse_seats
-from timelord.cli.terminal import Screen
+from timelord.cli.terminal import FULL, NO_LEGEND, News, Screen
 from timelord.core import Action, ConfigError, Game, GameError, Record, Rng, State
 from timelord.core.record import check_seed
 from timelord.core.seating import seat_rngs
@@ -28,8 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seats",
         default="human,random,random",
-        help="comma-separated seat list: human, random, or a bot spec; several humans share "
-        "the terminal in turn (default: %(default)s)",
+        help="comma-separated seat list, one a seat: human (you; several humans share the "
+        "terminal in turn), random, heuristic, or ismcts:easy / ismcts:medium / ismcts:hard "
+        "(the bot levels, weakest to strongest); `timelord play keys --seats "
+        "human,ismcts:easy` plays Keys against the easy bot (default: %(default)s)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed (default: random)")
     parser.add_argument("--record", metavar="FILE", help="save the game record here")
@@ -63,12 +65,13 @@ def run(args: argparse.Namespace) -> int:
     if args.hints and all(spec == "human" for spec in specs):
         raise ConfigError("hints are for games against bots: name a bot seat in --seats")
     screen = Screen()
+    # every seat is built before anything is shown: a bad spec is the only thing printed
+    agents = seat_agents(game, specs, lambda g: _human(g, screen, args.hints))
     screen.say(f"{args.game} with {game.players} players, seed {seed}")
     record = Record(game.id, game.options, seed, seats=specs)
-    agents = seat_agents(game, specs, lambda g: _human(g, screen, args.hints))
     try:
         final = play_game(game, agents, seed, record, screen)
-    except QuitGame:
+    except (QuitGame, KeyboardInterrupt):  # q, Ctrl-D or Ctrl-C: the record is kept alike
         screen.say("\nGame abandoned.")
         final = None
     if args.record:
@@ -121,7 +124,8 @@ def play_game(
     hot_seat = len(humans) > 1
     #: the seat whose eyes are on the screen now (hot-seat: changes at each hand-over)
     at_screen: int | None = humans[0] if len(humans) == 1 else None
-    waiting: dict[int, list[str]] = {h: [] for h in humans}
+    #: what each person has not yet been shown, as their seat was told it
+    waiting: dict[int, list[News]] = {h: [] for h in humans}
     rngs = seat_rngs(seed, len(agents))
     state = game.new_game(seed)
     while not state.is_over:
@@ -131,12 +135,16 @@ def play_game(
         view = state.view(seat)
         if isinstance(agent, HumanAgent):
             if hot_seat and seat != at_screen:
+                if at_screen is not None:  # what their last move did, before they leave
+                    screen.news(game, waiting[at_screen])
+                    waiting[at_screen] = []
                 _hand_over(screen, game, at_screen, seat)
                 at_screen = seat
-            if waiting[seat]:
-                screen.events(game, "Meanwhile", _last(waiting[seat], screen.height // 2))
-                waiting[seat] = []
-            action = agent.decide(view, state.legal_actions(), referee(state))
+            news = waiting[seat]
+            if hot_seat and news and not news[0].heading:  # what the others did while away
+                news = [News([], "Meanwhile"), *news]
+            action = agent.decide(view, state.legal_actions(), referee(state), news)
+            waiting[seat] = []
             heading = f"Your move: {game.action_label(view, action)}"
         else:
             action = agent.act(view, state.legal_actions(), rngs[seat])
@@ -147,25 +155,17 @@ def play_game(
             screen.events(game, heading, [t["text"] for t in game.tell(events, None)])
         for h in humans:
             told = [t["text"] for t in game.tell(events, h)]
-            if h == at_screen:
-                screen.events(game, heading, told, framed=h == seat)
-            else:
-                waiting[h].extend(told)
+            if told:  # shown beside the prompt when this person next decides
+                waiting[h].append(News(told, heading if h == seat else ""))
     record.result = {"scores": state.scores(), "winners": state.winners()}
+    if at_screen is not None:
+        screen.news(game, waiting[at_screen])
     final_view = state.view(at_screen if not hot_seat else None)
     screen.say("")
-    screen.table(game, final_view, f"{game.id}: the end", None)
+    # the people at the table have seen its legend; a bots' game shows it this once
+    screen.table(game, final_view, f"{game.id}: the end", None, NO_LEGEND if humans else FULL)
     screen.say(result_text(game, state), game, style="bold")
     return state
-
-
-def _last(lines: list[str], room: int) -> list[str]:
-    """The latest `room` lines, saying how many earlier ones are left out (the table shows
-    where things stand; the menu must stay on the screen)."""
-    if len(lines) <= room:
-        return lines
-    keep = max(1, room - 1)
-    return [f"({len(lines) - keep} earlier events)", *lines[-keep:]]
 
 
 def _hand_over(screen: Screen, game: Game, leaving: int | None, coming: int) -> None:

@@ -7,7 +7,8 @@ import argparse
 import json
 
 from timelord.cli.play import result_text
-from timelord.core import CorruptRecord, Record, load, replay_steps
+from timelord.cli.terminal import FULL, NO_LEGEND, compact
+from timelord.core import CorruptRecord, Game, GameError, Record, State, load, replay_steps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,22 +31,35 @@ def run(args: argparse.Namespace) -> int:
     print(f"{record.game} ({options}), seed {record.seed}, {len(record.actions)} moves")
     print(f"as {who} saw it")
     final = None
-    for n, (state, action) in enumerate(replay_steps(record), 1):
-        if action is None:
-            final = state
-            break
-        _, events = state.apply_with_events(action)
-        told = [t["text"] for t in game.tell(events, seat)]
-        print(f"{n:>4}. {told[0] if told else '(nothing you could see)'}")
-        for text in told[1:]:
-            print(f"      {text}")
-        if args.step:
-            print(game.render_view(state.view(seat)))
+    try:
+        for n, (state, action) in enumerate(replay_steps(record), 1):
+            if action is None:
+                final = state
+                break
             try:
-                input("-- Enter for the next move, Ctrl-D to stop --")
-            except EOFError:
-                return 0
+                after, events = state.apply_with_events(action)
+            except GameError as exc:
+                raise CorruptRecord(f"record step {n - 1}: {exc}") from exc
+            told = [t["text"] for t in game.tell(events, seat)]
+            print(f"{n:>4}. {told[0] if told else '(nothing you could see)'}")
+            for text in told[1:]:
+                print(f"      {text}")
+            if args.step:  # the table after the move told; its legend the first time only
+                print(compact(game.render_view(after.view(seat)), FULL if n == 1 else NO_LEGEND))
+                try:
+                    input("-- Enter for the next move, Ctrl-D to stop --")
+                except EOFError:
+                    return 0
+    except CorruptRecord as exc:
+        raise CorruptRecord(f"{args.file} is corrupt: {exc}") from exc
     assert final is not None
-    print(game.render_view(final.view(seat)))
-    print(result_text(game, final))
+    print(compact(game.render_view(final.view(seat)), NO_LEGEND if args.step else FULL))
+    print(end_text(game, final, len(record.actions)))
     return 0
+
+
+def end_text(game: Game, state: State, moves: int) -> str:
+    """How the recorded game ended: its result, or that it stopped before its end."""
+    if state.is_over:
+        return result_text(game, state)
+    return f"The game was left unfinished after {moves} moves: nobody won or lost."

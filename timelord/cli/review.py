@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from typing import Any
 
 from timelord.agents.coach import Budget, review
@@ -61,35 +62,65 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: the widest line of the review's table: it fits a 100-column terminal
+WIDTH = 100
+#: columns of each move label; a longer label wraps onto the next lines, never cut
+_LABEL = 31
+
+
 def _pct(value: float, error: float) -> str:
     return f"{100 * value:5.1f}% ±{100 * 1.96 * error:4.1f}"
 
 
+def _row(step: str, mark: str, played: str, value: str, best: str, best_value: str) -> list[str]:
+    """One decision as table lines: the labels wrapped in their columns, the values on the
+    first line, each value apart from the label before it."""
+    left = textwrap.wrap(played, _LABEL) or [""]
+    right = textwrap.wrap(best, _LABEL) or [""]
+    lines = []
+    for i in range(max(len(left), len(right))):
+        first = i == 0
+        lines.append(
+            f"{step if first else '':>4} {mark if first else ' ':1} "
+            f"{left[i] if i < len(left) else '':<{_LABEL}} {value if first else '':>13}  "
+            f"{right[i] if i < len(right) else '':<{_LABEL}} {best_value if first else '':>13}"
+        )
+    return [line.rstrip() for line in lines]
+
+
 def render(result: dict[str, Any], seat_name: str) -> str:
-    """The review as text: one line per decision, then the costly ones with what was better."""
-    lines = [
+    """The review as text: a table of the decisions (within `WIDTH` columns, labels whole),
+    then the costly ones with what was better."""
+    lines = textwrap.wrap(
         f"Review of {seat_name} in {result['game']}: {len(result['decisions'])} decisions, "
         "values are expected win share (ties split) with 95% intervals, from what the seat "
-        "could see at the time.",
-        "",
-        f"{'step':>5}  {'played':<44} {'value':>13}  {'best found':<40} {'value':>13}",
-    ]
+        "could see at the time. * marks a costly decision.",
+        WIDTH,
+    )
+    lines += ["", *_row("step", "", "played", "value", "best found", "value")]
     for d in result["decisions"]:
         played, best = d["played"], d["best"][0]
-        mark = "  << costly" if d["costly"] else ""
-        lines.append(
-            f"{d['step'] + 1:>5}  {played['label'][:44]:<44} "
-            f"{_pct(played['value'], played['error'])}  {best['label'][:40]:<40} "
-            f"{_pct(best['value'], best['error'])}{mark}"
+        lines += _row(
+            str(d["step"] + 1),
+            "*" if d["costly"] else "",
+            played["label"],
+            _pct(played["value"], played["error"]),
+            best["label"],
+            _pct(best["value"], best["error"]),
         )
     costly = [d for d in result["decisions"] if d["costly"]]
     lines.append("")
     if not costly:
         lines.append("No costly decision found: no better move stood out from the noise.")
     for d in sorted(costly, key=lambda d: -d["loss"]):
-        lines.append(
-            f"Step {d['step'] + 1}: played {d['played']['label']}; better was: "
-            f"{d['best'][0]['label']} (+{100 * d['loss']:.1f}% win share, "
-            f"±{100 * 1.96 * d['loss_error']:.1f})"
+        lines += textwrap.wrap(
+            f"Step {d['step'] + 1}: played {d['played']['label']};", WIDTH, subsequent_indent="    "
+        )
+        lines += textwrap.wrap(
+            f"better was: {d['best'][0]['label']} (+{100 * d['loss']:.1f}% win share, "
+            f"±{100 * 1.96 * d['loss_error']:.1f})",
+            WIDTH,
+            initial_indent="    ",
+            subsequent_indent="    ",
         )
     return "\n".join(lines)

@@ -99,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
     if any(not value >= 0 for value in values.values()):
         raise ConfigError("limits must be 0 (none) or more")
     limits = Limits(**values)
+    if args.db is not None:
+        check_database(args.db)
+    check_port(args.host, args.port)
     try:
         app = create_app(
             args.db,
@@ -147,3 +150,55 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(main())
     return 0
+
+
+def check_database(url: str) -> None:
+    """Open the database at `url` once before serving, so that a mistyped URL, an unknown
+    driver or a missing folder is one line (`ConfigError`), not a traceback from the app's
+    start-up inside uvicorn."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ConfigError(
+            f"--db {url!r} is not a database URL (e.g. sqlite:///tables.db or "
+            "postgresql+psycopg://user@host/db)"
+        ) from None
+    try:
+        engine = create_engine(parsed)
+    except NoSuchModuleError:
+        unknown = parsed.drivername
+        raise ConfigError(f"--db {url!r}: unknown database or driver {unknown!r}") from None
+    except ImportError as exc:  # a known dialect whose driver package is not installed
+        raise ConfigError(f"--db {url!r}: its driver is not installed ({exc.name})") from None
+    try:
+        with engine.connect():
+            pass
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise ConfigError(f"--db {url!r}: cannot open the database: {reason}") from None
+    finally:
+        engine.dispose()
+
+
+def check_port(host: str, port: int) -> None:
+    """Bind the address once before serving (as uvicorn will, SO_REUSEADDR and all), so a
+    port in use or an address not of this machine is one line, not uvicorn's log."""
+    import socket
+
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port {port} is not a port (0 to 65535)")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ConfigError(f"--host {host!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror}") from None

@@ -12,9 +12,11 @@ import re
 import shutil
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TextIO
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -37,6 +39,68 @@ ERASE_SCROLLBACK = "\x1b[3J"
 
 #: columns a board keeps beside a panel before the panel goes below it instead
 _MIN_BOARD_WIDTH = 60
+
+#: how much of a table is drawn: all of it, without the legend (once seen), compact (no
+#: legend, no ruled lines between rows, no frame, not the sections a game can spare) for a
+#: small terminal, or bare (compact, without the extra panel) for a tiny one
+FULL, NO_LEGEND, COMPACT, BARE = 0, 1, 2, 3
+
+#: game id -> sections of its picture a compact table leaves out (the news says what happened)
+_SPARE = {"clue": ("Recent",)}
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: a line that only rules off rows ("-----+-----") and says nothing
+_RULE_LINE = re.compile(r"^[\s\-+=|]*$")
+
+
+@dataclass
+class News:
+    """What happened since the person last looked, as their seat was told it: one move's
+    events, under the person's own move's heading when it was theirs."""
+
+    lines: list[str]
+    heading: str = ""
+
+    def height(self) -> int:
+        return len(self.lines) + (1 if self.heading else 0)
+
+
+def latest_news(blocks: Sequence[News], room: int) -> list[News]:
+    """The latest news that fits in `room` lines, one line saying how many earlier events
+    are left out (the table shows where things stand; the prompt must stay in sight)."""
+    total = sum(b.height() for b in blocks)
+    if total <= room:
+        return list(blocks)
+    keep: list[News] = []
+    left = max(1, room - 1)
+    for block in reversed(blocks):
+        if block.height() <= left:
+            keep.insert(0, block)
+            left -= block.height()
+            continue
+        if left > 1 and block.heading:
+            keep.insert(0, News(block.lines[-(left - 1) :], block.heading))
+        elif left > 0:  # too little room for its heading: its latest events only
+            keep.insert(0, News(block.lines[-left:]))
+        break
+    shown = sum(len(b.lines) for b in keep)
+    hidden = sum(len(b.lines) for b in blocks) - shown
+    if not hidden:
+        return keep
+    return [News([f"({hidden} earlier event{'s' if hidden > 1 else ''})"]), *keep]
+
+
+def compact(picture: str, level: int) -> str:
+    """The game's picture at a level: a legend is dropped once it has been seen, and on a
+    small terminal the lines that only rule rows off go too."""
+    if level >= NO_LEGEND:
+        picture = drop_section(picture, "Legend")
+    if level >= COMPACT:
+        picture = "\n".join(
+            line for line in picture.splitlines() if not _RULE_LINE.match(_ANSI.sub("", line))
+        )
+    return picture
+
 
 #: game id -> (pattern, style) pairs that colour its texts (the Keys grid brings its own ANSI)
 _HIGHLIGHTS: dict[str, list[tuple[str, str]]] = {
@@ -145,36 +209,81 @@ class Screen:
         else:
             print("\n" * 3 + "-" * 40, file=self.out, flush=True)
 
-    def table(self, game: Game, view: View, title: str, extra: Grid | None) -> int:
-        """Show the seat's picture of the table, and a game's extra panel (Clue's notebook)
-        beside it when the terminal is wide enough; return the lines it took on a terminal
-        (0 for plain output, which has no screen to share with the menu)."""
+    def table(
+        self, game: Game, view: View, title: str, extra: Grid | None, level: int = FULL
+    ) -> int:
+        """Show the seat's picture of the table at `level`, and a game's extra panel (Clue's
+        notebook) beside it when the terminal is wide enough; return the lines it took on a
+        terminal (0 for plain output, which has no screen to share with the menu)."""
+        parts = self.table_parts(game, view, title, extra, level)
+        for part in parts:
+            self.show(part)
+        return self.measure(parts)
+
+    def table_parts(
+        self, game: Game, view: View, title: str, extra: Grid | None, level: int = FULL
+    ) -> list[RenderableType]:
+        """What `table` draws, to be measured before it is drawn: a frame and the panel
+        beside the picture where the width allows, and no frame at the `COMPACT` level."""
         colour = self.rich
         picture = _colour_render(game, view) if colour else game.render_view(view)
         if extra is not None and extra.replaces:
             picture = drop_section(picture, extra.replaces)
-        if not colour:
-            self.say(picture)
+        picture = compact(picture, level)
+        if level >= COMPACT:
+            for section in _SPARE.get(game.id, ()):
+                picture = drop_section(picture, section)
+        if level >= BARE:
             if extra is not None:
-                self.say(extra.plain())
-            return 0
-        board = Panel(styled(game, picture), title=title, title_align="left", expand=False)
-        parts: list[Panel | Table] = [board]
-        if extra is not None:
-            panel = _rich_grid(extra)
-            room = self.console.width - self.console.measure(panel).maximum - 2
-            if room >= min(self.console.measure(board).maximum, _MIN_BOARD_WIDTH):
-                both = Table.grid(padding=(0, 2))
-                both.add_column(max_width=room)
-                both.add_row(board, panel)
-                parts = [both]
-            else:
-                parts.append(panel)
-        shown = 0
-        for part in parts:
-            shown += len(self.console.render_lines(part, pad=False))
+                title += f" (type v for the whole table, {extra.title.lower()} too)"
+            extra = None
+        if not colour:
+            plain: list[RenderableType] = [picture]
+            return plain + ([extra.plain()] if extra is not None else [])
+        board: RenderableType
+        if level >= COMPACT:
+            board = Group(Text(title, style="dim"), styled(game, picture))
+        else:
+            board = Panel(styled(game, picture), title=title, title_align="left", expand=False)
+        if extra is None:
+            return [board]
+        panel = _rich_grid(extra, narrow=level >= NO_LEGEND)
+        room = self.console.width - self.console.measure(panel).maximum - 2
+        if room >= min(self.console.measure(board).maximum, _MIN_BOARD_WIDTH):
+            both = Table.grid(padding=(0, 2))
+            both.add_column(max_width=room)
+            both.add_row(board, panel)
+            return [both]
+        return [board, panel]
+
+    def show(self, part: RenderableType) -> None:
+        """One part of `table_parts`, drawn."""
+        if self.rich:
             self.console.print(part)
-        return shown
+        else:
+            self.say(str(part))
+
+    def measure(self, parts: Sequence[RenderableType]) -> int:
+        """Lines `parts` take on this terminal (0 for plain output)."""
+        if not self.rich:
+            return 0
+        return sum(len(self.console.render_lines(p, pad=False)) for p in parts)
+
+    def lines_of(self, text: str) -> int:
+        """Lines `text` takes on this terminal once wrapped (0 for plain output)."""
+        if not self.rich:
+            return 0
+        return len(self.console.render_lines(Text(text), pad=False))
+
+    def news(self, game: Game, blocks: Sequence[News]) -> None:
+        """What happened since the person last looked, beside the prompt: their own move's
+        heading in bold, then each event on its line."""
+        bullet = "•" if self.rich else "*"
+        for block in blocks:
+            if block.heading:
+                self.say(block.heading, game, style="bold")
+            for line in block.lines:
+                self.say(line if line.startswith("(") else f"  {bullet} {line}", game)
 
     def events(self, game: Game, heading: str, lines: Sequence[str], framed: bool = False) -> None:
         """What happened, as a seat is told it; `framed` sets it apart (the person's own move)."""
@@ -217,10 +326,20 @@ def drop_section(text: str, heading: str) -> str:
     return "\n".join(out)
 
 
-def _rich_grid(grid: Grid) -> Table:
-    table = Table(title=grid.title, title_justify="left", show_lines=False, pad_edge=False)
+def _rich_grid(grid: Grid, narrow: bool = False) -> Table:
+    """The grid as a Rich table; `narrow` draws it without its box and with short column
+    names ("S1" for "Seat 1"), so it fits beside the board on a 110-column terminal."""
+    table = Table(
+        title=grid.title,
+        title_justify="left",
+        show_lines=False,
+        pad_edge=False,
+        box=None if narrow else box.HEAVY_HEAD,
+        show_edge=not narrow,
+    )
     for i, column in enumerate(grid.columns):
-        table.add_column(column, justify="left" if i == 0 else "center", no_wrap=True)
+        name = _short_column(column) if narrow else column
+        table.add_column(name, justify="left" if i == 0 else "center", no_wrap=True)
     for row in grid.rows:
         if row.heading:
             table.add_row(Text(row.cells[0], style="bold underline"), end_section=False)
@@ -243,3 +362,11 @@ def _cell_style(cell: str) -> str:
     if cell.endswith("%") and not cell.startswith("<"):
         return "yellow"
     return ""
+
+
+def _short_column(name: str) -> str:
+    """ "Seat 1" -> "S1", "Envelope" -> "Env": a narrow grid's column names."""
+    seat = re.fullmatch(r"Seat (\d+)", name)
+    if seat:
+        return f"S{seat.group(1)}"
+    return {"Envelope": "Env", "Card": ""}.get(name, name)
