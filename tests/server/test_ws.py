@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from timelord.server import create_app
-from timelord.server.tables import Outbox
+from timelord.server.table import Outbox
 
 from .helpers import shared
 from .test_api import create, snap
