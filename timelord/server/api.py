@@ -320,7 +320,13 @@ async def list_tables(
     "first; `since=V` keeps only events of actions after version V. The WebSocket "
     "/api/tables/{id}/ws?token=T[&since=V] sends this snapshot on connect and after every "
     'change, and accepts {"version", "action"} messages; a refusal arrives as '
-    '{"code", "reason", "rule", "status"} with the status the HTTP route would answer.',
+    '{"code", "reason", "rule", "status"} with the status the HTTP route would answer. '
+    "With &delta=1 the socket sends this snapshot on connect and then, per change, only "
+    'what the seat lacked: {"type": "delta", "from": F, "version", "over", "to_move", '
+    '"seeded", "events" (after F; F 0: all of them again), "view" or "view_patch" (a list '
+    "of [pointer, value] to set and [pointer] to remove, RFC 6901 pointers into the view, "
+    'lists replaced whole), "legal", "status", "clock", "undo", "rematch", "seats" (left '
+    'out when unchanged)}, and {"type": "seats"} whenever who is present changes.',
 )
 async def snapshot(
     live: TableDep,
@@ -351,11 +357,18 @@ async def snapshot(
     "403 seat/forbidden for a wrong token or another seat's turn. A refusal changes nothing.",
 )
 async def act(
-    request: Request, tables: TablesDep, live: TableDep, seat: SeatDep, token: str | None = None
+    request: Request,
+    tables: TablesDep,
+    live: TableDep,
+    seat: SeatDep,
+    token: str | None = None,
+    since: int | None = Query(
+        None, ge=0, le=MAX_SINCE, description="answer only the events after this version"
+    ),
 ) -> Response:
     version, action = action_request(await read_json(request))
     await tables.moves.act(live, seat, version, action)
-    return _json(snapshot_text(live, seat))
+    return _json(snapshot_text(live, seat, since or 0))
 
 
 @router.post(
@@ -659,7 +672,8 @@ async def _serve_socket(
     token = websocket.query_params.get("token")
     base = str(websocket.base_url).rstrip("/").replace("ws", "http", 1)
     presence = websocket.query_params.get("seats") == "1"
-    outbox = tables.fanout.subscribe(live, seat, since, token, base, presence)
+    delta = websocket.query_params.get("delta") == "1"
+    outbox = tables.fanout.subscribe(live, seat, since, token, base, presence, delta)
 
     async def send() -> None:
         while (text := await outbox.next()) is not None:

@@ -219,16 +219,21 @@ def _refusals(*codes: Code) -> dict[int | str, dict[str, Any]]:
 )
 async def board(request: Request, table_id: str, token: str = "") -> Response:
     """The seat's board as an HTML fragment, drawn only from the seat's snapshot (the one
-    GET /api/tables/{id}?token=T answers); the spectator's without a token."""
+    GET /api/tables/{id}?token=T answers); the spectator's without a token. Drawn once per
+    (version, seat) and kept until the table changes: every page of the seat shares it."""
     live, seat = await _seat_table(request, table_id, token)
-    snapshot = json.loads(snapshot_text(live, seat))
-    result = final_result(live.state)
-    if result is None and live.over:  # ended by its creator: nobody won
-        result = {"scores": live.state.scores(), "winners": []}
-    try:
-        html = render_board(live.game, seat, snapshot, result)
-    except GameError as exc:
-        raise ApiError(Code.BOARD_INVALID, str(exc)) from exc
+    key = ("board", seat)
+    html = live.encoded.current.get(key)
+    if html is None:
+        snapshot = json.loads(snapshot_text(live, seat))
+        result = final_result(live.state)
+        if result is None and live.over:  # ended by its creator: nobody won
+            result = {"scores": live.state.scores(), "winners": []}
+        try:
+            html = render_board(live.game, seat, snapshot, result)
+        except GameError as exc:
+            raise ApiError(Code.BOARD_INVALID, str(exc)) from exc
+        live.encoded.current[key] = html
     return HTMLResponse(html)
 
 
