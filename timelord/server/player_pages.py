@@ -88,4 +88,9 @@ async def lobby_account(request: Request) -> dict[str, Any] | None:
         }
         for t in mine
     ]
-    return {"name": player.name, "ratings": about["ratings"], "tables": tables}
+    return {
+        "name": player.name,
+        "has_password": player.has_password,
+        "ratings": about["ratings"],
+        "tables": tables,
+    }
