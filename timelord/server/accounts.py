@@ -426,7 +426,8 @@ class Accounts:
             raise refused()
         player = self.by_id(row.id)
         assert player is not None
-        return player, self._open_session(row.id), device if known else self.device_cookie(row.id)
+        kept = device if known and device is not None else self.device_cookie(row.id)
+        return player, self._open_session(row.id), kept
 
     def player_of(self, cookie: str | None) -> Player | None:
         """The player a cookie's session belongs to, while it lasts; None otherwise."""

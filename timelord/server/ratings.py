@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from html import escape
 from typing import Any, Protocol
 
 from openskill.models import ThurstoneMostellerFull
@@ -434,12 +433,13 @@ def _utc(value: dt.datetime) -> dt.datetime:
 # -- the chart --------------------------------------------------------------------------
 
 
-def chart_svg(points: Sequence[tuple[dt.datetime, Rating]], title: str) -> str:
-    """A small SVG line chart of the shown rating after each rated game, with the band
-    mu +/- sigma behind it; made on the server, so the page needs no chart script."""
+def chart(points: Sequence[tuple[dt.datetime, Rating]], title: str) -> dict[str, Any] | None:
+    """What the player page draws as a small SVG line chart (templates/chart.html): the
+    shown rating after each rated game, with the band mu +/- sigma behind it; computed on
+    the server, so the page needs no chart script. None without points."""
     width, height, pad = 480, 160, 28
     if not points:
-        return ""
+        return None
     values = [r.shown for _, r in points]
     lows = [r.interval[0] for _, r in points]
     highs = [r.interval[1] for _, r in points]
@@ -454,23 +454,24 @@ def chart_svg(points: Sequence[tuple[dt.datetime, Rating]], title: str) -> str:
     def y(v: float) -> float:
         return height - pad - (height - 2 * pad) * (v - bottom) / span
 
-    line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-    band = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(highs))
-    band += " " + " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in reversed(list(enumerate(lows))))
-    dots = "".join(
-        f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="2.5"><title>'
-        f"{points[i][0]:%Y-%m-%d %H:%M}: {v:.1f}</title></circle>"
-        for i, v in enumerate(values)
-    )
-    label = escape(title)
-    return (
-        f'<svg class="rating-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
-        f'{height}" width="{width}" height="{height}" role="img" aria-label="{label}">'
-        f"<title>{label}</title>"
-        f'<polygon class="band" points="{band}" />'
-        f'<polyline class="line" fill="none" points="{line}" />{dots}'
-        f'<text x="{pad}" y="{pad - 10}">{top:.1f}</text>'
-        f'<text x="{pad}" y="{height - 8}">{bottom:.1f}</text>'
-        f'<text x="{width - pad}" y="{height - 8}" text-anchor="end">{n} rated</text>'
-        "</svg>"
-    )
+    band = [f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(highs)]
+    band += [f"{x(i):.1f},{y(v):.1f}" for i, v in reversed(list(enumerate(lows)))]
+    return {
+        "title": title,
+        "width": width,
+        "height": height,
+        "pad": pad,
+        "line": " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values)),
+        "band": " ".join(band),
+        "dots": [
+            {
+                "x": f"{x(i):.1f}",
+                "y": f"{y(v):.1f}",
+                "text": f"{points[i][0]:%Y-%m-%d %H:%M}: {v:.1f}",
+            }
+            for i, v in enumerate(values)
+        ],
+        "top": f"{top:.1f}",
+        "bottom": f"{bottom:.1f}",
+        "count": n,
+    }
