@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from timelord.server.errors import ApiError
+from timelord.server.names import check_name, name_key
 from timelord.server.storage import Base, Store, StoredTable, TableRow
 
 #: the cookie that carries the signed session id
@@ -37,8 +38,6 @@ COOKIE = "timelord_session"
 DEVICE_COOKIE = "timelord_device"
 #: how long a session lasts from its login
 SESSION_DAYS = 30
-#: longest name, in characters
-NAME_MAX = 32
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
 
@@ -52,7 +51,8 @@ class PlayerRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
-    #: the name folded for comparison: names are unique regardless of case
+    #: the name's key (names.name_key: its confusable skeleton): names are unique by key,
+    #: so neither case nor a look-alike letter makes a second "Ace"
     name_key: Mapped[str] = mapped_column(String(128), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
@@ -104,25 +104,6 @@ class Player:
             "has_password": self.has_password,
             "created": self.created.isoformat(),
         }
-
-
-def name_key(name: str) -> str:
-    """The form two names are compared in: 'Ace' and 'ACE' are one player."""
-    return name.casefold()
-
-
-def check_name(name: Any) -> str:
-    """`name` if it can be a player's name (1-32 printable characters, no surrounding
-    spaces, no '/' since the name is part of the player page's address); 422 otherwise."""
-    if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
-        raise ApiError(422, "player/invalid", f"a name is 1 to {NAME_MAX} characters")
-    if not name.isprintable() or name != name.strip() or "/" in name:
-        raise ApiError(
-            422,
-            "player/invalid",
-            "a name is printable characters without '/' and without spaces at either end",
-        )
-    return name
 
 
 def check_password(password: Any) -> str:

@@ -103,6 +103,7 @@ class SeatInfo(BaseModel):
     seat: int
     name: str = Field(description="the one name of the seat on every screen")
     agent: str = Field(description="human, open (not yet claimed) or the bot's spec")
+    guest: bool = Field(description="a person without an account: shown as a guest everywhere")
     connected: bool = Field(description="a person has the table open (bots always do)")
     stand_in: str | None = Field(description="the bot playing for the seat's person now")
     muted: bool = Field(description="the creator muted this seat's chat")
@@ -207,7 +208,9 @@ class TableSummary(BaseModel):
     id: str
     game: str
     options: dict[str, Any]
-    seats: list[dict[str, Any]] = Field(description='[{"seat", "agent", "name"}]')
+    seats: list[dict[str, Any]] = Field(
+        description='[{"seat", "agent", "name", "guest"}] (guest: a person without an account)'
+    )
     status: str = Field(
         description="open (seats wait for people), playing, over, abandoned (ended by its "
         "creator) or archived (idle too long: read-only)"

@@ -48,6 +48,7 @@ from timelord.server.clocks import Clock, SystemClock
 from timelord.server.errors import ApiError, forbidden, not_found
 from timelord.server.lease import MINE, MOVED, Leases
 from timelord.server.limits import Limits, check_count, client_key
+from timelord.server.names import nfc, reserved
 from timelord.server.storage import CHANNEL, Conflict, Store, StoredTable
 
 log = logging.getLogger("timelord.server")
@@ -251,6 +252,7 @@ class Live:
                     "seat": seat,
                     "name": self.name(seat),
                     "agent": entry["agent"],
+                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
                     "connected": seat in present if person else True,
                     "stand_in": self.stand_in if person and entry.get("stand_in") else None,
                     "muted": bool(entry.get("muted")),
@@ -319,7 +321,12 @@ class Live:
             "game": self.game.id,
             "options": self.game.options,
             "seats": [
-                {"seat": i, "agent": entry["agent"], "name": self.name(i)}
+                {
+                    "seat": i,
+                    "agent": entry["agent"],
+                    "name": self.name(i),
+                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
+                }
                 for i, entry in enumerate(self.seats)
             ],
             "status": self.status,
@@ -339,7 +346,12 @@ def _summary(stored: StoredTable) -> dict[str, Any]:
         "game": game_name,
         "options": stored.options,
         "seats": [
-            {"seat": i, "agent": s["agent"], "name": s.get("name") or _default_name(i, s)}
+            {
+                "seat": i,
+                "agent": s["agent"],
+                "name": s.get("name") or _default_name(i, s),
+                "guest": s["agent"] == HUMAN and not s.get("player"),
+            }
             for i, s in enumerate(stored.seats)
         ],
         "status": stored.status,
@@ -382,7 +394,10 @@ def check_name(name: Any) -> str:
         or not name.strip()
     ):
         raise ApiError(422, "name/invalid", "a name is 1 to 32 printable characters")
-    return name.strip()
+    name = nfc(name.strip())
+    if reserved(name):
+        raise ApiError(422, "name/invalid", f"{name!r} is reserved for seats, bots or roles")
+    return name
 
 
 def new_state(game: Game, seed: int, key: bytes | None) -> State:

@@ -86,6 +86,9 @@ class Snapshot:
     #: the table's name for each seat (people's own, "Bot (level)"), when the snapshot has
     #: them; else the game's names for its seats
     names: Sequence[str] | None = None
+    #: per seat, whether a guest (a person without an account) sits there: their name is
+    #: marked "(guest)" wherever the board shows it, so no guest passes for a player
+    guests: Sequence[bool] = ()
     #: a replay's step: the seat is whose eyes the board shows, not "you", so a result names
     #: the winner instead of telling the viewer "you win"
     replay: bool = False
@@ -120,20 +123,21 @@ class Snapshot:
         return "You" if seat == self.seat and not self.replay else self.table_name(seat)
 
     def table_name(self, seat: int) -> str:
-        """The seat's one name at this table (never "You")."""
+        """The seat's one name at this table (never "You"), a guest's marked as one."""
         if self.names is not None and 0 <= seat < len(self.names):
-            return self.names[seat]
+            guest = seat < len(self.guests) and self.guests[seat]
+            return f"{self.names[seat]} (guest)" if guest else self.names[seat]
         return self.game.seat_name(seat)
 
     def told(self, text: str) -> str:
-        """An event's sentence with the game's seat names replaced by the table's."""
+        """An event's sentence with the game's seat names replaced by the table's, in one
+        pass: a name put in is never read again, so a person called like another seat's
+        game name ("Seat 2") is not turned into that seat's player."""
         if self.names is None:
             return text
-        pairs = [(self.game.seat_name(s), self.table_name(s)) for s in range(len(self.names))]
-        for old, new in sorted(pairs, key=lambda p: -len(p[0])):
-            if old != new:
-                text = text.replace(old, new)
-        return text
+        table = {self.game.seat_name(s): self.table_name(s) for s in range(len(self.names))}
+        pattern = "|".join(re.escape(old) for old in sorted(table, key=len, reverse=True))
+        return re.sub(pattern, lambda m: table[m.group(0)], text) if pattern else text
 
     @property
     def my_turn(self) -> bool:
