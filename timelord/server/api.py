@@ -12,11 +12,12 @@ import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from timelord.server.errors import ApiError, malformed, rate_limited, too_large
-from timelord.server.session import current_player, seat_for
+from timelord.server.session import accounts_of, current_player, seat_for
 from timelord.server.tables import Live, Tables, rematch_url, seat_list
 
 router = APIRouter(prefix="/api")
@@ -475,7 +476,9 @@ def _only(body: Any, keys: set[str], shape: str) -> dict[str, Any]:
     summary="Claim an open seat by name",
     description="The first person to claim an open seat gets its token (given only here); "
     "the table starts when its last open seat is claimed. 409 seat/taken if the seat is not "
-    "open, 422 name/invalid unless the name is 1-32 printable characters, 404 seat/not_found. "
+    "open, 409 name/taken for a guest naming a player (or a look-alike), 422 name/invalid "
+    "unless the name is 1-32 printable characters and not one the server uses for seats, "
+    "bots or roles, 404 seat/not_found. "
     "A logged-in player's seat is tied to the player and takes the player's name.",
 )
 async def claim(request: Request, table_id: str, seat: int) -> Response:
@@ -484,6 +487,11 @@ async def claim(request: Request, table_id: str, seat: int) -> Response:
     body = _only(await read_json(request), {"name"}, '{"name": "..."}')
     player = await current_player(request)
     if player is None:
+        if isinstance(body["name"], str) and await run_in_threadpool(
+            accounts_of(request).by_name, body["name"]
+        ):
+            # a guest may not pass for a player: log in to sit as one
+            raise ApiError(409, "name/taken", "that name (or one like it) is a player's")
         token = await tables.claim(live, seat, body["name"])
     else:
         token = await tables.claim(live, seat, player.name, {"player": player.id})
