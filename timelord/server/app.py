@@ -60,8 +60,8 @@ a token is taken. Profiles, histories and leaderboards: /api/players/{name},
 /api/players/{name}/games, /api/leaderboard/{game}.
 Errors: 400 request/malformed, 401 session/refused | session/none, 403 seat/forbidden,
 404 table/not_found | player/not_found | game/not_found, 409 action/stale | player/taken |
-name/taken, 413 request/too_large, 422 action/illegal | action/invalid | config/invalid | player/invalid,
-429 rate/limited.
+name/taken, 413 request/too_large, 422 action/illegal | action/invalid | config/invalid |
+player/invalid | name/invalid, 429 rate/limited.
 """
 
 
