@@ -468,6 +468,15 @@ def _only(body: Any, keys: set[str], shape: str) -> dict[str, Any]:
     return body
 
 
+async def _not_a_players_name(request: Request, name: Any) -> None:
+    """409 name/taken when a guest names a player (or a look-alike): a guest may not pass
+    for a player; log in to sit as one."""
+    if not isinstance(name, str):
+        return  # the table refuses it as an invalid name
+    if await run_in_threadpool(accounts_of(request).by_name, name) is not None:
+        raise ApiError(409, "name/taken", "that name (or one like it) is a player's")
+
+
 @router.post(
     "/tables/{table_id}/seats/{seat}/claim",
     response_model=SeatLink,
@@ -487,11 +496,7 @@ async def claim(request: Request, table_id: str, seat: int) -> Response:
     body = _only(await read_json(request), {"name"}, '{"name": "..."}')
     player = await current_player(request)
     if player is None:
-        if isinstance(body["name"], str) and await run_in_threadpool(
-            accounts_of(request).by_name, body["name"]
-        ):
-            # a guest may not pass for a player: log in to sit as one
-            raise ApiError(409, "name/taken", "that name (or one like it) is a player's")
+        await _not_a_players_name(request, body["name"])
         token = await tables.claim(live, seat, body["name"])
     else:
         token = await tables.claim(live, seat, player.name, {"player": player.id})

@@ -64,7 +64,12 @@ class Players:
         state = live.state
         scores = state.scores()
         seats = [
-            SeatResult(_subject(live, seat), live.name(seat), float(scores[seat]))
+            SeatResult(
+                _subject(live, seat),
+                live.name(seat),
+                float(scores[seat]),
+                bot_subject(live.stand_in) if _stood_in(live, seat) else None,
+            )
             for seat in range(len(live.specs))
         ]
         await run_in_threadpool(
@@ -82,6 +87,13 @@ class Players:
 def _players(request: Request) -> Players:
     players: Players = request.app.state.players
     return players
+
+
+def _stood_in(live: Live, seat: int) -> bool:
+    """Whether the stand-in made most of a person's seat's decisions: the seat's result is
+    then the stand-in bot's, not its person's (docs/ratings.md)."""
+    own, stand_in = live.decided.get(seat, (0, 0))
+    return stand_in > own
 
 
 def _subject(live: Live, seat: int) -> str:

@@ -163,6 +163,9 @@ class Live:
     _snapshots: dict[int | None, str] = field(default_factory=dict)
     #: per seat, the id of the logged-in player the seat is tied to (None: a guest or bot)
     players: list[str | None] = field(default_factory=list)
+    #: per person's seat, [decisions its person made, decisions its stand-in made], as seen
+    #: by this process since it loaded the table (what ratings read: docs/ratings.md)
+    decided: dict[int, list[int]] = field(default_factory=dict)
 
     def bot_seed(self, seat: int, version: int) -> int:
         """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
@@ -853,6 +856,8 @@ class Tables:
                     409, "action/stale", "another server committed a move first; reload"
                 ) from exc
             live.advance(following, events, action)
+            if live.seats[seat]["agent"] == HUMAN:
+                live.decided.setdefault(seat, [0, 0])[1 if bot else 0] += 1
             live.clock = clock
             self._changed(live)
 
