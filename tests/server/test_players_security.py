@@ -144,3 +144,32 @@ def test_strangers_cannot_lock_the_owner_out_of_a_browser_they_logged_in_from(
     clock.advance(seconds=61)
     tries = [_login(crowd, "Ace", "guess 1234", via=f"203.0.113.{50 + i}") for i in range(5)]
     assert [t.status_code for t in tries].count(401) == 1
+
+
+# -- finding 10: the creator's address is stored keyed ---------------------------------------
+
+
+def test_the_stored_creator_digest_is_keyed_with_a_server_secret(web: TestClient) -> None:
+    """An unsalted SHA-256 of the address could be reversed by trying every address."""
+    import hashlib
+    import hmac
+
+    from sqlalchemy import select
+
+    from timelord.server.accounts import server_key
+    from timelord.server.storage import TableRow
+
+    made = web.post(
+        "/api/tables",
+        json={"game": "keys", "seats": ["human", "random"]},
+        headers={"X-Forwarded-For": "203.0.113.5"},
+    )
+    assert made.status_code == 201
+    store = web.app.state.tables.store  # type: ignore[attr-defined]
+    with store.engine.connect() as conn:
+        stored = conn.execute(select(TableRow.creator)).scalar_one()
+    text = b"timelord-client:203.0.113.5"
+    assert stored != hashlib.sha256(text).hexdigest()[:32]
+    secret = server_key(store, "client")
+    assert stored == hmac.new(secret, text, hashlib.sha256).hexdigest()[:32]
+    assert secret != server_key(store, "cookie")

@@ -217,21 +217,7 @@ class Accounts:
         """The signing key, made by the first process to need it and shared through the
         database by all."""
         if self._key is None:
-            with self.store.engine.begin() as conn:
-                found = conn.execute(select(KeyRow.value).where(KeyRow.name == "cookie")).scalar()
-            if found is None:
-                try:
-                    with self.store.engine.begin() as conn:
-                        conn.execute(
-                            insert(KeyRow).values(name="cookie", value=secrets.token_hex(32))
-                        )
-                except IntegrityError:
-                    pass  # another process made it first
-                with self.store.engine.begin() as conn:
-                    found = conn.execute(
-                        select(KeyRow.value).where(KeyRow.name == "cookie")
-                    ).scalar_one()
-            self._key = bytes.fromhex(found)
+            self._key = server_key(self.store, "cookie")
         return self._key
 
     def _sign(self, session_id: str) -> str:
@@ -431,6 +417,22 @@ class Accounts:
             return
         with self.store.engine.begin() as conn:
             conn.execute(delete(SessionRow).where(SessionRow.id_hash == _hash(session_id)))
+
+
+def server_key(store: Store, name: str) -> bytes:
+    """The database's secret called `name` (32 random bytes), made by the first process to
+    ask for it and shared with every other process on the database through it."""
+    with store.engine.begin() as conn:
+        found = conn.execute(select(KeyRow.value).where(KeyRow.name == name)).scalar()
+    if found is None:
+        try:
+            with store.engine.begin() as conn:
+                conn.execute(insert(KeyRow).values(name=name, value=secrets.token_hex(32)))
+        except IntegrityError:
+            pass  # another process made it first
+        with store.engine.begin() as conn:
+            found = conn.execute(select(KeyRow.value).where(KeyRow.name == name)).scalar_one()
+    return bytes.fromhex(found)
 
 
 def tie_seat(store: Store, table_id: str, seat: int, player_id: str) -> None:

@@ -42,7 +42,7 @@ from timelord.core import (
 from timelord.core.events import Event
 from timelord.core.keyed import KEY_BYTES, KeyedRng, derive_seed
 from timelord.server import clocks, undo
-from timelord.server.accounts import tie_seat
+from timelord.server.accounts import server_key, tie_seat
 from timelord.server.bots import HUMAN, OPEN, Bots, bot_seed, check_spec
 from timelord.server.clocks import Clock, SystemClock
 from timelord.server.errors import ApiError, forbidden, not_found
@@ -424,6 +424,8 @@ class Tables:
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        #: the key of creators' address digests (`limits.client_key`), read at first use
+        self._secret: bytes | None = None
         #: the operator's own agent specs that seats may name (`timelord serve --agent`)
         self.own = frozenset(own)
         #: where table clocks read the time (tests hand in a clock they move by hand)
@@ -512,6 +514,12 @@ class Tables:
             log.error("database error: %s", exc)
             raise ApiError(503, "server/unavailable", "the database did not answer") from exc
 
+    def _client_secret(self) -> bytes:
+        """The database's key for creators' address digests (blocking: run it in `_db`)."""
+        if self._secret is None:
+            self._secret = server_key(self.store, "client")
+        return self._secret
+
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         try:
@@ -568,7 +576,7 @@ class Tables:
             raise ApiError(422, "config/invalid", "stand_in must be a bot, such as 'heuristic'")
         if not isinstance(allow_undo, bool):
             raise ApiError(422, "config/invalid", "undo must be true or false")
-        creator = client_key(client)
+        creator = client_key(client, await self._db(self._client_secret))
         await self._db(
             self._check_limits, creator, any(spec not in (HUMAN, OPEN) for spec in specs)
         )
