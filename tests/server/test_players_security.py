@@ -173,3 +173,13 @@ def test_the_stored_creator_digest_is_keyed_with_a_server_secret(web: TestClient
     secret = server_key(store, "client")
     assert stored == hmac.new(secret, text, hashlib.sha256).hexdigest()[:32]
     assert secret != server_key(store, "cookie")
+
+
+def test_signing_up_ends_the_session_the_browser_held(web: TestClient) -> None:
+    web.post("/api/players", json={"name": "Ace"})
+    before = web.cookies[COOKIE]
+    assert web.post("/api/players", json={"name": "Bee"}).status_code == 201
+    stale = _other(web)
+    stale.cookies.set(COOKIE, before)
+    assert stale.get("/api/session").status_code == 401
+    assert web.get("/api/session").json()["name"] == "Bee"

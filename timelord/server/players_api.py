@@ -249,6 +249,8 @@ async def sign_up(request: Request) -> Response:
     body = _fields(await read_json(request), {"name", "password"}, {"name"})
     accounts = _players(request).accounts
     player, cookie = await run_in_threadpool(accounts.create, body["name"], body.get("password"))
+    # the new player's session replaces the one this browser held (it ends on the server)
+    await run_in_threadpool(accounts.logout, request.cookies.get(COOKIE))
     return _with_cookie(request, JSONResponse(player.public(), status_code=201), cookie)
 
 
