@@ -188,7 +188,8 @@ def test_rename_and_a_new_password_end_the_other_sessions(web: TestClient) -> No
     renamed = web.patch("/api/session", json={"name": "Ace2"})
     assert renamed.status_code == 200 and renamed.json()["name"] == "Ace2"
     assert phone.get("/api/session").json()["name"] == "Ace2"
-    assert web.patch("/api/session", json={"password": "battery staple"}).status_code == 200
+    new = {"password": "battery staple", "current_password": "correct horse"}
+    assert web.patch("/api/session", json=new).status_code == 200
     assert phone.get("/api/session").status_code == 401
     assert web.get("/api/session").status_code == 200
     logged = _other(web).post("/api/session", json={"name": "Ace2", "password": "battery staple"})

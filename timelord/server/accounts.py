@@ -29,20 +29,21 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from timelord.server.errors import ApiError, Code
+from timelord.server.names import check_name, name_key
 from timelord.server.storage import Base, Store, StoredTable, TableRow
 
 #: the cookie that carries the signed session id
 COOKIE = "timelord_session"
+#: the cookie that marks a browser that has logged in as a player before (see LOGIN_BURSTS)
+DEVICE_COOKIE = "timelord_device"
 #: how long a session lasts from its login
 SESSION_DAYS = 30
-#: longest name, in characters
-NAME_MAX = 32
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
 
 Clock = Callable[[], dt.datetime]
 
-__all__ = ["COOKIE", "Accounts", "LoginLimit", "Player", "check_name", "name_key"]
+__all__ = ["COOKIE", "DEVICE_COOKIE", "Accounts", "LoginLimit", "Player", "check_name", "name_key"]
 
 
 class PlayerRow(Base):
@@ -50,7 +51,8 @@ class PlayerRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
-    #: the name folded for comparison: names are unique regardless of case
+    #: the name's key (names.name_key: its confusable skeleton): names are unique by key,
+    #: so neither case nor a look-alike letter makes a second "Ace"
     name_key: Mapped[str] = mapped_column(String(128), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
@@ -104,24 +106,6 @@ class Player:
         }
 
 
-def name_key(name: str) -> str:
-    """The form two names are compared in: 'Ace' and 'ACE' are one player."""
-    return name.casefold()
-
-
-def check_name(name: Any) -> str:
-    """`name` if it can be a player's name (1-32 printable characters, no surrounding
-    spaces, no '/' since the name is part of the player page's address); 422 otherwise."""
-    if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
-        raise ApiError(Code.PLAYER_INVALID, f"a name is 1 to {NAME_MAX} characters")
-    if not name.isprintable() or name != name.strip() or "/" in name:
-        raise ApiError(
-            Code.PLAYER_INVALID,
-            "a name is printable characters without '/' and without spaces at either end",
-        )
-    return name
-
-
 def check_password(password: Any) -> str:
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise ApiError(
@@ -144,25 +128,43 @@ def refused() -> ApiError:
     return ApiError(Code.SESSION_REFUSED, "wrong name or password")
 
 
+def limited(wait: float) -> ApiError:
+    """429 for a login (or a password check) tried again too soon."""
+    return ApiError(
+        Code.RATE_LIMITED, f"too many failed logins; try again in {int(wait) + 1} seconds"
+    )
+
+
 def no_session() -> ApiError:
     return ApiError(Code.SESSION_NONE, "not logged in")
 
 
 class LoginLimit:
-    """Failed logins allowed per name and per client address: `burst` at once, then one
-    more every `refill` seconds. A name is limited whether it exists or not, so the limit
+    """Failed logins allowed per key: `burst` at once, then one more every `refill` seconds.
+    The burst depends on the key's kind (the text before its first ':'): `bursts` names
+    them, `burst` is the rest. A name is limited whether it exists or not, so the limit
     itself says nothing about which names are taken. Kept in this process's memory."""
 
-    def __init__(self, clock: Clock, burst: int = 5, refill: float = 60.0) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        burst: int = 5,
+        refill: float = 60.0,
+        bursts: dict[str, int] | None = None,
+    ) -> None:
         self.clock = clock
         self.burst = burst
         self.refill = refill
+        self.bursts = bursts or {}
         self._buckets: dict[str, tuple[float, float]] = {}
+
+    def _size(self, key: str) -> float:
+        return float(self.bursts.get(key.partition(":")[0], self.burst))
 
     def _level(self, key: str) -> float:
         now = self.clock().timestamp()
-        level, stamp = self._buckets.get(key, (float(self.burst), now))
-        return min(float(self.burst), level + (now - stamp) / self.refill)
+        level, stamp = self._buckets.get(key, (self._size(key), now))
+        return min(self._size(key), level + (now - stamp) / self.refill)
 
     def wait(self, keys: list[str]) -> float:
         """Seconds until every key may try again (0: now)."""
@@ -177,6 +179,14 @@ class LoginLimit:
                 del self._buckets[key]
 
 
+#: How many failed logins each kind of key allows at once (one more a minute after):
+#: one client guessing one name; one client guessing across names; everyone guessing one
+#: name from a device that has not logged in as its player before. A device that has (it
+#: holds that player's device cookie) is counted on its own, so strangers who exhaust a
+#: name's bucket slow every new device's guessing but never lock the owner's devices out.
+LOGIN_BURSTS = {"pair": 5, "client": 20, "name": 20, "device": 5}
+
+
 class Accounts:
     """Players and sessions of one database."""
 
@@ -189,7 +199,7 @@ class Accounts:
         self.store = store
         self.clock: Clock = clock or (lambda: dt.datetime.now(dt.UTC))
         self.hasher = hasher or PasswordHasher()
-        self.limit = LoginLimit(lambda: self.clock())
+        self.limit = LoginLimit(lambda: self.clock(), bursts=LOGIN_BURSTS)
         self._key: bytes | None = None
         self._dummy: str | None = None
 
@@ -206,21 +216,7 @@ class Accounts:
         """The signing key, made by the first process to need it and shared through the
         database by all."""
         if self._key is None:
-            with self.store.engine.begin() as conn:
-                found = conn.execute(select(KeyRow.value).where(KeyRow.name == "cookie")).scalar()
-            if found is None:
-                try:
-                    with self.store.engine.begin() as conn:
-                        conn.execute(
-                            insert(KeyRow).values(name="cookie", value=secrets.token_hex(32))
-                        )
-                except IntegrityError:
-                    pass  # another process made it first
-                with self.store.engine.begin() as conn:
-                    found = conn.execute(
-                        select(KeyRow.value).where(KeyRow.name == "cookie")
-                    ).scalar_one()
-            self._key = bytes.fromhex(found)
+            self._key = server_key(self.store, "cookie")
         return self._key
 
     def _sign(self, session_id: str) -> str:
@@ -229,6 +225,21 @@ class Accounts:
 
     def cookie_value(self, session_id: str) -> str:
         return f"{session_id}.{self._sign(session_id)}"
+
+    def device_cookie(self, player_id: str) -> str:
+        """A device cookie for a device that has just logged in as `player_id`: a random
+        id signed together with the player, so it proves that this browser once knew the
+        password, and nothing else."""
+        device = secrets.token_urlsafe(16)
+        return f"{device}.{self._sign(f'device:{player_id}:{device}')}"
+
+    def _device_of(self, cookie: str | None, player_id: str | None) -> str | None:
+        """The device id of a device cookie made for `player_id`, if its signature holds."""
+        if not cookie or player_id is None or "." not in cookie or len(cookie) > 200:
+            return None
+        device, _, signature = cookie.rpartition(".")
+        expected = self._sign(f"device:{player_id}:{device}")
+        return device if hmac.compare_digest(signature, expected) else None
 
     def _session_id(self, cookie: str | None) -> str | None:
         """The session id a cookie carries, if its signature holds."""
@@ -276,33 +287,61 @@ class Accounts:
         return None if row is None else _player(row)
 
     def change(
-        self, player: Player, cookie: str | None, name: Any = None, password: Any = None
-    ) -> Player:
-        """Rename and/or set a new password. A new password ends every other session of the
-        player (a device that should no longer be logged in is logged out)."""
+        self,
+        player: Player,
+        cookie: str | None,
+        name: Any = None,
+        password: Any = None,
+        current: Any = None,
+    ) -> tuple[Player, str | None]:
+        """Rename and/or set a new password; the player and, when the password changed, the
+        cookie of a new session. Replacing a password needs the `current` one (a page that
+        runs script in the player's browser must not be able to take the account); wrong
+        guesses count against the login limit. A new password ends every session of the
+        player, this one too, and opens a fresh one: a device that should no longer be
+        logged in is logged out, and a session id seen before the change is worthless."""
         values: dict[str, Any] = {}
         if name is not None:
             name = check_name(name)
             values |= {"name": name, "name_key": name_key(name)}
         if password is not None:
-            values["password_hash"] = self.hasher.hash(check_password(password))
+            check_password(password)
+            if player.has_password:
+                self._check_current(player, current)
+            values["password_hash"] = self.hasher.hash(password)
         if not values:
-            return player
+            return player, None
         try:
             with self.store.engine.begin() as conn:
                 conn.execute(update(PlayerRow).where(PlayerRow.id == player.id).values(**values))
                 if password is not None:
-                    keep = _hash(self._session_id(cookie) or "")
-                    conn.execute(
-                        delete(SessionRow).where(
-                            SessionRow.player_id == player.id, SessionRow.id_hash != keep
-                        )
-                    )
+                    conn.execute(delete(SessionRow).where(SessionRow.player_id == player.id))
         except IntegrityError as exc:
             raise taken(str(name)) from exc
         found = self.by_id(player.id)
         assert found is not None
-        return found
+        return found, self._open_session(player.id) if password is not None else None
+
+    def _check_current(self, player: Player, current: Any) -> None:
+        """401 `session/refused` unless `current` is the player's password (limited like a
+        login, keyed on the player's name)."""
+        keys = [f"pair:{player.id}:current-password"]
+        wait = self.limit.wait(keys)
+        if wait > 0:
+            raise limited(wait)
+        with self.store.engine.connect() as conn:
+            digest = conn.execute(
+                select(PlayerRow.password_hash).where(PlayerRow.id == player.id)
+            ).scalar()
+        given = current if isinstance(current, str) else ""
+        try:
+            self.hasher.verify(digest or self._unknown(), given)
+            ok = digest is not None
+        except (VerificationError, InvalidHashError):
+            ok = False
+        if not ok:
+            self.limit.failed(keys)
+            raise ApiError(Code.SESSION_REFUSED, "the current password is wrong")
 
     # -- sessions -----------------------------------------------------------------------
 
@@ -320,25 +359,28 @@ class Accounts:
             )
         return self.cookie_value(session_id)
 
-    def login(self, name: Any, password: Any, client: str) -> tuple[Player, str]:
-        """A new session for the player if the password is theirs; 401 `session/refused`
-        otherwise (also for an unknown name or a player without a password), 429 once a
-        name or an address has failed too often."""
+    def login(
+        self, name: Any, password: Any, client: str, device: str | None = None
+    ) -> tuple[Player, str, str]:
+        """A new session for the player if the password is theirs: the player, the session
+        cookie and a device cookie (see `LOGIN_BURSTS`; `device` is the one the browser
+        sent). 401 `session/refused` otherwise (also for an unknown name or a player
+        without a password), 429 once this client, this client on this name, or (from a
+        device that never logged in as the player) the name has failed too often."""
         if not isinstance(name, str) or not isinstance(password, str):
             raise ApiError(Code.REQUEST_MALFORMED, "name and password must be strings")
-        keys = [f"name:{name_key(name)}", f"client:{client}"]
-        wait = self.limit.wait(keys)
-        if wait > 0:
-            raise ApiError(
-                Code.RATE_LIMITED,
-                f"too many failed logins; try again in {int(wait) + 1} seconds",
-            )
         with self.store.engine.connect() as conn:
             row = conn.execute(
                 select(PlayerRow.id, PlayerRow.password_hash).where(
                     PlayerRow.name_key == name_key(name)
                 )
             ).first()
+        known = self._device_of(device, row.id if row is not None else None)
+        keys = [f"pair:{name_key(name)}:{client}"]
+        keys += [f"device:{known}"] if known else [f"client:{client}", f"name:{name_key(name)}"]
+        wait = self.limit.wait(keys)
+        if wait > 0:
+            raise limited(wait)
         digest = row.password_hash if row is not None else None
         try:
             self.hasher.verify(digest or self._unknown(), password)
@@ -350,7 +392,8 @@ class Accounts:
             raise refused()
         player = self.by_id(row.id)
         assert player is not None
-        return player, self._open_session(row.id)
+        kept = device if known and device is not None else self.device_cookie(row.id)
+        return player, self._open_session(row.id), kept
 
     def player_of(self, cookie: str | None) -> Player | None:
         """The player a cookie's session belongs to, while it lasts; None otherwise."""
@@ -373,6 +416,22 @@ class Accounts:
             return
         with self.store.engine.begin() as conn:
             conn.execute(delete(SessionRow).where(SessionRow.id_hash == _hash(session_id)))
+
+
+def server_key(store: Store, name: str) -> bytes:
+    """The database's secret called `name` (32 random bytes), made by the first process to
+    ask for it and shared with every other process on the database through it."""
+    with store.engine.begin() as conn:
+        found = conn.execute(select(KeyRow.value).where(KeyRow.name == name)).scalar()
+    if found is None:
+        try:
+            with store.engine.begin() as conn:
+                conn.execute(insert(KeyRow).values(name=name, value=secrets.token_hex(32)))
+        except IntegrityError:
+            pass  # another process made it first
+        with store.engine.begin() as conn:
+            found = conn.execute(select(KeyRow.value).where(KeyRow.name == name)).scalar_one()
+    return bytes.fromhex(found)
 
 
 def tie_seat(store: Store, table_id: str, seat: int, player_id: str) -> None:

@@ -12,6 +12,7 @@ import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,7 +32,7 @@ from timelord.server.bodies import (
 from timelord.server.deps import OwnSeatDep, SeatDep, TableDep, TablesDep, tables_of
 from timelord.server.errors import ApiError, Code, malformed, rate_limited, responses, too_large
 from timelord.server.review import check_hints, coaching
-from timelord.server.session import current_player, seat_for
+from timelord.server.session import accounts_of, current_player, seat_for
 from timelord.server.table import Live, Tables, seat_list, seat_url
 from timelord.server.table.wire import snapshot_text
 
@@ -108,6 +109,7 @@ class SeatInfo(BaseModel):
     seat: int
     name: str = Field(description="the one name of the seat on every screen")
     agent: str = Field(description="human, open (not yet claimed) or the bot's spec")
+    guest: bool = Field(description="a person without an account: shown as a guest everywhere")
     connected: bool = Field(description="a person has the table open (bots always do)")
     stand_in: str | None = Field(description="the bot playing for the seat's person now")
     muted: bool = Field(description="the creator muted this seat's chat")
@@ -212,7 +214,9 @@ class TableSummary(BaseModel):
     id: str
     game: str
     options: dict[str, Any]
-    seats: list[dict[str, Any]] = Field(description='[{"seat", "agent", "name"}]')
+    seats: list[dict[str, Any]] = Field(
+        description='[{"seat", "agent", "name", "guest"}] (guest: a person without an account)'
+    )
     status: str = Field(
         description="open (seats wait for people), playing, over, abandoned (ended by its "
         "creator) or archived (idle too long: read-only)"
@@ -404,6 +408,15 @@ def _seat_link(request: Request, live: Live, seat: int, token: str) -> Response:
     return JSONResponse({"seat": seat, "token": token, "url": url, "name": live.name(seat)})
 
 
+async def _not_a_players_name(request: Request, name: Any) -> None:
+    """409 name/taken when a guest names a player (or a look-alike): a guest may not pass
+    for a player; log in to sit as one."""
+    if not isinstance(name, str):
+        return  # the table refuses it as an invalid name
+    if await run_in_threadpool(accounts_of(request).by_name, name) is not None:
+        raise ApiError(Code.NAME_TAKEN, "that name (or one like it) is a player's")
+
+
 @router.post(
     "/tables/{table_id}/seats/{seat}/claim",
     response_model=SeatLink,
@@ -414,13 +427,16 @@ def _seat_link(request: Request, live: Live, seat: int, token: str) -> Response:
     summary="Claim an open seat by name",
     description="The first person to claim an open seat gets its token (given only here); "
     "the table starts when its last open seat is claimed. 409 seat/taken if the seat is not "
-    "open, 422 name/invalid unless the name is 1-32 printable characters, 404 seat/not_found. "
+    "open, 409 name/taken for a guest naming a player (or a look-alike), 422 name/invalid "
+    "unless the name is 1-32 printable characters and not one the server uses for seats, "
+    "bots or roles, 404 seat/not_found. "
     "A logged-in player's seat is tied to the player and takes the player's name.",
 )
 async def claim(request: Request, tables: TablesDep, live: TableDep, seat: int) -> Response:
     body = only(await read_json(request), {"name"}, '{"name": "..."}')
     player = await current_player(request)
     if player is None:
+        await _not_a_players_name(request, body["name"])
         token = await tables.seats.claim(live, seat, body["name"])
     else:
         token = await tables.seats.claim(live, seat, player.name, {"player": player.id})

@@ -28,6 +28,7 @@ from timelord.server.api import RateLimit, router
 from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, Code, rate_limited
 from timelord.server.errors import summary as error_summary
+from timelord.server.headers import SecurityHeaders
 from timelord.server.limits import Limits, Sockets
 from timelord.server.players_api import Players
 from timelord.server.players_api import router as players_router
@@ -147,6 +148,7 @@ def create_app(
 
     app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)
     app.add_middleware(ForwardedScheme, proxies=proxies)
+    app.add_middleware(SecurityHeaders)  # outermost: 429s and errors get the headers too
     app.openapi = lambda: _exact_openapi(app)  # type: ignore[method-assign]
     return app
 

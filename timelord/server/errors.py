@@ -52,6 +52,11 @@ class Code(Enum):
     )
     HINT_NOT_YOUR_TURN = ("hint/not_your_turn", 409, "a hint is given on the seat's own turn")
     PLAYER_TAKEN = ("player/taken", 409, "another player has this name")
+    NAME_TAKEN = (
+        "name/taken",
+        409,
+        "a guest may not sit under a player's name or a look-alike of it",
+    )
     REQUEST_TOO_LARGE = ("request/too_large", 413, "the body or message is too large")
     ACTION_ILLEGAL = ("action/illegal", 422, "the rules forbid the action now (reason and rule)")
     ACTION_INVALID = ("action/invalid", 422, "the action is not one of the game's actions")

@@ -9,6 +9,7 @@ counts); sockets are counted by each process. Every refusal is 429 `rate/limited
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections import Counter
 from dataclasses import dataclass
 
@@ -41,9 +42,11 @@ class Limits:
     archive_after: float = 30 * 86400.0
 
 
-def client_key(address: str) -> str:
-    """What the database keeps of a creator's address: a digest, enough to count by."""
-    return hashlib.sha256(f"timelord-client:{address}".encode()).hexdigest()[:32]
+def client_key(address: str, secret: bytes) -> str:
+    """What the database keeps of a creator's address: a digest keyed with the database's
+    `secret` (accounts.server_key), enough to count by; without the secret, trying every
+    address against it finds nothing."""
+    return hmac.new(secret, f"timelord-client:{address}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def check_count(count: int, limit: int, what: str) -> None:

@@ -12,13 +12,12 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
-from markupsafe import Markup
 
 import timelord
 from timelord.server.accounts import Player, tables_of
 from timelord.server.errors import ApiError, Code
 from timelord.server.players_api import PAGE_MAX, history_page, profile
-from timelord.server.ratings import chart_points, chart_svg, leaderboard, player_subject
+from timelord.server.ratings import chart, chart_points, leaderboard, player_subject
 from timelord.server.session import accounts_of, current_player
 from timelord.server.storage import Store
 
@@ -53,9 +52,7 @@ async def player_page(request: Request, name: str, before: str | None = None) ->
         points = await run_in_threadpool(
             chart_points, _store(request), player_subject(player.id), rating["game"]
         )
-        charts[rating["game"]] = Markup(
-            chart_svg(points, f"{player.name}'s rating in {rating['game']}")
-        )
+        charts[rating["game"]] = chart(points, f"{player.name}'s rating in {rating['game']}")
     context = {"player": about, "charts": charts, "history": games, "games": timelord.GAMES}
     return templates.TemplateResponse(request, "player.html", context)
 
@@ -88,4 +85,9 @@ async def lobby_account(request: Request) -> dict[str, Any] | None:
         }
         for t in mine
     ]
-    return {"name": player.name, "ratings": about["ratings"], "tables": tables}
+    return {
+        "name": player.name,
+        "has_password": player.has_password,
+        "ratings": about["ratings"],
+        "tables": tables,
+    }

@@ -16,10 +16,18 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 import timelord
-from timelord.server.accounts import COOKIE, SESSION_DAYS, Accounts, Player, no_session
+from timelord.server.accounts import (
+    COOKIE,
+    DEVICE_COOKIE,
+    SESSION_DAYS,
+    Accounts,
+    Player,
+    no_session,
+)
 from timelord.server.bodies import body_doc, read_json
 from timelord.server.bots import HUMAN
 from timelord.server.errors import ApiError, Code, malformed, responses
+from timelord.server.proxy import Proxies
 from timelord.server.ratings import (
     GUEST,
     SeatResult,
@@ -56,7 +64,12 @@ class Players:
         state = live.state
         scores = state.scores()
         seats = [
-            SeatResult(_subject(live, seat), live.name(seat), float(scores[seat]))
+            SeatResult(
+                _subject(live, seat),
+                live.name(seat),
+                float(scores[seat]),
+                bot_subject(live.stand_in) if _stood_in(live, seat) else None,
+            )
             for seat in range(len(live.specs))
         ]
         await run_in_threadpool(
@@ -74,6 +87,13 @@ class Players:
 def _players(request: Request) -> Players:
     players: Players = request.app.state.players
     return players
+
+
+def _stood_in(live: Live, seat: int) -> bool:
+    """Whether the stand-in made most of a person's seat's decisions: the seat's result is
+    then the stand-in bot's, not its person's (docs/ratings.md)."""
+    own, stand_in = live.decided.get(seat, (0, 0))
+    return stand_in > own
 
 
 def _subject(live: Live, seat: int) -> str:
@@ -105,7 +125,13 @@ class Change(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str | None = Field(None, min_length=1, max_length=32, description="a new name")
     password: str | None = Field(
-        None, min_length=8, max_length=256, description="a new password (ends other sessions)"
+        None,
+        min_length=8,
+        max_length=256,
+        description="a new password (ends every session and opens a new one for this device)",
+    )
+    current_password: str | None = Field(
+        None, description="the password now: needed to replace one (not to set the first)"
     )
 
 
@@ -198,8 +224,14 @@ def _with_cookie(request: Request, response: Response, cookie: str) -> Response:
     return response
 
 
+#: how long a browser is remembered as one that has logged in as its player
+DEVICE_DAYS = 365
+
+
 def _client(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    """The real client's address (the forwarded one behind a trusted proxy)."""
+    proxies: Proxies = request.app.state.proxies
+    return proxies.client_address(request.scope)
 
 
 @router.post(
@@ -219,6 +251,8 @@ async def sign_up(request: Request) -> Response:
     body = _fields(await read_json(request), {"name", "password"}, {"name"})
     accounts = _players(request).accounts
     player, cookie = await run_in_threadpool(accounts.create, body["name"], body.get("password"))
+    # the new player's session replaces the one this browser held (it ends on the server)
+    await run_in_threadpool(accounts.logout, request.cookies.get(COOKIE))
     return _with_cookie(request, JSONResponse(player.public(), status_code=201), cookie)
 
 
@@ -230,16 +264,35 @@ async def sign_up(request: Request) -> Response:
     ),
     openapi_extra=body_doc(LogIn),
     summary="Log in with a name and password",
-    description="200 and the session cookie; 401 session/refused for a wrong name or "
-    "password (the same answer either way), 429 rate/limited after repeated failures.",
+    description="200 and a new session cookie (a session the browser held before ends); "
+    "401 session/refused for a wrong name or password (the same answer either way), 429 "
+    "rate/limited after repeated failures from this client, or on this name from a "
+    "browser that has not logged in as its player before (so strangers cannot lock the "
+    "player out of a browser they used).",
 )
 async def log_in(request: Request) -> Response:
     body = _fields(await read_json(request), {"name", "password"}, {"name", "password"})
     accounts = _players(request).accounts
-    player, cookie = await run_in_threadpool(
-        accounts.login, body["name"], body["password"], _client(request)
+    player, cookie, device = await run_in_threadpool(
+        accounts.login,
+        body["name"],
+        body["password"],
+        _client(request),
+        request.cookies.get(DEVICE_COOKIE),
     )
-    return _with_cookie(request, JSONResponse(player.public()), cookie)
+    # a new session id at every login: one the browser held before ends here
+    await run_in_threadpool(accounts.logout, request.cookies.get(COOKIE))
+    response = _with_cookie(request, JSONResponse(player.public()), cookie)
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device,
+        max_age=DEVICE_DAYS * 86400,
+        path="/api/session",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+    return response
 
 
 @router.get(
@@ -273,29 +326,35 @@ async def log_out(request: Request) -> Response:
     responses=responses(
         Code.REQUEST_MALFORMED,
         Code.SESSION_NONE,
+        Code.SESSION_REFUSED,
         Code.PLAYER_TAKEN,
         Code.REQUEST_TOO_LARGE,
         Code.PLAYER_INVALID,
+        Code.RATE_LIMITED,
     ),
     openapi_extra=body_doc(Change),
     summary="Rename the logged-in player or set (or reset) their password",
-    description="Only the logged-in session can change its player. A new password ends "
-    "the player's other sessions; ratings and history follow a renamed player.",
+    description="Only the logged-in session can change its player. Replacing a password "
+    "needs `current_password` (401 session/refused if wrong, 429 after repeated failures). "
+    "A new password ends every session of the player and answers with a new session "
+    "cookie; ratings and history follow a renamed player.",
 )
 async def change(request: Request) -> Response:
-    body = _fields(await read_json(request), {"name", "password"}, set())
+    body = _fields(await read_json(request), {"name", "password", "current_password"}, set())
     player = await current_player(request)
     if player is None:
         raise no_session()
     accounts = _players(request).accounts
-    changed = await run_in_threadpool(
+    changed, cookie = await run_in_threadpool(
         accounts.change,
         player,
         request.cookies.get(COOKIE),
         body.get("name"),
         body.get("password"),
+        body.get("current_password"),
     )
-    return JSONResponse(changed.public())
+    response = JSONResponse(changed.public())
+    return response if cookie is None else _with_cookie(request, response, cookie)
 
 
 async def _named(request: Request, name: str) -> Player:

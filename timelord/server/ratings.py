@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from html import escape
 from typing import Any, Protocol
 
 from openskill.models import ThurstoneMostellerFull
@@ -29,6 +28,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    delete,
     insert,
     select,
     update,
@@ -46,7 +46,18 @@ GUEST = "guest"
 CONSERVATIVE = 3.0
 INTERVAL = 1.0
 
-MODEL = ThurstoneMostellerFull()
+
+def _per_opponent(
+    c: float, k: float, mu: float, sigma_squared: float, team: Any, rank: Any, weights: Any
+) -> float:
+    """How much of a seat's variance each comparison may take away: one k-th for k seats.
+    openskill's default (sigma over c) lets every pairwise comparison shrink the variance as
+    if it were a game of its own, so a loser tied with four others lost all its uncertainty
+    in one table (sigma 8.33 to the 0.083 floor) and stayed frozen there."""
+    return 1.0 / k
+
+
+MODEL = ThurstoneMostellerFull(gamma=_per_opponent)
 
 
 class RatingRow(Base):
@@ -153,9 +164,19 @@ def is_rated(table: TableFacts, hints: bool = False) -> bool:
 
 @dataclass(frozen=True)
 class SeatResult:
+    """One seat of a finished table: whose seat it is (`subject`, recorded in the history),
+    and whose rating its result moves (`rated_as`: None for the same subject; the stand-in
+    bot's subject when the stand-in made most of the seat's decisions)."""
+
     subject: str
     name: str
     score: float
+    rated_as: str | None = None
+
+
+def rated_subject(seat: SeatResult) -> str:
+    """The subject whose rating a seat's result moves."""
+    return seat.subject if seat.rated_as is None else seat.rated_as
 
 
 def _upsert_missing(conn: Connection, game: str, subjects: Iterable[str], now: dt.datetime) -> None:
@@ -192,24 +213,29 @@ def _locked(conn: Connection, game: str, subjects: Iterable[str]) -> dict[str, A
 def apply_game(
     conn: Connection, game: str, subjects: Sequence[str], finish: Sequence[int], now: dt.datetime
 ) -> list[Rating | None]:
-    """Update the ratings of one game's seats (guests are left out) within `conn`'s
-    transaction; each seat's rating after it (None for a guest). A subject at two seats of
-    one table (a person playing both sides) is rated once, from its best place."""
-    best: dict[str, int] = {}
-    for subject, place in zip(subjects, finish, strict=True):
-        if subject != GUEST:
-            best[subject] = min(place, best.get(subject, place))
-    rated = sorted(best)
-    if len(rated) < 2:
+    """Update the ratings of one game's seats within `conn`'s transaction; each seat's
+    rating after it (None where not rated). What counts (docs/ratings.md): guests are left
+    out; a person at two seats makes the table unrated for everyone (one seat per account
+    per table); a bot spec at several seats is an opponent at each, at its rating, but is
+    not updated from a table it played against itself."""
+    seats = [i for i, s in enumerate(subjects) if s != GUEST]
+    count: dict[str, int] = {}
+    for i in seats:
+        count[subjects[i]] = count.get(subjects[i], 0) + 1
+    people_twice = any(n > 1 and _kind(s) == "player" for s, n in count.items())
+    if people_twice or len(count) < 2 or not any(n == 1 for n in count.values()):
         return [None] * len(subjects)
-    _upsert_missing(conn, game, rated, now)
-    rows = _locked(conn, game, rated)
-    before = [Rating(rows[s].mu, rows[s].sigma) for s in rated]
-    ranks = [best[s] for s in rated]
+    _upsert_missing(conn, game, count, now)
+    rows = _locked(conn, game, count)
+    before = [Rating(rows[subjects[i]].mu, rows[subjects[i]].sigma) for i in seats]
+    ranks = [finish[i] for i in seats]
     after = update_ratings(before, ranks)
     shares = win_shares(ranks)
-    out: dict[str, Rating] = {}
-    for subject, new, share in zip(rated, after, shares, strict=True):
+    out: list[Rating | None] = [None] * len(subjects)
+    for i, new, share in zip(seats, after, shares, strict=True):
+        subject = subjects[i]
+        if count[subject] > 1:
+            continue
         row = rows[subject]
         conn.execute(
             update(RatingRow)
@@ -222,8 +248,8 @@ def apply_game(
                 updated=now,
             )
         )
-        out[subject] = new
-    return [out.get(s) for s in subjects]
+        out[i] = new
+    return out
 
 
 def record_finish(
@@ -263,9 +289,9 @@ def record_finish(
                 ],
             )
             if rated:
-                after = apply_game(conn, game, [s.subject for s in seats], finish, now)
+                after = apply_game(conn, game, [rated_subject(s) for s in seats], finish, now)
                 for i, new in enumerate(after):
-                    if new is not None:
+                    if new is not None and rated_subject(seats[i]) == seats[i].subject:
                         conn.execute(
                             update(ResultRow)
                             .where(ResultRow.table_id == table_id, ResultRow.seat == i)
@@ -274,6 +300,39 @@ def record_finish(
     except IntegrityError:
         return False
     return True
+
+
+def recompute(conn: Connection) -> int:
+    """Rebuild every rating from the stored results, oldest table first, under the rules
+    `apply_game` applies now; the number of tables that rated anyone. A table is rated
+    again if it was rated when it ended (is_rated's checks are not repeatable from the
+    results). Every rating starts afresh, so bot ratings made by `timelord rate` alone,
+    without results, are gone: rerun the calibration. Stand-ins are not known for stored
+    tables: each seat is rated as its own subject."""
+    rows = conn.execute(
+        select(ResultRow.__table__).order_by(ResultRow.finished, ResultRow.table_id, ResultRow.seat)
+    ).all()
+    tables: dict[str, list[Any]] = {}
+    for row in rows:
+        tables.setdefault(row.table_id, []).append(row)
+    conn.execute(delete(RatingRow))
+    conn.execute(update(ResultRow).values(rated=False, mu=None, sigma=None))
+    rated = 0
+    for table_id, seats in tables.items():
+        if not any(r.rated for r in seats):
+            continue
+        subjects = [r.subject for r in seats]
+        finish = [r.place for r in seats]
+        after = apply_game(conn, seats[0].game, subjects, finish, _utc(seats[0].finished))
+        for row, new in zip(seats, after, strict=True):
+            if new is not None:
+                conn.execute(
+                    update(ResultRow)
+                    .where(ResultRow.table_id == table_id, ResultRow.seat == row.seat)
+                    .values(rated=True, mu=new.mu, sigma=new.sigma)
+                )
+        rated += any(new is not None for new in after)
+    return rated
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -434,12 +493,13 @@ def _utc(value: dt.datetime) -> dt.datetime:
 # -- the chart --------------------------------------------------------------------------
 
 
-def chart_svg(points: Sequence[tuple[dt.datetime, Rating]], title: str) -> str:
-    """A small SVG line chart of the shown rating after each rated game, with the band
-    mu +/- sigma behind it; made on the server, so the page needs no chart script."""
+def chart(points: Sequence[tuple[dt.datetime, Rating]], title: str) -> dict[str, Any] | None:
+    """What the player page draws as a small SVG line chart (templates/chart.html): the
+    shown rating after each rated game, with the band mu +/- sigma behind it; computed on
+    the server, so the page needs no chart script. None without points."""
     width, height, pad = 480, 160, 28
     if not points:
-        return ""
+        return None
     values = [r.shown for _, r in points]
     lows = [r.interval[0] for _, r in points]
     highs = [r.interval[1] for _, r in points]
@@ -454,23 +514,24 @@ def chart_svg(points: Sequence[tuple[dt.datetime, Rating]], title: str) -> str:
     def y(v: float) -> float:
         return height - pad - (height - 2 * pad) * (v - bottom) / span
 
-    line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-    band = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(highs))
-    band += " " + " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in reversed(list(enumerate(lows))))
-    dots = "".join(
-        f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="2.5"><title>'
-        f"{points[i][0]:%Y-%m-%d %H:%M}: {v:.1f}</title></circle>"
-        for i, v in enumerate(values)
-    )
-    label = escape(title)
-    return (
-        f'<svg class="rating-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
-        f'{height}" width="{width}" height="{height}" role="img" aria-label="{label}">'
-        f"<title>{label}</title>"
-        f'<polygon class="band" points="{band}" />'
-        f'<polyline class="line" fill="none" points="{line}" />{dots}'
-        f'<text x="{pad}" y="{pad - 10}">{top:.1f}</text>'
-        f'<text x="{pad}" y="{height - 8}">{bottom:.1f}</text>'
-        f'<text x="{width - pad}" y="{height - 8}" text-anchor="end">{n} rated</text>'
-        "</svg>"
-    )
+    band = [f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(highs)]
+    band += [f"{x(i):.1f},{y(v):.1f}" for i, v in reversed(list(enumerate(lows)))]
+    return {
+        "title": title,
+        "width": width,
+        "height": height,
+        "pad": pad,
+        "line": " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values)),
+        "band": " ".join(band),
+        "dots": [
+            {
+                "x": f"{x(i):.1f}",
+                "y": f"{y(v):.1f}",
+                "text": f"{points[i][0]:%Y-%m-%d %H:%M}: {v:.1f}",
+            }
+            for i, v in enumerate(values)
+        ],
+        "top": f"{top:.1f}",
+        "bottom": f"{bottom:.1f}",
+        "count": n,
+    }

@@ -64,7 +64,7 @@ def test_clicking_the_tardis_starts_the_accusation() -> None:
     assert accuse in offered
     assert "click the TARDIS to accuse" in html
     board = html.split('<div class="legal"')[0]
-    assert board.count("{&quot;type&quot;:&quot;Accuse&quot;}") == 1
+    assert unescape(board).count('{"type":"Accuse"}') == 1
 
 
 def test_card_game_result_comes_from_the_servers_result_not_a_recount() -> None:

@@ -55,12 +55,15 @@ def read_snapshot(
         raise BoardError("result must be {'scores': [number per seat], 'winners': [seat]}")
     seats = data.get("seats")
     names = None
+    guests: list[bool] = []
     if isinstance(seats, list) and len(seats) == game.players:
         found = [s.get("name") if isinstance(s, Mapping) else None for s in seats]
         if all(isinstance(n, str) and n for n in found):
             names = [str(n) for n in found]
+            guests = [s.get("guest") is True for s in seats]
     return Snapshot(
         names=names,
+        guests=guests,
         result=result,
         game=game,
         seat=seat,

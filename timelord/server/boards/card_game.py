@@ -17,12 +17,13 @@ from timelord.core.action import Action
 from timelord.games.card_game.actions import PlayDefender, PlayEnemy, PlayLocation, PlaySupport
 from timelord.games.card_game.game import CardGame
 from timelord.server.boards.common import (
+    Model,
     Snapshot,
     act_attrs,
+    button,
     card,
     card_back,
     claimer,
-    esc,
     frame,
     result_panel,
     rule_link,
@@ -54,7 +55,7 @@ def _card(
     acts: Sequence[Action] = (),
     css: str = "",
     probe: int | None = None,
-) -> str:
+) -> Model:
     """A card by id, or a back when the view does not know it; `probe`: the card whose play a
     click asks about when `acts` is empty."""
     if not isinstance(cid, int) or not 0 <= cid < len(game.cards.name):
@@ -137,17 +138,8 @@ def render(snap: Snapshot) -> str:
     take = claimer(snap.legal)
 
     vp = standing(game, view)
-    deck = view["deck"]
-    info = (
-        f'<p class="stat">Turn {esc(view["turn"])} · {esc(snap.seat_name(view["active"]))} '
-        f"{'are' if view['active'] == snap.seat else 'is'} active · "
-        f"Time Point supply {esc(view['supply'])} · deck {esc(deck['count'])} cards · "
-        f"discard pile {len(view['discard'])}</p>{_ending(snap, game, view)}"
-    )
-    if snap.my_turn:
-        info += f'<p class="phase-hint">{esc(PHASE_TEXT.get(view["phase"], view["phase"]))}</p>'
-    hand_html = ""
-    reserve_html = ""
+    hand: list[Model] | None = None
+    reserve: list[Model] = []
     if snap.seat is not None:
         mine = view["hands"][snap.seat]["known"]
         # Copies of one design are alike and the engine offers the first (C-R24): every copy
@@ -157,64 +149,58 @@ def render(snap: Snapshot) -> str:
         plays: dict[int, list[Action]] = {}
         for d, f in first.items():
             plays[d] = take(lambda a, f=f: getattr(a, "card", None) == f)
-        cards = [_card(snap, game, c, plays[design[c]], probe=first[design[c]]) for c in mine]
-        hand_html = (
-            f'<h3 class="section-title">Your hand ({len(mine)})</h3>'
-            '<div class="hand" data-hand>'
-            f"{''.join(cards) or '<span class=muted>empty</span>'}</div>"
-        )
-        res = view["reserves"][snap.seat]["known"]
-        rcards = [
+        hand = [_card(snap, game, c, plays[design[c]], probe=first[design[c]]) for c in mine]
+        reserve = [
             _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c), "small")
-            for c in res
+            for c in view["reserves"][snap.seat]["known"]
         ]
-        if rcards:
-            reserve_html = (
-                '<h3 class="section-title">Your reserve</h3>'
-                f'<div class="row">{"".join(rcards)}</div>'
-            )
-    lines = "".join(_line(snap, game, view, s, vp[s], take) for s in _order(snap, view))
-    controls, choosers = _controls(snap, game, take(lambda a: True))
+    lines = [_line(snap, game, view, s, vp[s], take) for s in _order(snap, view)]
+    rest = take(lambda a: True)
+    controls, choosers = _controls(snap, game, rest)
+    board = {
+        "turn": view["turn"],
+        "active": snap.seat_name(view["active"]),
+        "verb": "are" if view["active"] == snap.seat else "is",
+        "supply": view["supply"],
+        "deck": view["deck"]["count"],
+        "discards": len(view["discard"]),
+        "ending": _ending(snap, view),
+        "phase": PHASE_TEXT.get(view["phase"], view["phase"]) if snap.my_turn else "",
+        "conflict": _conflict(snap, game),
+        "lines": lines,
+        # the hand and what to do with it stay in sight at the foot of the window, however
+        # long the lines above grow (a tall table put them below the fold)
+        "dock": "hand-dock" if snap.my_turn else "hand-dock resting",
+        "controls": controls if rest else None,
+        "hand": hand,
+        "reserve": reserve,
+        "choosers": choosers,
+    }
     # the final scores and winners come from the server's result, never recounted here
     result = result_panel(snap, None, [])
-    # the hand and what to do with it stay in sight at the foot of the window, however long
-    # the lines above grow (a tall table put them below the fold)
-    dock_cls = "hand-dock" if snap.my_turn else "hand-dock resting"
-    dock = f'<div class="{dock_cls}">{controls}{hand_html}{reserve_html}{choosers}</div>'
-    board = f'<div class="card-game">{info}{_conflict(snap, game)}{lines}{dock}</div>'
-    return frame(snap, "Doctor Who: The Card Game", board, result)
+    return frame(snap, "Doctor Who: The Card Game", "card_game.html", board, result)
 
 
-def _ending(snap: Snapshot, game: CardGame, view: dict[str, Any]) -> str:
+def _ending(snap: Snapshot, view: dict[str, Any]) -> Model:
     """How the game ends and how near each way is: the End card (how many cards are still
     above it, C-2.4, C-6.2) and each seat's TARDIS and Dalek counters in play (C-6.1)."""
     deck = view["deck"]
     above = int(deck["count"]) - int(deck["below_end"])
-    if view.get("endgame") or int(deck["below_end"]) < 0:
-        end = (
-            "<strong>The End card is out: End Game.</strong> One action per turn, no passing"
-            " or drawing; it ends when the player to move can do nothing "
-            + rule_link(snap, "C-6.3")
-        )
-    else:
-        end = (
-            f"End card: <strong>{above} card{'' if above == 1 else 's'} above it</strong>"
-            f" in the deck; when it is drawn the End Game begins {rule_link(snap, 'C-6.2')}"
-        )
     near = []
     for s in range(int(view["players"])):
         tardis = sum(1 for loc in view["locations"] if loc["owner"] == s and loc["tardis"])
         daleks = sum(1 for loc in view["locations"] if loc["attacker"] == s)
-        near.append(
-            f"{esc(snap.seat_name(s))}: TARDIS {tardis}/{COUNTERS}, Daleks {daleks}/{COUNTERS}"
-        )
-    counters = (
-        f"or a player starts a turn with all {COUNTERS} TARDIS or all {COUNTERS} Dalek counters"
-        f" in play {rule_link(snap, 'C-6.1')} ({'; '.join(near)})"
-    )
-    return (
-        f'<p class="stat game-end" data-end-above="{above}">The game ends: {end}; {counters}.</p>'
-    )
+        near.append(f"{snap.seat_name(s)}: TARDIS {tardis}/{COUNTERS}, Daleks {daleks}/{COUNTERS}")
+    return {
+        "out": bool(view.get("endgame") or int(deck["below_end"]) < 0),
+        "above": above,
+        "cards_above": f"{above} card{'' if above == 1 else 's'} above it",
+        "rule_end": rule_link(snap, "C-6.3"),
+        "rule_drawn": rule_link(snap, "C-6.2"),
+        "rule_counters": rule_link(snap, "C-6.1"),
+        "counters": COUNTERS,
+        "near": "; ".join(near),
+    }
 
 
 #: Events that belong to a conflict between its reveal and its result, and after it.
@@ -222,14 +208,14 @@ DURING = ("beaten", "turned", "ironsides", "decline")
 AFTER = ("discard", "tardis", "return-to-hand", "valiant", "decline")
 
 
-def _conflict(snap: Snapshot, game: CardGame) -> str:
+def _conflict(snap: Snapshot, game: CardGame) -> Model | None:
     """The latest conflict step by step, from the seat's events: the cards revealed (with
     their strengths), what changed the sides, both strengths, and the result with what it
     did. Its `data-tile` lets the client's change highlight replay the steps when it is new."""
     events = snap.events
     at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["kind"] == "conflict"), -1)
     if at < 0:
-        return ""
+        return None
     data = events[at]["data"]
     start = at
     while start > 0 and events[start - 1]["kind"] != "conflict" and at - start < 12:
@@ -254,37 +240,31 @@ def _conflict(snap: Snapshot, game: CardGame) -> str:
 
     place = data.get("place")
     where = cs.name[place] if isinstance(place, int) and 0 <= place < len(cs.name) else "?"
-    steps = []
-    if reveal is not None:
-        steps.append(
-            '<li class="step"><strong>Reveal</strong>: Defenders '
-            f"{esc(named(reveal['data'].get('defenders')))} · Enemies "
-            f"{esc(named(reveal['data'].get('enemies')))}"
-            + "".join(f"<br>{esc(e['text'])}" for e in during)
-            + "</li>"
-        )
     attack, defence = data.get("attack"), data.get("defence")
     attacker, owner = data.get("attacker"), data.get("owner")
-    side = ""
+    sides = None
     if isinstance(attacker, int) and isinstance(owner, int):
-        side = f" ({esc(snap.seat_name(attacker))} against {esc(snap.seat_name(owner))})"
-    steps.append(
-        f'<li class="step"><strong>Strengths</strong>{side}: attack '
-        f'<span class="num">{esc(attack)}</span> against defence '
-        f'<span class="num">{esc(defence)}</span></li>'
-    )
+        sides = f"{snap.seat_name(attacker)} against {snap.seat_name(owner)}"
     winner = data.get("winner")
     won = {"attack": attacker, "defence": owner}.get(str(winner))
-    by = f" ({esc(snap.seat_name(won))})" if isinstance(won, int) else ""
-    steps.append(
-        f'<li class="step"><strong>Result</strong>: the {esc(winner)}{by} wins'
-        + "".join(f"<br>{esc(e['text'])}" for e in after)
-        + "</li>"
-    )
-    return (
-        f'<section class="conflict" data-tile="conflict" aria-label="Latest conflict">'
-        f"<h3>Latest conflict: {esc(where)}</h3><ol>{''.join(steps)}</ol></section>"
-    )
+    return {
+        "where": where,
+        "reveal": (
+            None
+            if reveal is None
+            else {
+                "defenders": named(reveal["data"].get("defenders")),
+                "enemies": named(reveal["data"].get("enemies")),
+                "during": [str(e["text"]) for e in during],
+            }
+        ),
+        "sides": sides,
+        "attack": attack,
+        "defence": defence,
+        "winner": winner,
+        "by": snap.seat_name(won) if isinstance(won, int) else None,
+        "after": [str(e["text"]) for e in after],
+    }
 
 
 def _order(snap: Snapshot, view: dict[str, Any]) -> list[int]:
@@ -297,16 +277,16 @@ def _order(snap: Snapshot, view: dict[str, Any]) -> list[int]:
 
 def _line(
     snap: Snapshot, game: CardGame, view: dict[str, Any], seat: int, vp: int, take: Any
-) -> str:
+) -> Model:
     hand = view["hands"][seat]
     reserve = view["reserves"][seat]
     known = ""
     if seat != snap.seat and hand["known"]:
         names = ", ".join(game.cards.name[c] for c in hand["known"])
-        known = f" · you know they hold: {esc(names)}"
+        known = f" · you know they hold: {names}"
     up = view["reserve_up"][seat]
     if up:
-        known += " · reserve face-up: " + esc(", ".join(game.cards.name[c] for c in up))
+        known += " · reserve face-up: " + ", ".join(game.cards.name[c] for c in up)
     tardis = sum(1 for loc in view["locations"] if loc["owner"] == seat and loc["tardis"])
     daleks = sum(1 for loc in view["locations"] if loc["attacker"] == seat)
     take_acts = take(lambda a: type(a).__name__ == "TakeTime" and a.seat == seat)
@@ -317,43 +297,38 @@ def _line(
     ]
     cls = "line seat-box to-move" if seat == snap.to_move and not snap.over else "line seat-box"
     title = "Your line" if seat == snap.seat else f"{snap.table_name(seat)}'s line"
-    return (
-        f'<section class="{cls}" data-seat="{seat}"'
-        f"{act_attrs(snap, take_acts, 'Take Time Points')}>"
-        f'<div class="line-head">{seat_chip(snap, seat)}<span class="stat">{esc(title)} · '
-        f"{esc(view['time'][seat])} TP · {vp} VP now · hand {esc(hand['count'])} · reserve "
-        f"{esc(reserve['count'])} · TARDIS {tardis} · Daleks {daleks}{known}</span></div>"
-        f'<div class="locations">{"".join(locs) or "<span class=muted>no Locations yet</span>"}'
-        "</div></section>"
-    )
+    return {
+        "cls": cls,
+        "seat": seat,
+        "attrs": act_attrs(snap, take_acts, "Take Time Points"),
+        "chip": seat_chip(snap, seat),
+        "text": f"{title} · {view['time'][seat]} TP · {vp} VP now · hand {hand['count']} · "
+        f"reserve {reserve['count']} · TARDIS {tardis} · Daleks {daleks}{known}",
+        "locations": locs,
+    }
 
 
-def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take: Any) -> str:
+def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take: Any) -> Model:
     acts = take(lambda a: getattr(a, "location", None) == L and getattr(a, "card", None) is None)
     cs = game.cards
     cid = loc["card"]
-    marks = ""
-    if loc["tardis"]:
-        marks += '<span class="token tardis" title="TARDIS counter">▣ TARDIS</span>'
-    defenders = "".join(_card(snap, game, d, (), "mini") for d in loc["defenders"])
     strength = sum(cs.strength[d] for d in loc["defenders"] if isinstance(d, int))
     hidden = sum(1 for d in loc["defenders"] if not isinstance(d, int))
-    defence = f"defence {strength}" + (f" + {hidden} face-down" if hidden else "")
-    attack = ""
+    attack = None
     if loc["attacker"] >= 0:
-        enemies = "".join(_card(snap, game, e, (), "mini") for e in loc["enemies"])
-        attack = (
-            f'<div class="attack"><span class="token dalek" title="Dalek counter">⚔ Dalek '
-            f"counter</span> attacked by {seat_chip(snap, loc['attacker'], turn_mark=False)}"
-            f'<div class="row">{enemies}</div></div>'
-        )
-    return (
-        f'<div class="location" data-tile="L{L}"{act_attrs(snap, acts, cs.name[cid])}>'
-        f'<div class="loc-head">{_card(snap, game, cid, (), "small")}'
-        f'<span class="stat">location {L}</span>{marks}</div>'
-        f'<div class="defenders"><span class="stat">Defenders: {esc(defence)}</span>'
-        f'<div class="row">{defenders}</div></div>{attack}</div>'
-    )
+        attack = {
+            "chip": seat_chip(snap, loc["attacker"], turn_mark=False),
+            "enemies": [_card(snap, game, e, (), "mini") for e in loc["enemies"]],
+        }
+    return {
+        "attrs": {"data-tile": f"L{L}"} | act_attrs(snap, acts, cs.name[cid]),
+        "card": _card(snap, game, cid, (), "small"),
+        "number": L,
+        "tardis": bool(loc["tardis"]),
+        "defence": f"defence {strength}" + (f" + {hidden} face-down" if hidden else ""),
+        "defenders": [_card(snap, game, d, (), "mini") for d in loc["defenders"]],
+        "attack": attack,
+    }
 
 
 #: What a choice of several cards does, as its chooser's heading says it.
@@ -364,11 +339,11 @@ CHOOSE_TEXT = {
 }
 
 
-def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> tuple[str, str]:
+def _controls(
+    snap: Snapshot, game: CardGame, rest: list[Action]
+) -> tuple[list[Model], list[Model]]:
     """Moves that belong to no card or place: one button each and one menu per kind, then
     a chooser for each choice of several cards (folded: it is seldom the move to make)."""
-    if not rest:
-        return "", ""
     groups: dict[str, list[Action]] = {}
     for a in rest:
         groups.setdefault(type(a).__name__, []).append(a)
@@ -378,20 +353,18 @@ def _controls(snap: Snapshot, game: CardGame, rest: list[Action]) -> tuple[str, 
         if len(acts) > 1 and all(isinstance(getattr(a, "cards", None), tuple) for a in acts):
             choosers.append(_chooser(snap, game, kind, acts))
         elif len(acts) == 1:
-            cls = ' class="primary"' if kind == FINISH else ""
-            buttons.append(
-                f"<button{cls}{act_attrs(snap, acts)}>{esc(snap.label(acts[0]))}</button>"
-            )
+            one = button(snap, acts, snap.label(acts[0]))
+            if kind == FINISH:
+                one["attrs"] = {"class": "primary"} | one["attrs"]
+            buttons.append(one)
         else:
             words = "".join(" " + c.lower() if c.isupper() else c for c in kind).strip()
-            buttons.append(
-                f"<button{act_attrs(snap, acts, words.capitalize())}>"
-                f"{esc(words.capitalize())}… ({len(acts)})</button>"
-            )
-    return f'<div class="turn-controls">{"".join(buttons)}</div>', "".join(choosers)
+            title = words.capitalize()
+            buttons.append(button(snap, acts, f"{title}… ({len(acts)})", title))
+    return buttons, choosers
 
 
-def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> str:
+def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> Model:
     """A choice of several cards made as a selection and a confirm button: each card that
     some legal choice uses is a toggle, and the client enables the confirm button (with the
     chosen action's `data-action`) only when the selection is exactly one legal choice."""
@@ -401,18 +374,16 @@ def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> s
     choices = json.dumps(
         [{"action": a.to_json(), "label": snap.label(a)} for a in acts], separators=(",", ":")
     )
-    heading = CHOOSE_TEXT.get(kind, kind)
-    toggles = "".join(
-        f'<button type="button" class="pick-card" data-pick="{c}" aria-pressed="false"'
-        f' title="{esc(snap.card_text(game.cards.name[c]))}">{esc(game.cards.name[c])}</button>'
-        for c in cards
-    )
-    return (
-        f'<details class="chooser-box"><summary>{esc(heading)}… ({len(acts)} choices)</summary>'
-        f'<fieldset class="chooser" data-choices="{esc(choices)}">'
-        f"<legend>{esc(heading)}: pick the cards, then confirm</legend>"
-        f'<div class="row">{toggles}</div>'
-        '<button type="button" class="confirm" disabled>Confirm</button> '
-        '<span class="choice-label muted" aria-live="polite">Pick cards.</span></fieldset>'
-        "</details>"
-    )
+    return {
+        "heading": CHOOSE_TEXT.get(kind, kind),
+        "count": len(acts),
+        "choices": choices,
+        "toggles": [
+            {
+                "card": c,
+                "name": game.cards.name[c],
+                "text": snap.card_text(game.cards.name[c]),
+            }
+            for c in cards
+        ],
+    }

@@ -16,16 +16,17 @@ from timelord.games.clue.actions import Move
 from timelord.games.clue.board import FIRST_SQUARE, TARDIS, cards_data
 from timelord.games.clue.game import ClueGame
 from timelord.server.boards.common import (
-    SEAT_COLOURS,
+    Model,
     Snapshot,
     act_attrs,
+    action_buttons,
     card,
     claimer,
-    esc,
-    explain_attr,
+    explain_attrs,
     frame,
     result_panel,
     seat_chip,
+    seat_colour,
 )
 
 CATEGORY = ("Who", "What", "Where")
@@ -91,33 +92,19 @@ def render(snap: Snapshot) -> str:
     take = claimer(snap.legal)
 
     seats = _seats(snap, game, view, take)
-    board = _map(snap, game, view, take)
+    board_map = _map(snap, game, view, take)
     hand = _hand(snap, game, view, take)
     book = _notebook(snap, game, view, take)
     roll = view.get("roll") or []
     # The first die has "?" for its 1 (C-3.1): it draws an intrigue card and counts no steps.
-    dice = "".join(
-        f'<span class="die" aria-label="die {"?" if i == 0 and d == 0 else d}">'
-        f"{'?' if i == 0 and d == 0 else esc(d)}</span>"
-        for i, d in enumerate(roll)
-    )
-    info = (
-        f'<p class="stat">Turn {esc(view["turn"])} · '
-        + (
-            "the game is over"
-            if snap.over
-            else (
-                "your" if view["current"] == snap.seat else f"{snap.table_name(view['current'])}'s"
-            )
-            + f" turn · {esc(PHASE_WORDS.get(view['phase'], view['phase']))}"
-        )
-        + (
-            f" · dice {dice} = {esc(view['steps'])} step{'' if view['steps'] == 1 else 's'}"
-            if roll and not snap.over
-            else ""
-        )
-        + f" · intrigue pile {esc(view['pile_size'])}</p>"
-    )
+    dice = ["?" if i == 0 and d == 0 else str(d) for i, d in enumerate(roll)]
+    if snap.over:
+        turn = "the game is over"
+    else:
+        whose = "your" if view["current"] == snap.seat else f"{snap.table_name(view['current'])}'s"
+        turn = f"{whose} turn · {PHASE_WORDS.get(view['phase'], view['phase'])}"
+    steps = view["steps"]
+    hint = ""
     if snap.my_turn:
         hint = PHASE_TEXT.get(view["phase"], "")
         if view["phase"] != "centre" and any(type(a).__name__ == "Accuse" for a in snap.legal):
@@ -129,48 +116,57 @@ def render(snap: Snapshot) -> str:
             hint += f" {'accusation' if view['purpose'] == 'accuse' else 'rumour'}."
         if naming:
             hint += " Named so far: " + ", ".join(game.card_names[c] for c in naming) + "."
-        if hint:
-            info += f'<p class="phase-hint">{esc(hint)}</p>'
-    controls = _controls(snap, take(lambda a: True))
+    controls = action_buttons(snap, take(lambda a: True))
     winner = view.get("winner")
     winners = [winner] if isinstance(winner, int) and winner >= 0 else []
     scores = [1 if s in winners else 0 for s in range(int(view["players"]))]
-    result = result_panel(snap, scores if snap.over else None, winners)
     envelope = view.get("envelope")
+    held = ""
     if snap.over and envelope:
-        result = result.replace(
-            "</section>",
-            "<p>The envelope held: "
-            + esc(", ".join(game.card_names[c] for c in envelope))
-            + "</p></section>",
-        )
-    body = (
-        f'<div class="clue">{seats}{info}{controls}<div class="clue-main">'
-        f"<div>{board}{hand}</div><div>{book}</div></div></div>"
-    )
-    return frame(snap, "Clue: Doctor Who", body, result)
+        held = "The envelope held: " + ", ".join(game.card_names[c] for c in envelope)
+    result = result_panel(snap, scores if snap.over else None, winners, held)
+    board = {
+        "seats": seats,
+        "turn_no": view["turn"],
+        "turn": turn,
+        "dice": dice if roll and not snap.over else [],
+        "steps": f"{steps} step{'' if steps == 1 else 's'}",
+        "pile": view["pile_size"],
+        "hint": hint,
+        "controls": controls,
+        "map": board_map,
+        "hand": hand,
+        "book": book,
+    }
+    return frame(snap, "Clue: Doctor Who", "clue.html", board, result)
 
 
-def _seats(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str:
-    parts = []
+def _seats(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> list[Model]:
+    out = []
     for s in range(int(view["players"])):
         who = game.suspects[view["characters"][s]]
-        out = view["out"][s]
+        gone = view["out"][s]
         acts = take(lambda a, s=s: type(a).__name__ == "Target" and a.seat == s)
         cls = "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box"
         if acts:
             cls += " can-act"
-        parts.append(
-            f'<div class="{cls}" data-seat="{s}"{act_attrs(snap, acts, "Target")}>'
-            f'{seat_chip(snap, s)}<span class="stat">plays {esc(who)} · '
-            f"{esc(view['hand_sizes'][s])} cards · {esc(view['kept_counts'][s])} intrigue"
-            + (f" · out ({esc(out)})" if out else "")
-            + "</span></div>"
+        text = (
+            f"plays {who} · {view['hand_sizes'][s]} cards · {view['kept_counts'][s]} intrigue"
+            + (f" · out ({gone})" if gone else "")
         )
-    return f'<div class="seats">{"".join(parts)}</div>'
+        out.append(
+            {
+                "cls": cls,
+                "seat": s,
+                "attrs": act_attrs(snap, acts, "Target"),
+                "chip": seat_chip(snap, s),
+                "text": text,
+            }
+        )
+    return out
 
 
-def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str:
+def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> Model:
     b = game.board
     mover_at: dict[int, list[int]] = {}
     for ch, node in enumerate(view["movers"]):
@@ -179,7 +175,7 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
     for w, node in enumerate(view["weapons"]):
         weapon_at.setdefault(node, []).append(w)
     seat_of = {c: s for s, c in enumerate(view["characters"])}
-    items = []
+    rooms = []
     # rooms: one element over each location's squares
     boxes: dict[int, list[int]] = {}
     doors: list[tuple[int, int]] = []
@@ -204,24 +200,25 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
                 or (room == TARDIS and type(a).__name__ in ("Accuse", "EndTurn"))
             )
         )
-        tokens = _tokens(snap, game, mover_at.get(room, []), seat_of)
-        arms = " · ".join(game.weapons[w] for w in weapon_at.get(room, []))
         cls = "room tardis" if room == TARDIS else "room"
         if acts:
             cls += " can-act"
-        items.append(
-            f'<div class="{cls}" data-tile="R{room}" style="grid-area:{r0 + 1}/{c0 + 1}/'
-            f'{r1 + 2}/{c1 + 2}"{act_attrs(snap, acts, name)}'
-            f'{explain_attr(snap, acts, Move(room))}><span class="room-name">'
-            f"{esc(name)}</span>{tokens}"
-            + (f'<span class="arms">⚒ {esc(arms)}</span>' if arms else "")
-            + "</div>"
+        attrs = {
+            "class": cls,
+            "data-tile": f"R{room}",
+            "style": f"grid-area:{r0 + 1}/{c0 + 1}/{r1 + 2}/{c1 + 2}",
+        }
+        attrs |= act_attrs(snap, acts, name) | explain_attrs(snap, acts, Move(room))
+        rooms.append(
+            {
+                "attrs": attrs,
+                "name": name,
+                "tokens": _tokens(snap, game, mover_at.get(room, []), seat_of),
+                "arms": " · ".join(game.weapons[w] for w in weapon_at.get(room, [])),
+            }
         )
-    for r, c in doors:
-        side = _door_side(b.lines, r, c)
-        items.append(
-            f'<div class="door door-{side}" style="grid-area:{r + 1}/{c + 1}" title="door"></div>'
-        )
+    door_list = [{"side": _door_side(b.lines, r, c), "area": f"{r + 1}/{c + 1}"} for r, c in doors]
+    squares = []
     for i, (r, c) in enumerate(b.cell):
         node = FIRST_SQUARE + i
         acts = take(lambda a, node=node: getattr(a, "to", None) == node)
@@ -234,19 +231,27 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str
             cls += " centre"
         if acts:
             cls += " can-act"
-        tokens = _tokens(snap, game, mover_at.get(node, []), seat_of)
-        items.append(
-            f'<div class="{cls}" data-tile="{node}" style="grid-area:{r + 1}/{c + 1}"'
-            f' title="{esc(b.square_name(node))}"{act_attrs(snap, acts, b.square_name(node))}>'
-            f"{tokens or mark}</div>"
+        attrs = {
+            "class": cls,
+            "data-tile": str(node),
+            "style": f"grid-area:{r + 1}/{c + 1}",
+            "title": b.square_name(node),
+        }
+        attrs |= act_attrs(snap, acts, b.square_name(node))
+        squares.append(
+            {
+                "attrs": attrs,
+                "tokens": _tokens(snap, game, mover_at.get(node, []), seat_of),
+                "mark": mark,
+            }
         )
-    return (
-        f'<div class="clue-map" style="grid-template-columns:repeat({b.width},1fr);'
-        f'grid-template-rows:repeat({b.height},minmax(24px,auto))">{"".join(items)}</div>'
-        '<p class="stat">Tokens show a character\'s initial (★: yours); ? squares draw '
-        "intrigue; a yellow bar on a room's edge marks its door; glowing places are where "
-        "you can move.</p>"
-    )
+    return {
+        "width": b.width,
+        "height": b.height,
+        "rooms": rooms,
+        "doors": door_list,
+        "squares": squares,
+    }
 
 
 def _door_side(lines: list[str], r: int, c: int) -> str:
@@ -258,22 +263,22 @@ def _door_side(lines: list[str], r: int, c: int) -> str:
     return "s"
 
 
-def _tokens(snap: Snapshot, game: ClueGame, chars: list[int], seat_of: dict[int, int]) -> str:
+def _tokens(
+    snap: Snapshot, game: ClueGame, chars: list[int], seat_of: dict[int, int]
+) -> list[Model]:
     out = []
     for ch in chars:
         seat = seat_of.get(ch)
-        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)] if seat is not None else "#666"
+        colour = seat_colour(seat) if seat is not None else "#666"
         initial = "★" if seat is not None and seat == snap.seat else game.suspects[ch][:1]
-        out.append(
-            f'<span class="mover" style="background:{colour}" title="{esc(game.suspects[ch])}">'
-            f"{esc(initial)}</span>"
-        )
-    return "".join(out)
+        out.append({"colour": colour, "name": game.suspects[ch], "initial": initial})
+    return out
 
 
-def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str:
+def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> list[Model] | None:
+    """The seat's cards and kept intrigue cards (None for a spectator)."""
     if snap.seat is None:
-        return ""
+        return None
     cards = []
     for c in view.get("hand") or []:
         acts = take(lambda a, c=c: type(a).__name__ == "ShowCard" and a.card == c)
@@ -302,64 +307,43 @@ def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> st
                 css="cat-intrigue small",
             )
         )
-    return (
-        '<h3 class="section-title">Your cards</h3>'
-        f'<div class="hand" data-hand>{"".join(cards)}</div>'
-    )
+    return cards
 
 
-def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> str:
+def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> Model | None:
+    """The notebook grid, or None where a spectator has none (until the end)."""
     if snap.seat is None and not (snap.over and view.get("envelope")):
         # a notebook is a player's own; a spectator learns the envelope at the end
-        return (
-            '<h3 class="section-title">Notebook</h3><p class="muted">Each player keeps their'
-            " own notebook of who holds what; a spectator sees the envelope when the game"
-            " ends.</p>"
-        )
+        return None
     certain = notebook.certain(view) if snap.seat is not None else {}
     odds = notebook.envelope_odds(view)
     players = int(view["players"])
-    head = "".join(f"<th>{'you' if s == snap.seat else f'S{s}'}</th>" for s in range(players))
-    rows = []
+    cats = []
     for cat_i, cat in enumerate(view["categories"]):
-        rows.append(f'<tr class="cat"><th colspan="{players + 3}">{CATEGORY[cat_i]}?</th></tr>')
+        rows = []
         for c in cat:
             where = certain.get(c, "")
             cells = []
             for s in range(players):
                 has = (s == snap.seat and where == "hand") or where == f"seat {s}"
-                cells.append(f'<td data-known="{s}:{c}">✓</td>' if has else "<td></td>")
-            note = {"face up": "•", "aside": "•", "envelope": "★"}.get(where, "")
-            pct = "" if odds is None else f"{round(100 * odds.get(c, 0.0))}%"
+                cells.append(f"{s}:{c}" if has else None)
             acts = take(lambda a, c=c: type(a).__name__ == "NameCard" and a.card == c)
-            name_cell = (
-                f'<button class="name-card"{act_attrs(snap, acts, "Name")}>'
-                f"{esc(game.card_names[c])}</button>"
-                if acts
-                else esc(game.card_names[c])
-            )
-            crossed = " crossed" if where and where != "envelope" else ""
             rows.append(
-                f'<tr class="nb-row{crossed}"><td class="nb-name">{name_cell}</td>'
-                f'{"".join(cells)}<td class="nb-note">{note}</td><td class="odds">{pct}</td></tr>'
+                {
+                    "name": game.card_names[c],
+                    "attrs": act_attrs(snap, acts, "Name") if acts else None,
+                    "cells": cells,
+                    "note": {"face up": "•", "aside": "•", "envelope": "★"}.get(where, ""),
+                    "pct": "" if odds is None else f"{round(100 * odds.get(c, 0.0))}%",
+                    "crossed": bool(where and where != "envelope"),
+                }
             )
+        cats.append({"title": CATEGORY[cat_i], "rows": rows})
     # The deducer's odds give the game away to a person: off until the player turns them on
     # (the page remembers the choice); a spectator sees them once the game is over.
-    default = "on" if snap.seat is None else "off"
-    return (
-        f'<h3 class="section-title" data-odds-default="{default}">Notebook'
-        ' <button class="toggle-odds" data-toggle="odds" type="button" aria-pressed="false">'
-        "show the deducer's odds (n)</button></h3>"
-        f'<table class="notebook"><tr><th>card</th>{head}<th title="face up or in the envelope">'
-        '•/★</th><th class="odds">envelope odds</th></tr>'
-        f"{''.join(rows)}</table>"
-        '<p class="stat">✓ a seat holds it · • face up · ★ in the envelope · % the deducer\'s'
-        " chance it is in the envelope</p>"
-    )
-
-
-def _controls(snap: Snapshot, rest: list[Action]) -> str:
-    if not rest:
-        return ""
-    buttons = "".join(f"<button{act_attrs(snap, [a])}>{esc(snap.label(a))}</button>" for a in rest)
-    return f'<div class="turn-controls">{buttons}</div>'
+    return {
+        "default": "on" if snap.seat is None else "off",
+        "head": ["you" if s == snap.seat else f"S{s}" for s in range(players)],
+        "span": players + 3,
+        "cats": cats,
+    }

@@ -1,20 +1,30 @@
-"""Pieces every board shares: escaping, action controls, cards, seats, the log and the
-fallback list of legal actions.
+"""Pieces every board shares: action controls, cards, seats, the log, the fallback list of
+legal actions, and the template environment every board is drawn with.
 
 A board is built only from one seat's snapshot (`view`, `legal`, `events`), so nothing a
 seat may not see can reach its page. Every control that performs an action carries
 `data-action` (the action's JSON); an element that offers several actions carries
 `data-actions` (a JSON list of `{"action", "label"}`) and the client turns a click on it into
 a small menu of `data-action` buttons.
+
+No HTML is written in Python: a board module turns the snapshot into plain data (these
+helpers make the shared parts: attribute dicts, cards, seat chips) and a Jinja2 template
+under `boards/templates/` draws it with autoescaping on, so every name, label and event
+text reaches the page as text whatever it contains. Attributes travel as dicts and are
+written by the `xmlattr` filter, which escapes their values.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from html import escape
+from pathlib import Path
 from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2.ext import Extension
 
 from timelord.core.action import Action
 from timelord.core.game import Game, View
@@ -23,9 +33,33 @@ from timelord.core.game import Game, View
 SEAT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b7950b", "#7d3c98", "#ca6f1e")
 
 
-def esc(value: Any) -> str:
-    """HTML-escape any value as text (quotes too, so it is safe inside attributes)."""
-    return escape(str(value), quote=True)
+class OneLine(Extension):
+    """Joins a board template's source lines before it is compiled, so templates can be
+    laid out on lines while a board stays one line of HTML (what clients and tests read);
+    it touches the template's own text only, never the data drawn into it."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        return re.sub(r"\n[ \t]*", "", source)
+
+
+#: The boards' templates: autoescaping always on, and a name a template misspells is an
+#: error rather than an empty string.
+TEMPLATES = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=True,
+    undefined=StrictUndefined,
+    extensions=[OneLine],
+)
+
+#: An element's attributes, written by the templates' `xmlattr` filter (values escaped).
+Attrs = dict[str, str]
+#: The data a template draws one part from.
+Model = dict[str, Any]
+
+
+def draw(template: str, **context: Any) -> str:
+    """The HTML of a board template drawn from `context`."""
+    return TEMPLATES.get_template(template).render(**context)
 
 
 def action_json(action: Action) -> str:
@@ -52,6 +86,9 @@ class Snapshot:
     #: the table's name for each seat (people's own, "Bot (level)"), when the snapshot has
     #: them; else the game's names for its seats
     names: Sequence[str] | None = None
+    #: per seat, whether a guest (a person without an account) sits there: their name is
+    #: marked "(guest)" wherever the board shows it, so no guest passes for a player
+    guests: Sequence[bool] = ()
     #: a replay's step: the seat is whose eyes the board shows, not "you", so a result names
     #: the winner instead of telling the viewer "you win"
     replay: bool = False
@@ -86,20 +123,21 @@ class Snapshot:
         return "You" if seat == self.seat and not self.replay else self.table_name(seat)
 
     def table_name(self, seat: int) -> str:
-        """The seat's one name at this table (never "You")."""
+        """The seat's one name at this table (never "You"), a guest's marked as one."""
         if self.names is not None and 0 <= seat < len(self.names):
-            return self.names[seat]
+            guest = seat < len(self.guests) and self.guests[seat]
+            return f"{self.names[seat]} (guest)" if guest else self.names[seat]
         return self.game.seat_name(seat)
 
     def told(self, text: str) -> str:
-        """An event's sentence with the game's seat names replaced by the table's."""
+        """An event's sentence with the game's seat names replaced by the table's, in one
+        pass: a name put in is never read again, so a person called like another seat's
+        game name ("Seat 2") is not turned into that seat's player."""
         if self.names is None:
             return text
-        pairs = [(self.game.seat_name(s), self.table_name(s)) for s in range(len(self.names))]
-        for old, new in sorted(pairs, key=lambda p: -len(p[0])):
-            if old != new:
-                text = text.replace(old, new)
-        return text
+        table = {self.game.seat_name(s): self.table_name(s) for s in range(len(self.names))}
+        pattern = "|".join(re.escape(old) for old in sorted(table, key=len, reverse=True))
+        return re.sub(pattern, lambda m: table[m.group(0)], text) if pattern else text
 
     @property
     def my_turn(self) -> bool:
@@ -118,23 +156,27 @@ Target = Callable[[Action], "str | None"]
 
 def act_attrs(
     snap: Snapshot, actions: Sequence[Action], title: str = "", target: Target | None = None
-) -> str:
+) -> Attrs:
     """Attributes that make an element perform `actions`: `data-action` for one,
     `data-actions` (a menu) for several, nothing for none. With `target`, each menu entry
     names the board element it acts on, so the player may click that element instead, and
     `data-targets` lists them for outlining."""
     if not actions:
-        return ""
+        return {}
     targets = [target(a) for a in actions] if target is not None else [None] * len(actions)
     outline = " ".join(dict.fromkeys(t for t in targets if t is not None))
-    extra = f' data-targets="{esc(outline)}"' if outline else ""
+    extra = {"data-targets": outline} if outline else {}
     if len(actions) == 1:
         label = snap.label(actions[0])
         hint = f"{title}: {label}" if title else label
-        return (
-            f' data-action="{esc(action_json(actions[0]))}" tabindex="0" role="button"'
-            f' aria-label="{esc(hint)}"{extra}{confirm_attr(snap, actions[0])}'
-        )
+        return {
+            "data-action": action_json(actions[0]),
+            "tabindex": "0",
+            "role": "button",
+            "aria-label": hint,
+            **extra,
+            **confirm_attrs(snap, actions[0]),
+        }
     menu = []
     for a, t in zip(actions, targets, strict=True):
         item: dict[str, Any] = {"action": a.to_json(), "label": snap.label(a)}
@@ -145,16 +187,30 @@ def act_attrs(
             item["confirm"] = confirm
         menu.append(item)
     hint = f"{title}: {len(actions)} choices" if title else f"{len(actions)} choices"
-    return (
-        f' data-actions="{esc(json.dumps(menu, separators=(",", ":")))}" tabindex="0"'
-        f' role="button" aria-haspopup="menu" aria-label="{esc(hint)}"{extra}'
-    )
+    return {
+        "data-actions": json.dumps(menu, separators=(",", ":")),
+        "tabindex": "0",
+        "role": "button",
+        "aria-haspopup": "menu",
+        "aria-label": hint,
+        **extra,
+    }
 
 
-def confirm_attr(snap: Snapshot, action: Action) -> str:
-    """`data-confirm` for a control whose action the player must confirm first, else ''."""
+def confirm_attrs(snap: Snapshot, action: Action) -> Attrs:
+    """`data-confirm` for a control whose action the player must confirm first."""
     text = snap.confirm_text(action)
-    return f' data-confirm="{esc(text)}"' if text else ""
+    return {"data-confirm": text} if text else {}
+
+
+def button(snap: Snapshot, actions: Sequence[Action], label: str, title: str = "") -> Model:
+    """A button performing `actions` (a menu for several), showing `label`."""
+    return {"attrs": act_attrs(snap, actions, title), "label": label}
+
+
+def action_buttons(snap: Snapshot, actions: Sequence[Action]) -> list[Model]:
+    """One button per action, each labelled as the menu labels it."""
+    return [button(snap, [a], snap.label(a)) for a in actions]
 
 
 def claimer(legal: Sequence[Action]) -> Callable[[Callable[..., object]], list[Action]]:
@@ -173,16 +229,18 @@ def claimer(legal: Sequence[Action]) -> Callable[[Callable[..., object]], list[A
     return take
 
 
-def explain_attr(snap: Snapshot, actions: Sequence[Action], probe: Action | None) -> str:
+def explain_attrs(snap: Snapshot, actions: Sequence[Action], probe: Action | None) -> Attrs:
     """For an element the seat cannot act on now, `data-explain`: the move a click on it
     would mean, which the client sends to the explain route to show the engine's reason. It
     is a button in the tab order (asking changes nothing), so the keyboard can ask too."""
     if actions or probe is None or snap.seat is None or snap.over:
-        return ""
-    return (
-        f' data-explain="{esc(action_json(probe))}" tabindex="0" role="button"'
-        ' aria-describedby="why"'
-    )
+        return {}
+    return {
+        "data-explain": action_json(probe),
+        "tabindex": "0",
+        "role": "button",
+        "aria-describedby": "why",
+    }
 
 
 def seat_initial(snap: Snapshot, seat: int) -> str:
@@ -194,18 +252,21 @@ def seat_initial(snap: Snapshot, seat: int) -> str:
     return str(seat) if name.startswith(("Seat", "Bot")) else name[:1]
 
 
-def seat_chip(snap: Snapshot, seat: int, extra: str = "", turn_mark: bool = True) -> str:
+def seat_colour(seat: int) -> str:
+    """The colour of a seat's marks."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def seat_chip(snap: Snapshot, seat: int, turn_mark: bool = True) -> Model:
     """A seat's colour dot with its initial and name; `turn_mark`: say "◀ to move" beside
     it when it is that seat's turn (once per seat: a seat's heading, not every mention)."""
-    name = snap.seat_name(seat)
-    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    initial = esc(seat_initial(snap, seat))
     marked = turn_mark and seat == snap.to_move and not snap.over
-    cls = "seat-chip to-move" if marked else "seat-chip"
-    return (
-        f'<span class="{cls}"><span class="dot" style="background:{colour}">{initial}</span>'
-        f"{esc(name)}{extra}</span>"
-    )
+    return {
+        "cls": "seat-chip to-move" if marked else "seat-chip",
+        "colour": seat_colour(seat),
+        "initial": seat_initial(snap, seat),
+        "name": snap.seat_name(seat),
+    }
 
 
 def card(
@@ -221,71 +282,63 @@ def card(
     css: str = "",
     data: Mapping[str, Any] | None = None,
     probe: Action | None = None,
-) -> str:
+) -> Model:
     """One card in the shared anatomy: name on top, kind badge, big numbers in the corners,
     text below; the full text also on hover (title) and, enlarged with whether its data is
     confirmed or reconstructed, from its "i" button (a tap on a touch screen). Playable cards
     are controls; an unplayable one with a `probe` (the move playing it would be) can be
     asked why not."""
     full = text or snap.card_text(name)
-    attrs = act_attrs(snap, actions, name, target) + explain_attr(snap, actions, probe)
     info = {"name": name, "kind": kind, "text": full, "source": snap.card_source(name)}
-    extra = "".join(f' data-{k}="{esc(v)}"' for k, v in (data or {}).items())
-    extra += f' data-info="{esc(json.dumps(info, separators=(",", ":")))}"'
-    classes = f"card {css}" + (" playable" if actions else "")
-    num = f'<span class="num">{esc(number)}</span>' if number is not None else ""
-    num2 = f'<span class="num2">{esc(corner)}</span>' if corner is not None else ""
-    body = f'<span class="card-text">{esc(full)}</span>' if full else ""
-    tip = f"{name} ({kind})" + (f": {full}" if full else "")
-    return (
-        f'<div class="{classes}" title="{esc(tip)}"{attrs}{extra}>{num}{num2}'
-        f'<span class="card-name">{esc(name)}</span><span class="badge">{esc(kind)}</span>'
-        f'{body}<button type="button" class="card-info" tabindex="-1" data-card-info'
-        f' aria-label="{esc(name)}: the whole card">i</button></div>'
-    )
+    attrs = act_attrs(snap, actions, name, target) | explain_attrs(snap, actions, probe)
+    attrs |= {f"data-{k}": str(v) for k, v in (data or {}).items()}
+    attrs["data-info"] = json.dumps(info, separators=(",", ":"))
+    return {
+        "back": False,
+        "classes": f"card {css}" + (" playable" if actions else ""),
+        "tip": f"{name} ({kind})" + (f": {full}" if full else ""),
+        "attrs": attrs,
+        "number": number,
+        "corner": corner,
+        "name": name,
+        "kind": kind,
+        "text": full,
+    }
 
 
-def card_back(label: str = "?", kind: str = "", css: str = "") -> str:
+def card_back(label: str = "?", kind: str = "", css: str = "") -> Model:
     """A face-down card; shows its kind when the view knows it."""
-    return (
-        f'<div class="card back {esc(css)}" title="face-down {esc(kind or "card")}">'
-        f"{esc(label)}</div>"
-    )
+    return {"back": True, "label": label, "kind": kind or "card", "css": css}
 
 
-def legal_panel(snap: Snapshot) -> str:
+def legal_panel(snap: Snapshot) -> Model:
     """Every legal action as a numbered button, grouped by action type: the fallback for
     anything the board does not offer by clicking, and the keyboard's way in."""
     if not snap.legal:
         if snap.over:
-            return '<p class="muted">The game is over.</p>'
-        if snap.seat is None:
-            return '<p class="muted">You are watching.</p>'
-        if snap.to_move == snap.seat:
-            return '<p class="muted">This seat was to move here.</p>'
-        return f'<p class="muted">Waiting for {esc(_waiting(snap))}.</p>'
+            note = "The game is over."
+        elif snap.seat is None:
+            note = "You are watching."
+        elif snap.to_move == snap.seat:
+            note = "This seat was to move here."
+        else:
+            note = f"Waiting for {_waiting(snap)}."
+        return {"note": note, "groups": []}
     groups: dict[str, list[Action]] = {}
     for a in snap.legal:
         groups.setdefault(type(a).__name__, []).append(a)
-    parts = []
+    out = []
     n = 0
     for kind, actions in groups.items():
         items = []
         for a in actions:
             n += 1
-            card_name = snap.game.action_card(a)
-            tip = snap.card_text(card_name)
-            title = f' title="{esc(tip)}"' if tip else ""
-            items.append(
-                f'<li><button class="act" data-key="{n}" data-action="{esc(action_json(a))}"'
-                f"{title}{confirm_attr(snap, a)}><kbd>{n}</kbd> {esc(snap.label(a))}"
-                "</button></li>"
-            )
-        parts.append(
-            f"<details open><summary>{esc(_words(kind))} ({len(actions)})</summary>"
-            f'<ul class="acts">{"".join(items)}</ul></details>'
-        )
-    return "".join(parts)
+            tip = snap.card_text(snap.game.action_card(a))
+            attrs = {"class": "act", "data-key": str(n), "data-action": action_json(a)}
+            attrs |= ({"title": tip} if tip else {}) | confirm_attrs(snap, a)
+            items.append({"attrs": attrs, "key": n, "label": snap.label(a)})
+        out.append({"title": _words(kind), "items": items})
+    return {"note": "", "groups": out}
 
 
 def _waiting(snap: Snapshot) -> str:
@@ -298,27 +351,24 @@ def _words(name: str) -> str:
     return out[:1].upper() + out[1:]
 
 
-def event_log(snap: Snapshot, limit: int = 60) -> str:
+def event_log(snap: Snapshot, limit: int = 60) -> Model:
     """The seat's latest events in words, newest first and highlighted, each numbered by
     its place in the whole game (the newest of 300 events is 300., not 60.)."""
     events = list(snap.events)[-limit:]
-    if not events:
-        return '<p class="muted">Nothing has happened yet.</p>'
-    items = []
-    for i, e in enumerate(reversed(events)):
-        cls = ' class="newest"' if i == 0 else ""
-        text = snap.told(str(e.get("text", "")))
-        items.append(f'<li{cls} data-kind="{esc(e.get("kind", ""))}">{esc(text)}</li>')
-    more = len(snap.events) - len(events)
-    earlier = f'<p class="muted">({more} earlier events)</p>' if more else ""
-    return f'<ol class="log" reversed start="{len(snap.events)}">{"".join(items)}</ol>{earlier}'
+    items = [
+        {"kind": str(e.get("kind", "")), "text": snap.told(str(e.get("text", "")))}
+        for e in reversed(events)
+    ]
+    return {"items": items, "start": len(snap.events), "earlier": len(snap.events) - len(events)}
 
 
-def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable[int]) -> str:
+def result_panel(
+    snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable[int], extra: str = ""
+) -> Model | None:
     """The result screen: winners and scores as the server's result gives them, else as
-    the view says (`scores`, `winners`)."""
+    the view says (`scores`, `winners`); `extra`: a line of what the end revealed."""
     if not snap.over:
-        return ""
+        return None
     if snap.result is not None:
         scores, winners = snap.result["scores"], snap.result["winners"]
     won = sorted(winners)
@@ -330,18 +380,20 @@ def result_panel(snap: Snapshot, scores: Sequence[Any] | None, winners: Iterable
         names = [snap.seat_name(w) for w in won]
         verb = "wins" if len(won) == 1 else "share the win"
         headline = f"{' and '.join(names)} {verb}"
-    rows = ""
+    rows = []
     if scores is not None:
-        rows = "".join(
-            f"<tr><td>{seat_chip(snap, i, turn_mark=False)}</td><td>{esc(_number(s))}</td></tr>"
-            for i, s in enumerate(scores)
-        )
-        rows = f'<table class="scores"><tr><th>Seat</th><th>Score</th></tr>{rows}</table>'
-    data = esc(json.dumps({"winners": won, "scores": list(scores) if scores is not None else None}))
-    return (
-        f'<section class="result" data-result="{data}"><h2>Game over: {esc(headline)}</h2>'
-        f"{rows}</section>"
-    )
+        rows = [
+            {"chip": seat_chip(snap, i, turn_mark=False), "score": _number(v)}
+            for i, v in enumerate(scores)
+        ]
+    data = json.dumps({"winners": won, "scores": list(scores) if scores is not None else None})
+    return {
+        "data": data,
+        "headline": headline,
+        "rows": rows,
+        "has_scores": scores is not None,
+        "extra": extra,
+    }
 
 
 def _number(value: Any) -> Any:
@@ -351,8 +403,11 @@ def _number(value: Any) -> Any:
     return value
 
 
-def frame(snap: Snapshot, title: str, board: str, result: str = "") -> str:
-    """The fragment the client places on the page: status line, board, result, log, actions."""
+def frame(
+    snap: Snapshot, title: str, template: str, board: Model, result: Model | None = None
+) -> str:
+    """The fragment the client places on the page: status line, the board `template`
+    drawn from `board`, result, log, actions."""
     if snap.over:
         status = "Game over"
     elif snap.my_turn:
@@ -361,19 +416,18 @@ def frame(snap: Snapshot, title: str, board: str, result: str = "") -> str:
         status = f"{snap.table_name(snap.to_move)} to move"
     else:
         status = ""
-    to_move = "" if snap.to_move is None or snap.over else str(snap.to_move)
-    turn_cls = "status your-turn" if snap.my_turn else "status"
-    return (
-        f'<div class="frame" data-my-turn="{str(snap.my_turn).lower()}"'
-        f' data-version="{snap.version}">'
-        f'<div class="topline"><span class="game-title">{esc(title)}</span>'
-        f'<span class="{turn_cls}" data-to-move="{esc(to_move)}" aria-live="polite">'
-        f"{esc(status)}</span></div>"
-        f'<div class="main"><div class="board-area">{result}{board}</div>'
-        f'<aside class="side"><h3>Log</h3><div class="log-box" tabindex="-1" id="log">'
-        f"{event_log(snap)}</div><h3>All moves</h3>"
-        f'<div class="legal" id="legal">{legal_panel(snap)}</div></aside></div></div>'
-    )
+    model = {
+        "my_turn": "true" if snap.my_turn else "false",
+        "version": snap.version,
+        "title": title,
+        "status": status,
+        "status_cls": "status your-turn" if snap.my_turn else "status",
+        "to_move": "" if snap.to_move is None or snap.over else str(snap.to_move),
+        "result": result,
+        "log": event_log(snap),
+        "legal": legal_panel(snap),
+    }
+    return draw(template, frame=model, board=board)
 
 
 def plural(n: Any, word: str) -> str:
@@ -381,12 +435,6 @@ def plural(n: Any, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def rule_link(snap: Snapshot, clause: str) -> str:
+def rule_link(snap: Snapshot, clause: str) -> Model:
     """A rule clause id as a link to its anchor on the game's rules page."""
-    href = f"/rules/{esc(snap.game.id)}#{esc(clause)}"
-    return f'<a class="rule" href="{href}" target="_blank">({esc(clause)})</a>'
-
-
-def pre(text: str) -> str:
-    """A game's text picture, for boards that show it."""
-    return f'<pre class="text-view">{esc(text)}</pre>'
+    return {"href": f"/rules/{snap.game.id}#{clause}", "clause": clause}

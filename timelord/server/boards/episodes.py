@@ -15,10 +15,11 @@ from timelord.games.episodes.actions import UseAbility
 from timelord.games.episodes.cards import ABILITY_TEXT, CODE_OF, DEFENDERS, SUITS, THREAT
 from timelord.games.episodes.game import EpisodesGame
 from timelord.server.boards.common import (
+    Model,
     Snapshot,
     act_attrs,
+    action_buttons,
     card,
-    esc,
     frame,
     plural,
     result_panel,
@@ -61,7 +62,7 @@ def _card_of(
     acts: list[Action],
     css: str = "",
     probe: bool = False,
-) -> str:
+) -> Model:
     """A card by its label; a hand card (`probe`) that offers no move now can be asked why
     it cannot be discarded for its ability."""
     suit, fp = _split(label)
@@ -75,7 +76,7 @@ def _card_of(
         corner=side[:1],
         text=f"{side} card, {fp} FP. Discard for its ability: {ability}.",
         actions=acts,
-        css=f"suit-{esc(suit)} {css}",
+        css=f"suit-{suit} {css}",
         data={"card": label},
         probe=UseAbility(suit, fp) if probe else None,
     )
@@ -93,102 +94,82 @@ def render(snap: Snapshot) -> str:
     game = snap.game
     assert isinstance(game, EpisodesGame)
     view = snap.view
-    target = view["target"]
-    seats = _seats(snap, game, view)
-    phase = PHASE_TEXT.get(view["phase"], view["phase"]) if snap.my_turn else ""
-    info = (
-        f'<p class="stat">Round {esc(view["round"])} of {esc(view["max_rounds"])} · '
-        f"first to {esc(target)} VP wins · deck {esc(view['deck_size'])} cards "
-        f"(reshuffled {esc(view['reshuffles'])} times)</p>"
-    )
-    if phase:
-        info += f'<p class="phase-hint">{esc(phase)}</p>'
     pile = view.get("discard") or []
-    # the whole pile is public (E-8.2): every card of it, newest first
-    pile_html = "".join(_card_of(snap, game, x, [], "mini") for x in reversed(pile))
-    top = view.get("deck_top") or []
-    known_top = (
-        f'<p class="stat">You know the next cards of the deck: {esc(", ".join(top))}</p>'
-        if top
-        else ""
-    )
     drawn = view.get("drawn") or []
-    drawn_html = ""
-    if drawn and snap.seat is not None:
-        drawn_html = (
-            '<h3 class="section-title">Drawn by the Gadget: keep one</h3><div class="hand">'
-            + "".join(_card_of(snap, game, x, _acts_for(snap, x)) for x in drawn)
-            + "</div>"
-        )
     winners = view.get("winners") or []
     result = result_panel(snap, view["vp"] if snap.over else None, winners)
-    board = (
-        f'<div class="episodes">{seats}{info}{_controls(snap)}{drawn_html}'
-        f'<div class="ep-main"><div>{_hand(snap, game, view)}</div>'
-        f"<div>{_episodes(snap)}"
-        f'<h3 class="section-title">Pile (newest first, {plural(len(pile), "card")})</h3>'
-        f'<div class="row pile">{pile_html or "<span class=muted>empty</span>"}</div>{known_top}'
-        "</div></div></div>"
-    )
-    return frame(snap, "Episodes", board, result)
+    board = {
+        "seats": _seats(snap, view),
+        "round": view["round"],
+        "max_rounds": view["max_rounds"],
+        "target": view["target"],
+        "deck_size": view["deck_size"],
+        "reshuffles": view["reshuffles"],
+        "phase": PHASE_TEXT.get(view["phase"], view["phase"]) if snap.my_turn else "",
+        "controls": _controls(snap),
+        "drawn": (
+            [_card_of(snap, game, x, _acts_for(snap, x)) for x in drawn]
+            if drawn and snap.seat is not None
+            else []
+        ),
+        "hand": _hand(snap, game, view),
+        "episodes": _episodes(snap),
+        "pile_count": plural(len(pile), "card"),
+        # the whole pile is public (E-8.2): every card of it, newest first
+        "pile": [_card_of(snap, game, x, [], "mini") for x in reversed(pile)],
+        "deck_top": ", ".join(view.get("deck_top") or []),
+    }
+    return frame(snap, "Episodes", "episodes.html", board, result)
 
 
-def _seats(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> str:
+def _seats(snap: Snapshot, view: dict[str, Any]) -> list[Model]:
     target = max(1, int(view["target"]))
-    parts = []
+    out = []
     for s, vp in enumerate(view["vp"]):
-        pct = min(100, round(100 * vp / target))
         known = view["known_hands"][s] if s != snap.seat else []
         knows = view["known_by"][s] if snap.seat is not None and s != snap.seat else []
-        lines = ""
-        if known:
-            lines += f'<div class="stat">you know they hold: {esc(", ".join(known))}</div>'
-        if knows:
-            lines += f'<div class="stat">they know you hold: {esc(", ".join(knows))}</div>'
         acts = [a for a in snap.legal if type(a).__name__ == "ChooseOpponent" and a.seat == s]  # type: ignore[attr-defined]
         cls = "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box"
         if acts:
             cls += " can-act"
-        parts.append(
-            f'<div class="{cls}" data-seat="{s}"{act_attrs(snap, acts, "Target")}>'
-            f'{seat_chip(snap, s)}<span class="stat">{esc(vp)} / {esc(target)} VP · '
-            f"{esc(plural(view['hand_sizes'][s], 'card'))}</span>"
-            f'<div class="vpbar" role="img" aria-label="{esc(vp)} of {esc(target)} VP">'
-            f'<span style="width:{pct}%"></span></div>{lines}</div>'
+        out.append(
+            {
+                "cls": cls,
+                "seat": s,
+                "attrs": act_attrs(snap, acts, "Target"),
+                "chip": seat_chip(snap, s),
+                "vp": vp,
+                "target": target,
+                "cards": plural(view["hand_sizes"][s], "card"),
+                "pct": min(100, round(100 * vp / target)),
+                "known": ", ".join(known),
+                "knows": ", ".join(knows),
+            }
         )
-    return f'<div class="seats">{"".join(parts)}</div>'
+    return out
 
 
-def _hand(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> str:
+def _hand(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> Model | None:
+    """The hand by suit with the best episode it holds (None for a spectator)."""
     if snap.seat is None:
-        return ""
+        return None
     hand: list[str] = list(view.get("hand") or [])
     rows = []
     for i, suit in enumerate(SUITS):
         cards = [x for x in hand if _split(x)[0] == suit]
-        side = "Defender" if i in DEFENDERS else "Threat"
-        have = "✓" if cards else "✗ missing"
-        body = "".join(
-            _card_of(snap, game, x, _acts_for(snap, x), "small", probe=True) for x in cards
-        )
         rows.append(
-            f'<div class="suit-row suit-{suit}"><div class="suit-label">'
-            f'<span class="suit-mark">{SUIT_MARK[suit]}</span> {suit}<br>'
-            f'<span class="stat">{side} · {have}</span></div><div class="row">{body}</div>'
-            f'<div class="ability">discard one to {esc(ABILITY_TEXT[i])}</div></div>'
+            {
+                "suit": suit,
+                "mark": SUIT_MARK[suit],
+                "side": "Defender" if i in DEFENDERS else "Threat",
+                "have": "✓" if cards else "✗ missing",
+                "cards": [
+                    _card_of(snap, game, x, _acts_for(snap, x), "small", probe=True) for x in cards
+                ],
+                "ability": ABILITY_TEXT[i],
+            }
         )
-    best = _best(hand)
-    summary = (
-        f'<p class="stat">Best episode in hand: defenders {best[0]} FP vs threat {best[1]} FP'
-        f" → {best[1]} VP</p>"
-        if best
-        else '<p class="stat">No episode in hand yet: you need a card of every suit, with '
-        "the defenders' FP above the threat's.</p>"
-    )
-    return (
-        f'<h3 class="section-title">Your hand ({len(hand)})</h3>{summary}'
-        f"<div data-hand>{''.join(rows)}</div>"
-    )
+    return {"size": len(hand), "best": _best(hand), "rows": rows}
 
 
 def _best(hand: list[str]) -> tuple[int, int] | None:
@@ -207,31 +188,23 @@ def _best(hand: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def _episodes(snap: Snapshot) -> str:
+def _episodes(snap: Snapshot) -> list[Model]:
     plays = [a for a in snap.legal if type(a).__name__ == "PlayEpisode"]
-    if not plays:
-        return ""
-    rows = []
+    out = []
     for a in sorted(plays, key=lambda x: -sum(x.fps[i] for i in THREAT)):  # type: ignore[attr-defined]
         fps = a.fps  # type: ignore[attr-defined]
-        d = " + ".join(f"{SUITS[i]} {fps[i]}" for i in DEFENDERS)
-        t = " + ".join(f"{SUITS[i]} {fps[i]}" for i in THREAT)
-        dsum, tsum = sum(fps[i] for i in DEFENDERS), sum(fps[i] for i in THREAT)
-        rows.append(
-            f'<li><button class="episode"{act_attrs(snap, [a])}>'
-            f"<strong>+{tsum} VP</strong>: {esc(d)} = {dsum} FP beats {esc(t)} = {tsum} FP"
-            "</button></li>"
+        out.append(
+            {
+                "attrs": act_attrs(snap, [a]),
+                "defence": " + ".join(f"{SUITS[i]} {fps[i]}" for i in DEFENDERS),
+                "threat": " + ".join(f"{SUITS[i]} {fps[i]}" for i in THREAT),
+                "dsum": sum(fps[i] for i in DEFENDERS),
+                "tsum": sum(fps[i] for i in THREAT),
+            }
         )
-    return (
-        f'<h3 class="section-title">Episodes you can play ({len(plays)})</h3>'
-        f'<ul class="episodes-list">{"".join(rows)}</ul>'
-    )
+    return out
 
 
-def _controls(snap: Snapshot) -> str:
+def _controls(snap: Snapshot) -> list[Model]:
     names = {"SkipAbility", "SkipEpisode"}
-    acts = [a for a in snap.legal if type(a).__name__ in names]
-    if not acts:
-        return ""
-    buttons = "".join(f"<button{act_attrs(snap, [a])}>{esc(snap.label(a))}</button>" for a in acts)
-    return f'<div class="turn-controls">{buttons}</div>'
+    return action_buttons(snap, [a for a in snap.legal if type(a).__name__ in names])

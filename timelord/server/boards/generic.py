@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from timelord.server.boards.common import Snapshot, frame, pre, result_panel
+from timelord.server.boards.common import Snapshot, frame, result_panel
 
 
 def render(snap: Snapshot) -> str:
@@ -13,4 +13,5 @@ def render(snap: Snapshot) -> str:
         winner = view.get("winner")
         winners = [winner] if isinstance(winner, int) else []
     result = result_panel(snap, None, winners)
-    return frame(snap, snap.game.id, pre(snap.game.render_view(view)), result)
+    board = {"text": snap.game.render_view(view)}
+    return frame(snap, snap.game.id, "generic.html", board, result)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from timelord.core.action import Action
@@ -25,16 +26,17 @@ from timelord.games.keys.board import (
 )
 from timelord.games.keys.game import KeysGame
 from timelord.server.boards.common import (
-    SEAT_COLOURS,
+    Model,
     Snapshot,
     act_attrs,
+    action_buttons,
     card,
-    esc,
-    explain_attr,
+    explain_attrs,
     frame,
     plural,
     result_panel,
     seat_chip,
+    seat_colour,
     seat_initial,
 )
 
@@ -100,27 +102,25 @@ def render(snap: Snapshot) -> str:
     game = snap.game
     assert isinstance(game, KeysGame)
     view = snap.view
-    seats = _seats(snap, view)
-    grid = _grid(snap, view)
-    hand = _hand(snap, game, view)
-    turn = _turn_controls(snap)
     winner = view.get("winner")
     winners = [winner] if isinstance(winner, int) and winner >= 0 else []
     scores = [1 if s in winners else 0 for s in range(len(view["edges"]))]
     result = result_panel(snap, scores if snap.over else None, winners)
     pile = view.get("discard") or []
     names = dict(zip(game.content.card_ids, game.content.card_names, strict=True))
-    info = (
-        f'<p class="stat">Round {_round_now(view)} of {esc(view["round_limit"])} · '
-        f"phase: {esc(view['phase'])} · draw pile {esc(view['deck_size'])} · discard "
-        f"{len(pile)} (top: {esc(names.get(pile[-1], pile[-1]) if pile else 'empty')})</p>"
-    )
-    board = (
-        f'<div class="keys">{seats}{info}<div class="keys-main">{grid}'
-        f'<div class="keys-side">{turn}{hand}<div class="keys-legend">{_legend()}</div>'
-        "</div></div></div>"
-    )
-    return frame(snap, "Keys to the TARDIS", board, result)
+    board = {
+        "seats": _seats(snap, view),
+        "round": _round_now(view),
+        "round_limit": view["round_limit"],
+        "phase": view["phase"],
+        "deck_size": view["deck_size"],
+        "discards": len(pile),
+        "top": names.get(pile[-1], pile[-1]) if pile else "empty",
+        "grid": _grid(snap, view),
+        "controls": _turn_controls(snap),
+        "hand": _hand(snap, game, view),
+    }
+    return frame(snap, "Keys to the TARDIS", "keys.html", board, result)
 
 
 def _geo(view: dict[str, Any]) -> Geometry:
@@ -128,24 +128,26 @@ def _geo(view: dict[str, Any]) -> Geometry:
     return geometry(math.isqrt(len(view["colours"])))
 
 
-def _seats(snap: Snapshot, view: dict[str, Any]) -> str:
-    parts = []
+def _seats(snap: Snapshot, view: dict[str, Any]) -> list[Model]:
+    out = []
     for s, edge in enumerate(view["edges"]):
         pawn = view["pawns"][s]
         where = f"off the board ({edge})"
         if isinstance(pawn, int):
             where = f"on {_geo(view).tile_name(pawn)}"
         stuck = " · in the Pandorica" if view["pandorica"][s] else ""
-        goal = OPPOSITE.get(edge, "?")
         acts = [a for a in snap.legal if type(a).__name__ == "PlacePandorica" and a.seat == s]  # type: ignore[attr-defined]
-        cls = "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box"
-        parts.append(
-            f'<div class="{cls}" data-seat="{s}"{act_attrs(snap, acts, "Pandorica")}>'
-            f'{seat_chip(snap, s)}<span class="stat">starts {esc(edge)} → goal '
-            f"{esc(goal)} edge · {where}{stuck} · {esc(plural(view['hand_sizes'][s], 'card'))}"
-            "</span></div>"
+        out.append(
+            {
+                "cls": "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box",
+                "seat": s,
+                "attrs": act_attrs(snap, acts, "Pandorica"),
+                "chip": seat_chip(snap, s),
+                "text": f"starts {edge} → goal {OPPOSITE.get(edge, '?')} edge · {where}{stuck}"
+                f" · {plural(view['hand_sizes'][s], 'card')}",
+            }
         )
-    return f'<div class="seats">{"".join(parts)}</div>'
+    return out
 
 
 def _round_now(view: Mapping[str, Any]) -> int:
@@ -156,14 +158,11 @@ def _round_now(view: Mapping[str, Any]) -> int:
     return done if over_by_limit else done + 1
 
 
-def _grid(snap: Snapshot, view: dict[str, Any]) -> str:
+def _grid(snap: Snapshot, view: dict[str, Any]) -> Model:
     by_tile: dict[int, list[Action]] = {}
     for a in snap.legal:
         for t in _tiles_of(a):
             by_tile.setdefault(t, []).append(a)
-    opened = set(view["open"])
-    barriers = set(view["barriers"])
-    cookies = set(view["cookies"])
     tunnel_ends: dict[int, list[int]] = {}
     for a, b in view["tunnels"]:
         tunnel_ends.setdefault(a, []).append(b)
@@ -177,54 +176,54 @@ def _grid(snap: Snapshot, view: dict[str, Any]) -> str:
         edge_seats.setdefault(e, []).append(s)
     geo = _geo(view)
     size = geo.size
-    files = [f'<div class="file">{geo.tile_name(c)[0]}</div>' for c in range(size)]
-    cells = ['<div class="corner"></div>', *files, '<div class="corner"></div>']
-    for r in range(size):
-        rank = size - r
-        cells.append(f'<div class="rank">{rank}</div>')
-        for c in range(size):
-            t = r * size + c
-            cells.append(
-                _tile(snap, view, t, opened, barriers, cookies, tunnel_ends, pawns, by_tile)
-            )
-        cells.append(f'<div class="rank">{rank}</div>')
-    cells += ['<div class="corner"></div>', *files, '<div class="corner"></div>']
-    edges = {e: _edge_label(snap, e, edge_seats) for e in EDGE_IDS}
-    # the style sheet lays out the standard grid; a variant's grid says its own columns
-    columns = ""
-    if size != SIZE:
-        columns = f' style="grid-template-columns: 1.2rem repeat({size}, 58px) 1.2rem"'
-    return (
-        f'<div class="keys-board"><div class="edge north">{edges["north"]}</div>'
-        f'<div class="edge west">{edges["west"]}</div>'
-        f'<div class="keys-grid" role="grid" aria-label="the {size} by {size} door tiles"'
-        f"{columns}>"
-        f"{''.join(cells)}</div>"
-        f'<div class="edge east">{edges["east"]}</div>'
-        f'<div class="edge south">{edges["south"]}</div></div>'
-    )
+    marks = _Marks(set(view["open"]), set(view["barriers"]), set(view["cookies"]), tunnel_ends)
+    rows = [
+        {
+            "rank": size - r,
+            "tiles": [_tile(snap, view, r * size + c, marks, pawns, by_tile) for c in range(size)],
+        }
+        for r in range(size)
+    ]
+    return {
+        "size": size,
+        # the style sheet lays out the standard grid; a variant's grid says its own columns
+        "columns": size if size != SIZE else None,
+        "files": [geo.tile_name(c)[0] for c in range(size)],
+        "rows": rows,
+        "edges": {e: _edge_label(snap, e, edge_seats) for e in EDGE_IDS},
+    }
 
 
-def _edge_label(snap: Snapshot, edge: str, edge_seats: dict[str, list[int]]) -> str:
-    bits = []
-    for s in edge_seats.get(edge, []):
-        bits.append(f"{seat_chip(snap, s, turn_mark=False)} starts here")
-    for s in edge_seats.get(OPPOSITE[edge], []):
-        bits.append(f"goal of {seat_chip(snap, s, turn_mark=False)}")
-    return " · ".join(bits) if bits else f'<span class="muted">{esc(edge)}</span>'
+def _edge_label(snap: Snapshot, edge: str, edge_seats: dict[str, list[int]]) -> Model:
+    bits = [
+        {"chip": seat_chip(snap, s, turn_mark=False), "before": "", "after": " starts here"}
+        for s in edge_seats.get(edge, [])
+    ]
+    bits += [
+        {"chip": seat_chip(snap, s, turn_mark=False), "before": "goal of ", "after": ""}
+        for s in edge_seats.get(OPPOSITE[edge], [])
+    ]
+    return {"edge": edge, "bits": bits}
+
+
+@dataclass
+class _Marks:
+    """What lies on the tiles besides doors and pawns."""
+
+    opened: set[int]
+    barriers: set[int]
+    cookies: set[int]
+    tunnel_ends: dict[int, list[int]]
 
 
 def _tile(
     snap: Snapshot,
     view: dict[str, Any],
     t: int,
-    opened: set[int],
-    barriers: set[int],
-    cookies: set[int],
-    tunnel_ends: dict[int, list[int]],
+    on: _Marks,
     pawns: dict[int, list[int]],
     by_tile: dict[int, list[Action]],
-) -> str:
+) -> Model:
     colour = view["colours"][t]
     back = view["backs"][t]
     geo = _geo(view)
@@ -232,38 +231,33 @@ def _tile(
     if colour is None:
         cls, letter, state = "tile control", "⌂", "TARDIS Control"
     else:
-        is_open = t in opened
-        cls = f"tile door-{esc(colour)} {'open' if is_open else 'closed'}"
+        is_open = t in on.opened
+        cls = f"tile door-{colour} {'open' if is_open else 'closed'}"
         letter = str(colour)[:1].upper()
         state = f"{colour} door, {'open' if is_open else 'closed'}"
+    back_mark = None
     marks = []
     if back and colour is not None:
-        marks.append(
-            f'<span class="back"><span class="long">{esc(BACK_LABELS.get(back, back))}</span>'
-            f'<span class="short">{esc(BACK_SHORT.get(back, back[:1]))}</span></span>'
-        )
+        back_mark = {"long": BACK_LABELS.get(back, back), "short": BACK_SHORT.get(back, back[:1])}
         state += f", back: {BACK_LABELS.get(back, back)}"
         if back in BACK_IDS:
             text = snap.card_text(BACK_NAMES[BACK_IDS.index(back)])
             state += f" ({text})" if text else ""
-    if t in barriers:
+    if t in on.barriers:
         cls += " barrier"
-        marks.append('<span class="mark" title="Time Barrier">▒</span>')
+        marks.append({"title": "Time Barrier", "text": "▒"})
         state += ", Time Barrier"
-    if t in cookies:
-        marks.append('<span class="mark" title="Jam Cookie">◆</span>')
+    if t in on.cookies:
+        marks.append({"title": "Jam Cookie", "text": "◆"})
         state += ", Jam Cookie"
-    for other in tunnel_ends.get(t, []):
+    for other in on.tunnel_ends.get(t, []):
         end = geo.tile_name(other)
-        marks.append(f'<span class="mark" title="Time Tunnel to {end}">╲{end}</span>')
+        marks.append({"title": f"Time Tunnel to {end}", "text": f"╲{end}"})
         state += f", tunnel to {end}"
-    tokens = ""
+    tokens = []
     for s in pawns.get(t, []):
-        colour_s = SEAT_COLOURS[s % len(SEAT_COLOURS)]
-        initial = seat_initial(snap, s)
-        tokens += (
-            f'<span class="pawn" style="background:{colour_s}" title="{esc(snap.seat_name(s))}">'
-            f"{esc(initial)}</span>"
+        tokens.append(
+            {"colour": seat_colour(s), "name": snap.seat_name(s), "initial": seat_initial(snap, s)}
         )
         state += f", pawn of {snap.seat_name(s)}"
     acts = by_tile.get(t, [])
@@ -273,20 +267,23 @@ def _tile(
         cls += " can-act"
     elif acts:
         cls += " card-target"
-    return (
-        f'<div class="{cls}" data-tile="{t}" title="{esc(name)}: {esc(state)}"'
-        f"{act_attrs(snap, acts, name)}{explain_attr(snap, acts, MovePawn(t))}>"
-        f'<span class="tname">{name}</span>'
-        f'<span class="letter" aria-hidden="true">{letter}</span>'
-        f'<span class="marks">{"".join(marks)}</span>'
-        f'<span class="pawns">{tokens}</span></div>'
-    )
+    attrs = {"class": cls, "data-tile": str(t), "title": f"{name}: {state}"}
+    attrs |= act_attrs(snap, acts, name) | explain_attrs(snap, acts, MovePawn(t))
+    return {
+        "attrs": attrs,
+        "name": name,
+        "letter": letter,
+        "back": back_mark,
+        "marks": marks,
+        "pawns": tokens,
+    }
 
 
-def _hand(snap: Snapshot, game: KeysGame, view: dict[str, Any]) -> str:
+def _hand(snap: Snapshot, game: KeysGame, view: dict[str, Any]) -> list[Model] | None:
+    """The seat's hand cards (None for a spectator, who has no hand)."""
     hand: Sequence[str] = view.get("hand") or []
     if snap.seat is None:
-        return ""
+        return None
     content = game.content
     cards = []
     for cid in hand:
@@ -311,25 +308,9 @@ def _hand(snap: Snapshot, game: KeysGame, view: dict[str, Any]) -> str:
                 data={"card": cid},
             )
         )
-    body = "".join(cards) or '<p class="muted">no cards</p>'
-    return f'<h3 class="section-title">Your hand</h3><div class="hand" data-hand>{body}</div>'
+    return cards
 
 
-def _turn_controls(snap: Snapshot) -> str:
+def _turn_controls(snap: Snapshot) -> list[Model]:
     names = {"StepOff", "StayPut", "ForgoBonus"}
-    acts = [a for a in snap.legal if type(a).__name__ in names]
-    if not acts:
-        return ""
-    buttons = "".join(f"<button{act_attrs(snap, [a])}>{esc(snap.label(a))}</button>" for a in acts)
-    return f'<div class="turn-controls">{buttons}</div>'
-
-
-def _legend() -> str:
-    return (
-        "<strong>Key</strong><br>B R G Y: door colour (blue, red, green, yellow)<br>"
-        "solid tile: closed door · outlined: open door<br>"
-        "⌂ TARDIS Control (centre) · ▒ barrier · ◆ cookie · ╲ tunnel<br>"
-        "★ your pawn; other pawns show their seat's initial<br>"
-        "Glowing tiles are where your pawn can go: click one (or Tab + Enter). Point at a"
-        " card in your hand to see the tiles it can act on."
-    )
+    return action_buttons(snap, [a for a in snap.legal if type(a).__name__ in names])

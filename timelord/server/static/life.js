@@ -63,7 +63,7 @@ function drawSeats() {
     dot.title = s.connected ? "here" : "away";
     const name = document.createElement("strong");
     name.className = "seat-name";
-    name.textContent = s.name + (i === seat ? " (you)" : "");
+    name.textContent = s.name + (s.guest ? " (guest)" : "") + (i === seat ? " (you)" : "");
     li.append(dot, name);
     if (s.stand_in) {
       const by = document.createElement("span");
@@ -202,7 +202,8 @@ function addLine(line) {
   } else {
     li.className = line.seat === seat ? "chat-line mine" : "chat-line";
     const who = document.createElement("strong");
-    who.textContent = `${line.name}: `;
+    const guest = snap?.seats?.[line.seat]?.guest ? " (guest)" : "";
+    who.textContent = `${line.name}${guest}: `;
     const text = document.createElement("span");
     text.textContent = line.text;   // as text: never HTML
     li.append(who, text);

@@ -166,7 +166,7 @@ function showCreated(table) {
   document.getElementById("created").hidden = false;
 }
 
-const seatNames = (t) => (t.seats ?? []).map((s) => s.name ?? s.agent).join(" · ");
+const seatNames = (t) => (t.seats ?? []).map((s) => (s.name ?? s.agent) + (s.guest ? " (guest)" : "")).join(" · ");
 function whoseTurn(t) {
   if (t.status === "open") return "waiting for players";
   if (t.status === "abandoned") return "ended by its creator";

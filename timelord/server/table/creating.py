@@ -12,7 +12,7 @@ from typing import Any
 from timelord.core import ConfigError, Game, GameError, load
 from timelord.core.keyed import KEY_BYTES
 from timelord.server import clocks
-from timelord.server.accounts import tie_seat
+from timelord.server.accounts import server_key, tie_seat
 from timelord.server.bots import HUMAN, OPEN, check_spec
 from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, Code
@@ -41,6 +41,14 @@ class Creating:
         self.utcnow = utcnow
         self.own = own
         self.allow_seed = allow_seed
+        #: the key of creators' address digests (`limits.client_key`), read at first use
+        self._secret: bytes | None = None
+
+    def _client_secret(self) -> bytes:
+        """The database's key for creators' address digests (blocking: run it in `db`)."""
+        if self._secret is None:
+            self._secret = server_key(self.db.store, "client")
+        return self._secret
 
     async def create(
         self,
@@ -87,7 +95,7 @@ class Creating:
             raise ApiError(Code.CONFIG_INVALID, "stand_in must be a bot, such as 'heuristic'")
         if not isinstance(allow_undo, bool):
             raise ApiError(Code.CONFIG_INVALID, "undo must be true or false")
-        creator = client_key(client)
+        creator = client_key(client, await self.db.read(self._client_secret))
         await self.db.read(
             self._check_limits, creator, any(spec not in (HUMAN, OPEN) for spec in specs)
         )

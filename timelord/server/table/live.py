@@ -78,6 +78,9 @@ class Live:
     encoded: Encoded = field(default_factory=Encoded)
     #: per seat, the id of the logged-in player the seat is tied to (None: a guest or bot)
     players: list[str | None] = field(default_factory=list)
+    #: per person's seat, [decisions its person made, decisions its stand-in made], as seen
+    #: by this process since it loaded the table (what ratings read: docs/ratings.md)
+    decided: dict[int, list[int]] = field(default_factory=dict)
 
     def bot_seed(self, seat: int, version: int) -> int:
         """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
@@ -204,6 +207,7 @@ class Live:
                     "seat": seat,
                     "name": self.name(seat),
                     "agent": entry["agent"],
+                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
                     "connected": self.watchers[seat] > 0 if person else True,
                     "stand_in": self.stand_in if person and entry.get("stand_in") else None,
                     "muted": bool(entry.get("muted")),
@@ -238,7 +242,12 @@ class Live:
             "game": self.game.id,
             "options": self.game.options,
             "seats": [
-                {"seat": i, "agent": entry["agent"], "name": self.name(i)}
+                {
+                    "seat": i,
+                    "agent": entry["agent"],
+                    "name": self.name(i),
+                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
+                }
                 for i, entry in enumerate(self.seats)
             ],
             "status": self.status,
@@ -258,7 +267,12 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
         "game": stored.game,
         "options": stored.options,
         "seats": [
-            {"seat": i, "agent": s["agent"], "name": s.get("name") or default_name(i, s)}
+            {
+                "seat": i,
+                "agent": s["agent"],
+                "name": s.get("name") or default_name(i, s),
+                "guest": s["agent"] == HUMAN and not s.get("player"),
+            }
             for i, s in enumerate(stored.seats)
         ],
         "status": stored.status,

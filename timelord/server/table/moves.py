@@ -11,7 +11,7 @@ from typing import Any
 
 from timelord.core import GameError, IllegalAction, InvalidAction
 from timelord.server import clocks, undo
-from timelord.server.bots import bot_seed
+from timelord.server.bots import HUMAN, bot_seed
 from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, Code, forbidden
 from timelord.server.storage import Conflict
@@ -123,6 +123,8 @@ class Moves:
                     Code.ACTION_STALE, "another server committed a move first; reload"
                 ) from exc
             live.advance(following, events, action)
+            if live.seats[acting]["agent"] == HUMAN:
+                live.decided.setdefault(acting, [0, 0])[1 if bot else 0] += 1
             live.clock = clock
             self.hub.announce(Kind.MOVED, live)
 

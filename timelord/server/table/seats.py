@@ -14,6 +14,7 @@ from timelord.server.accounts import tie_seat
 from timelord.server.bots import HUMAN, OPEN
 from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, Code, forbidden, not_found
+from timelord.server.names import nfc, reserved
 from timelord.server.storage import Conflict, StoredTable
 from timelord.server.table.chat import Chat
 from timelord.server.table.database import Db
@@ -235,4 +236,7 @@ def check_name(name: Any) -> str:
         or not name.strip()
     ):
         raise ApiError(Code.NAME_INVALID, "a name is 1 to 32 printable characters")
-    return name.strip()
+    name = nfc(name.strip())
+    if reserved(name):
+        raise ApiError(Code.NAME_INVALID, f"{name!r} is reserved for seats, bots or roles")
+    return name
