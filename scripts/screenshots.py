@@ -1,0 +1,115 @@
+"""Screenshots of every page for docs/screenshots/: the lobby, each board at the start, in
+mid-game and at the end, the replay, rules, how-to-play, learn and leaderboard pages, at a
+desktop size (1440x1000) and a phone size (390x844, touch).
+
+Usage: start a server (`python3 -m timelord serve --port 8134`), then
+`python3 scripts/screenshots.py http://127.0.0.1:8134 [docs/screenshots]`.
+Mid-game positions come from a fixed sequence of moves (the first legal move, a seeded pick
+among the rest), so a rerun gives the same kind of position; bots play the other seats.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+GAMES = ("card-game", "episodes", "keys", "clue")
+SIZES = {"desktop": (1440, 1000), "phone": (390, 844)}
+
+
+def api(base: str, method: str, path: str, body: Any = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method,
+        headers={"content-type": "application/json", "origin": base},
+    )
+    with urllib.request.urlopen(req, timeout=60) as res:
+        return json.loads(res.read())
+
+
+def wait_for(base: str, table: str, token: str | None, pred: Any, limit: float = 60) -> Any:
+    """The table's snapshot once `pred(snapshot)` holds (bots move on the server)."""
+    q = f"?token={token}" if token else ""
+    end = time.monotonic() + limit
+    while True:
+        snap = api(base, "GET", f"/api/tables/{table}{q}")
+        if pred(snap) or time.monotonic() > end:
+            return snap
+        time.sleep(0.2)
+
+
+def mid_game(base: str, game: str, moves: int, seed: int) -> str:
+    """A seat's URL after it made `moves` moves against bots."""
+    made = api(base, "POST", "/api/tables", {"game": game, "seats": ["human", "heuristic"]})
+    table, token = made["id"], made["seats"][0]["token"]
+    rng = random.Random(seed)
+    for _ in range(moves):
+        snap = wait_for(base, table, token, lambda s: s["over"] or s["legal"])
+        if snap["over"] or not snap["legal"]:
+            break
+        action = rng.choice(snap["legal"])
+        api(base, "POST", f"/api/tables/{table}/actions?token={token}",
+            {"version": snap["version"], "action": action})  # fmt: skip
+    wait_for(base, table, token, lambda s: s["over"] or s["legal"])
+    return str(made["seats"][0]["url"])
+
+
+def finished(base: str, game: str) -> tuple[str, str]:
+    """A bots-only table played to the end: its watch URL and its replay URL."""
+    made = api(base, "POST", "/api/tables", {"game": game, "seats": ["heuristic", "heuristic"]})
+    table = made["id"]
+    wait_for(base, table, None, lambda s: s["over"], limit=240)
+    return f"{base}/tables/{table}", f"{base}/tables/{table}/replay"
+
+
+def pages(base: str) -> dict[str, str]:
+    """Page name -> URL for every page the screenshots show."""
+    out = {"lobby": f"{base}/", "leaderboard": f"{base}/leaderboard"}
+    for game in GAMES:
+        out[f"{game}-start"] = mid_game(base, game, 0, 1)
+        out[f"{game}-mid"] = mid_game(base, game, 14, 2)
+        out[f"{game}-end"], out[f"{game}-replay"] = finished(base, game)
+        out[f"{game}-rules"] = f"{base}/rules/{game}"
+        out[f"{game}-howto"] = f"{base}/how-to-play/{game}"
+        out[f"{game}-learn"] = f"{base}/learn/{game}"
+    return out
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    base = sys.argv[1].rstrip("/")
+    out = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots")
+    only = set(sys.argv[3].split(",")) if len(sys.argv) > 3 else None
+    out.mkdir(parents=True, exist_ok=True)
+    urls = pages(base)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"]
+        )
+        for size, (w, h) in SIZES.items():
+            phone = size == "phone"
+            ctx = browser.new_context(
+                viewport={"width": w, "height": h}, has_touch=phone, is_mobile=phone
+            )
+            page = ctx.new_page()
+            for name, url in urls.items():
+                if only and name.split("-")[-1] not in only and name not in only:
+                    continue
+                page.goto(url)
+                page.wait_for_load_state("networkidle")
+                page.wait_for_timeout(800)
+                page.screenshot(path=str(out / f"{name}-{size}.png"))
+            ctx.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
