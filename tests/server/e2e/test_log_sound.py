@@ -32,7 +32,8 @@ def test_the_log_groups_turns_marks_news_and_chips(server: str, page: Any) -> No
         const box = document.createElement('div');
         box.id = 'log-test';
         document.querySelector('main').prepend(box);
-        box.append(window.timelordLog.render(events, { seat: 0, names: ['Rose', 'Amy'], glossary }));
+        const names = ['Rose', 'Amy'];
+        box.append(window.timelordLog.render(events, { seat: 0, names, glossary }));
         const turns = [...box.querySelectorAll('.log-turn')];
         return {
           heads: turns.map((t) => t.querySelector('header').textContent),
@@ -112,7 +113,7 @@ def test_sounds_follow_the_switch_and_pick_the_telling_cue(server: str, page: An
           won: s.soundsFor([conflict], { seat: 0 }),
           lost: s.soundsFor([conflict], { seat: 1 }),
           bystander: s.soundsFor([conflict], { seat: 2 }),
-          turn: s.soundsFor([{ kind: 'draw', data: {} }], { seat: 0, myTurn: true, wasMyTurn: false }),
+          turn: s.soundsFor([{ kind: 'draw', data: {} }], { seat: 0, myTurn: true }),
           door: s.soundsFor([{ kind: 'open', data: { actor: 1 } }], { seat: 0, myTurn: true }),
           end: s.soundsFor([{ kind: 'play-location', data: {} }], { over: true, wasOver: false }),
           on: s.play('card'),
@@ -124,8 +125,10 @@ def test_sounds_follow_the_switch_and_pick_the_telling_cue(server: str, page: An
     assert cues["door"] == ["your-turn", "door"]  # your turn matters more than a door
     assert cues["end"] == ["end", "card"]
     assert cues["on"] is True
-    assert page.request.get(f"{server}/static/sounds/door.wav").headers["content-type"].startswith(
-        "audio/"
+    assert (
+        page.request.get(f"{server}/static/sounds/door.wav")
+        .headers["content-type"]
+        .startswith("audio/")
     )
     # the header's switch turns sounds off, and the browser remembers it
     page.click("#sound")
