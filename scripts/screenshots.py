@@ -19,7 +19,25 @@ from pathlib import Path
 from typing import Any
 
 GAMES = ("card-game", "episodes", "keys", "clue")
+#: The event that makes a game's "reveal" screenshot: a conflict, a door opened, a card shown.
+REVEAL = {"card-game": "conflict", "episodes": "episode", "keys": "open", "clue": "show"}
 SIZES = {"desktop": (1440, 1000), "phone": (390, 844)}
+
+
+#: What table.js will do once the lead wires static/log.js in (the report gives the lines):
+#: the log drawn by log.js from the seat's events, the phone's drawers. The "-wired"
+#: screenshots show it; the others show the pages as they are.
+WIRE_LOG = """async () => {
+  const root = document.getElementById('table');
+  const seat = root.dataset.seat === '' ? null : Number(root.dataset.seat);
+  const res = await fetch(`/api/tables/${root.dataset.table}${location.search}`);
+  const snap = await res.json();
+  const names = snap.seats.map((s) => s.name);
+  const glossary = await window.timelordLog.glossary(root.dataset.game);
+  document.getElementById('log').replaceChildren(
+    window.timelordLog.render(snap.events, { seat, names, glossary }));
+  window.timelordLog.drawers();
+}"""
 
 
 def api(base: str, method: str, path: str, body: Any = None) -> Any:
@@ -45,14 +63,17 @@ def wait_for(base: str, table: str, token: str | None, pred: Any, limit: float =
         time.sleep(0.2)
 
 
-def mid_game(base: str, game: str, moves: int, seed: int) -> str:
-    """A seat's URL after it made `moves` moves against bots."""
+def mid_game(base: str, game: str, moves: int, seed: int, until: str = "") -> str:
+    """A seat's URL after it made `moves` moves against bots, or fewer once an event of
+    kind `until` (a conflict, a rumour shown) is among the latest events."""
     made = api(base, "POST", "/api/tables", {"game": game, "seats": ["human", "heuristic"]})
     table, token = made["id"], made["seats"][0]["token"]
     rng = random.Random(seed)
     for _ in range(moves):
         snap = wait_for(base, table, token, lambda s: s["over"] or s["legal"])
         if snap["over"] or not snap["legal"]:
+            break
+        if until and any(e["kind"] == until for e in snap["events"][-6:]):
             break
         action = rng.choice(snap["legal"])
         api(base, "POST", f"/api/tables/{table}/actions?token={token}",
@@ -71,14 +92,18 @@ def finished(base: str, game: str) -> tuple[str, str]:
 
 def pages(base: str) -> dict[str, str]:
     """Page name -> URL for every page the screenshots show."""
-    out = {"lobby": f"{base}/", "leaderboard": f"{base}/leaderboard"}
+    out = {
+        "lobby": f"{base}/",
+        "leaderboard": f"{base}/leaderboard/keys",
+        "rules": f"{base}/rules/keys",
+        "learn": f"{base}/learn/episodes",
+    }
     for game in GAMES:
         out[f"{game}-start"] = mid_game(base, game, 0, 1)
         out[f"{game}-mid"] = mid_game(base, game, 14, 2)
+        out[f"{game}-reveal"] = mid_game(base, game, 200, 3, REVEAL[game])
         out[f"{game}-end"], out[f"{game}-replay"] = finished(base, game)
-        out[f"{game}-rules"] = f"{base}/rules/{game}"
         out[f"{game}-howto"] = f"{base}/how-to-play/{game}"
-        out[f"{game}-learn"] = f"{base}/learn/{game}"
     return out
 
 
@@ -107,6 +132,15 @@ def main() -> None:
                 page.wait_for_load_state("networkidle")
                 page.wait_for_timeout(800)
                 page.screenshot(path=str(out / f"{name}-{size}.png"))
+                if name.endswith("-mid"):
+                    page.add_script_tag(url="/static/log.js", type="module")
+                    page.wait_for_function("() => !!window.timelordLog")
+                    page.evaluate(WIRE_LOG)
+                    page.wait_for_timeout(400)
+                    if phone:
+                        page.get_by_role("button", name="Log · moves").click()
+                        page.wait_for_timeout(400)
+                    page.screenshot(path=str(out / f"{name}-wired-{size}.png"))
             ctx.close()
         browser.close()
 
