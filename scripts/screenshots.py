@@ -2,7 +2,8 @@
 mid-game and at the end, the replay, rules, how-to-play, learn and leaderboard pages, at a
 desktop size (1440x1000) and a phone size (390x844, touch).
 
-Usage: start a server (`python3 -m timelord serve --port 8134`), then
+Usage: start a server (`python3 -m timelord serve --port 8134`; it creates 17 tables, so
+start it with higher per-client limits or a fresh database), then
 `python3 scripts/screenshots.py http://127.0.0.1:8134 [docs/screenshots]`.
 Mid-game positions come from a fixed sequence of moves (the first legal move, a seeded pick
 among the rest), so a rerun gives the same kind of position; bots play the other seats.
@@ -90,7 +91,7 @@ def finished(base: str, game: str) -> tuple[str, str]:
     return f"{base}/tables/{table}", f"{base}/tables/{table}/replay"
 
 
-def pages(base: str) -> dict[str, str]:
+def pages(base: str, games: tuple[str, ...] = GAMES) -> dict[str, str]:
     """Page name -> URL for every page the screenshots show."""
     out = {
         "lobby": f"{base}/",
@@ -98,7 +99,7 @@ def pages(base: str) -> dict[str, str]:
         "rules": f"{base}/rules/keys",
         "learn": f"{base}/learn/episodes",
     }
-    for game in GAMES:
+    for game in games:
         out[f"{game}-start"] = mid_game(base, game, 0, 1)
         out[f"{game}-mid"] = mid_game(base, game, 14, 2)
         out[f"{game}-reveal"] = mid_game(base, game, 200, 3, REVEAL[game])
@@ -107,14 +108,24 @@ def pages(base: str) -> dict[str, str]:
     return out
 
 
+def shrink(path: Path) -> None:
+    """A 256-colour PNG (about a third of the size; the pages use few colours)."""
+    from PIL import Image
+
+    image = Image.open(path).convert("RGB")
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        path, optimize=True
+    )
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     base = sys.argv[1].rstrip("/")
     out = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots")
-    only = set(sys.argv[3].split(",")) if len(sys.argv) > 3 else None
+    games = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else GAMES
     out.mkdir(parents=True, exist_ok=True)
-    urls = pages(base)
+    urls = pages(base, games)
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"]
@@ -126,8 +137,6 @@ def main() -> None:
             )
             page = ctx.new_page()
             for name, url in urls.items():
-                if only and name.split("-")[-1] not in only and name not in only:
-                    continue
                 page.goto(url)
                 page.wait_for_load_state("networkidle")
                 page.wait_for_timeout(800)
@@ -143,6 +152,8 @@ def main() -> None:
                     page.screenshot(path=str(out / f"{name}-wired-{size}.png"))
             ctx.close()
         browser.close()
+    for path in out.glob("*.png"):
+        shrink(path)
 
 
 if __name__ == "__main__":

@@ -105,3 +105,21 @@ def test_every_page_passes_axe(server: str, page: Any, artifacts: Path) -> None:
         if (bad := [v for v in every if v["impact"] in BLOCKING and not _known(name, v["id"])])
     }
     assert not blocking, json.dumps(blocking, indent=1)
+
+
+def test_no_page_scrolls_sideways_on_a_phone(server: str, browser: Any) -> None:
+    """Issue 34, "Phone first-class": at 390x844 no page is wider than the screen."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = ctx.new_page()
+    try:
+        wide = {}
+        for name, url in _pages(page, server).items():
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(300)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                wide[name] = width
+        assert not wide
+    finally:
+        ctx.close()
