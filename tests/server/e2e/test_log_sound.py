@@ -60,6 +60,12 @@ def test_the_log_groups_turns_marks_news_and_chips(server: str, page: Any) -> No
            return el.querySelector('img') === null && el.textContent.includes('<img'); }"""
     )
     assert html
+    renamed = page.evaluate(
+        "() => window.timelordLog.told('Seat 1 (north) opens c3; Seat 10 waits',"
+        " ['Rose', 'Amy', '', '', '', '', '', '', '', '', 'Ten'],"
+        " ['Seat 0 (south)', 'Seat 1 (north)', '', '', '', '', '', '', '', '', 'Seat 10'])"
+    )
+    assert renamed == "Amy opens c3; Ten waits"
 
 
 def test_the_log_is_a_drawer_on_a_phone(server: str, browser: Any) -> None:

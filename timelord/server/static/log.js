@@ -10,7 +10,7 @@
 // Use (table.js):
 //   timelordLog.drawers();                                  // once, on a table page
 //   const glossary = await timelordLog.glossary(game);      // once: card name -> text
-//   box.replaceChildren(timelordLog.render(events, { seat, names, glossary }));
+//   box.replaceChildren(timelordLog.render(events, { seat, names, gameNames, glossary }));
 //   timelordLog.announce("Your turn");                      // whenever it is news
 // `events` are the told events ({kind, text, data}) in order; `names[i]` is seat i's name.
 
@@ -97,10 +97,21 @@ function toggleChip(chip) {
   chip.setAttribute("aria-expanded", "true");
 }
 
+/** An event's sentence with the game's seat names ("Seat 1 (north)") replaced by the
+ * table's ("Bot (heuristic)"), as the server's boards do (boards/common.py Snapshot.told). */
+export function told(text, names, gameNames) {
+  if (!names || !gameNames) return text;
+  const pairs = gameNames.map((old, i) => [old, names[i]]).filter(([old, now]) => now && old !== now);
+  pairs.sort((a, b) => b[0].length - a[0].length);
+  for (const [old, now] of pairs) text = text.split(old).join(now);
+  return text;
+}
+
 /** The log as an element: groups newest first, the line "since your last move" above the
- * older ones. Options: seat (this page's, null for a spectator), names, glossary
+ * older ones. Options: seat (this page's, null for a spectator), names (the table's names
+ * by seat), gameNames (the game's own seat names, which event texts use), glossary
  * ({name: {text}}), limit (groups shown). */
-export function render(events, { seat = null, names = null, glossary = null, limit = 40 } = {}) {
+export function render(events, { seat = null, names = null, gameNames = null, glossary = null, limit = 40 } = {}) {
   const list = el("ol", "log-turns");
   list.setAttribute("aria-label", "What happened, newest first");
   const since = sinceMine(events, seat);
@@ -127,7 +138,7 @@ export function render(events, { seat = null, names = null, glossary = null, lim
     const lines = el("ol");
     for (const e of g.items) {
       if (e.kind === "turn") continue;   // the header says whose turn it is
-      lines.append(sentence(e.text ?? "", glossary));
+      lines.append(sentence(told(e.text ?? "", names, gameNames), glossary));
     }
     if (!lines.children.length) lines.append(el("li", "muted", g.items[0].text ?? ""));
     item.append(head, lines);
@@ -198,5 +209,5 @@ export function drawers() {
 }
 
 if (typeof window !== "undefined") {
-  window.timelordLog = { render, groups, sinceMine, initial, glossary, announce, drawers };
+  window.timelordLog = { render, told, groups, sinceMine, initial, glossary, announce, drawers };
 }
