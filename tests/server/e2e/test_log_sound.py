@@ -66,6 +66,14 @@ def test_the_log_groups_turns_marks_news_and_chips(server: str, page: Any) -> No
         " ['Seat 0 (south)', 'Seat 1 (north)', '', '', '', '', '', '', '', '', 'Seat 10'])"
     )
     assert renamed == "Amy opens c3; Ten waits"
+    # a number after a name joins its chip (Episodes: the glossary names the suit)
+    chips = page.evaluate(
+        """() => [...window.timelordLog.render(
+             [{kind: 'x', text: 'You discard Doctor 9 and Plot 4.', data: {actor: 0}}],
+             {seat: 0, glossary: {Doctor: {text: 'Look ahead'}, Plot: {text: 'Look at a hand'}}})
+           .querySelectorAll('[data-chip]')].map((c) => [c.textContent, c.title])"""
+    )
+    assert chips == [["Doctor 9", "Look ahead"], ["Plot 4", "Look at a hand"]]
 
 
 def test_the_log_is_a_drawer_on_a_phone(server: str, browser: Any) -> None:

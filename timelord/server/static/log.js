@@ -63,24 +63,27 @@ function el(tag, cls, text) {
 }
 
 /** A sentence with every glossary name in it as a chip: its text on hover, and on a tap
- * (or Enter) shown below the line. */
+ * (or Enter) shown below the line. A number right after a name joins its chip ("Doctor 9"
+ * in Episodes, where the glossary names the suit). */
 function sentence(text, glossary) {
   const li = el("li");
   const names = glossary ? Object.keys(glossary).filter((n) => n.length > 2 && text.includes(n)) : [];
   if (!names.length) { li.textContent = text; return li; }
   names.sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(`(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`);
-  for (const part of text.split(pattern)) {
-    if (!part) continue;
-    const info = glossary[part];
-    if (!info || !names.includes(part)) { li.append(document.createTextNode(part)); continue; }
-    const chip = el("button", "chip card-chip", part);
+  const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`(${escaped.join("|")})( \\d+)?`, "g");
+  let at = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (m.index > at) li.append(document.createTextNode(text.slice(at, m.index)));
+    const chip = el("button", "chip card-chip", m[0]);
     chip.type = "button";
-    chip.title = info.text || part;
+    chip.title = glossary[m[1]].text || m[1];
     chip.setAttribute("aria-expanded", "false");
-    chip.dataset.chip = part;
+    chip.dataset.chip = m[1];
     li.append(chip);
+    at = m.index + m[0].length;
   }
+  if (at < text.length) li.append(document.createTextNode(text.slice(at)));
   return li;
 }
 
