@@ -16,12 +16,25 @@ import random
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 GAMES = ("card-game", "episodes", "keys", "clue")
-#: The event that makes a game's "reveal" screenshot: a conflict, a door opened, a card shown.
-REVEAL = {"card-game": "conflict", "episodes": "episode", "keys": "open", "clue": "show"}
+#: What makes a game's "reveal" screenshot: a conflict, an episode or a door opened among the
+#: latest events; in Clue, dice rolled and a card shown.
+REVEAL: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "card-game": lambda s: _latest(s, "conflict"),
+    "episodes": lambda s: _latest(s, "episode"),
+    "keys": lambda s: _latest(s, "open"),
+    "clue": lambda s: bool(s["view"].get("roll")) and _latest(s, "show", 30),
+}
+
+
+def _latest(snap: dict[str, Any], kind: str, last: int = 6) -> bool:
+    return any(e["kind"] == kind for e in snap["events"][-last:])
+
+
 SIZES = {"desktop": (1440, 1000), "phone": (390, 844)}
 
 
@@ -72,9 +85,11 @@ def wait_for(base: str, table: str, token: str | None, pred: Any, limit: float =
         time.sleep(0.2)
 
 
-def mid_game(base: str, game: str, moves: int, seed: int, until: str = "") -> str:
-    """A seat's URL after it made `moves` moves against bots, or fewer once an event of
-    kind `until` (a conflict, a rumour shown) is among the latest events."""
+def mid_game(
+    base: str, game: str, moves: int, seed: int, until: Callable[[Any], bool] | None = None
+) -> str:
+    """A seat's URL after it made `moves` moves against bots, or fewer once `until` holds of
+    the seat's snapshot."""
     made = api(base, "POST", "/api/tables", {"game": game, "seats": ["human", "heuristic"]})
     table, token = made["id"], made["seats"][0]["token"]
     rng = random.Random(seed)
@@ -82,7 +97,7 @@ def mid_game(base: str, game: str, moves: int, seed: int, until: str = "") -> st
         snap = wait_for(base, table, token, lambda s: s["over"] or s["legal"])
         if snap["over"] or not snap["legal"]:
             break
-        if until and any(e["kind"] == until for e in snap["events"][-6:]):
+        if until is not None and until(snap):
             break
         action = rng.choice(snap["legal"])
         api(base, "POST", f"/api/tables/{table}/actions?token={token}",
