@@ -10,6 +10,8 @@ test-artifacts/axe.json so the whole list can be read, not only what fails the t
 from __future__ import annotations
 
 import json
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -37,34 +39,41 @@ if not AXE.exists():
     pytest.skip("axe-core is not fetched: run scripts/fetch_axe.sh", allow_module_level=True)
 
 
-def _table(page: Any, base: str, game: str, seats: list[str], **extra: Any) -> dict[str, Any]:
-    res = page.request.post(
-        f"{base}/api/tables",
-        data={"game": game, "seats": seats, **extra},
-        headers={"origin": base},
+def _post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json", "origin": base},
     )
-    assert res.ok, res.text()
-    made: dict[str, Any] = res.json()
-    return made
+    with urllib.request.urlopen(req, timeout=30) as res:
+        out: dict[str, Any] = json.loads(res.read())
+        return out
 
 
-def _pages(page: Any, base: str) -> dict[str, str]:
-    out = {"lobby": f"{base}/", "leaderboard": f"{base}/leaderboard/keys"}
+@pytest.fixture(scope="module")
+def pages(server: str) -> dict[str, str]:
+    """Page name -> URL of every kind of page, made once for this module's tests (tables
+    count against the server's creation limits, which the whole e2e session shares)."""
+    out = {"lobby": f"{server}/", "leaderboard": f"{server}/leaderboard/keys"}
     for game in GAMES:
-        out[f"how-to-play/{game}"] = f"{base}/how-to-play/{game}"
-        out[f"rules/{game}"] = f"{base}/rules/{game}"
-        out[f"learn/{game}"] = f"{base}/learn/{game}"
-        made = _table(page, base, game, ["human", "random"])
+        out[f"how-to-play/{game}"] = f"{server}/how-to-play/{game}"
+        out[f"rules/{game}"] = f"{server}/rules/{game}"
+        out[f"learn/{game}"] = f"{server}/learn/{game}"
+        made = _post(server, "/api/tables", {"game": game, "seats": ["human", "random"]})
         out[f"table/{game}"] = made["seats"][0]["url"]
         out[f"watch/{game}"] = made["watch_url"]
     # a short finished game for the replay page
-    done = _table(page, base, "episodes", ["random", "random"], options={"target": 5})
+    done = _post(
+        server,
+        "/api/tables",
+        {"game": "episodes", "seats": ["random", "random"], "options": {"target": 5}},
+    )
     for _ in range(200):
-        state = page.request.get(f"{base}/api/tables/{done['id']}").json()
-        if state["over"]:
-            break
-        page.wait_for_timeout(100)
-    out["replay/episodes"] = f"{base}/tables/{done['id']}/replay"
+        with urllib.request.urlopen(f"{server}/api/tables/{done['id']}", timeout=30) as res:
+            if json.loads(res.read())["over"]:
+                break
+        time.sleep(0.1)
+    out["replay/episodes"] = f"{server}/tables/{done['id']}/replay"
     return out
 
 
@@ -94,9 +103,9 @@ def _axe(page: Any, url: str) -> list[dict[str, Any]]:
     ]
 
 
-def test_every_page_passes_axe(server: str, page: Any, artifacts: Path) -> None:
+def test_every_page_passes_axe(pages: dict[str, str], page: Any, artifacts: Path) -> None:
     found: dict[str, list[dict[str, Any]]] = {}
-    for name, url in _pages(page, server).items():
+    for name, url in pages.items():
         found[name] = _axe(page, url)
     (artifacts / "axe.json").write_text(json.dumps(found, indent=1))
     blocking = {
@@ -107,13 +116,13 @@ def test_every_page_passes_axe(server: str, page: Any, artifacts: Path) -> None:
     assert not blocking, json.dumps(blocking, indent=1)
 
 
-def test_no_page_scrolls_sideways_on_a_phone(server: str, browser: Any) -> None:
+def test_no_page_scrolls_sideways_on_a_phone(pages: dict[str, str], browser: Any) -> None:
     """Issue 34, "Phone first-class": at 390x844 no page is wider than the screen."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     page = ctx.new_page()
     try:
         wide = {}
-        for name, url in _pages(page, server).items():
+        for name, url in pages.items():
             page.goto(url)
             page.wait_for_load_state("networkidle")
             page.wait_for_timeout(300)
