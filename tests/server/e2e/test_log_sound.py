@@ -123,6 +123,7 @@ def test_sounds_follow_the_switch_and_pick_the_telling_cue(server: str, page: An
     cues = page.evaluate(
         """(conflict) => {
         const s = window.timelordSound;
+        const me = { seat: 0 };
         return {
           won: s.soundsFor([conflict], { seat: 0 }),
           lost: s.soundsFor([conflict], { seat: 1 }),
@@ -130,6 +131,8 @@ def test_sounds_follow_the_switch_and_pick_the_telling_cue(server: str, page: An
           turn: s.soundsFor([{ kind: 'draw', data: {} }], { seat: 0, myTurn: true }),
           door: s.soundsFor([{ kind: 'open', data: { actor: 1 } }], { seat: 0, myTurn: true }),
           end: s.soundsFor([{ kind: 'play-location', data: {} }], { over: true, wasOver: false }),
+          right: s.soundsFor([{ kind: 'accusation', data: { actor: 0, right: true } }], me),
+          wrong: s.soundsFor([{ kind: 'accusation', data: { actor: 0, right: false } }], me),
           on: s.play('card'),
         }; }""",
         conflict,
@@ -138,6 +141,7 @@ def test_sounds_follow_the_switch_and_pick_the_telling_cue(server: str, page: An
     assert cues["turn"] == ["your-turn"]
     assert cues["door"] == ["your-turn", "door"]  # your turn matters more than a door
     assert cues["end"] == ["end", "card"]
+    assert cues["right"] == ["won"] and cues["wrong"] == ["lost"]
     assert cues["on"] is True
     assert (
         page.request.get(f"{server}/static/sounds/door.wav")

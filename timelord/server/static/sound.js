@@ -52,9 +52,9 @@ export function soundsFor(events, { seat = null, myTurn = false, wasMyTurn = fal
       // a seat in the conflict hears whether it won; a bystander hears the clash as a card
       const side = seat === d.attacker ? "attack" : seat === d.owner ? "defence" : null;
       out.add(side === null ? "card" : side === d.winner ? "won" : "lost");
-    } else if (e.kind === "accuse") {
-      if (seat !== null && d.actor === seat && d.correct !== undefined) out.add(d.correct ? "won" : "lost");
-      else out.add("card");
+    } else if (e.kind === "accusation") {
+      // Clue: your own accusation is won or lost; another's is a card laid down
+      out.add(seat !== null && d.actor === seat ? (d.right ? "won" : "lost") : "card");
     } else if (END_KINDS.has(e.kind)) out.add("end");
     else if (CARD_KINDS.has(e.kind)) out.add("card");
   }
