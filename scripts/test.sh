@@ -28,6 +28,8 @@ python3 -c "import timelord; print('timelord build:', timelord.BUILD)"
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy
+# axe-core for the accessibility tests only (never served): .cache/axe-core
+scripts/fetch_axe.sh
 python3 -m pytest "$@"
 # the engine tests again on the pure-Python build (the golden replays prove both play alike)
 if python3 -c "import sys, timelord; sys.exit(not timelord.COMPILED)"; then

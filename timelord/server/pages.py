@@ -399,6 +399,33 @@ def rules_page(request: Request, game_id: str) -> Response:
     return templates.TemplateResponse(request, "rules.html", context)
 
 
+#: The games with a how-to-play page (templates/howto/GAME.html), in the lobby's order.
+HOW_TO_PLAY = ("card-game", "episodes", "keys", "clue")
+
+
+@router.get("/how-to-play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def how_to_play_page(request: Request, game_id: str) -> Response:
+    """Rules for people: a short illustrated page (goal, a turn, an example, how to win, what
+    is hidden from whom) beside the clause list, which it links clause by clause."""
+    if game_id not in HOW_TO_PLAY:
+        return templates.TemplateResponse(
+            request, "error.html", {"reason": f"no how-to-play page for {game_id!r}"}, 404
+        )
+    others = [{"id": g, "name": game_title(g)} for g in HOW_TO_PLAY if g != game_id]
+    context = {"game": game_id, "title": game_title(game_id), "others": others}
+    return templates.TemplateResponse(request, "how_to_play.html", context)
+
+
+@router.get("/how-to-play/{game_id}/glossary.json", include_in_schema=False)
+def glossary_json(game_id: str) -> Response:
+    """Each card's, tile's and power's short text by name (public game data), for the log's
+    chips (static/log.js)."""
+    if game_id not in timelord.GAMES:
+        return _error(404, "game/not_found", f"no game {game_id!r}")
+    words = timelord.load(game_id).glossary()
+    return JSONResponse({name: dict(entry) for name, entry in words.items()})
+
+
 @lru_cache(maxsize=8)
 def _lesson(game_id: str) -> tuple[Lesson, list[dict[str, Any]]]:
     """A game's lesson and its plan (every move of the guided game), planned once."""

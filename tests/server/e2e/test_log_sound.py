@@ -1,0 +1,158 @@
+"""static/log.js and static/sound.js in Chromium (issue 34, "A log people read", "Sound"):
+the log groups events by turn and player with seat colours and initials, marks what came
+since this seat's last move, turns card names into chips with their text on a tap, and
+opens as a drawer on a phone; sounds follow the header's switch, remembered, and each
+update plays its most telling cue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+EVENTS = [
+    {"kind": "turn", "text": "Round 1: Your turn", "data": {"actor": 0, "round": 1}},
+    {"kind": "draw", "text": "You draw a Key (red)", "data": {"actor": 0}},
+    {"kind": "open", "text": "You open c3 with a Key (red)", "data": {"actor": 0}},
+    {"kind": "turn", "text": "Round 1: Amy's turn", "data": {"actor": 1, "round": 1}},
+    {"kind": "draw", "text": "Amy draws a card", "data": {"actor": 1}},
+    {"kind": "conflict", "text": "Conflict: the attack wins", "data": {"actor": None}},
+]
+GLOSSARY = {"Key (red)": {"text": "Open or close a red door."}}
+
+
+def _with(page: Any, base: str, script: str, name: str) -> None:
+    page.goto(base + "/")
+    page.add_script_tag(url=f"/static/{script}", type="module")
+    page.wait_for_function(f"() => !!window.{name}")
+
+
+def test_the_log_groups_turns_marks_news_and_chips(server: str, page: Any) -> None:
+    _with(page, server, "log.js", "timelordLog")
+    seen = page.evaluate(
+        """([events, glossary]) => {
+        const box = document.createElement('div');
+        box.id = 'log-test';
+        document.querySelector('main').prepend(box);
+        const names = ['Rose', 'Amy'];
+        box.append(window.timelordLog.render(events, { seat: 0, names, glossary }));
+        const turns = [...box.querySelectorAll('.log-turn')];
+        return {
+          heads: turns.map((t) => t.querySelector('header').textContent),
+          classes: turns.map((t) => t.className),
+          order: [...box.querySelectorAll('.log-turns > li')].map((li) => li.className),
+          chips: [...box.querySelectorAll('[data-chip]')].map((c) => [c.textContent, c.title]),
+        };
+        }""",
+        [EVENTS, GLOSSARY],
+    )
+    # newest group first: Amy (seat 1, initial A) with the conflict in her turn, then you (★)
+    assert seen["heads"] == ["AAmyround 1", "★Youround 1"]
+    assert "seat-1" in seen["classes"][0] and "fresh" in seen["classes"][0]
+    assert "seat-0" in seen["classes"][1] and "fresh" not in seen["classes"][1]
+    # the "since your last move" line sits between the news and your own move
+    assert seen["order"] == ["log-turn fresh seat-1", "log-since", "log-turn seat-0"]
+    assert seen["chips"] == [["Key (red)", "Open or close a red door."]] * 2
+    page.click("#log-test [data-chip] >> nth=0")
+    assert page.inner_text("#log-test .chip-tip") == "Key (red): Open or close a red door."
+    # text stays text: markup in an event is not HTML
+    html = page.evaluate(
+        """() => { const el = window.timelordLog.render(
+             [{kind: 'x', text: '<img src=x>', data: {actor: 1}}], {seat: 0});
+           return el.querySelector('img') === null && el.textContent.includes('<img'); }"""
+    )
+    assert html
+    renamed = page.evaluate(
+        "() => window.timelordLog.told('Seat 1 (north) opens c3; Seat 10 waits',"
+        " ['Rose', 'Amy', '', '', '', '', '', '', '', '', 'Ten'],"
+        " ['Seat 0 (south)', 'Seat 1 (north)', '', '', '', '', '', '', '', '', 'Seat 10'])"
+    )
+    assert renamed == "Amy opens c3; Ten waits"
+    # a number after a name joins its chip (Episodes: the glossary names the suit)
+    chips = page.evaluate(
+        """() => [...window.timelordLog.render(
+             [{kind: 'x', text: 'You discard Doctor 9 and Plot 4.', data: {actor: 0}}],
+             {seat: 0, glossary: {Doctor: {text: 'Look ahead'}, Plot: {text: 'Look at a hand'}}})
+           .querySelectorAll('[data-chip]')].map((c) => [c.textContent, c.title])"""
+    )
+    assert chips == [["Doctor 9", "Look ahead"], ["Plot 4", "Look at a hand"]]
+
+
+def test_the_log_is_a_drawer_on_a_phone(server: str, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = ctx.new_page()
+    try:
+        res = page.request.post(
+            f"{server}/api/tables",
+            data={"game": "keys", "seats": ["human", "random"]},
+            headers={"origin": server},
+        )
+        page.goto(res.json()["seats"][0]["url"])
+        page.wait_for_selector(".frame .side")
+        page.add_script_tag(url="/static/log.js", type="module")
+        page.wait_for_function("() => !!window.timelordLog")
+        page.evaluate("() => window.timelordLog.drawers()")
+        page.wait_for_timeout(400)  # the drawer slides away
+        side = page.locator(".frame .side")
+        assert not side.is_visible()  # folded away, not below the hand
+        button = page.get_by_role("button", name="Log · moves")
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44
+        button.click()
+        page.wait_for_timeout(400)
+        assert side.is_visible()
+        assert button.get_attribute("aria-expanded") == "true"
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(400)
+        assert not side.is_visible()
+        # nothing on the page scrolls sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        ctx.close()
+
+
+def test_sounds_follow_the_switch_and_pick_the_telling_cue(server: str, page: Any) -> None:
+    res = page.request.post(
+        f"{server}/api/tables",
+        data={"game": "card-game", "seats": ["human", "random"]},
+        headers={"origin": server},
+    )
+    url = res.json()["seats"][0]["url"]
+    page.goto(url)
+    page.add_script_tag(url="/static/sound.js", type="module")
+    page.wait_for_function("() => !!window.timelordSound")
+    conflict = {"kind": "conflict", "data": {"attacker": 1, "owner": 0, "winner": "defence"}}
+    cues = page.evaluate(
+        """(conflict) => {
+        const s = window.timelordSound;
+        const me = { seat: 0 };
+        return {
+          won: s.soundsFor([conflict], { seat: 0 }),
+          lost: s.soundsFor([conflict], { seat: 1 }),
+          bystander: s.soundsFor([conflict], { seat: 2 }),
+          turn: s.soundsFor([{ kind: 'draw', data: {} }], { seat: 0, myTurn: true }),
+          door: s.soundsFor([{ kind: 'open', data: { actor: 1 } }], { seat: 0, myTurn: true }),
+          end: s.soundsFor([{ kind: 'play-location', data: {} }], { over: true, wasOver: false }),
+          right: s.soundsFor([{ kind: 'accusation', data: { actor: 0, right: true } }], me),
+          wrong: s.soundsFor([{ kind: 'accusation', data: { actor: 0, right: false } }], me),
+          on: s.play('card'),
+        }; }""",
+        conflict,
+    )
+    assert cues["won"] == ["won"] and cues["lost"] == ["lost"] and cues["bystander"] == ["card"]
+    assert cues["turn"] == ["your-turn"]
+    assert cues["door"] == ["your-turn", "door"]  # your turn matters more than a door
+    assert cues["end"] == ["end", "card"]
+    assert cues["right"] == ["won"] and cues["wrong"] == ["lost"]
+    assert cues["on"] is True
+    assert (
+        page.request.get(f"{server}/static/sounds/door.wav")
+        .headers["content-type"]
+        .startswith("audio/")
+    )
+    # the header's switch turns sounds off, and the browser remembers it
+    page.click("#sound")
+    page.reload()
+    page.add_script_tag(url="/static/sound.js", type="module")
+    page.wait_for_function("() => !!window.timelordSound")
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    assert page.evaluate("window.timelordSound.play('card')") is False
+    assert page.evaluate("window.timelordSound.cue([{kind: 'open', data: {}}], {})") is None
