@@ -66,8 +66,8 @@ def test_options_doc_covers_every_option() -> None:
 def test_the_table_shows_no_internal_ids() -> None:
     """The rendered table names the pending decision and the end in words: no phase ids
     ("declare-defenders") and no ending ids ("end-game") on screen."""
+    from timelord.games.card_game.doors import ENDINGS
     from timelord.games.card_game.state import PHASES
-    from timelord.games.card_game.validate import ENDINGS
 
     game = timelord.load("card-game", players=3)
     ids = [p for p in PHASES if "-" in p] + [e for e in ENDINGS if e]

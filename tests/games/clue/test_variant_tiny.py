@@ -20,9 +20,9 @@ from timelord.games.clue.actions import (
     ShowCard,
 )
 from timelord.games.clue.board import TARDIS, standard_board
+from timelord.games.clue.doors import read_state
 from timelord.games.clue.game import ClueGame
 from timelord.games.clue.state import SIDE, ClueState
-from timelord.games.clue.view import read_state
 
 # Card ints of the tiny set (data/tiny.toml order); rooms 0 and 1, the TARDIS 9.
 AMY, VASTRA, SONIC, MOMENT, GALLIFREY, SKARO = range(6)

@@ -14,7 +14,7 @@ import pytest
 
 from timelord.games.keys import KeysGame, KeysState
 from timelord.games.keys.board import CELLS, CONTROL, tile_index
-from timelord.games.keys.view import state_from_json
+from timelord.games.keys.doors import state_from_json
 
 
 def T(name: str) -> int:

@@ -24,8 +24,8 @@ from timelord.games.keys.board import (
     TUNNEL_SLOTS,
     geometry,
 )
+from timelord.games.keys.doors import state_from_json
 from timelord.games.keys.game import spread
-from timelord.games.keys.view import state_from_json
 
 
 def tiny(**options: Any) -> KeysGame:

@@ -9,8 +9,9 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from timelord.core import Action, ConfigError, CorruptRecord, IllegalAction, Rng, View
+from timelord.core.door import door
 from timelord.core.viewcache import ViewCache
-from timelord.games.card_game import render
+from timelord.games.card_game import render, text
 from timelord.games.card_game.action_space import action_space
 from timelord.games.card_game.actions import ACTION_TYPES
 from timelord.games.card_game.cards import (
@@ -19,14 +20,14 @@ from timelord.games.card_game.cards import (
     standard_cards,
     tiny_cards,
 )
+from timelord.games.card_game.doors import state_from_data
 from timelord.games.card_game.rules.apply import apply_action
 from timelord.games.card_game.rules.endgame import victory_points
-from timelord.games.card_game.rules.legal import explain, legal_actions, legal_count, legal_pick
+from timelord.games.card_game.rules.legal import legal_actions, legal_count, legal_pick, why_illegal
 from timelord.games.card_game.rules.turn import setup, start_turn
-from timelord.games.card_game.sampling import prepare, sample_state
+from timelord.games.card_game.sample import prepare, sample_state
 from timelord.games.card_game.state import CardGameRules, CardGameState
-from timelord.games.card_game.validate import state_from_data
-from timelord.games.card_game.view import make_view
+from timelord.games.card_game.view import build_view
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
 DEFAULT_MAX_TURNS = 400
@@ -138,12 +139,9 @@ class CardGame(CardGameRules):
 
     def state_from_json(self, data: Mapping[str, Any]) -> CardGameState:
         """Read back `to_json()`; `CorruptRecord` unless the state could arise in play
-        (types, conservation of cards, the pending decision, knowledge: `validate`)."""
-        try:
+        (types, conservation of cards, the pending decision, knowledge: `doors`)."""
+        with door(CorruptRecord, "card-game state"):
             return state_from_data(self, data)
-        except RecursionError:
-            # a field nested thousands of lists deep reaches an error message's repr
-            raise CorruptRecord("card-game state: a field is nested too deep") from None
 
     def sample_state(self, view: View, rng: Rng) -> CardGameState:
         """A state consistent with `view` (C-7.2); the view is checked and prepared once
@@ -157,18 +155,18 @@ class CardGame(CardGameRules):
         return render.render_view(self, view)
 
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
-        return render.event_text(self, kind, dict(data), seat)
+        return text.event_text(self, kind, dict(data), seat)
 
     def glossary(self) -> Mapping[str, Mapping[str, str]]:
         """Every card design of this game's set, and the counters, by name: what it is (from
         the card data) and what its ability does (`data/texts.toml`)."""
-        return render.glossary(self.cards)
+        return text.glossary(self.cards)
 
     def action_card(self, action: Action) -> str | None:
-        return render.action_card(self.cards, action)
+        return text.action_card(self.cards, action)
 
     def action_label(self, view: View, action: Action) -> str:
-        return render.action_label(self, view, action)
+        return text.action_label(self, view, action)
 
     # ------------------------------------------------------------------ rule entry points
     def legal_of(self, s: CardGameState) -> list[Action]:
@@ -183,14 +181,14 @@ class CardGame(CardGameRules):
     def advance(self, s: CardGameState, action: Action) -> None:
         apply_action(s, action)
 
-    def explain(self, s: CardGameState, action: Action) -> IllegalAction:
-        return explain(s, action)
+    def why_illegal_of(self, s: CardGameState, action: Action) -> IllegalAction:
+        return why_illegal(s, action)
 
     def points(self, s: CardGameState) -> list[int]:
         return victory_points(s)
 
     def view_of(self, s: CardGameState, seat: int | None) -> View:
-        return make_view(s, seat)
+        return build_view(s, seat)
 
     def seat_name(self, seat: int) -> str:
         return self.cards.colours[seat] if seat < len(self.cards.colours) else f"Seat {seat}"
@@ -200,10 +198,8 @@ def _custom_cards(data: Mapping[str, Any], players: int) -> CardSet:
     """The `cards` option: manifest data (see `CardSet.to_data`); ConfigError if unusable."""
     if not isinstance(data, Mapping):
         raise ConfigError("card-game: cards must be a card manifest (an object) or null")
-    try:
+    with door(ConfigError, "card-game: cards is not a card manifest"):
         cs = card_set_from_data(dict(data))
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ConfigError(f"card-game: cards is not a card manifest: {exc}") from exc
     if len(cs.start_cards) < players:
         raise ConfigError(f"card-game: cards needs at least {players} starting Locations")
     hand = cs.constants.hand_size

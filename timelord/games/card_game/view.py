@@ -7,7 +7,7 @@ from typing import Any
 from timelord.games.card_game.state import ATTACK, DEFEND, IRON, OVER, CardGameState
 
 
-def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
+def build_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
     s.game.check_seat(seat)
     n = s.game.players
     known = s.known

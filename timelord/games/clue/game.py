@@ -7,8 +7,9 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from timelord.core import ConfigError, CorruptRecord, IllegalAction, Rng, View, generator
+from timelord.core import ConfigError, CorruptRecord, Rng, View, generator
 from timelord.core.action import Action
+from timelord.core.door import door
 from timelord.core.viewcache import ViewCache
 from timelord.games.clue import render
 from timelord.games.clue.action_space import action_space
@@ -21,11 +22,11 @@ from timelord.games.clue.board import (
     variant_board,
     variant_data,
 )
-from timelord.games.clue.explain import why_illegal
+from timelord.games.clue.doors import make_state, state_from_json
 from timelord.games.clue.sample import PreparedView, prepare_view
 from timelord.games.clue.state import SIDE_CARDS, START, WATCH, ClueRules, ClueState, name_actions
 from timelord.games.clue.text import event_text
-from timelord.games.clue.view import build_view, make_state, state_from_json, state_to_json
+from timelord.games.clue.view import build_view, state_to_json
 
 __all__ = ["ClueGame", "ClueState", "power_name"]
 
@@ -261,11 +262,8 @@ class ClueGame(ClueRules):
         )
 
     def state_from_json(self, data: Mapping[str, Any]) -> ClueState:
-        try:
+        with door(CorruptRecord, "clue state"):
             return state_from_json(self, data)
-        except RecursionError:
-            # a field nested thousands of lists deep reaches an error message's repr
-            raise CorruptRecord("clue state: a field is nested too deep") from None
 
     def sample_state(self, view: View, rng: Rng) -> ClueState:
         return self.prepared_view(view).draw(rng)
@@ -276,9 +274,6 @@ class ClueGame(ClueRules):
 
     def _prepare_view(self, view: View) -> PreparedView:
         return prepare_view(self, view)
-
-    def explain(self, s: ClueState, action: Action) -> IllegalAction:
-        return why_illegal(s, action)
 
     def view_of(self, s: ClueState, seat: int | None) -> View:
         return build_view(s, seat)

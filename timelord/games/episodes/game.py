@@ -10,7 +10,7 @@ from mypy_extensions import mypyc_attr
 
 from timelord.core import Action, ConfigError, Rng, View
 from timelord.core.viewcache import ViewCache
-from timelord.games.episodes import rules as R
+from timelord.games.episodes import hands as H
 from timelord.games.episodes import text
 from timelord.games.episodes.action_space import action_space
 from timelord.games.episodes.actions import (
@@ -30,9 +30,11 @@ from timelord.games.episodes.cards import (
     standard_deck,
     texts,
 )
+from timelord.games.episodes.doors import state_from_json
 from timelord.games.episodes.render import render_view
+from timelord.games.episodes.sample import prepare, sample_state
 from timelord.games.episodes.state import EpisodesRules, EpisodesState
-from timelord.games.episodes.view import build_view, prepare, sample_state, state_from_json
+from timelord.games.episodes.view import build_view
 
 
 def _int_option(name: str, value: object, lo: int, hi: int) -> int:
@@ -68,7 +70,7 @@ VARIANTS_BY_NAME: dict[str, Variant] = {
             ("Plot", 2, 1),
             ("Special", 1, 1),
         ),
-        R.DEAL,
+        H.DEAL,
         4,
         1,
         "a 6-card deck of one card per suit, target 4, max_rounds 1 (degenerate: no episode "
@@ -130,7 +132,7 @@ class EpisodesGame(EpisodesRules):
             raise ConfigError(f"episodes: variant must be one of {VARIANTS}, not {variant!r}")
         small = VARIANTS_BY_NAME.get(variant)
         #: cards dealt to each player (E-2.1), and the suits of an episode (E-5.1, E-R20)
-        self.deal = R.DEAL
+        self.deal = H.DEAL
         self.episode_suits: tuple[int, ...] = tuple(range(len(SUITS)))
         if small is not None:
             if deck is not None:

@@ -16,8 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from timelord.core import Action, ConfigError, Rng, State, View, generator
 from timelord.core.viewcache import ViewCache
-from timelord.games.keys import render, text
-from timelord.games.keys import view as views
+from timelord.games.keys import doors, render, sample, text, view
 from timelord.games.keys.action_space import action_space
 from timelord.games.keys.actions import ACTION_TYPES
 from timelord.games.keys.board import (
@@ -30,7 +29,7 @@ from timelord.games.keys.board import (
     texts,
     tiny_content,
 )
-from timelord.games.keys.rules import KeysRules, KeysState, Tables
+from timelord.games.keys.state import KeysRules, KeysState, Tables
 
 T = TypeVar("T", tuple[int, int], int)
 DEFAULT_ROUND_LIMIT = 100
@@ -128,7 +127,7 @@ class KeysGame(KeysRules):
         self._extra_tiles = sum(1 for _, back in self.content.tiles if back == EXTRA_TURN)
 
     def _prepare(self, view: View) -> Any:
-        return views.prepare(self, view)
+        return sample.prepare(self, view)
 
     @property
     def max_actions(self) -> int:
@@ -143,10 +142,10 @@ class KeysGame(KeysRules):
         return action_space(self)
 
     def view_of(self, s: KeysState, seat: int | None) -> View:
-        return views.build_view(s, seat)
+        return view.build_view(s, seat)
 
     def json_of(self, s: KeysState) -> dict[str, Any]:
-        return views.state_to_json(s)
+        return view.state_to_json(s)
 
     def seat_name(self, seat: int) -> str:
         edges = SEAT_EDGES.get(self.players)
@@ -196,10 +195,10 @@ class KeysGame(KeysRules):
         return s
 
     def state_from_json(self, data: Any) -> State:
-        return views.state_from_json(self, data)
+        return doors.state_from_json(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> State:
-        return views.sample_state(self, view, rng)
+        return sample.sample_state(self, view, rng)
 
     def glossary(self) -> Mapping[str, Mapping[str, str]]:
         return texts(self.content)

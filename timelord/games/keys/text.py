@@ -37,7 +37,7 @@ from timelord.games.keys.board import (
     TUNNEL,
     Geometry,
 )
-from timelord.games.keys.rules import KeysRules
+from timelord.games.keys.state import KeysRules
 
 
 def article(noun: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from timelord.core.action import Action
-from timelord.games.episodes.actions import UseAbility
+from timelord.games.episodes.actions import ChooseOpponent, PlayEpisode, UseAbility
 from timelord.games.episodes.cards import ABILITY_TEXT, CODE_OF, DEFENDERS, SUITS, THREAT
 from timelord.games.episodes.game import EpisodesGame
 from timelord.server.boards.common import (
@@ -145,7 +145,7 @@ def _seats(snap: Snapshot, game: EpisodesGame, view: dict[str, Any]) -> str:
             lines += f'<div class="stat">you know they hold: {esc(", ".join(known))}</div>'
         if knows:
             lines += f'<div class="stat">they know you hold: {esc(", ".join(knows))}</div>'
-        acts = [a for a in snap.legal if type(a).__name__ == "ChooseOpponent" and a.seat == s]  # type: ignore[attr-defined]
+        acts = [a for a in snap.legal if isinstance(a, ChooseOpponent) and a.seat == s]
         cls = "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box"
         if acts:
             cls += " can-act"
@@ -208,12 +208,12 @@ def _best(hand: list[str]) -> tuple[int, int] | None:
 
 
 def _episodes(snap: Snapshot) -> str:
-    plays = [a for a in snap.legal if type(a).__name__ == "PlayEpisode"]
+    plays = [a for a in snap.legal if isinstance(a, PlayEpisode)]
     if not plays:
         return ""
     rows = []
-    for a in sorted(plays, key=lambda x: -sum(x.fps[i] for i in THREAT)):  # type: ignore[attr-defined]
-        fps = a.fps  # type: ignore[attr-defined]
+    for a in sorted(plays, key=lambda x: -sum(x.fps[i] for i in THREAT)):
+        fps = a.fps
         d = " + ".join(f"{SUITS[i]} {fps[i]}" for i in DEFENDERS)
         t = " + ".join(f"{SUITS[i]} {fps[i]}" for i in THREAT)
         dsum, tsum = sum(fps[i] for i in DEFENDERS), sum(fps[i] for i in THREAT)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from timelord.core.action import Action
-from timelord.games.keys.actions import MovePawn
+from timelord.games.keys.actions import MovePawn, PlacePandorica
 from timelord.games.keys.board import (
     BACK_IDS,
     BACK_NAMES,
@@ -137,7 +137,7 @@ def _seats(snap: Snapshot, view: dict[str, Any]) -> str:
             where = f"on {_geo(view).tile_name(pawn)}"
         stuck = " · in the Pandorica" if view["pandorica"][s] else ""
         goal = OPPOSITE.get(edge, "?")
-        acts = [a for a in snap.legal if type(a).__name__ == "PlacePandorica" and a.seat == s]  # type: ignore[attr-defined]
+        acts = [a for a in snap.legal if isinstance(a, PlacePandorica) and a.seat == s]
         cls = "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box"
         parts.append(
             f'<div class="{cls}" data-seat="{s}"{act_attrs(snap, acts, "Pandorica")}>'

@@ -50,6 +50,7 @@ from timelord.games.card_game.state import (
     MAIN,
     MATCH,
     OVER,
+    PHASE_WORDS,
     REGEN,
     TAKE,
     VALIANT,
@@ -463,19 +464,6 @@ _PHASE_OF: dict[type[Action], tuple[tuple[str, ...], str]] = {
     DiscardEnemies: ((MATCH,), "C-5.5"),
 }
 
-_PHASE_TEXT = {
-    MAIN: "the player to move is choosing an action",
-    DEFEND: "Defenders are being declared",
-    ATTACK: "Enemies are being declared",
-    TAKE: "Time Points must be taken from other players",
-    CLEVER: "TARDIS counters are being removed (Mr Clever)",
-    JACK: "a TARDIS counter may be placed (Captain Jack)",
-    REGEN: "cards are being discarded for Regeneration",
-    IRON: "the defender may use Ironsides",
-    VALIANT: "the defender may play The Valiant",
-    MATCH: "the attacker chooses which Enemy cards to discard",
-}
-
 
 _KIND_TEXT = {
     "location": "a Location",
@@ -486,7 +474,7 @@ _KIND_TEXT = {
 }
 
 
-def explain(s: CardGameState, a: Action) -> IllegalAction:
+def why_illegal(s: CardGameState, a: Action) -> IllegalAction:
     """Why `a` (not among the legal actions) is refused now, naming the clause that forbids
     it; for an action built outside the legal list (an API client) the real reason, down to
     naming the listed form of an equal move (C-1.1)."""
@@ -494,7 +482,7 @@ def explain(s: CardGameState, a: Action) -> IllegalAction:
         return GameOver("the game is over", "C-6")
     phases, rule = _PHASE_OF.get(type(a), ((), ""))
     if s.phase not in phases:
-        return IllegalAction(f"{a} is not possible now: {_PHASE_TEXT[s.phase]}", rule)
+        return IllegalAction(f"{a} is not possible now: {PHASE_WORDS[s.phase].now}", rule)
     p = s.to_move
     assert p is not None
     cs = s.cs

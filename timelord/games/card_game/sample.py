@@ -28,9 +28,10 @@ from itertools import combinations, permutations, product
 from math import comb, factorial
 from typing import Any
 
-from timelord.core import CorruptRecord, GameError, Rng
+from timelord.core import CorruptRecord, Rng
+from timelord.core.door import door
+from timelord.games.card_game.doors import check_dealt, check_view
 from timelord.games.card_game.state import ATTACK, DEFEND, IRON, CardGameState
-from timelord.games.card_game.validate import check_dealt, check_view
 
 #: Largest number of design multisets listed for one group; beyond it a group is drawn by
 #: rejection (still exactly uniform, only slower).
@@ -154,13 +155,9 @@ def prepare(game: Any, view: Any) -> _Template:
     show is a deal: one sample (from its own generator, so the caller's stream does not
     depend on the cache) must be a state that passes the state door and shows this view."""
     check_view(game, view)
-    try:
+    with door(CorruptRecord, "not a card-game view"):
         t = _template(game, view)
         dealt = _deal(t, Rng(0))
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
-        if isinstance(exc, GameError):
-            raise
-        raise CorruptRecord(f"not a card-game view: {exc!r}") from exc
     check_dealt(dealt, view)
     return t
 

@@ -190,7 +190,7 @@ class KeysRules(Game):
     #: whether a game the limit ends is a win shared by every seat (the tiny variant, K-R23)
     #: rather than a game nobody wins (K-7.2)
     stall_shared: bool
-    #: what `sample_state` read and checked from each recent view (`view.prepare`)
+    #: what `sample_state` read and checked from each recent view (`sample.prepare`)
     _views: ViewCache[Any]
 
     @abstractmethod
