@@ -41,6 +41,7 @@ from timelord.core import (
 )
 from timelord.core.events import Event
 from timelord.core.keyed import KEY_BYTES, KeyedRng, derive_seed
+from timelord.core.record import rules_of
 from timelord.server import clocks, undo
 from timelord.server.accounts import tie_seat
 from timelord.server.bots import HUMAN, OPEN, Bots, bot_seed, check_spec
@@ -661,8 +662,15 @@ class Tables:
         stored = await self._db(self.store.table, table_id)
         if stored is None:
             raise not_found(table_id)
+        options = dict(stored.options)
         try:
-            game = load(stored.game, **stored.options)
+            if "rules" not in options:  # stored before rules versions were kept: find its own
+                rows = await self._db(self.store.actions, table_id, 0)
+                key = None if stored.key is None else stored.key.hex()
+                past = Record(stored.game, options, stored.seed, [r.action for r in rows])
+                past.key = key
+                options = rules_of(past)
+            game = load(stored.game, **options)
             state = new_state(game, stored.seed, stored.key)
         except (GameError, ValueError, TypeError) as exc:
             raise ApiError(500, "record/corrupt", f"table {table_id}: {exc}") from exc

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import timelord
 from timelord.core import Rng
+from timelord.games.card_game.actions import DiscardToRegenerate
 from timelord.games.card_game.game import CardGame
 
 
@@ -42,7 +43,9 @@ def test_action_card_names_a_glossary_entry_for_card_moves() -> None:
         view = s.view(s.to_move)
         for a in legal:
             name = game.action_card(a)
-            if getattr(a, "card", None) is not None:
+            if isinstance(a, DiscardToRegenerate):  # names the card played, not the discard
+                assert name == "Regeneration"
+            elif getattr(a, "card", None) is not None:
                 assert name == game.cards.name[a.card]
             if name is not None:
                 assert name in gloss

@@ -157,7 +157,9 @@ def test_the_standard_game_keeps_its_board_options_and_draws() -> None:
     assert isinstance(standard, ClueGame)
     assert standard.board is standard_board() and standard.board.rooms == 9
     assert (standard.fixed_roll, standard.side_cards, standard.max_turns) == (0, 0, 240)
-    assert sorted(standard.options) == ["intrigue", "max_rounds", "players", "powers", "variant"]
+    assert sorted(standard.options) == [
+        "intrigue", "max_rounds", "players", "powers", "rules", "variant",
+    ]  # fmt: skip
     two = timelord.load("clue", players=2, variant="two-player")
     assert isinstance(two, ClueGame) and two.side_cards == 4
     assert standard.board.places == frozenset(range(standard.board.nodes))

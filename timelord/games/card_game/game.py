@@ -30,12 +30,16 @@ from timelord.games.card_game.state import CardGameRules, CardGameState
 from timelord.games.card_game.view import build_view
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
-DEFAULT_MAX_TURNS = 400
+DEFAULT_MAX_TURNS = 200
+#: Rules 1's turn bound (C-R11 before C-R36)
+RULES_1_MAX_TURNS = 400
 #: The largest turn limit accepted (random games end before turn 200).
 MAX_TURNS = 10_000
 #: Steps the player to move may take in one turn before only discarding and ending remain
 #: (ruling C-R10).
-TURN_STEP_CAP = 60
+TURN_STEP_CAP = 20
+#: Rules 1's step cap (C-R10): after it only single discards and ending remained
+RULES_1_TURN_STEP_CAP = 60
 #: `variant`: "standard", or "tiny", a research variant small enough for exact CFR
 #: (data/tiny.toml: a five-card deck, hands of two; docs/variants.md). Never the default.
 VARIANTS = ("standard", "tiny")
@@ -54,7 +58,14 @@ class CardGame(CardGameRules):
     id: ClassVar[str] = "card-game"
     description: ClassVar[str] = "Doctor Who: The Card Game (2-4 players)"
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    rules_versions = (1, 2)
+    unversioned = (1,)
     options_doc: ClassVar[Mapping[str, str]] = {
+        "rules": (
+            "rules version, 1 or 2 (default 2, the current rules): 1 plays Regeneration, "
+            "The Valiant, a lost defence and the turn's step bound as before rulings C-R31 to "
+            "C-R34"
+        ),
         "players": "seats at the table: 2, 3 or 4 (default 4; 2 plays the second edition's "
         "two-player variant, C-2.5)",
         "max_turns": f"a simulation bound: the game ends, scored as usual, when this turn "
@@ -70,10 +81,14 @@ class CardGame(CardGameRules):
     def __init__(
         self,
         players: int = 4,
-        max_turns: int = DEFAULT_MAX_TURNS,
+        max_turns: int | None = None,
         cards: Mapping[str, Any] | None = None,
         variant: str = "standard",
+        rules: int | None = None,
     ) -> None:
+        self.rules = self.check_rules(rules)
+        if max_turns is None:  # the bound of this version's rules (C-R11, C-R36)
+            max_turns = DEFAULT_MAX_TURNS if self.rules >= 2 else RULES_1_MAX_TURNS
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise ConfigError(f"card-game: players must be 2, 3 or 4, not {players!r}")
         if (
@@ -89,7 +104,7 @@ class CardGame(CardGameRules):
         if variant == "tiny" and players != 2:
             # five cards cannot deal three or four hands of two and a draw pile
             raise ConfigError(f"card-game: the tiny variant is for 2 players, not {players}")
-        if variant == "tiny" and max_turns == DEFAULT_MAX_TURNS:
+        if variant == "tiny" and max_turns in (DEFAULT_MAX_TURNS, RULES_1_MAX_TURNS):
             max_turns = TINY_MAX_TURNS
         self.players = players
         self.max_turns = max_turns
@@ -103,33 +118,52 @@ class CardGame(CardGameRules):
             # Canonical form, so that a record rebuilds exactly this set.
             cards = json.loads(json.dumps(self.cards.to_data()))
         self.options = {"players": players, "max_turns": max_turns, "cards": cards}
+        self.options["rules"] = self.rules
         if variant != "standard":  # so records of the standard game stay as they were
             self.options["variant"] = variant
-        self.turn_step_cap = TURN_STEP_CAP
+        self.turn_step_cap = TURN_STEP_CAP if self.rules >= 2 else RULES_1_TURN_STEP_CAP
         c = self.cards.constants
         self.pass_count = c.pass_cards if players > 2 else c.pass_cards_two_player
         # Per-view preparations of `sample_state`, safe under threads.
         self._views: ViewCache[Any] = ViewCache(lambda view: prepare(self, view))
 
     @classmethod
-    def with_cards(cls, cards: CardSet, players: int = 4, max_turns: int = 400) -> CardGame:
+    def with_cards(
+        cls,
+        cards: CardSet,
+        players: int = 4,
+        max_turns: int | None = None,
+        rules: int | None = None,
+    ) -> CardGame:
         """A game over another card set (tests build small decks this way). Its `options`
         carry the set (`cards`, manifest data), so `timelord.load` rebuilds the same game."""
-        g = cls(players=players, max_turns=max_turns, cards=cards.to_data())
+        g = cls(players=players, max_turns=max_turns, cards=cards.to_data(), rules=rules)
         g.cards = cards  # the caller's object itself (equal to the rebuilt one)
         return g
 
     @property
     def max_actions(self) -> int:
-        """A proven bound (RULES.md C-3.5). In one turn the player to move takes at most
-        `turn_step_cap` steps freely; after that only discards (one card each) and ending
-        remain. Sequences already begun are bounded by the cards in the game (declaring
-        cards, Regeneration discards) or by the 30 Time Points (taking them one by one), Mr
-        Clever by 4 steps. Each of those actions sets off at most one conflict, with at most
-        three decisions by other seats. An End Game turn is one action plus pick-ups."""
-        cards = len(self.cards.design)
-        tp = self.cards.constants.time_points
-        active = self.turn_step_cap + 3 * cards + tp + 10
+        """A proven bound on the actions of one game (RULES.md C-3.5, ruling C-R36).
+
+        Rules 2. Every decision of the player to move is a step (C steps: `turn_step_cap`).
+        At the C-th, what is begun closes: a declaration, Regeneration or Mr Clever offers
+        only its Finish (one decision), a Captain Jack choice is one decision, a Time Point
+        take already begun runs to its end (at most t decisions, t the largest Time Point
+        value of a Location), and then the main phase offers only ending the turn (one
+        decision; outside the End Game). So the player to move decides at most C + t + 1
+        times a turn. Only a decision of the player to move sets off a conflict, at most one
+        each, and after the C-th only the closing Finish can: at most C + 1 conflicts, each
+        asking at most three more decisions (Ironsides, The Valiant, the attacker's matching
+        discards). A turn is therefore at most (C + t + 1) + 3 (C + 1) = 4C + t + 4 actions,
+        and a game at most `max_turns` turns. An End Game turn is one action after at most as
+        many pick-ups as the reserve holds (fewer than C), so the same count holds.
+
+        Rules 1: the looser count of its own step cap (C-R10), kept for its records."""
+        cs = self.cards
+        if self.rules >= 2:
+            take = max((cs.tp[c] for c in range(len(cs.design)) if cs.is_location[c]), default=0)
+            return self.max_turns * (4 * self.turn_step_cap + take + 4)
+        active = self.turn_step_cap + 3 * len(cs.design) + cs.constants.time_points + 10
         return self.max_turns * 4 * active
 
     def new_game(self, seed: int | Rng) -> CardGameState:

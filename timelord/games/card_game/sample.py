@@ -31,7 +31,7 @@ from typing import Any
 from timelord.core import CorruptRecord, Rng
 from timelord.core.door import door
 from timelord.games.card_game.doors import check_dealt, check_view
-from timelord.games.card_game.state import ATTACK, DEFEND, IRON, CardGameState
+from timelord.games.card_game.state import ATTACK, DEFEND, IRON, VALIANT, CardGameState
 
 #: Largest number of design multisets listed for one group; beyond it a group is drawn by
 #: rejection (still exactly uniform, only slower).
@@ -189,6 +189,7 @@ def _template(game: Any, view: dict[str, Any]) -> _Template:
     pend = view["pending"]
     s.p_loc = pend["location"]
     s.p_n = pend["number"]
+    s.fought = tuple(view.get("fought", ()))
     s.steps = view["steps"]
     s.endgame = view["endgame"]
     s.end_now = view["end_now"]
@@ -236,7 +237,7 @@ def _template(game: Any, view: dict[str, Any]) -> _Template:
     act_bit = 1 << s.active
     for sc in staged:
         if sc is not None:
-            known[sc] = full if s.phase == IRON else bit | act_bit
+            known[sc] = full if s.phase in (IRON, VALIANT) else bit | act_bit
             shown.add(sc)
     t.hands_known = [list(h["known"]) for h in view["hands"]]
     t.res_known = [list(r["known"]) for r in view["reserves"]]
@@ -495,6 +496,7 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
     s.phase = base.phase
     s.p_loc = base.p_loc
     s.p_n = base.p_n
+    s.fought = base.fought
     s.steps = base.steps
     s.endgame = base.endgame
     s.end_now = base.end_now

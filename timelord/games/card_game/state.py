@@ -175,7 +175,7 @@ class CardGameRules(Game):
 
 
 class CardGameState(State):
-    __slots__ = ("_legal", "_lo", "cs", "game", *_FIELDS)
+    __slots__ = ("_legal", "_lo", "cs", "fought", "game", *_FIELDS)
 
     game: CardGameRules
     cs: CardSet
@@ -197,6 +197,10 @@ class CardGameState(State):
     end_depth: int
     end_now: bool
     discard: tuple[int, ...]
+    #: Locations whose defence was lost this turn, sorted: no Defender is declared there
+    #: and no Enemy joins the attack there until a later turn (rules 2, ruling C-R33).
+    #: Written in the JSON form only when not empty, so rules-1 states read as before.
+    fought: tuple[int, ...]
     aside: tuple[int, ...]
     known: list[int]
     active: int
@@ -259,6 +263,7 @@ class CardGameState(State):
         s.rng = self.rng
         s.ended = self.ended
         s.shuffled = self.shuffled
+        s.fought = self.fought
         return s
 
     def own_locations(self) -> None:
@@ -284,6 +289,8 @@ class CardGameState(State):
             elif isinstance(v, (tuple, list)):
                 v = list(v)
             out[name] = v
+        if self.fought:
+            out["fought"] = list(self.fought)
         return out
 
     # ------------------------------------------------------------------ protocol
@@ -353,6 +360,16 @@ class CardGameState(State):
         finally:
             s.log = None
         return s
+
+    def reveals(self, action: Action) -> bool:
+        """Chance is the generator; every secret is a card, and `known` says which seats know
+        each (views are made from it, C-7): an action shows a seat something exactly when
+        some card becomes known to a seat that did not know it, or when it ends the game."""
+        after = self.apply(action)
+        assert isinstance(after, CardGameState)
+        if after.rng != self.rng or after.phase == OVER:
+            return True  # (the end turns every attack up to score it, C-R30)
+        return any(a & ~b for a, b in zip(after.known, self.known, strict=True))
 
     def why_illegal(self, action: Action) -> IllegalAction:
         return self.game.why_illegal_of(self, action)

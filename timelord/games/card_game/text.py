@@ -191,8 +191,12 @@ def event_text(game: Any, kind: str, d: dict[str, Any], seat: int | None) -> str
         verb = "returns" if len(cards) == 1 else "return"
         return f"{_names(cs, cards, 'card')} {verb} to {whose(actor)} hand"
     if kind == "valiant":
-        back = _names(cs, d["cards"], "card")
-        return f"{who} {v('play', 'plays')} The Valiant: {back} go back to {their} hand"
+        cards = d["cards"]
+        if not cards:
+            return f"{who} {v('play', 'plays')} The Valiant: no Defender is left to take back"
+        back = _names(cs, cards, "card")
+        goes = "goes" if len(cards) == 1 else "go"
+        return f"{who} {v('play', 'plays')} The Valiant: {back} {goes} back to {their} hand"
     if kind == "play-support":
         where = f" on {at}" if at else ""
         return f"{who} {v('play', 'plays')} {cs.name[d['card']]}{where}"

@@ -65,6 +65,8 @@ CTX_NAMES = ("none", "die", "square", "rumour")
 # Effects a kept card or power may have at the start of a turn.
 START_EFFECTS = frozenset({"teleport", "remote-rumour", "extra-turn", "scan"})
 WATCH = "pocketwatch"
+#: History entries that only record a public choice (`ClueState.reveals`).
+_PUBLIC_ENTRIES = frozenset({"rumour", "power", "bell"})
 
 ROLL, STAY, ACCUSE, END, POWER, DRAW, PASS = (
     RollDice(),
@@ -708,6 +710,9 @@ class ClueState(State):
         triple = self.rum[1:]
         p = self.ask
         while p != asker:
+            if self._gone(p):  # out by the 8th Pocketwatch: no longer asked (CL-7)
+                p = (p + 1) % g.players
+                continue
             hand = self.hands[p]
             if triple[0] in hand or triple[1] in hand or triple[2] in hand:
                 self.ask = p
@@ -770,13 +775,27 @@ class ClueState(State):
         if (
             self.shows == 1
             and not self.second
-            and self.ask != asker  # someone is left to ask (C-7.1)
+            and self._left_to_ask(asker)  # someone is left to ask (C-7.1, CL-16)
             and self._can_power(asker)
             and self.game.power_effect[self.chars[asker]] == "second-answer"
         ):
             self._set_phase(SECOND, asker)
             return
         self._end_rumour()
+
+    def _gone(self, seat: int) -> bool:
+        """Whether `seat` is out by the 8th Pocketwatch and so "no longer play[s] in the
+        game": it answers no rumour (C-6.3, ruling CL-7; rules 1 kept it answering)."""
+        return self.game.rules >= 2 and self.out[seat] == WATCH
+
+    def _left_to_ask(self, asker: int) -> bool:
+        """Whether a player who answers rumours sits between `self.ask` and the asker."""
+        p = self.ask
+        while p != asker:
+            if not self._gone(p):
+                return True
+            p = (p + 1) % self.game.players
+        return False
 
     def _end_rumour(self) -> None:
         self.rum = ()
@@ -944,6 +963,27 @@ class ClueState(State):
 
     def why_illegal(self, action: Action) -> IllegalAction:
         return why_illegal(self, action)
+
+    def reveals(self, action: Action) -> bool:
+        """Clue's secrets are the hands, the envelope, the side cards, kept intrigue cards and
+        the pile's order: an action reveals when it moves the generator (a roll) or the pile
+        (a draw), changes a hand, or adds to the history an entry that teaches something (a
+        pass, a card shown, peeked, scanned or looked at, an accusation's verdict, a kept
+        card played, a player put out), or makes a seat answer a rumour (it holds one of
+        the cards). Naming cards, powers' choices and Cloister Bell moves are public
+        choices."""
+        after = self.apply(action)
+        assert isinstance(after, ClueState)
+        if after.rng != self.rng or after.pile != self.pile or after.hands != self.hands:
+            return True
+        if after.phase == ANSWER and (self.phase != ANSWER or after.ask != self.ask):
+            return True  # the seat now asked to show holds one of the three (C-4.3)
+        node = after.log
+        while node is not None and node is not self.log:
+            if node[0][0] not in _PUBLIC_ENTRIES:
+                return True
+            node = node[1]
+        return False
 
     # ----- views and JSON -------------------------------------------------------------------
 

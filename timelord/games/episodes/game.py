@@ -106,7 +106,13 @@ class EpisodesGame(EpisodesRules):
     id: ClassVar[str] = "episodes"
     description: ClassVar[str] = "Episodes, the rummy-style card game (2-6 players)"
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    rules_versions = (1, 2)
+    unversioned = (2, 1)
     options_doc: ClassVar[Mapping[str, str]] = {
+        "rules": (
+            "rules version, 1 or 2 (default 2, the current rules): 1 takes every step with "
+            "one option without asking (before ruling E-R13 was narrowed)"
+        ),
         "players": "number of players, 2 to 6 (default 3)",
         "target": "victory points that win at once, 1 to 10000 (default 50; E-7.1)",
         "max_rounds": "rounds after which the most VP wins, 1 to 10000 (default 100; E-R3)",
@@ -127,6 +133,7 @@ class EpisodesGame(EpisodesRules):
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         deck: list[list[Any]] | None = None,
         variant: str = "standard",
+        rules: int | None = None,
     ) -> None:
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"episodes: variant must be one of {VARIANTS}, not {variant!r}")
@@ -159,6 +166,8 @@ class EpisodesGame(EpisodesRules):
             "max_rounds": self.max_rounds,
             "deck": None if deck is None else [list(row) for row in deck],
         }
+        self.rules = self.check_rules(rules)
+        self.options["rules"] = self.rules
         if variant != "standard":  # so records of the standard game stay as they were
             self.options["variant"] = variant
         #: what `sample_state` read and checked from each recent view (thread-safe, never stale)

@@ -368,6 +368,23 @@ class EpisodesState(State):
     def _has_target(self, seat: int) -> bool:
         return any(h for o, h in enumerate(self.hands) if o != seat)
 
+    def reveals(self, action: Action) -> bool:
+        """Episodes' secrets are the hands, the deck and the Gadget's drawn cards (E-8): an
+        action reveals when it moves the generator, the deck or limbo, changes a hand (a
+        card leaves a hidden hand face up, or is drawn, stolen or kept), or teaches a seat
+        a card (the knowledge tables: `known`, `top`, `limbo_known`)."""
+        after = self.apply(action)
+        assert isinstance(after, EpisodesState)
+        return (
+            after.rng != self.rng
+            or after.deck != self.deck
+            or after.limbo != self.limbo
+            or after.hands != self.hands
+            or after.known != self.known
+            or after.top != self.top
+            or after.limbo_known != self.limbo_known
+        )
+
     def why_illegal(self, action: Action) -> IllegalAction:
         if self.phase == H.OVER:
             return IllegalAction("the game is over", "E-7.1")
@@ -490,7 +507,8 @@ class EpisodesState(State):
                 self._legal = []
                 return
             legal = self._compute_legal()
-            if len(legal) == 1 and self._plainly_forced(ph):
+            # rules 1 took every one-option step without asking (before E-R13 narrowed)
+            if len(legal) == 1 and (self.game.rules < 2 or self._plainly_forced(ph)):
                 if ph == H.ACTION:
                     self.phase = H.EPISODE
                 elif ph == H.EPISODE:

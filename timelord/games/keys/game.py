@@ -78,7 +78,13 @@ class KeysGame(KeysRules):
     id = "keys"
     description = "Keys to the TARDIS, a race across door tiles (2-4 players)"
     action_types = ACTION_TYPES
+    rules_versions = (1, 2)
+    unversioned = (1,)
     options_doc: ClassVar[Mapping[str, str]] = {
+        "rules": (
+            "rules version, 1 or 2 (default 2, the current rules): 1 plays a Teleport whose "
+            "Control tile is held as a tile to stay on (until ruling K-R6 was changed)"
+        ),
         "players": "number of players, 2 to 4 (default 2)",
         "round_limit": (
             f"rounds after which the game ends with no winner, 1 to 100000 "
@@ -101,6 +107,7 @@ class KeysGame(KeysRules):
         round_limit: int = DEFAULT_ROUND_LIMIT,
         turn_limit: int = 0,
         variant: str = "standard",
+        rules: int | None = None,
     ) -> None:
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"keys: variant must be one of {VARIANTS}, not {variant!r}")
@@ -115,6 +122,8 @@ class KeysGame(KeysRules):
         self.turn_limit = _int_option("turn_limit", turn_limit, 0, 100_000)
         self.variant = variant
         self.options: dict[str, Any] = {"players": self.players, "round_limit": self.round_limit}
+        self.rules = self.check_rules(rules)
+        self.options["rules"] = self.rules
         if self.turn_limit:  # only when set, so records of the standard game stay as they were
             self.options["turn_limit"] = self.turn_limit
         if variant != "standard":  # so records of the standard game stay as they were
