@@ -31,8 +31,6 @@ from timelord.games.card_game.view import build_view
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
 DEFAULT_MAX_TURNS = 200
-#: Rules 1's turn bound (C-R11 before C-R36)
-RULES_1_MAX_TURNS = 400
 #: The largest turn limit accepted (random games end before turn 200).
 MAX_TURNS = 10_000
 #: Steps the player to move may take in one turn before only discarding and ending remain
@@ -81,14 +79,12 @@ class CardGame(CardGameRules):
     def __init__(
         self,
         players: int = 4,
-        max_turns: int | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
         cards: Mapping[str, Any] | None = None,
         variant: str = "standard",
         rules: int | None = None,
     ) -> None:
         self.rules = self.check_rules(rules)
-        if max_turns is None:  # the bound of this version's rules (C-R11, C-R36)
-            max_turns = DEFAULT_MAX_TURNS if self.rules >= 2 else RULES_1_MAX_TURNS
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise ConfigError(f"card-game: players must be 2, 3 or 4, not {players!r}")
         if (
@@ -104,7 +100,7 @@ class CardGame(CardGameRules):
         if variant == "tiny" and players != 2:
             # five cards cannot deal three or four hands of two and a draw pile
             raise ConfigError(f"card-game: the tiny variant is for 2 players, not {players}")
-        if variant == "tiny" and max_turns in (DEFAULT_MAX_TURNS, RULES_1_MAX_TURNS):
+        if variant == "tiny" and max_turns == DEFAULT_MAX_TURNS:
             max_turns = TINY_MAX_TURNS
         self.players = players
         self.max_turns = max_turns
@@ -132,7 +128,7 @@ class CardGame(CardGameRules):
         cls,
         cards: CardSet,
         players: int = 4,
-        max_turns: int | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
         rules: int | None = None,
     ) -> CardGame:
         """A game over another card set (tests build small decks this way). Its `options`

@@ -93,7 +93,7 @@ class ClueGame(ClueRules):
     def __init__(
         self,
         players: int = 4,
-        variant: str | None = None,
+        variant: str = "",
         intrigue: bool | None = None,
         powers: bool | None = None,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
@@ -103,7 +103,7 @@ class ClueGame(ClueRules):
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
             raise ConfigError(f"clue: players must be 2 to 6, not {players!r}")
         self.rules = self.check_rules(rules)
-        if variant is None:
+        if variant == "":  # the default: the variant of the player count
             # Two players play the book's 2-player rules (C-8.2, ruling CL-18; rules 1 dealt
             # them the standard game unless asked), unless they ask for the intrigue deck,
             # which only the standard game has.
