@@ -62,13 +62,13 @@ def test_fast_hand_value_matches_the_rules_episode_search() -> None:
     `rules.episodes` lists, on random hands, and -1 exactly when there is none."""
     from timelord.agents.episodes.heuristic import top_threat
     from timelord.core import Rng
-    from timelord.games.episodes import rules as R
+    from timelord.games.episodes import hands as H
 
     rng = Rng(5)
     cards = [s * 16 + fp for s in range(6) for fp in range(1, 13)]
     for _ in range(2000):
         hand = sorted(rng.sample(cards, 6 + rng.below(7)))
-        options = R.episodes(hand)
+        options = H.episodes(hand)
         best = [max((c & 15 for c in hand if c >> 4 == s), default=0) for s in range(6)]
         got = top_threat(hand, best[0] + best[1] + best[2]) if all(best) else -1
-        assert got == (max(R.threat(f) for f in options) if options else -1)
+        assert got == (max(H.threat(f) for f in options) if options else -1)

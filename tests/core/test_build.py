@@ -61,7 +61,7 @@ def test_the_environment_forces_pure_python(tmp_path: Path) -> None:
 
 def test_an_edited_source_makes_the_build_pure(tmp_path: Path) -> None:
     root = _fake_build(tmp_path)
-    rules = build.source_path("timelord.games.keys.rules", root)
+    rules = build.source_path("timelord.games.keys.state", root)
     rules.write_text(rules.read_text() + "\n# edited after the build\n")
     compiled, words = build.decide(root, {})
     assert not compiled
@@ -85,9 +85,9 @@ def test_a_partial_or_unrecorded_build_is_pure(tmp_path: Path) -> None:
 def test_a_pure_decision_loads_the_sources_beside_extensions(tmp_path: Path) -> None:
     root = _fake_build(tmp_path)
     finder = build._SourceFirst(root)
-    spec = finder.find_spec("timelord.games.keys.rules")
+    spec = finder.find_spec("timelord.games.keys.state")
     assert spec is not None and spec.origin == str(
-        build.source_path("timelord.games.keys.rules", root)
+        build.source_path("timelord.games.keys.state", root)
     )
     assert finder.find_spec("timelord.games.keys.text") is None  # never compiled: normal import
 
@@ -98,7 +98,7 @@ def test_the_pure_environment_variable_in_a_fresh_process() -> None:
         [
             sys.executable,
             "-c",
-            "import timelord, timelord.games.keys.rules as r; "
+            "import timelord, timelord.games.keys.state as r; "
             "print(timelord.COMPILED, r.__file__.endswith('.py'))",
         ],
         env=env,

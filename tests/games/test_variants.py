@@ -60,7 +60,8 @@ def test_the_tiny_episodes_sizes() -> None:
 def test_the_tiny_clue_is_a_named_variant_that_records_replay() -> None:
     """Clue's options always name the variant ("standard" included, as before); the tiny
     one is never the default and its records replay (rules: tests/games/clue)."""
-    assert timelord.load("clue", players=2).options["variant"] == "standard"
+    assert timelord.load("clue", players=3).options["variant"] == "standard"
+    assert timelord.load("clue", players=2).options["variant"] == "two-player"  # CL-18
     tiny = timelord.load("clue", players=2, variant="tiny")
     assert tiny.options == {
         "players": 2,
@@ -68,6 +69,7 @@ def test_the_tiny_clue_is_a_named_variant_that_records_replay() -> None:
         "intrigue": False,
         "powers": True,
         "max_rounds": 1,
+        "rules": 2,
     }
     state = tiny.new_game(3)
     actions = []

@@ -41,7 +41,7 @@ def summary(game_id: str, width: int = 100) -> str:
         if not section.clauses:
             continue
         lines.append("")
-        lines.append(f"{section.id} {section.title}".strip())
+        lines.append(section.heading)
         for clause in section.clauses:
             label = ", ".join(clause.ids)
             lines.append(
@@ -63,13 +63,13 @@ def clause_text(game_id: str, clause_id: str, width: int = 100) -> str:
     known: list[str] = []
     for section in sections:
         if section.id and section.id.upper() == wanted:
-            body = [f"{section.id} {section.title}"]
+            body = [section.heading]
             body.extend(_fill(c, width) for c in section.clauses)
             return "\n".join(body)
         known.append(section.id)
         for clause in section.clauses:
             if wanted in (i.upper() for i in clause.ids):
-                return f"({section.id} {section.title})\n{_fill(clause, width)}".strip()
+                return f"({section.heading})\n{_fill(clause, width)}".strip()
             known.extend(clause.ids)
     # a ruling of this game: its prefix is one the game's rules cite ("[K-R9]")
     prefixes = ruling_prefixes(game_id)

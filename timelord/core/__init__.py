@@ -4,6 +4,7 @@
 """
 
 from timelord.core.action import Action, decode_action
+from timelord.core.door import door
 from timelord.core.errors import (
     ConfigError,
     CorruptRecord,
@@ -42,6 +43,7 @@ __all__ = [
     "State",
     "View",
     "decode_action",
+    "door",
     "emit",
     "game_class",
     "generator",

@@ -12,6 +12,7 @@ import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from timelord.core.door import door
 from timelord.core.errors import InvalidAction
 
 
@@ -66,20 +67,14 @@ def decode_action(data: Any, types: Iterable[type[Action]]) -> Action:
     missing = [n for n in names if n not in data]
     if missing:
         raise InvalidAction(f"{kind} needs field(s) {missing}")
-    try:
+    with door(InvalidAction, kind):  # a field nested thousands of lists deep, too
         values = {n: _from_json_value(data[n]) for n in names}
         for name, value in values.items():
             if not _check_value(value):
                 raise InvalidAction(
                     f"{kind}.{name} has a value of the wrong kind: {reprlib.repr(value)}"
                 )
-    except RecursionError:
-        # a field nested thousands of lists deep, from an untrusted client
-        raise InvalidAction(f"{kind}: a field is nested too deep") from None
-    try:
         action = cls(**values)
-    except (TypeError, ValueError) as exc:
-        raise InvalidAction(f"{kind}: {exc}") from exc
     _check_field_types(action)
     return action
 

@@ -33,6 +33,8 @@ class ConformanceReport:
     longest: int = 0
     illegal_checked: int = 0
     samples_checked: int = 0
+    #: actions a game said reveal nothing, checked against worlds sampled for every seat
+    reveals_checked: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
 
 
@@ -113,6 +115,7 @@ def _play_one(
             if json.dumps(state.to_json(), sort_keys=True) != before:
                 raise _fail(game_seed, step, f"apply({action}) changed the state it was called on")
             _check_events(game, state, action, nxt, game_seed, step)
+            _check_reveals(game, state, action, nxt, rng, game_seed, step, report)
         else:
             nxt = state.apply(action)
         taken.append(action.to_json())
@@ -148,6 +151,58 @@ def _check_events(
         if not _json_identity(told) or not all(t["text"] for t in told):
             raise _fail(game_seed, step, f"events of {action} for seat {seat} are not JSON text")
         state.describe(action, seat)
+
+
+def _check_reveals(
+    game: Game,
+    state: State,
+    action: Action,
+    nxt: State,
+    rng: Rng,
+    game_seed: int,
+    step: int,
+    report: ConformanceReport,
+) -> None:
+    """`state.reveals(action)` never says False when the action drew chance or taught a seat
+    something: then the generator stands still, and in worlds dealt from any seat's view
+    before, the action leaves that seat the very view it has after. (In a world dealt for
+    another seat the action may name a card its actor does not hold there, a card placed
+    face down, say: such a world cannot stand for the real one and is skipped.)"""
+    if state.reveals(action):
+        return
+    if state.to_json().get("rng") != nxt.to_json().get("rng"):
+        raise _fail(game_seed, step, f"{action} moved the generator but reveals() said no")
+    for seat in range(game.players):
+        before, after = state.view(seat), nxt.view(seat)
+        for _ in range(2):
+            world = game.sample_state(before, rng.spawn())
+            try:
+                seen = world.apply(action).view(seat)
+            except IllegalAction as exc:
+                if seat == state.to_move:
+                    what = f"{action} is illegal in a world of its own seat"
+                    raise _fail(game_seed, step, what) from exc
+                continue
+            if _unordered(seen) != _unordered(after):
+                differ = sorted(k for k in after if _unordered(seen.get(k)) != _unordered(after[k]))
+                raise _fail(
+                    game_seed,
+                    step,
+                    f"{action} showed seat {seat} something ({', '.join(differ)} differ in a "
+                    "world dealt from its view); reveals() said no",
+                )
+    report.reveals_checked += 1
+
+
+def _unordered(value: Any) -> Any:
+    """`value` with every list made a sorted tuple: what a seat knows, leaving aside the order
+    in which cards it knows lie in a group (the Card Game keeps a declared attack in the order
+    of declaration, which a world dealt from another seat's view need not repeat)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _unordered(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(sorted((_unordered(v) for v in value), key=repr))
+    return value
 
 
 def _check_counted(

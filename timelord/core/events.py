@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from timelord.core.door import door
 from timelord.core.errors import CorruptRecord
 
 
@@ -45,15 +46,13 @@ class Event:
     @classmethod
     def from_json(cls, data: Any) -> Event:
         """Read back `to_json()`; `CorruptRecord` if malformed."""
-        try:
+        with door(CorruptRecord, "malformed event"):
             kind, public, private = data["kind"], data["data"], data.get("private", [])
             if not isinstance(kind, str) or not isinstance(public, dict):
                 raise TypeError("kind must be a string and data an object")
             parts = tuple(
                 (frozenset(_seat(s) for s in p["seats"]), dict(p["data"])) for p in private
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CorruptRecord(f"malformed event: {exc}") from exc
         return cls(kind, dict(public), parts)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from timelord.core.action import Action, decode_action
-from timelord.core.errors import GameOver, IllegalAction, InvalidAction, InvalidSeat
+from timelord.core.errors import ConfigError, GameOver, IllegalAction, InvalidAction, InvalidSeat
 from timelord.core.events import Event
 from timelord.core.rng import Rng
 
@@ -28,9 +28,33 @@ class Game(ABC):
     #: Each option's meaning, default and allowed range in words, for `timelord games GAME`.
     options_doc: ClassVar[Mapping[str, str]] = {}
 
+    #: The rules versions this game can play, oldest first; the last is the current one. A
+    #: rule change that alters what a recorded game does adds a version and keeps the old
+    #: behaviour behind it (docs/rulings.md names what each version changed).
+    rules_versions: ClassVar[tuple[int, ...]] = (1,)
+    #: The versions a record or stored table naming none may have been played under, most
+    #: recent first: they were written before versions were kept (see `core.record.rules_of`).
+    unversioned: ClassVar[tuple[int, ...]] = (1,)
+
     #: The game's options in canonical JSON form; a record stores these to rebuild the game.
+    #: They always include `rules`, the version played, so a record replays under its rules.
     options: dict[str, Any]
     players: int
+    #: the rules version this game plays (option `rules`, default the current one)
+    rules: int
+
+    @classmethod
+    def check_rules(cls, rules: Any) -> int:
+        """`rules` if this game can play that version (None: the current one); ConfigError
+        if not."""
+        if rules is None:
+            return cls.rules_versions[-1]
+        if isinstance(rules, bool) or rules not in cls.rules_versions:
+            raise ConfigError(
+                f"{cls.id}: rules must be one of the versions {list(cls.rules_versions)}, "
+                f"not {rules!r}"
+            )
+        return int(rules)
 
     @property
     @abstractmethod
@@ -181,6 +205,16 @@ class State(ABC):
     @abstractmethod
     def winners(self) -> list[int]:
         """Seats that won (several share a tie; empty if nobody won or not over)."""
+
+    def reveals(self, action: Action) -> bool:
+        """Whether taking `action` (legal here) draws chance (a shuffle, a roll, a card from a
+        deck) or shows any seat something it did not know (a card, a tile's back, that a
+        hand lacks or holds a card). Taking back an action (the server's undo) is safe only
+        when this is False, so a game must never answer False for an action that teaches a
+        seat anything; the conformance suite checks each game's answer against sampled
+        worlds. This default answers True, which is always safe; every game states it from
+        its own bookkeeping of who knows what."""
+        return True
 
     @abstractmethod
     def view(self, seat: int | None) -> View:

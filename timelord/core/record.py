@@ -12,7 +12,7 @@ from typing import Any
 from timelord.core.errors import ConfigError, CorruptRecord, GameError
 from timelord.core.game import State
 from timelord.core.keyed import KEY_BYTES, KeyedRng
-from timelord.core.registry import load
+from timelord.core.registry import game_class, load
 from timelord.core.rng import Rng
 
 RECORD_VERSION = 1
@@ -245,7 +245,7 @@ def replay_steps(record: Record) -> Iterator[tuple[State, Any]]:
     `CorruptRecord` naming the step.
     """
     try:
-        game = load(record.game, **record.options)
+        game = load(record.game, **rules_of(record))
     except GameError as exc:
         raise CorruptRecord(f"record of a game that cannot be built: {exc}") from exc
     if len(record.actions) > game.max_actions:
@@ -264,6 +264,31 @@ def replay_steps(record: Record) -> Iterator[tuple[State, Any]]:
         except GameError as exc:
             raise CorruptRecord(f"record step {i}: {exc}") from exc
     yield state, None
+
+
+def rules_of(record: Record) -> dict[str, Any]:
+    """The record's options, naming the rules version its game was played under.
+
+    Records (and served tables) written before versions were kept name none. They are read
+    as the most recent of the game's `unversioned` versions under which every recorded
+    action is legal, the oldest without trying: for a game whose rules changed while no
+    version was kept, each such record replays under only the rules it was played by.
+    `GameError` if the game id is unknown."""
+    cls = game_class(record.game)
+    if "rules" in record.options or len(cls.rules_versions) == 1:
+        return dict(record.options)  # (a game of one version needs no `rules` option)
+    candidates = cls.unversioned
+    for version in candidates[:-1]:
+        options = {**record.options, "rules": version}
+        try:
+            game = load(record.game, **options)
+            state = game.new_game(record.start())
+            for data in record.actions:
+                state = state.apply(game.action_from_json(data))
+        except GameError:
+            continue
+        return options
+    return {**record.options, "rules": candidates[-1]}
 
 
 def replay(record: Record) -> State:

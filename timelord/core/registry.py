@@ -13,7 +13,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from timelord.core.errors import ConfigError, GameError
+from timelord.core.door import door
+from timelord.core.errors import ConfigError
 from timelord.core.game import Game
 
 
@@ -78,9 +79,5 @@ def load(game_id: str, **options: Any) -> Game:
             inspect.signature(cls).bind(**options)
         except TypeError as exc:
             raise ConfigError(f"{game_id}: {exc}") from exc
-    try:
+    with door(ConfigError, f"{game_id}: bad options {reprlib.repr(options)}"):
         return cls(**options)
-    except GameError:
-        raise
-    except (TypeError, ValueError, KeyError, IndexError, OverflowError, RecursionError) as exc:
-        raise ConfigError(f"{game_id}: bad options {reprlib.repr(options)}: {exc}") from exc

@@ -35,6 +35,12 @@ class Section:
     title: str
     clauses: list[Clause] = field(default_factory=list)
 
+    @property
+    def heading(self) -> str:
+        """The section's heading as printed: "C-5 Conflicts", or the title alone when the
+        section has no number ("Card effects")."""
+        return f"{self.id} {self.title}" if self.id else self.title
+
 
 def rules_text(game_id: str) -> str:
     """The game's RULES.md as shipped in its package."""

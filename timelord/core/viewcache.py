@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from timelord.core.door import door
 from timelord.core.errors import CorruptRecord
 
 T = TypeVar("T")
@@ -47,11 +48,8 @@ class ViewCache(Generic[T]):
             entry = self._entries.get(key)
         if entry is not None and entry[0] is view and entry[1] == view:
             return entry[2]
-        try:
-            copy = snapshot(view)
-        except RecursionError:
-            # a doctored view nested thousands of levels deep, before any game looked at it
-            raise CorruptRecord("a view nested too deep to be real") from None
+        with door(CorruptRecord, "a view too deep to be real"):
+            copy = snapshot(view)  # a doctored view nested thousands of levels deep
         prepared = self._prepare(copy)
         with self._lock:
             self._entries[key] = (view, copy, prepared)

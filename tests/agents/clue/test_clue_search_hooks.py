@@ -16,8 +16,8 @@ from timelord.agents.clue.heuristic import (
 from timelord.agents.ismcts import IsmctsAgent, parse_settings
 from timelord.core import Rng
 from timelord.games.clue.actions import Accuse, EndTurn
+from timelord.games.clue.doors import read_state
 from timelord.games.clue.game import ClueGame
-from timelord.games.clue.view import read_state
 
 
 def _state(**fields: object) -> object:

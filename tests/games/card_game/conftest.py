@@ -333,8 +333,8 @@ effects = ["regenerate"]
 CARDS = card_set_from_toml(TEST_CARDS)
 
 
-def make_game(players: int = 3, max_turns: int = 400) -> CardGame:
-    return CardGame.with_cards(CARDS, players=players, max_turns=max_turns)
+def make_game(players: int = 3, max_turns: int = 400, rules: int | None = None) -> CardGame:
+    return CardGame.with_cards(CARDS, players=players, max_turns=max_turns, rules=rules)
 
 
 @pytest.fixture

@@ -265,13 +265,22 @@ def test_c_4_2_defenders_into_attack_conflict_at_once(game3: CardGame) -> None:
 
 def test_c_3_2_valiant_from_hand_keeps_hand_minimum(game3: CardGame) -> None:
     """C-3.2 with C-card-the-valiant: in one's own turn a Valiant from the hand may not leave
-    fewer than 3 cards (here the Astronaut took the only Defender, so none come back)."""
-    t = Scenario(game3, active=1)
+    fewer than 3 cards (here, under rules 1, the Astronaut took the only Defender, so none
+    come back; under rules 2 that Doctor comes back too, ruling C-R32, and the hand keeps 3)."""
+    from .conftest import make_game
+
+    t = Scenario(make_game(3, rules=1), active=1)
     L = t.location(1, enemies=["impossible-astronaut", "dalek"], attacker=0, face_up=True)
     h = t.hand(1, "the-doctor", "the-valiant", "rory", "clara")
     s = defend(t.state(), [h[0]], L)
     assert s.phase == VALIANT and s.to_move == 1
     assert s.legal_actions() == [Pass()]
+    t = Scenario(game3, active=1)
+    L = t.location(1, enemies=["impossible-astronaut", "dalek"], attacker=0, face_up=True)
+    h = t.hand(1, "the-doctor", "the-valiant", "rory", "clara")
+    s = defend(t.state(), [h[0]], L)
+    assert s.legal_actions() == [PlayValiant(h[1]), Pass()]
+    assert len(s.apply(PlayValiant(h[1])).hands[1]) == 3
     t = Scenario(game3, active=1)
     L = t.location(1, enemies=["impossible-astronaut", "dalek"], attacker=0, face_up=True)
     v = t.reserve(1, "the-valiant")[0]

@@ -191,9 +191,9 @@ def test_c6_4_the_end_turns_every_attack_up_to_score_it() -> None:
 
     from tests.games.test_events_leak_nothing import check_move
 
-    game = timelord.load("card-game", players=4)
+    game = timelord.load("card-game", players=4, rules=1)
     state, rng = game.new_game(2), Rng(2)
-    while True:  # seed 2 ends in the End Game with an attack still face down
+    while True:  # seed 2 (rules 1) ends in the End Game with an attack still face down
         action = rng.choice(state.legal_actions())
         after = state.apply(action)
         if after.is_over:

@@ -148,9 +148,11 @@ def test_c_card_chameleon_arch_negative_no_free_location(game3: CardGame) -> Non
 
 
 def test_c_card_regeneration_negative_hand_minimum(game3: CardGame) -> None:
-    """C-card-regeneration negative (C-R23): it is played like any card, so not when only
-    two cards would stay in hand."""
-    t = Scenario(game3, active=0)
+    """C-card-regeneration negative (C-R23), as rules 1 played it: it was played like any
+    card, so not when only two cards would stay in hand (rules 2 allow it, C-R31)."""
+    from .conftest import make_game
+
+    t = Scenario(make_game(3, rules=1), active=0)
     t.location(0)
     h = t.hand(0, "regeneration", "rory", "clara")
     s = t.state()

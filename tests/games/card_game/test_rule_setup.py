@@ -131,7 +131,7 @@ def test_options_validated() -> None:
     with pytest.raises(ConfigError):
         timelord.load("card-game", colour="red")
     g = timelord.load("card-game")
-    assert g.options == {"players": 4, "max_turns": 400, "cards": None}
+    assert g.options == {"players": 4, "max_turns": 200, "cards": None, "rules": 2}
     for bad_cards in ({"card": "x"}, {"start": []}, 7):
         with pytest.raises(ConfigError):
             timelord.load("card-game", cards=bad_cards)

@@ -95,15 +95,22 @@ def test_c_3_4_reserve_pick_up(game3: CardGame) -> None:
 
 
 def test_c_3_5_step_cap(game3: CardGame) -> None:
-    """C-3.5: after the step cap only single discards and ending remain."""
-    t = Scenario(game3, active=0)
-    t.reserve(0, "dalek")
-    t.hand(0, "small-place", "rory", "clara", "amy-pond")
-    t.time(0, 10)
-    s = t.state()
-    s.steps = game3.turn_step_cap
-    legal = s.legal_actions()
-    assert legal and all(isinstance(a, DiscardForTime) and len(a.cards) == 1 for a in legal)
+    """C-3.5 (C-R36): after the step cap only ending the turn remains; under rules 1 (C-R10)
+    single discards and ending remained."""
+    from .conftest import make_game
+
+    for game, rules in ((game3, 2), (make_game(3, rules=1), 1)):
+        t = Scenario(game, active=0)
+        t.reserve(0, "dalek")
+        t.hand(0, "small-place", "rory", "clara", "amy-pond")
+        t.time(0, 10)
+        s = t.state()
+        s.steps = game.turn_step_cap
+        legal = s.legal_actions()
+        if rules == 2:
+            assert legal == [EndTurn()]
+        else:
+            assert legal and all(isinstance(a, DiscardForTime) and len(a.cards) == 1 for a in legal)
 
 
 def test_not_your_turn_is_refused(game3: CardGame) -> None:

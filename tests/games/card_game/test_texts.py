@@ -7,6 +7,7 @@ from pathlib import Path
 
 import timelord
 from timelord.core import Rng
+from timelord.games.card_game.actions import DiscardToRegenerate
 from timelord.games.card_game.game import CardGame
 
 
@@ -42,7 +43,9 @@ def test_action_card_names_a_glossary_entry_for_card_moves() -> None:
         view = s.view(s.to_move)
         for a in legal:
             name = game.action_card(a)
-            if getattr(a, "card", None) is not None:
+            if isinstance(a, DiscardToRegenerate):  # names the card played, not the discard
+                assert name == "Regeneration"
+            elif getattr(a, "card", None) is not None:
                 assert name == game.cards.name[a.card]
             if name is not None:
                 assert name in gloss
@@ -66,8 +69,8 @@ def test_options_doc_covers_every_option() -> None:
 def test_the_table_shows_no_internal_ids() -> None:
     """The rendered table names the pending decision and the end in words: no phase ids
     ("declare-defenders") and no ending ids ("end-game") on screen."""
+    from timelord.games.card_game.doors import ENDINGS
     from timelord.games.card_game.state import PHASES
-    from timelord.games.card_game.validate import ENDINGS
 
     game = timelord.load("card-game", players=3)
     ids = [p for p in PHASES if "-" in p] + [e for e in ENDINGS if e]

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 import timelord
+from timelord.games.clue.doors import read_state
 from timelord.games.clue.game import ClueGame
 from timelord.games.clue.state import ClueState
-from timelord.games.clue.view import read_state
 
 # Card ints (data order): suspects 0-5, weapons 6-11, locations 12-20; rooms 0-8, TARDIS 9.
 AMY, STRAX, VASTRA, CLARA, JENNY, RIVER = range(6)

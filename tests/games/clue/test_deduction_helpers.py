@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import timelord
 from timelord.core import Rng
+from timelord.games.clue.actions import Accuse
 from timelord.games.clue.deduction import Knowledge, NoneOf, NotEnvelope, OneOf, deduce
 from timelord.games.clue.notebook import knowledge_from_view
 
@@ -166,7 +167,7 @@ def test_certainties_are_exact_floats() -> None:
     game = timelord.load("clue", players=4)
     state, rng = game.new_game(1), Rng(1)
     for _ in range(150):
-        legal = [a for a in state.legal_actions() if type(a).__name__ != "Accuse"]
+        legal = [a for a in state.legal_actions() if not isinstance(a, Accuse)]
         state = state.apply(legal[rng.below(len(legal))])
     view = state.view(0)
     d = deduce(knowledge_from_view(view))

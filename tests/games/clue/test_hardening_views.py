@@ -12,6 +12,7 @@ import pytest
 
 import timelord
 from timelord.core import CorruptRecord, GameError, InvalidSeat, Rng
+from timelord.games.clue.actions import Accuse
 from timelord.games.clue.game import ClueGame
 
 from .test_hardening_states import _mutate
@@ -22,7 +23,7 @@ def _position(players: int = 4, seed: int = 4, steps: int = 80, **options: Any) 
     assert isinstance(game, ClueGame)
     state, rng = game.new_game(seed), Rng(seed)
     for _ in range(steps):
-        legal = [a for a in state.legal_actions() if type(a).__name__ != "Accuse"]
+        legal = [a for a in state.legal_actions() if not isinstance(a, Accuse)]
         state = state.apply(legal[rng.below(len(legal))])
     return game, state
 
@@ -97,7 +98,7 @@ def test_sampling_from_eight_threads_at_once_stays_right() -> None:
     views = []
     rng = Rng(9)
     for _ in range(48):  # more views than the cache keeps, so entries are evicted meanwhile
-        legal = [a for a in state.legal_actions() if type(a).__name__ != "Accuse"]
+        legal = [a for a in state.legal_actions() if not isinstance(a, Accuse)]
         state = state.apply(legal[rng.below(len(legal))])
         seat = state.to_move
         if seat is not None:
@@ -122,7 +123,7 @@ def _after(kind: str, players: int, seeds: range) -> Any:
     for seed in seeds:
         state, rng = game.new_game(seed), Rng(seed)
         while not state.is_over:
-            legal = [a for a in state.legal_actions() if type(a).__name__ != "Accuse"]
+            legal = [a for a in state.legal_actions() if not isinstance(a, Accuse)]
             state = state.apply(legal[rng.below(len(legal))])
             if state.events() and state.events()[-1][0] == kind and not state.is_over:
                 yield game, state, state.events()[-1]

@@ -12,7 +12,14 @@ import pytest
 
 import timelord
 from timelord.core import CorruptRecord, IllegalAction, Rng
-from timelord.games.clue.actions import ACTION_TYPES, LookAtSideCard, Move, NameCard, ShowCard
+from timelord.games.clue.actions import (
+    ACTION_TYPES,
+    Accuse,
+    LookAtSideCard,
+    Move,
+    NameCard,
+    ShowCard,
+)
 
 RULES = Path(__file__).parents[3] / "timelord" / "games" / "clue" / "RULES.md"
 
@@ -69,7 +76,7 @@ def test_golden_replay_of_a_four_player_game() -> None:
     game = timelord.load("clue", players=4, max_rounds=10)
     state, rng, n = game.new_game(2024), Rng(2024), 0
     while not state.is_over:
-        legal = [a for a in state.legal_actions() if type(a).__name__ != "Accuse"]
+        legal = [a for a in state.legal_actions() if not isinstance(a, Accuse)]
         state = state.apply(legal[rng.below(len(legal))])
         n += 1
     text = json.dumps(state.to_json(), sort_keys=True)

@@ -15,7 +15,7 @@ from timelord.core import ConfigError
     ("players", "each", "left"), [(2, 9, 0), (3, 6, 0), (4, 4, 2), (5, 3, 3), (6, 3, 0)]
 )
 def test_c1_1_c1_2_envelope_and_equal_deal(players: int, each: int, left: int) -> None:
-    game = timelord.load("clue", players=players)
+    game = timelord.load("clue", players=players, variant="standard")
     for seed in range(5):
         data = game.new_game(seed).to_json()
         env = data["envelope"]
@@ -55,10 +55,32 @@ def test_c1_6_intrigue_deck_of_13_actions_and_8_pocketwatches() -> None:
     assert len(pile) == 21 and counts["pocketwatch"] == 8
 
 
-def test_c8_1_original_clue_has_no_intrigue_deck_nor_powers() -> None:
+def test_c8_1_original_clue_has_no_intrigue_deck_but_keeps_powers() -> None:
+    """C-8.1 (ruling CL-12, rules 2): original Clue puts the intrigue cards away, and only
+    them: the characters keep their powers unless `powers=false` says otherwise."""
     game = timelord.load("clue", intrigue=False)
     assert game.new_game(0).to_json()["pile"] == []
-    assert game.options["powers"] is False
+    assert game.options["powers"] is True
+    assert timelord.load("clue", intrigue=False, powers=False).options["powers"] is False
+
+
+def test_c8_1_rules_1_dropped_the_powers_with_the_intrigue_deck() -> None:
+    """CL-12 as rules 1 read it (kept for its records): no intrigue, no powers."""
+    assert timelord.load("clue", intrigue=False, rules=1).options["powers"] is False
+
+
+def test_c8_2_two_players_play_the_two_player_rules_by_default() -> None:
+    """C-8.2 (ruling CL-18): "you can never use the Intrigue Cards in a 2-player or Team
+    game": at 2 players the default is the two-player variant (four cards aside, no intrigue
+    deck); asking for the intrigue deck gets the standard game, and rules 1 kept the
+    standard game unless the variant was named."""
+    game = timelord.load("clue", players=2)
+    data = game.new_game(4).to_json()
+    assert game.options["variant"] == "two-player" and game.options["intrigue"] is False
+    assert len(data["side"]) == 4 and data["pile"] == []
+    assert timelord.load("clue", players=2, intrigue=True).options["variant"] == "standard"
+    assert timelord.load("clue", players=2, rules=1).options["variant"] == "standard"
+    assert timelord.load("clue", players=3).options["variant"] == "standard"
 
 
 def test_c8_2_two_player_variant_sets_four_cards_aside() -> None:

@@ -19,6 +19,7 @@ from timelord.games.clue.actions import (
     Target,
 )
 from timelord.games.clue.board import TARDIS, standard_board
+from timelord.games.clue.state import ClueState
 
 G = 2
 
@@ -248,11 +249,11 @@ def test_c6_3_when_everyone_draws_the_eighth_pocketwatch_nobody_wins(h: SimpleNa
     assert state.view(1)["envelope"] == [h.AMY, h.LIPSTICK, h.PLATFORM]
 
 
-def test_c6_3_the_eighth_pocketwatch_drawn_in_a_rumour_still_answers(h: SimpleNamespace) -> None:
-    # Seat 1's mover is moved by seat 0's rumour; it draws the eighth Pocketwatch and is out,
-    # yet it still answers the rumour (CL-7) and its cards are face up.
+def _eighth_watch_in_a_rumour(h: SimpleNamespace, rules: int | None) -> ClueState:
+    """Seat 1's mover is moved by seat 0's rumour; it draws the eighth Pocketwatch and is out
+    (its cards face up) while it holds a card the rumour names."""
     state = h.build(
-        options={"powers": False},
+        options={"powers": False, "rules": rules},
         phase="name",
         purpose="rumour",
         naming_location=G,
@@ -263,4 +264,24 @@ def test_c6_3_the_eighth_pocketwatch_drawn_in_a_rumour_still_answers(h: SimpleNa
     assert h.CYBERGUN in state.to_json()["hands"][1]
     state = h.play(state, NameCard(h.STRAX), NameCard(h.CYBERGUN), DrawIntrigue())
     assert state.view(2)["out"][1] == "pocketwatch"
+    return state
+
+
+def test_c6_3_the_eighth_pocketwatch_drawn_in_a_rumour_no_longer_answers(
+    h: SimpleNamespace,
+) -> None:
+    """C-6.3 / C-4.3 (ruling CL-7, rules 2): a player out by the 8th Pocketwatch "no longer
+    play[s] in the game" (unlike a wrong accuser, who must "keep answering"): the rumour
+    passes it by, so the players after it are asked, and it is never told as passing."""
+    state = _eighth_watch_in_a_rumour(h, None)
+    assert state.to_move != 1 or state.view(1)["phase"] != "answer"
+    log = state.to_json()["log"]
+    rumour = max(i for i, e in enumerate(log) if e[0] == "rumour")
+    assert ["pass", 1] not in log[rumour:]
+    assert any(e[0] in ("pass", "show") and e[1] == 2 for e in log[rumour:]) or (state.to_move == 2)
+
+
+def test_c6_3_rules_1_kept_the_eighth_pocketwatch_answering(h: SimpleNamespace) -> None:
+    """CL-7 as rules 1 played it (kept for its records): the player out still answered."""
+    state = _eighth_watch_in_a_rumour(h, 1)
     assert state.to_move == 1 and state.view(1)["phase"] == "answer"

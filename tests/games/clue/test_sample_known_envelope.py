@@ -11,6 +11,7 @@ import pytest
 import timelord
 from tests.games.clue.test_deduction_helpers import deals, fits, random_knowledge
 from timelord.core import Rng
+from timelord.games.clue.actions import Accuse
 from timelord.games.clue.deduction import (
     DealSampler,
     InconsistentKnowledge,
@@ -115,7 +116,7 @@ def test_prepared_views_do_not_change_what_is_sampled() -> None:
     game = timelord.load("clue", players=5)
     state, rng = game.new_game(12), Rng(12)
     for _ in range(60):
-        legal = [a for a in state.legal_actions() if type(a).__name__ != "Accuse"]
+        legal = [a for a in state.legal_actions() if not isinstance(a, Accuse)]
         state = state.apply(legal[rng.below(len(legal))])
     seat = state.to_move
     assert seat is not None

@@ -13,8 +13,8 @@ import timelord
 from tests.games.clue.test_deduction_helpers import deals, fits, random_knowledge
 from tests.support.positions import mid_game
 from timelord.core import Rng
-from timelord.games.clue.check import check_state
 from timelord.games.clue.deduction import DealSampler, _draw, _pick, _Tables
+from timelord.games.clue.doors import check_state
 
 
 def _plain_choices(tb: _Tables, i: int, s: int) -> tuple[list[int], list[int], list[int]]:

@@ -20,9 +20,9 @@ from timelord.games.clue.actions import (
     ShowCard,
 )
 from timelord.games.clue.board import TARDIS, standard_board
+from timelord.games.clue.doors import read_state
 from timelord.games.clue.game import ClueGame
 from timelord.games.clue.state import SIDE, ClueState
-from timelord.games.clue.view import read_state
 
 # Card ints of the tiny set (data/tiny.toml order); rooms 0 and 1, the TARDIS 9.
 AMY, VASTRA, SONIC, MOMENT, GALLIFREY, SKARO = range(6)
@@ -157,7 +157,9 @@ def test_the_standard_game_keeps_its_board_options_and_draws() -> None:
     assert isinstance(standard, ClueGame)
     assert standard.board is standard_board() and standard.board.rooms == 9
     assert (standard.fixed_roll, standard.side_cards, standard.max_turns) == (0, 0, 240)
-    assert sorted(standard.options) == ["intrigue", "max_rounds", "players", "powers", "variant"]
+    assert sorted(standard.options) == [
+        "intrigue", "max_rounds", "players", "powers", "rules", "variant",
+    ]  # fmt: skip
     two = timelord.load("clue", players=2, variant="two-player")
     assert isinstance(two, ClueGame) and two.side_cards == 4
     assert standard.board.places == frozenset(range(standard.board.nodes))

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from timelord.games.episodes import rules as R
+from timelord.games.episodes import hands as H
 from timelord.games.episodes.cards import CODE_OF, SUITS
 from timelord.games.episodes.game import EpisodesGame
 from timelord.games.episodes.state import EpisodesState
@@ -58,7 +58,7 @@ def build(
     st.discard = codes(discard)
     st.limbo = sorted(codes(limbo))
     st.turn = turn
-    st.phase = R.PHASES.index(phase)
+    st.phase = H.PHASES.index(phase)
     st.pending = -1 if pending is None else SUITS.index(pending)
     st.vp = list(vp) if vp is not None else [0] * len(hands)
     st.rng = seed

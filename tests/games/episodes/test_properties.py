@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from timelord.core import Rng
 from timelord.games.episodes.cards import LABEL
+from timelord.games.episodes.doors import check_state
 from timelord.games.episodes.game import EpisodesGame
-from timelord.games.episodes.view import check_state
 
 GAMES = {n: EpisodesGame(players=n) for n in range(2, 7)}
 

@@ -50,7 +50,9 @@ def test_e2_2_no_one_else_moves_first() -> None:
 def test_e2_3_defaults_and_round_trip() -> None:
     """E-2.3: defaults, and the options rebuild the same game."""
     game = timelord.load("episodes")
-    assert game.options == {"players": 3, "target": 50, "max_rounds": 100, "deck": None}
+    assert game.options == {
+        "players": 3, "target": 50, "max_rounds": 100, "deck": None, "rules": 2,
+    }  # fmt: skip
     again = timelord.load("episodes", **game.options)
     assert again.new_game(9).to_json() == game.new_game(9).to_json()
 

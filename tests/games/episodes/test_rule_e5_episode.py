@@ -6,7 +6,7 @@ import pytest
 
 from timelord.core import IllegalAction
 from timelord.games.episodes.actions import PlayEpisode, SkipEpisode
-from timelord.games.episodes.rules import episodes
+from timelord.games.episodes.hands import episodes
 
 EP = ["Doctor 5", "Companion 4", "Gadget 3", "Foe 5", "Plot 4", "Special 2"]  # 12 vs 11
 DECK = ["Plot 9", "Plot 8", "Plot 7", "Plot 6", "Plot 5", "Plot 3", "Plot 2", "Plot 1"]

@@ -7,7 +7,7 @@ import copy
 from collections import Counter
 
 from timelord.core import Rng, load
-from timelord.games.episodes.view import _pick
+from timelord.games.episodes.sample import _pick
 
 
 def test_e8_9_pick_is_a_uniform_ordered_choice() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from timelord.games.keys import KeysGame, KeysState
 from timelord.games.keys.board import CELLS, CONTROL, tile_index
-from timelord.games.keys.view import state_from_json
+from timelord.games.keys.doors import state_from_json
 
 
 def T(name: str) -> int:
@@ -41,8 +41,9 @@ def build(
     extra: bool = False,
     round_: int = 0,
     round_limit: int = 100,
+    rules: int | None = None,
 ) -> KeysState:
-    game = KeysGame(players=players, round_limit=round_limit)
+    game = KeysGame(players=players, round_limit=round_limit, rules=rules)
     backs = ["open"] * CELLS
     colours: list[str | None] = ["blue"] * CELLS
     backs[CONTROL], colours[CONTROL] = "control", None

@@ -124,4 +124,4 @@ def test_k2_3_options_validated() -> None:
     with pytest.raises(ConfigError):
         timelord.load("keys", colours=3)
     game = timelord.load("keys", players=3, round_limit=7)
-    assert game.options == {"players": 3, "round_limit": 7}
+    assert game.options == {"players": 3, "round_limit": 7, "rules": 2}

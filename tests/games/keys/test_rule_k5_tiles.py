@@ -104,10 +104,38 @@ def test_k5_5_teleport_to_control(make) -> None:
     assert after.view(None)["pawns"][1] == T("d4")
 
 
-def test_k5_5_teleport_blocked_when_control_taken(make) -> None:
-    """K-5.5 negative / K-R6: with Control occupied the pawn stays on the Teleport tile."""
+def test_k5_5_a_move_onto_a_teleport_waits_while_control_is_held(make) -> None:
+    """K-5.5 / K-R6 (rules 2): with another pawn on Control, a Teleport cannot take the pawn
+    anywhere ("if someone is blocking your way, you just have to wait"): the move is not
+    offered and is refused with K-5.5; once Control is free the same move teleports."""
     tiles = {"c2": ("green", "teleport")}
     state = make(tiles=tiles, pawns=["c1", "d4"], open_=["c1", "c2"], phase="move")
+    assert MovePawn(T("c2")) not in state.legal_actions()
+    assert _refused(state, MovePawn(T("c2"))) == "K-5.5"
+    free = make(tiles=tiles, pawns=["c1", "g7"], open_=["c1", "c2", "g7"], phase="move")
+    assert free.apply(MovePawn(T("c2"))).view(None)["pawns"][0] == T("d4")
+
+
+def test_k6_6_a_push_onto_a_teleport_is_refused_while_control_is_held(make) -> None:
+    """K-6.6 / K-R6 (rules 2): a Cyberman Assault "can't place two pawns on one tile", so it
+    cannot push a pawn onto a Teleport while another pawn holds Control (the pusher's own
+    pawn included); a pawn pushed off Control onto a Teleport goes back, so that push stays."""
+    tiles = {"c2": ("green", "teleport"), "d5": ("red", "teleport")}
+    held = make(
+        tiles=tiles, pawns=["c1", "d4", "a7"], open_=["c1", "c2", "a7", "d5"], players=3,
+        hands=[[], [], ["cyberman"] * 4], seat=2,
+    )  # fmt: skip
+    assert AssaultPawn(0, T("c2")) not in held.legal_actions()
+    assert _refused(held, AssaultPawn(0, T("c2"))) == "K-5.5"
+    assert held.apply(AssaultPawn(1, T("d5"))).view(None)["pawns"][1] == T("d4")
+    own = make(tiles=tiles, pawns=["d4", "c1"], open_=["c1", "c2"], hands=[["cyberman"] * 4, []])
+    assert AssaultPawn(1, T("c2")) not in own.legal_actions()
+
+
+def test_k5_5_rules_1_left_a_pawn_on_a_teleport_while_control_was_held(make) -> None:
+    """K-R6 as rules 1 played it (kept for its records): the pawn stays on the Teleport."""
+    tiles = {"c2": ("green", "teleport")}
+    state = make(tiles=tiles, pawns=["c1", "d4"], open_=["c1", "c2"], phase="move", rules=1)
     after = state.apply(MovePawn(T("c2")))
     assert after.view(None)["pawns"] == [T("c2"), T("d4")]
 
@@ -121,7 +149,7 @@ def test_k5_5_teleport_from_control_goes_back(make) -> None:
     assert state.apply(MovePawn(T("d5"))).view(None)["pawns"][0] == T("d4")
     pushed = make(tiles=tiles, pawns=["a1", "d4"], open_=["a1", "d5"], hands=[["cyberman"] * 4, []])
     assert pushed.apply(AssaultPawn(1, T("d5"))).view(None)["pawns"][1] == T("d4")
-    other = make(tiles=tiles, pawns=["d6", "d4"], open_=["d5", "d6"], phase="move")
+    other = make(tiles=tiles, pawns=["d6", "d4"], open_=["d5", "d6"], phase="move", rules=1)
     told = other.describe(MovePawn(T("d5")), 1)
     assert "teleports" not in told and "the Teleport there does nothing, as you hold" in told
     assert other.apply(MovePawn(T("d5"))).view(None)["pawns"][0] == T("d5")
@@ -255,10 +283,10 @@ def test_k5_6_bonus_lapses_when_no_door_can_turn(make) -> None:
 
 
 def test_k5_5_a_teleport_blocked_by_an_occupied_control_is_told(make) -> None:
-    """K-5.5 / K-R6 (issue 18 item 11): everyone is told that the Teleport did nothing and
+    """K-5.5 / K-R6 (issue 18 item 11; rules 1): everyone is told that the Teleport did nothing and
     why, in the text and in the event data; the seat holding Control is named."""
     tiles = {"c2": ("green", "teleport")}
-    state = make(tiles=tiles, pawns=["c1", "d4"], open_=["c1", "c2"], phase="move")
+    state = make(tiles=tiles, pawns=["c1", "d4"], open_=["c1", "c2"], phase="move", rules=1)
     _, events = state.apply_with_events(MovePawn(T("c2")))
     move = next(e for e in events if e.kind == "move")
     assert move.data["teleported"] is False and move.data["teleport_blocked_by"] == 1
@@ -271,7 +299,7 @@ def test_k5_5_a_teleport_blocked_by_an_occupied_control_is_told(make) -> None:
     assert "as you hold TARDIS Control (K-R6)" in told[1]
     pushed = make(
         tiles=tiles, pawns=["c1", "d4", "a7"], open_=["c1", "c2", "a7"], players=3,
-        hands=[[], [], ["cyberman"] * 4], seat=2,
+        hands=[[], [], ["cyberman"] * 4], seat=2, rules=1,
     )  # fmt: skip
     _, events = pushed.apply_with_events(AssaultPawn(0, T("c2")))
     assault = next(e for e in events if e.kind == "assault")

@@ -48,7 +48,11 @@ def test_k7_1_what_does_not_win(make) -> None:
     after = tele.apply(MovePawn(T("c7")))
     assert not after.is_over and after.view(None)["pawns"][0] == T("d4")
     blocked = make(
-        tiles={"c7": ("red", "teleport")}, open_=["c6", "c7"], pawns=["c6", "d4"], phase="move"
+        tiles={"c7": ("red", "teleport")},
+        open_=["c6", "c7"],
+        pawns=["c6", "d4"],
+        phase="move",
+        rules=1,  # K-R6 as rules 1 played it; rules 2 refuses the move (test_rule_k5_tiles)
     )
     stays = blocked.apply(MovePawn(T("c7")))  # Control taken: the pawn stays on c7 (K-R6)
     assert not stays.is_over and stays.view(None)["pawns"][0] == T("c7")

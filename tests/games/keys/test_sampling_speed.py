@@ -7,7 +7,7 @@ from collections import Counter
 
 import timelord
 from timelord.core import Rng
-from timelord.games.keys.view import _shuffle
+from timelord.games.keys.sample import _shuffle
 
 
 def test_k7_3_repeated_samples_of_one_view_each_match_it() -> None:

@@ -24,8 +24,8 @@ from timelord.games.keys.board import (
     TUNNEL_SLOTS,
     geometry,
 )
+from timelord.games.keys.doors import state_from_json
 from timelord.games.keys.game import spread
-from timelord.games.keys.view import state_from_json
 
 
 def tiny(**options: Any) -> KeysGame:
@@ -148,7 +148,9 @@ def test_k4_5_seat_1_blocks_the_way_out_of_control() -> None:
 def test_k7_2_the_turn_limit_ends_the_tiny_game_after_three_turns() -> None:
     game = tiny()
     assert (game.round_limit, game.turn_limit) == (2, 3)
-    assert game.options == {"players": 2, "round_limit": 2, "turn_limit": 3, "variant": "tiny"}
+    assert game.options == {
+        "players": 2, "round_limit": 2, "turn_limit": 3, "variant": "tiny", "rules": 2,
+    }  # fmt: skip
     s = game.new_game(2)
     seats = []
     while not s.is_over:  # each turn a discard, and no door open to move to (K-R3)
@@ -161,7 +163,7 @@ def test_k7_2_the_turn_limit_ends_the_tiny_game_after_three_turns() -> None:
 
 def test_k7_2_the_standard_game_has_no_turn_limit_unless_given() -> None:
     standard = timelord.load("keys", players=2)
-    assert standard.options == {"players": 2, "round_limit": 100}
+    assert standard.options == {"players": 2, "round_limit": 100, "rules": 2}
     limited = timelord.load("keys", players=3, turn_limit=4)
     assert limited.options["turn_limit"] == 4
     s = limited.new_game(1)

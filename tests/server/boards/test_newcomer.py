@@ -24,6 +24,7 @@ from tests.server.boards.test_boards import _snapshot
 from timelord.core.events import Event
 from timelord.core.game import Game, State
 from timelord.core.rulebook import game_rulings, parse_rules, rules_text
+from timelord.games.clue.actions import Accuse
 from timelord.server import create_app
 from timelord.server.boards import render_board
 
@@ -67,7 +68,7 @@ def test_clue_accusation_asks_for_confirmation_everywhere_it_is_offered() -> Non
     game = timelord.load("clue", players=3)
     state = game.new_game(1)
     seat = state.to_move
-    assert any(type(a).__name__ == "Accuse" for a in state.legal_actions())
+    assert any(isinstance(a, Accuse) for a in state.legal_actions())
     html = _draw(game, state, seat, [])
     # the TARDIS (the one place an accusation starts) and the list of moves both ask
     room = re.search(r'<div class="room tardis[^"]*"([^>]*)>', html)

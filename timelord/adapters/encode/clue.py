@@ -202,7 +202,7 @@ def state_parts(game: Game) -> Parts:
 #: how many history entries the perfect-recall observation holds (random 6-player games
 #: run to about 180; a longer history keeps its first HISTORY entries and its length)
 HISTORY = 512
-#: the arguments after the kind, per kind of history entry (`timelord.games.clue.check`)
+#: the arguments after the kind, per kind of history entry (`timelord.games.clue.doors`)
 _ENTRY_KINDS = (
     "rumour", "pass", "show", "peek", "side", "scan", "accuse", "play", "power", "draw",
     "bell", "out",

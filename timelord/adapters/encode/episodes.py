@@ -17,7 +17,7 @@ from typing import Any
 
 from timelord.adapters.encode import Counts, Memo, Parts, Writer, rel, rotate
 from timelord.core import Game
-from timelord.games.episodes import rules as R
+from timelord.games.episodes import hands as H
 from timelord.games.episodes.cards import CODE_OF, CODES, SUIT_INDEX
 from timelord.games.episodes.game import EpisodesGame
 
@@ -31,7 +31,7 @@ def write(game: Game, w: Writer, view: dict[str, Any]) -> None:
     N = game.players
     seat = view["seat"]
     most = max(game.deck.counts)
-    w.onehot("phase", len(R.PHASES), R.PHASES.index(view["phase"]))
+    w.onehot("phase", len(H.PHASES), H.PHASES.index(view["phase"]))
     w.onehot("to_move", N, rel(seat, view["to_move"], N))
     pending = view["pending"]
     w.onehot("pending", 6, SUIT_INDEX.get(pending) if isinstance(pending, str) else None)
@@ -60,7 +60,7 @@ def state_parts(game: Game) -> Parts:
 
     def head(w: Writer, key: tuple[int, int | None, int, int]) -> None:
         phase, to_move, pending, seat = key
-        w.onehot("phase", len(R.PHASES), phase)
+        w.onehot("phase", len(H.PHASES), phase)
         w.onehot("to_move", N, rel(seat, to_move, N))
         w.onehot("pending", 6, pending if pending >= 0 else None)
 
@@ -94,7 +94,7 @@ def state_parts(game: Game) -> Parts:
         out += [cards[tuple(known[(seat + k) % N][seat])] for k in range(1, N)]
         seen = st.top[seat]
         out.append(cards[tuple(st.deck[-1 : -seen - 1 : -1]) if seen else ()])
-        if st.phase != R.KEEP:
+        if st.phase != H.KEEP:
             drawn: Any = ()
         elif seat == st.turn % N:
             drawn = st.limbo

@@ -21,7 +21,7 @@ from timelord.adapters.encode import Counts, Flags, Memo, Parts, Writer, onehot_
 from timelord.core import Game
 from timelord.games.keys.board import BACK_IDS, CONTROL_KIND, EDGE_IDS, SEAT_EDGES
 from timelord.games.keys.game import KeysGame
-from timelord.games.keys.rules import PHASE_IDS
+from timelord.games.keys.state import PHASE_IDS
 
 _BACK = {b: i for i, b in enumerate(BACK_IDS)}
 

@@ -34,7 +34,7 @@ from typing import Any
 from timelord.agents.base import Agent
 from timelord.agents.hooks import Hooks
 from timelord.core import Action, ConfigError, Game, Rng, State, View
-from timelord.games.clue.actions import Accuse
+from timelord.games.clue.actions import Accuse, DrawIntrigue, EndTurn, Pass, RollDice, StayPut
 
 GAMBLE_AT = 0.5
 EASY_NOISE = 1 / 3
@@ -74,16 +74,14 @@ class ClueDetective(Agent):
         if phase == "name":
             return self._name(view, legal, d, rng)
         if "Accuse" in kinds and accuse is not None:
-            return next(a for a in legal if type(a).__name__ == "Accuse")
+            return next(a for a in legal if isinstance(a, Accuse))
         if phase == "centre":
-            return next(a for a in legal if type(a).__name__ == "EndTurn")
+            return next(a for a in legal if isinstance(a, EndTurn))
         if phase == "answer":
             return self._answer(view, legal)
         if phase == "offer":
             draw = view["watches"] < 6
-            return next(
-                a for a in legal if type(a).__name__ == ("DrawIntrigue" if draw else "Pass")
-            )
+            return next(a for a in legal if isinstance(a, DrawIntrigue if draw else Pass))
         if phase in ("peek", "second"):
             return legal[0]  # a peek card or power before Pass: more to learn
         if self.noise and rng.random() < self.noise:
@@ -159,7 +157,7 @@ class ClueDetective(Agent):
         here = view["movers"][view["characters"][view["seat"]]]
         names = {type(a).__name__ for a in legal}
         if "StayPut" in names and here == goal:
-            return next(a for a in legal if type(a).__name__ == "StayPut")
+            return next(a for a in legal if isinstance(a, StayPut))
         away = board.distances(goal)
         best: Action | None = None
         best_key = (1 << 30, 0)
@@ -177,7 +175,7 @@ class ClueDetective(Agent):
                 best, best_key = a, key
         if best is not None and (names & {"Move"} or best_key[0] < away.get(here, 1 << 20)):
             return best
-        roll = next((a for a in legal if type(a).__name__ == "RollDice"), None)
+        roll = next((a for a in legal if isinstance(a, RollDice)), None)
         return roll if roll is not None else (best or legal[0])
 
     def _goal_location(self, d: Any, game: Any, named: dict[int, int]) -> int:

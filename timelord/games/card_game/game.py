@@ -9,8 +9,9 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from timelord.core import Action, ConfigError, CorruptRecord, IllegalAction, Rng, View
+from timelord.core.door import door
 from timelord.core.viewcache import ViewCache
-from timelord.games.card_game import render
+from timelord.games.card_game import render, text
 from timelord.games.card_game.action_space import action_space
 from timelord.games.card_game.actions import ACTION_TYPES
 from timelord.games.card_game.cards import (
@@ -19,22 +20,24 @@ from timelord.games.card_game.cards import (
     standard_cards,
     tiny_cards,
 )
+from timelord.games.card_game.doors import state_from_data
 from timelord.games.card_game.rules.apply import apply_action
 from timelord.games.card_game.rules.endgame import victory_points
-from timelord.games.card_game.rules.legal import explain, legal_actions, legal_count, legal_pick
+from timelord.games.card_game.rules.legal import legal_actions, legal_count, legal_pick, why_illegal
 from timelord.games.card_game.rules.turn import setup, start_turn
-from timelord.games.card_game.sampling import prepare, sample_state
+from timelord.games.card_game.sample import prepare, sample_state
 from timelord.games.card_game.state import CardGameRules, CardGameState
-from timelord.games.card_game.validate import state_from_data
-from timelord.games.card_game.view import make_view
+from timelord.games.card_game.view import build_view
 
 #: Default turn limit for simulations (ruling C-R11): far above any real game.
-DEFAULT_MAX_TURNS = 400
+DEFAULT_MAX_TURNS = 200
 #: The largest turn limit accepted (random games end before turn 200).
 MAX_TURNS = 10_000
 #: Steps the player to move may take in one turn before only discarding and ending remain
 #: (ruling C-R10).
-TURN_STEP_CAP = 60
+TURN_STEP_CAP = 20
+#: Rules 1's step cap (C-R10): after it only single discards and ending remained
+RULES_1_TURN_STEP_CAP = 60
 #: `variant`: "standard", or "tiny", a research variant small enough for exact CFR
 #: (data/tiny.toml: a five-card deck, hands of two; docs/variants.md). Never the default.
 VARIANTS = ("standard", "tiny")
@@ -53,7 +56,14 @@ class CardGame(CardGameRules):
     id: ClassVar[str] = "card-game"
     description: ClassVar[str] = "Doctor Who: The Card Game (2-4 players)"
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    rules_versions = (1, 2)
+    unversioned = (1,)
     options_doc: ClassVar[Mapping[str, str]] = {
+        "rules": (
+            "rules version, 1 or 2 (default 2, the current rules): 1 plays Regeneration, "
+            "The Valiant, a lost defence and the turn's step bound as before rulings C-R31 to "
+            "C-R34"
+        ),
         "players": "seats at the table: 2, 3 or 4 (default 4; 2 plays the second edition's "
         "two-player variant, C-2.5)",
         "max_turns": f"a simulation bound: the game ends, scored as usual, when this turn "
@@ -72,7 +82,9 @@ class CardGame(CardGameRules):
         max_turns: int = DEFAULT_MAX_TURNS,
         cards: Mapping[str, Any] | None = None,
         variant: str = "standard",
+        rules: int | None = None,
     ) -> None:
+        self.rules = self.check_rules(rules)
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise ConfigError(f"card-game: players must be 2, 3 or 4, not {players!r}")
         if (
@@ -102,33 +114,52 @@ class CardGame(CardGameRules):
             # Canonical form, so that a record rebuilds exactly this set.
             cards = json.loads(json.dumps(self.cards.to_data()))
         self.options = {"players": players, "max_turns": max_turns, "cards": cards}
+        self.options["rules"] = self.rules
         if variant != "standard":  # so records of the standard game stay as they were
             self.options["variant"] = variant
-        self.turn_step_cap = TURN_STEP_CAP
+        self.turn_step_cap = TURN_STEP_CAP if self.rules >= 2 else RULES_1_TURN_STEP_CAP
         c = self.cards.constants
         self.pass_count = c.pass_cards if players > 2 else c.pass_cards_two_player
         # Per-view preparations of `sample_state`, safe under threads.
         self._views: ViewCache[Any] = ViewCache(lambda view: prepare(self, view))
 
     @classmethod
-    def with_cards(cls, cards: CardSet, players: int = 4, max_turns: int = 400) -> CardGame:
+    def with_cards(
+        cls,
+        cards: CardSet,
+        players: int = 4,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        rules: int | None = None,
+    ) -> CardGame:
         """A game over another card set (tests build small decks this way). Its `options`
         carry the set (`cards`, manifest data), so `timelord.load` rebuilds the same game."""
-        g = cls(players=players, max_turns=max_turns, cards=cards.to_data())
+        g = cls(players=players, max_turns=max_turns, cards=cards.to_data(), rules=rules)
         g.cards = cards  # the caller's object itself (equal to the rebuilt one)
         return g
 
     @property
     def max_actions(self) -> int:
-        """A proven bound (RULES.md C-3.5). In one turn the player to move takes at most
-        `turn_step_cap` steps freely; after that only discards (one card each) and ending
-        remain. Sequences already begun are bounded by the cards in the game (declaring
-        cards, Regeneration discards) or by the 30 Time Points (taking them one by one), Mr
-        Clever by 4 steps. Each of those actions sets off at most one conflict, with at most
-        three decisions by other seats. An End Game turn is one action plus pick-ups."""
-        cards = len(self.cards.design)
-        tp = self.cards.constants.time_points
-        active = self.turn_step_cap + 3 * cards + tp + 10
+        """A proven bound on the actions of one game (RULES.md C-3.5, ruling C-R36).
+
+        Rules 2. Every decision of the player to move is a step (C steps: `turn_step_cap`).
+        At the C-th, what is begun closes: a declaration, Regeneration or Mr Clever offers
+        only its Finish (one decision), a Captain Jack choice is one decision, a Time Point
+        take already begun runs to its end (at most t decisions, t the largest Time Point
+        value of a Location), and then the main phase offers only ending the turn (one
+        decision; outside the End Game). So the player to move decides at most C + t + 1
+        times a turn. Only a decision of the player to move sets off a conflict, at most one
+        each, and after the C-th only the closing Finish can: at most C + 1 conflicts, each
+        asking at most three more decisions (Ironsides, The Valiant, the attacker's matching
+        discards). A turn is therefore at most (C + t + 1) + 3 (C + 1) = 4C + t + 4 actions,
+        and a game at most `max_turns` turns. An End Game turn is one action after at most as
+        many pick-ups as the reserve holds (fewer than C), so the same count holds.
+
+        Rules 1: the looser count of its own step cap (C-R10), kept for its records."""
+        cs = self.cards
+        if self.rules >= 2:
+            take = max((cs.tp[c] for c in range(len(cs.design)) if cs.is_location[c]), default=0)
+            return self.max_turns * (4 * self.turn_step_cap + take + 4)
+        active = self.turn_step_cap + 3 * len(cs.design) + cs.constants.time_points + 10
         return self.max_turns * 4 * active
 
     def new_game(self, seed: int | Rng) -> CardGameState:
@@ -138,12 +169,9 @@ class CardGame(CardGameRules):
 
     def state_from_json(self, data: Mapping[str, Any]) -> CardGameState:
         """Read back `to_json()`; `CorruptRecord` unless the state could arise in play
-        (types, conservation of cards, the pending decision, knowledge: `validate`)."""
-        try:
+        (types, conservation of cards, the pending decision, knowledge: `doors`)."""
+        with door(CorruptRecord, "card-game state"):
             return state_from_data(self, data)
-        except RecursionError:
-            # a field nested thousands of lists deep reaches an error message's repr
-            raise CorruptRecord("card-game state: a field is nested too deep") from None
 
     def sample_state(self, view: View, rng: Rng) -> CardGameState:
         """A state consistent with `view` (C-7.2); the view is checked and prepared once
@@ -157,18 +185,18 @@ class CardGame(CardGameRules):
         return render.render_view(self, view)
 
     def event_text(self, kind: str, data: Mapping[str, Any], seat: int | None) -> str:
-        return render.event_text(self, kind, dict(data), seat)
+        return text.event_text(self, kind, dict(data), seat)
 
     def glossary(self) -> Mapping[str, Mapping[str, str]]:
         """Every card design of this game's set, and the counters, by name: what it is (from
         the card data) and what its ability does (`data/texts.toml`)."""
-        return render.glossary(self.cards)
+        return text.glossary(self.cards)
 
     def action_card(self, action: Action) -> str | None:
-        return render.action_card(self.cards, action)
+        return text.action_card(self.cards, action)
 
     def action_label(self, view: View, action: Action) -> str:
-        return render.action_label(self, view, action)
+        return text.action_label(self, view, action)
 
     # ------------------------------------------------------------------ rule entry points
     def legal_of(self, s: CardGameState) -> list[Action]:
@@ -183,14 +211,14 @@ class CardGame(CardGameRules):
     def advance(self, s: CardGameState, action: Action) -> None:
         apply_action(s, action)
 
-    def explain(self, s: CardGameState, action: Action) -> IllegalAction:
-        return explain(s, action)
+    def why_illegal_of(self, s: CardGameState, action: Action) -> IllegalAction:
+        return why_illegal(s, action)
 
     def points(self, s: CardGameState) -> list[int]:
         return victory_points(s)
 
     def view_of(self, s: CardGameState, seat: int | None) -> View:
-        return make_view(s, seat)
+        return build_view(s, seat)
 
     def seat_name(self, seat: int) -> str:
         return self.cards.colours[seat] if seat < len(self.cards.colours) else f"Seat {seat}"
@@ -200,10 +228,8 @@ def _custom_cards(data: Mapping[str, Any], players: int) -> CardSet:
     """The `cards` option: manifest data (see `CardSet.to_data`); ConfigError if unusable."""
     if not isinstance(data, Mapping):
         raise ConfigError("card-game: cards must be a card manifest (an object) or null")
-    try:
+    with door(ConfigError, "card-game: cards is not a card manifest"):
         cs = card_set_from_data(dict(data))
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ConfigError(f"card-game: cards is not a card manifest: {exc}") from exc
     if len(cs.start_cards) < players:
         raise ConfigError(f"card-game: cards needs at least {players} starting Locations")
     hand = cs.constants.hand_size

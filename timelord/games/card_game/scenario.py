@@ -32,6 +32,7 @@ class Scenario:
         s.reserve = [() for _ in range(n)]
         s.upres = [() for _ in range(n)]
         s.newres = ()
+        s.fought = ()
         s.passed = [() for _ in range(n)]
         s.tp = [0] * n
         s.supply = cs.constants.time_points

@@ -14,7 +14,7 @@ every card of that hand is uncertain again, so the view never tells which card m
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any
+from typing import Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -44,6 +44,83 @@ VALIANT = "valiant"
 MATCH = "match"
 OVER = "over"
 PHASES = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN, IRON, VALIANT, MATCH, OVER)
+
+
+class PhaseWords(NamedTuple):
+    """How one phase reads: what the seat to move is doing (terminal), the hint a board shows
+    that seat, what is going on (in refusals), and the labels of its Finish and Pass actions
+    (empty where the phase has none). The ids above are for programs; these are for people."""
+
+    doing: str
+    hint: str
+    now: str
+    finish: str = ""
+    passing: str = ""
+
+
+#: Every phase's words in one table, in the order of PHASES.
+PHASE_WORDS: dict[str, PhaseWords] = {
+    MAIN: PhaseWords(
+        "choosing an action",
+        "Play cards: Locations, Defenders on your Locations, Enemies against others'.",
+        "the player to move is choosing an action",
+    ),
+    DEFEND: PhaseWords(
+        "declaring Defenders",
+        "Defenders declared: add more for the same Location, then click"
+        " \u201cdone\u201d to place them (nothing is placed until you do).",
+        "Defenders are being declared",
+        finish="done: place the declared Defenders",
+    ),
+    ATTACK: PhaseWords(
+        "declaring Enemies",
+        "Enemies declared: add more that combine with them, then click \u201cdone\u201d"
+        " to launch the attack (nothing happens until you do).",
+        "Enemies are being declared",
+        finish="done: attack with the declared Enemies",
+    ),
+    TAKE: PhaseWords(
+        "taking Time Points from other players",
+        "The supply is empty: choose whom to take a Time Point from.",
+        "Time Points must be taken from other players",
+    ),
+    CLEVER: PhaseWords(
+        "removing TARDIS counters (Mr Clever)",
+        "Remove TARDIS counters (Mr Clever), then click \u201cdone\u201d.",
+        "TARDIS counters are being removed (Mr Clever)",
+        finish="done removing TARDIS counters",
+    ),
+    JACK: PhaseWords(
+        "deciding whether to place a TARDIS counter (Captain Jack)",
+        "Place a TARDIS counter (Captain Jack), or pass.",
+        "a TARDIS counter may be placed (Captain Jack)",
+        passing="place no TARDIS counter",
+    ),
+    REGEN: PhaseWords(
+        "discarding cards to regenerate",
+        "Discard cards to regenerate, then click \u201cdone\u201d to draw.",
+        "cards are being discarded for Regeneration",
+        finish="done discarding: draw",
+    ),
+    IRON: PhaseWords(
+        "deciding whether to pay for Ironsides",
+        "Use Ironsides for this conflict, or pass.",
+        "the defender may use Ironsides",
+        passing="do not pay for Ironsides",
+    ),
+    VALIANT: PhaseWords(
+        "deciding whether to play The Valiant",
+        "Play The Valiant to save this defence, or pass.",
+        "the defender may play The Valiant",
+        passing="do not play The Valiant",
+    ),
+    MATCH: PhaseWords(
+        "choosing which Enemy cards to discard",
+        "Choose which Enemy cards to discard.",
+        "the attacker chooses which Enemy cards to discard",
+    ),
+    OVER: PhaseWords("nothing: the game is over", "The game is over.", "the game is over"),
+}
 
 _FIELDS = (
     "hands", "reserve", "upres", "newres", "passed", "tp", "supply",
@@ -85,7 +162,7 @@ class CardGameRules(Game):
         """Apply `action` to `s`, a fresh copy the rules may change (`rules/apply.py`)."""
 
     @abstractmethod
-    def explain(self, s: CardGameState, action: Action) -> IllegalAction:
+    def why_illegal_of(self, s: CardGameState, action: Action) -> IllegalAction:
         """Why `action` is refused in `s`."""
 
     @abstractmethod
@@ -98,7 +175,7 @@ class CardGameRules(Game):
 
 
 class CardGameState(State):
-    __slots__ = ("_legal", "_lo", "cs", "game", *_FIELDS)
+    __slots__ = ("_legal", "_lo", "cs", "fought", "game", *_FIELDS)
 
     game: CardGameRules
     cs: CardSet
@@ -120,6 +197,10 @@ class CardGameState(State):
     end_depth: int
     end_now: bool
     discard: tuple[int, ...]
+    #: Locations whose defence was lost this turn, sorted: no Defender is declared there
+    #: and no Enemy joins the attack there until a later turn (rules 2, ruling C-R33).
+    #: Written in the JSON form only when not empty, so rules-1 states read as before.
+    fought: tuple[int, ...]
     aside: tuple[int, ...]
     known: list[int]
     active: int
@@ -182,6 +263,7 @@ class CardGameState(State):
         s.rng = self.rng
         s.ended = self.ended
         s.shuffled = self.shuffled
+        s.fought = self.fought
         return s
 
     def own_locations(self) -> None:
@@ -207,6 +289,8 @@ class CardGameState(State):
             elif isinstance(v, (tuple, list)):
                 v = list(v)
             out[name] = v
+        if self.fought:
+            out["fought"] = list(self.fought)
         return out
 
     # ------------------------------------------------------------------ protocol
@@ -277,8 +361,18 @@ class CardGameState(State):
             s.log = None
         return s
 
+    def reveals(self, action: Action) -> bool:
+        """Chance is the generator; every secret is a card, and `known` says which seats know
+        each (views are made from it, C-7): an action shows a seat something exactly when
+        some card becomes known to a seat that did not know it, or when it ends the game."""
+        after = self.apply(action)
+        assert isinstance(after, CardGameState)
+        if after.rng != self.rng or after.phase == OVER:
+            return True  # (the end turns every attack up to score it, C-R30)
+        return any(a & ~b for a, b in zip(after.known, self.known, strict=True))
+
     def why_illegal(self, action: Action) -> IllegalAction:
-        return self.game.explain(self, action)
+        return self.game.why_illegal_of(self, action)
 
     def scores(self) -> list[float]:
         return [float(v) for v in self.game.points(self)]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.games.card_game.state import ATTACK, DEFEND, IRON, OVER, CardGameState
+from timelord.games.card_game.state import ATTACK, DEFEND, IRON, OVER, VALIANT, CardGameState
 
 
-def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
+def build_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
     s.game.check_seat(seat)
     n = s.game.players
     known = s.known
@@ -56,10 +56,10 @@ def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
     staged: list[Any] = []
     if s.phase in (DEFEND, ATTACK):
         staged = [c if sees(c) else None for c in s.p_cards]
-    elif s.phase == IRON:
-        staged = list(s.p_cards)
+    elif s.phase in (IRON, VALIANT):
+        staged = list(s.p_cards)  # face-up cards (the Valiant's are in the discard pile)
     own_new = seat is not None and seat == s.active
-    return {
+    view: dict[str, Any] = {
         "seat": seat,
         "players": n,
         "turn": s.turn,
@@ -90,3 +90,6 @@ def make_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
         "reserve_new_count": len(s.newres),
         "passed": [list(x) for x in s.passed[seat]] if seat is not None else [],
     }
+    if s.fought:  # only then, so views of rules-1 games read as before (C-R33)
+        view["fought"] = list(s.fought)
+    return view

@@ -559,34 +559,24 @@ def _draw(tb: _Tables, rng: Rng) -> dict[int, int]:
     return out
 
 
-def _count(
-    prob: _Problem, nholders: int, first_env: int, keep: _Tables | None = None
-) -> tuple[int, dict[int, list[int]]]:
-    """Number of completions of `prob` and, per unplaced card, completions per holder.
-
-    With `keep`, the DP tables are stored there so that deals can be drawn (`_draw`)."""
-    allowed, cap = prob.allowed, prob.cap
-    if not allowed:
-        if keep is not None:
-            keep.classes = []
-        return 1, {}
-    # Group interchangeable cards.
+def _classes(prob: _Problem, nholders: int) -> tuple[list[_Class], list[int], int]:
+    """The unplaced cards of `prob` grouped into classes of interchangeable cards, the
+    holders' room left, and the number of ways (a product of binomials) of the holders that
+    only one class can reach, filled from that class up front (`_Class.pre`): early in a
+    game this takes every envelope slot out of the DP's state."""
     membership: dict[int, list[int]] = {}
     for j, (_h, members) in enumerate(prob.oneofs):
         for c in members:
             membership.setdefault(c, []).append(j)
     groups: dict[tuple[int, frozenset[int]], list[int]] = {}
-    for c in sorted(allowed):
-        key = (allowed[c], frozenset(membership.get(c, ())))
+    for c in sorted(prob.allowed):
+        key = (prob.allowed[c], frozenset(membership.get(c, ())))
         groups.setdefault(key, []).append(c)
     classes = []
     for (a, js), cards in groups.items():
         hs = [h for h in range(nholders) if (a >> h) & 1]
         classes.append(_Class(cards, hs, js))
-    # A holder that only one class can reach takes its cards from that class: choose them
-    # (a binomial factor) instead of carrying the holder's capacity through the DP. Early in
-    # a game this removes every envelope slot from the state.
-    cap = list(cap)
+    cap = list(prob.cap)
     holder_of = [h for h, _ in prob.oneofs]
     mult = 1
     again = True
@@ -623,23 +613,12 @@ def _count(
     for j in range(len(prob.oneofs)):
         if any(j in cl.oneofs for cl in classes) and not any(j in cl.oneofs for cl in live):
             raise InconsistentKnowledge("a player cannot hold any card they were seen to show")
-    # Free classes (no "holds one of", reaching every hand with room and at most their own
-    # envelope slot) are counted in closed form at the end instead of card by card.
-    hands = frozenset(h for h in range(first_env) if cap[h] > 0)
-    tail: list[_Class] = []
-    body: list[_Class] = []
-    for cl in live:
-        envs = [h for h in cl.holders if h >= first_env]
-        if (
-            not cl.oneofs
-            and len(envs) <= 1
-            and hands.issuperset(cl.holders[: len(cl.holders) - len(envs)])
-            and len(cl.holders) - len(envs) == len(hands)
-        ):
-            tail.append(cl)
-        else:
-            body.append(cl)
-    # Order: constrained classes first, closing open constraints early, opening few.
+    return classes, cap, mult
+
+
+def _order(body: list[_Class]) -> tuple[list[_Class], dict[int, int]]:
+    """The DP's order of the constrained classes (closing open "holds one of" constraints
+    early, opening few), and how many classes use each constraint."""
     users: dict[int, int] = {}
     for cl in body:
         for j in cl.oneofs:
@@ -660,6 +639,98 @@ def _count(
         order.append(best)
         for j in best.oneofs:
             seen[j] = seen.get(j, 0) + 1
+    return order, users
+
+
+def _advance(
+    layer: dict[int, int], moves: list[tuple[int, int]], end: int, guard: int
+) -> dict[int, int]:
+    """One forward step of the DP: the deals of one more card, by state. A move takes one
+    from its holder's room (the guard bit catches a holder with none), sets the bits of the
+    constraints it meets (`sat`), and where the step closes constraints (`end`) keeps only
+    the states that met them all. (`_choices` and `_retreat` step the same way.)"""
+    nxt: dict[int, int] = {}
+    get = nxt.get
+    for s, f in layer.items():
+        sg = s | guard
+        for delta, sat in moves:
+            t = sg - delta
+            if t & guard != guard:
+                continue
+            t = (t ^ guard) | sat
+            if end:
+                if t & end != end:
+                    continue
+                t ^= end
+            nxt[t] = get(t, 0) + f
+    return nxt
+
+
+def _retreat(
+    layer: dict[int, int],
+    moves: list[tuple[int, int]],
+    end: int,
+    guard: int,
+    back: dict[int, int],
+    acc: list[int] | None,
+) -> dict[int, int]:
+    """One backward step of the DP: per state of `layer`, its completions through `back`.
+    With `acc` (a class's first card), also adds up, per move, the deals in which that move
+    is taken: the share of the deals each holder gets of the class's cards."""
+    here: dict[int, int] = {}
+    bget = back.get
+    for s, f in layer.items():
+        sg = s | guard
+        tot = 0
+        for idx, (delta, sat) in enumerate(moves):
+            t = sg - delta
+            if t & guard != guard:
+                continue
+            t = (t ^ guard) | sat
+            if end:
+                if t & end != end:
+                    continue
+                t ^= end
+            b = bget(t)
+            if b:
+                tot += b
+                if acc is not None:
+                    acc[idx] += f * b
+        if tot:
+            here[s] = tot
+    return here
+
+
+def _count(
+    prob: _Problem, nholders: int, first_env: int, keep: _Tables | None = None
+) -> tuple[int, dict[int, list[int]]]:
+    """Number of completions of `prob` and, per unplaced card, completions per holder.
+
+    With `keep`, the DP tables are stored there so that deals can be drawn (`_draw`)."""
+    if not prob.allowed:
+        if keep is not None:
+            keep.classes = []
+        return 1, {}
+    classes, cap, mult = _classes(prob, nholders)
+    holder_of = [h for h, _ in prob.oneofs]
+    live = [cl for cl in classes if cl.size]
+    # Free classes (no "holds one of", reaching every hand with room and at most their own
+    # envelope slot) are counted in closed form at the end instead of card by card.
+    hands = frozenset(h for h in range(first_env) if cap[h] > 0)
+    tail: list[_Class] = []
+    body: list[_Class] = []
+    for cl in live:
+        envs = [h for h in cl.holders if h >= first_env]
+        if (
+            not cl.oneofs
+            and len(envs) <= 1
+            and hands.issuperset(cl.holders[: len(cl.holders) - len(envs)])
+            and len(cl.holders) - len(envs) == len(hands)
+        ):
+            tail.append(cl)
+        else:
+            body.append(cl)
+    order, users = _order(body)
     # Layout of the state int: one field per holder (capacity, plus a guard bit), then one
     # bit per "holds one of" constraint while it is open. Cards are placed one at a time
     # (w = 1 per step, so distinct cards are counted as distinct); a class's cards are
@@ -748,37 +819,7 @@ def _count(
     layers: list[dict[int, int]] = [{start: 1}]
     no_limit = guard | start
     for i, (moves, end, _) in enumerate(steps):
-        nxt: dict[int, int] = {}
-        get = nxt.get
-        if end:
-            for s, f in layers[-1].items():
-                sg = s | guard
-                for delta, sat in moves:
-                    t = sg - delta
-                    if t & guard != guard:
-                        continue
-                    t = (t ^ guard) | sat
-                    if t & end != end:
-                        continue
-                    t ^= end
-                    nxt[t] = get(t, 0) + f
-        elif any(sat for _, sat in moves):
-            for s, f in layers[-1].items():
-                sg = s | guard
-                for delta, sat in moves:
-                    t = sg - delta
-                    if t & guard == guard:
-                        t = (t ^ guard) | sat
-                        nxt[t] = get(t, 0) + f
-        else:  # the common step: no "holds one of" bit to set or close
-            deltas = [delta for delta, _ in moves]
-            for s, f in layers[-1].items():
-                sg = s | guard
-                for delta in deltas:
-                    t = sg - delta
-                    if t & guard == guard:
-                        t ^= guard
-                        nxt[t] = get(t, 0) + f
+        nxt = _advance(layers[-1], moves, end, guard)
         lim = limits[i]
         opens = opening[i]
         if lim == no_limit and not opens:
@@ -883,73 +924,9 @@ def _count(
     counts: dict[int, list[int]] = {}
     for i in range(len(steps) - 1, -1, -1):
         moves, end, first = steps[i]
-        here: dict[int, int] = {}
-        bget = back.get
-        if first is None and not end and not any(sat for _, sat in moves):
-            deltas = [delta for delta, _ in moves]
-            for s in layers[i]:
-                sg = s | guard
-                tot = 0
-                for delta in deltas:
-                    t = sg - delta
-                    if t & guard == guard:
-                        b = bget(t ^ guard)
-                        if b:
-                            tot += b
-                if tot:
-                    here[s] = tot
-        elif first is None:
-            for s in layers[i]:
-                sg = s | guard
-                tot = 0
-                for delta, sat in moves:
-                    t = sg - delta
-                    if t & guard != guard:
-                        continue
-                    t = (t ^ guard) | sat
-                    if end:
-                        if t & end != end:
-                            continue
-                        t ^= end
-                    b = bget(t)
-                    if b:
-                        tot += b
-                if tot:
-                    here[s] = tot
-        elif not end:
-            acc = [0] * len(moves)
-            indexed = [(idx, delta, sat) for idx, (delta, sat) in enumerate(moves)]
-            for s, f in layers[i].items():
-                sg = s | guard
-                tot = 0
-                for idx, delta, sat in indexed:
-                    t = sg - delta
-                    if t & guard == guard:
-                        b = bget((t ^ guard) | sat)
-                        if b:
-                            tot += b
-                            acc[idx] += f * b
-                if tot:
-                    here[s] = tot
-            shares[id(first)] = acc
-        else:
-            acc = [0] * len(moves)
-            for s, f in layers[i].items():
-                sg = s | guard
-                tot = 0
-                for idx, (delta, sat) in enumerate(moves):
-                    t = sg - delta
-                    if t & guard != guard:
-                        continue
-                    t = (t ^ guard) | sat
-                    if t & end != end:
-                        continue
-                    b = bget(t ^ end)
-                    if b:
-                        tot += b
-                        acc[idx] += f * b
-                if tot:
-                    here[s] = tot
+        acc = None if first is None else [0] * len(moves)
+        here = _retreat(layers[i], moves, end, guard, back, acc)
+        if acc is not None:
             shares[id(first)] = acc
         back = here
         if keep is not None:

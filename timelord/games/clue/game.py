@@ -7,8 +7,9 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from timelord.core import ConfigError, CorruptRecord, IllegalAction, Rng, View, generator
+from timelord.core import ConfigError, CorruptRecord, Rng, View, generator
 from timelord.core.action import Action
+from timelord.core.door import door
 from timelord.core.viewcache import ViewCache
 from timelord.games.clue import render
 from timelord.games.clue.action_space import action_space
@@ -21,11 +22,11 @@ from timelord.games.clue.board import (
     variant_board,
     variant_data,
 )
-from timelord.games.clue.explain import why_illegal
+from timelord.games.clue.doors import make_state, state_from_json
 from timelord.games.clue.sample import PreparedView, prepare_view
 from timelord.games.clue.state import SIDE_CARDS, START, WATCH, ClueRules, ClueState, name_actions
 from timelord.games.clue.text import event_text
-from timelord.games.clue.view import build_view, make_state, state_from_json, state_to_json
+from timelord.games.clue.view import build_view, state_to_json
 
 __all__ = ["ClueGame", "ClueState", "power_name"]
 
@@ -51,29 +52,38 @@ DEFAULT_MAX_ROUNDS = 60
 class ClueGame(ClueRules):
     """Clue: Doctor Who for 2-6 players.
 
-    Options: `players` (2-6, default 4); `variant` ("standard", "two-player" for the
-    2-player/team rules with four face-down side cards, or "tiny", those rules over the
-    research set of `data/tiny.toml`); `intrigue` (the intrigue deck; default
-    on for "standard", always off for "two-player"; off gives original Clue); `powers` (the
-    character powers; default: same as `intrigue`); `max_rounds` (rounds before a game that
-    nobody has solved stops unsolved, ruling CL-10; default 60); `max_turns` (the same bound
-    counted in turns, for research trees; default 0: `max_rounds` x `players`).
+    Options: `players` (2-6, default 4); `variant` ("standard", the default from 3 players,
+    "two-player" for the 2-player/team rules with four face-down side cards, the default at
+    2 players, or "tiny", those rules over the research set of `data/tiny.toml`); `intrigue`
+    (the intrigue deck; default on for "standard", always off for "two-player"; off gives
+    original Clue); `powers` (the character powers; default on); `max_rounds` (rounds before
+    a game that nobody has solved stops unsolved, ruling CL-10; default 60); `max_turns` (the
+    same bound counted in turns, for research trees; default 0: `max_rounds` x `players`);
+    `rules` (the rules version, default the current one).
     """
 
     id = "clue"
     description = "Clue: Doctor Who, the deduction game (2-6 players)"
     action_types = ACTION_TYPES
+    rules_versions = (1, 2)
+    unversioned = (1,)
     options_doc: ClassVar[Mapping[str, str]] = {
+        "rules": (
+            "rules version, 1 or 2 (default 2, the current rules): 1 keeps a player put out by "
+            "the 8th Pocketwatch answering rumours and the old defaults at 2 players and "
+            "without intrigue (rulings CL-7, CL-12, CL-18)"
+        ),
         "players": "number of seats, 2 to 6 (default 4)",
-        "variant": '"standard" (default), "two-player": exactly 2 seats or teams, four '
-        'face-down side cards, no intrigue deck (C-8.2), or "tiny": a 2-player research '
+        "variant": '"standard" (default from 3 players), "two-player" (default at 2 players, '
+        "CL-18): exactly 2 seats or teams, four face-down side cards, no intrigue deck "
+        '(C-8.2), or "tiny": a 2-player research '
         "variant for exact CFR, the two-player rules with data/tiny.toml (2 suspects, 2 "
         "weapons, 2 locations round the TARDIS, 1 side card, no dice: every move 2 steps; "
         "max_rounds 1 unless given); see docs/variants.md",
         "intrigue": "true or false: play with the intrigue deck (default: true for the standard "
         "variant; always false for two-player; false plays original Clue, C-8.1)",
-        "powers": "true or false: the characters' once-per-game powers (default: on with the "
-        "intrigue deck and in the two-player variant, CL-12)",
+        "powers": "true or false: the characters' once-per-game powers (default: on, with or "
+        "without the intrigue deck, CL-12)",
         "max_rounds": f"rounds before an unsolved game stops, 1 to {MAX_ROUNDS} (default 60, "
         "CL-10)",
         "max_turns": "turns before an unsolved game stops, at most max_rounds x players, for "
@@ -83,14 +93,22 @@ class ClueGame(ClueRules):
     def __init__(
         self,
         players: int = 4,
-        variant: str = "standard",
+        variant: str = "",
         intrigue: bool | None = None,
         powers: bool | None = None,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         max_turns: int = 0,
+        rules: int | None = None,
     ) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
             raise ConfigError(f"clue: players must be 2 to 6, not {players!r}")
+        self.rules = self.check_rules(rules)
+        if variant == "":  # the default: the variant of the player count
+            # Two players play the book's 2-player rules (C-8.2, ruling CL-18; rules 1 dealt
+            # them the standard game unless asked), unless they ask for the intrigue deck,
+            # which only the standard game has.
+            two = players == 2 and self.rules >= 2 and intrigue is not True
+            variant = "two-player" if two else "standard"
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"clue: variant must be one of {VARIANTS}, not {variant!r}")
         if variant in TWO_PLAYER_RULES and players != 2:
@@ -102,9 +120,10 @@ class ClueGame(ClueRules):
         if intrigue and variant in TWO_PLAYER_RULES:
             raise ConfigError(f"clue: the {variant} variant never uses intrigue cards (C-8.2)")
         if powers is None:
-            # Powers come with set-up step 4 (choosing a character), which the two-player
-            # rules keep "as usual"; original Clue (no intrigue) has none (ruling CL-12).
-            powers = intrigue or variant in TWO_PLAYER_RULES
+            # Powers come with set-up step 4 (choosing a character), which every game keeps:
+            # the book only puts the intrigue cards away (ruling CL-12; rules 1 dropped the
+            # powers with the intrigue deck in the standard variant).
+            powers = self.rules >= 2 or intrigue or variant in TWO_PLAYER_RULES
         if not isinstance(powers, bool):
             raise ConfigError(f"clue: powers must be true or false, not {powers!r}")
         tiny = variant_data(variant) if variant == "tiny" else None
@@ -137,6 +156,7 @@ class ClueGame(ClueRules):
             "powers": powers,
             "max_rounds": max_rounds,
         }
+        self.options["rules"] = self.rules
         if max_turns:  # so the options and records of games without it stay as they were
             self.options["max_turns"] = max_turns
         data = cards_data()
@@ -261,11 +281,8 @@ class ClueGame(ClueRules):
         )
 
     def state_from_json(self, data: Mapping[str, Any]) -> ClueState:
-        try:
+        with door(CorruptRecord, "clue state"):
             return state_from_json(self, data)
-        except RecursionError:
-            # a field nested thousands of lists deep reaches an error message's repr
-            raise CorruptRecord("clue state: a field is nested too deep") from None
 
     def sample_state(self, view: View, rng: Rng) -> ClueState:
         return self.prepared_view(view).draw(rng)
@@ -276,9 +293,6 @@ class ClueGame(ClueRules):
 
     def _prepare_view(self, view: View) -> PreparedView:
         return prepare_view(self, view)
-
-    def explain(self, s: ClueState, action: Action) -> IllegalAction:
-        return why_illegal(s, action)
 
     def view_of(self, s: ClueState, seat: int | None) -> View:
         return build_view(s, seat)

@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from timelord.core import Action
-from timelord.games.clue.actions import Move, NameCard, PlayCard, ShowCard, Target, UsePassage
+from timelord.games.clue.actions import (
+    Move,
+    NameCard,
+    PlayCard,
+    ShowCard,
+    Target,
+    UsePassage,
+    UsePower,
+)
 from timelord.games.clue.board import (
     FIRST_SQUARE,
     TARDIS,
@@ -105,7 +113,7 @@ def action_label(game: ClueRules, view: Mapping[str, Any], action: Action) -> st
         return f"play {game.intrigue_names.get(action.card, action.card)}"
     if isinstance(action, Target):
         return f"scan {game.seat_name(action.seat)}'s hand"
-    if type(action).__name__ == "UsePower" and isinstance(seat, int):
+    if isinstance(action, UsePower) and isinstance(seat, int):
         character = game.suspects[view["characters"][seat]]
         what = POWER_NAMES.get(game.power_effect[view["characters"][seat]], "")
         return f"use {character}'s power: {what}"

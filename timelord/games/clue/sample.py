@@ -26,11 +26,18 @@ import json
 from typing import Any
 
 from timelord.core import CorruptRecord, Rng
-from timelord.games.clue.check import check_state
+from timelord.core.door import door
 from timelord.games.clue.deduction import DealSampler, shuffle
+from timelord.games.clue.doors import (
+    PUBLIC_READERS,
+    check_state,
+    make_state,
+    read_int,
+    read_ints,
+    read_strs,
+)
 from timelord.games.clue.notebook import knowledge_from_view
 from timelord.games.clue.state import CTX_NAMES, PHASES, WATCH, ClueRules, ClueState
-from timelord.games.clue.view import PUBLIC_READERS, make_state, read_int, read_ints, read_strs
 
 #: One exact uniform sampler per seat's knowledge (and envelope, for a seat that saw it);
 #: bounded so a long session does not grow it without end.
@@ -130,15 +137,11 @@ def prepare_view(game: ClueRules, view: Any) -> PreparedView:
     """The door: check `view`, prepare it, and check that its first deal is a reachable state
     that shows the seat exactly this view."""
     seat = check_view(game, view)
-    try:
+    # A well-shaped view whose contents no deal fits (the deducer finds none, a count is off
+    # by one) is refused here, once, so the draws after this need no checks.
+    with door(CorruptRecord, "no state of this game shows this view"):
         template = PreparedView(game, view)
         first = template.draw(Rng(0))
-    except CorruptRecord:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError, StopIteration) as exc:
-        # A well-shaped view whose contents no deal fits (the deducer finds none, a count is
-        # off by one): refused here, once, so the draws after this need no checks.
-        raise CorruptRecord(f"no state of this game shows this view: {exc}") from exc
     check_state(first)
     # compared as JSON text: 19.0 == 19 and True == 1 in Python, and such a view got through
     # to crash the renderer, which indexes lists with its numbers

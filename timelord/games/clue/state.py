@@ -16,7 +16,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from timelord.core import Action, Game, IllegalAction, Rng, State, View, resume
+from timelord.core import Action, Game, GameOver, IllegalAction, Rng, State, View, resume
 from timelord.core.events import Event
 from timelord.games.clue.actions import (
     Accuse,
@@ -65,6 +65,8 @@ CTX_NAMES = ("none", "die", "square", "rumour")
 # Effects a kept card or power may have at the start of a turn.
 START_EFFECTS = frozenset({"teleport", "remote-rumour", "extra-turn", "scan"})
 WATCH = "pocketwatch"
+#: History entries that only record a public choice (`ClueState.reveals`).
+_PUBLIC_ENTRIES = frozenset({"rumour", "power", "bell"})
 
 ROLL, STAY, ACCUSE, END, POWER, DRAW, PASS = (
     RollDice(),
@@ -170,10 +172,6 @@ class ClueRules(Game):
     intrigue_deck: tuple[str, ...]
     #: the NameCard actions of each category, in card order (legal while naming)
     name_actions: tuple[tuple[Action, ...], ...]
-
-    @abstractmethod
-    def explain(self, s: ClueState, action: Action) -> IllegalAction:
-        """Why `action` is refused in `s` (`explain.py`)."""
 
     @abstractmethod
     def view_of(self, s: ClueState, seat: int | None) -> View:
@@ -712,6 +710,9 @@ class ClueState(State):
         triple = self.rum[1:]
         p = self.ask
         while p != asker:
+            if self._gone(p):  # out by the 8th Pocketwatch: no longer asked (CL-7)
+                p = (p + 1) % g.players
+                continue
             hand = self.hands[p]
             if triple[0] in hand or triple[1] in hand or triple[2] in hand:
                 self.ask = p
@@ -774,13 +775,27 @@ class ClueState(State):
         if (
             self.shows == 1
             and not self.second
-            and self.ask != asker  # someone is left to ask (C-7.1)
+            and self._left_to_ask(asker)  # someone is left to ask (C-7.1, CL-16)
             and self._can_power(asker)
             and self.game.power_effect[self.chars[asker]] == "second-answer"
         ):
             self._set_phase(SECOND, asker)
             return
         self._end_rumour()
+
+    def _gone(self, seat: int) -> bool:
+        """Whether `seat` is out by the 8th Pocketwatch and so "no longer play[s] in the
+        game": it answers no rumour (C-6.3, ruling CL-7; rules 1 kept it answering)."""
+        return self.game.rules >= 2 and self.out[seat] == WATCH
+
+    def _left_to_ask(self, asker: int) -> bool:
+        """Whether a player who answers rumours sits between `self.ask` and the asker."""
+        p = self.ask
+        while p != asker:
+            if not self._gone(p):
+                return True
+            p = (p + 1) % self.game.players
+        return False
 
     def _end_rumour(self) -> None:
         self.rum = ()
@@ -947,7 +962,28 @@ class ClueState(State):
     # ----- errors and text ------------------------------------------------------------------
 
     def why_illegal(self, action: Action) -> IllegalAction:
-        return self.game.explain(self, action)
+        return why_illegal(self, action)
+
+    def reveals(self, action: Action) -> bool:
+        """Clue's secrets are the hands, the envelope, the side cards, kept intrigue cards and
+        the pile's order: an action reveals when it moves the generator (a roll) or the pile
+        (a draw), changes a hand, or adds to the history an entry that teaches something (a
+        pass, a card shown, peeked, scanned or looked at, an accusation's verdict, a kept
+        card played, a player put out), or makes a seat answer a rumour (it holds one of
+        the cards). Naming cards, powers' choices and Cloister Bell moves are public
+        choices."""
+        after = self.apply(action)
+        assert isinstance(after, ClueState)
+        if after.rng != self.rng or after.pile != self.pile or after.hands != self.hands:
+            return True
+        if after.phase == ANSWER and (self.phase != ANSWER or after.ask != self.ask):
+            return True  # the seat now asked to show holds one of the three (C-4.3)
+        node = after.log
+        while node is not None and node is not self.log:
+            if node[0][0] not in _PUBLIC_ENTRIES:
+                return True
+            node = node[1]
+        return False
 
     # ----- views and JSON -------------------------------------------------------------------
 
@@ -967,3 +1003,147 @@ class ClueState(State):
 
     def to_json(self) -> dict[str, Any]:
         return self.game.json_of(self)
+
+
+# ----- why a move is refused (with the RULES.md clause) ---------------------------------
+
+_WAITING = {
+    START: ("start a turn: roll, take a passage, stay, accuse or play a card", "C-2"),
+    MOVE: ("move the number rolled", "C-3.2"),
+    TELEPORT: ("choose the location to move to", "C-6.4"),
+    SCAN: ("choose whose hand to scan", "C-6.4"),
+    SLIP: ("choose the nearest secret-passage location", "C-6.5"),
+    NAME: ("name the next card", "C-4.1"),
+    OFFER: ("decide whether to draw an intrigue card", "C-6.1"),
+    ANSWER: ("show a card that answers the rumour", "C-4.3"),
+    PEEK: ("decide whether to see the card just shown", "C-6.4"),
+    SECOND: ("decide whether to ask for a second answer", "C-7.1"),
+    SIDE: ("look at one side card not seen yet", "C-8.2"),
+    CENTRE: ("accuse or end the turn", "C-5.1"),
+    BELL: ("choose the location one closer to the centre (Cloister Bell)", "C-6.5"),
+}
+
+
+def _no_such(state: ClueState, action: Action) -> IllegalAction | None:
+    """The refusal of an action naming a node, card, side card, seat or intrigue card that
+    does not exist (actions built outside the legal list: API clients, edited records)."""
+    g = state.game
+
+    def bad(value: object, size: int) -> bool:
+        return isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size
+
+    if isinstance(action, Move) and (
+        bad(action.to, g.board.nodes) or action.to not in g.board.places
+    ):
+        return IllegalAction(f"there is no board node {action.to!r}", "C-3.2")
+    if isinstance(action, UsePassage) and bad(action.location, g.board.rooms):
+        return IllegalAction(f"there is no location {action.location!r}", "C-2.2")
+    if isinstance(action, NameCard | ShowCard) and bad(action.card, len(g.card_names)):
+        return IllegalAction(f"there is no card {action.card!r}", "C-4.1")
+    if isinstance(action, LookAtSideCard) and bad(action.index, len(state.side)):
+        if not state.side:
+            return IllegalAction("side cards are only in the two-player variant", "C-8.2")
+        return IllegalAction(f"there is no side card {action.index!r}", "C-8.2")
+    if isinstance(action, Target) and bad(action.seat, g.players):
+        return IllegalAction(f"there is no seat {action.seat!r} at this table", "C-6.4")
+    if isinstance(action, PlayCard) and (
+        not isinstance(action.card, str) or action.card not in g.effect
+    ):
+        return IllegalAction(f"there is no intrigue action card {action.card!r}", "C-6.4")
+    return None
+
+
+def why_illegal(state: ClueState, action: Action) -> IllegalAction:
+    g = state.game
+    ph = state.phase
+    if ph == OVER:
+        return GameOver("the game is over", "C-5.2")
+    missing = _no_such(state, action)
+    if missing is not None:
+        return missing
+    seat = state.dec
+    wanted, rule = _WAITING[ph]
+    here = state.pos[state.chars[seat]]
+    kind = type(action)
+    if ph in (TELEPORT, SLIP, BELL) and isinstance(action, Move):
+        where = {
+            TELEPORT: "any other location",
+            SLIP: "a nearest secret-passage location",
+            BELL: "one of the locations one closer to the centre",
+        }[ph]
+        return IllegalAction(f"{g.node_name(action.to)} is not {where}", rule)
+    if ph == START:
+        if kind is UsePassage:
+            if here >= TARDIS:
+                return IllegalAction("passages lead only from one location to another", "C-2.2")
+            return IllegalAction(
+                f"no secret passage or joining door leads from {g.node_name(here)} there",
+                "C-2.2",
+            )
+        if kind is StayPut:
+            return IllegalAction(
+                "only a player whose mover another player's rumour moved into a location "
+                "since their last turn may stay there and make a rumour",
+                "C-4.2",
+            )
+        if kind is Accuse:
+            return IllegalAction("accusations are made only from the TARDIS in the centre", "C-5.1")
+        if kind is Move:
+            return IllegalAction("roll the dice before moving", "C-3.1")
+    if isinstance(action, PlayCard | UsePower) and state.out[seat]:
+        what = "cards" if isinstance(action, PlayCard) else "powers"
+        return IllegalAction(f"a player who is out plays no {what}", "C-5.3")
+    if isinstance(action, PlayCard):
+        card = action.card
+        if card not in state.kept[seat]:
+            return IllegalAction(f"you do not hold {g.intrigue_names[card]}", "C-6.4")
+        return IllegalAction(
+            f"{g.intrigue_names[card]} cannot be played now: {_timing(g.effect[card])}", "C-6.4"
+        )
+    if kind is UsePower:
+        if not g.powers:
+            return IllegalAction("character powers are not in this game", "C-8.1")
+        if state.used[seat]:
+            return IllegalAction("each character power is used once per game", "C-7.1")
+        return IllegalAction(
+            f"your power cannot be used now: {_timing(g.power_effect[state.chars[seat]])}", "C-7.1"
+        )
+    if ph == MOVE and isinstance(action, Move):
+        return IllegalAction(
+            f"{g.node_name(action.to)} cannot be reached with {state.steps} steps from "
+            f"{g.node_name(here)} (orthogonal steps through doors; exact count to a plain square)",
+            "C-3.2",
+        )
+    if ph == NAME and kind is NameCard:
+        cat = ("suspect", "weapon", "location")[len(state.naming)]
+        return IllegalAction(f"name a {cat} now", "C-4.1")
+    if ph == ANSWER and kind is ShowCard:
+        return IllegalAction("show one of your own cards that the rumour names", "C-4.4")
+    if ph == SIDE and kind is LookAtSideCard:
+        return IllegalAction("look at a side card you have not seen yet", "C-8.2")
+    if ph == SCAN and kind is Target:
+        return IllegalAction("scan another player who holds cards", "C-6.4")
+    return IllegalAction(f"{_said(g, action)} is not allowed now: {wanted}", rule)
+
+
+def _said(g: ClueRules, action: Action) -> str:
+    """`str(action)` with this game's names (an action's own text uses the standard set's)."""
+    if isinstance(action, NameCard | ShowCard):
+        return f"{'name' if isinstance(action, NameCard) else 'show'} {g.card_name(action.card)}"
+    if isinstance(action, Move):
+        return f"move to {g.node_name(action.to)}"
+    if isinstance(action, UsePassage):
+        return f"take the passage to {g.node_name(action.location)}"
+    return str(action)
+
+
+def _timing(effect: str) -> str:
+    if effect in START_EFFECTS:
+        return "it is played at the start of your turn, before rolling"
+    if effect == "plus-six":
+        return "it is played after rolling, before moving"
+    if effect == "peek":
+        return "it is played when another player's rumour is answered"
+    if effect == "second-answer":
+        return "it is used when your own rumour has been answered"
+    return "not now"

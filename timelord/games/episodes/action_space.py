@@ -12,7 +12,7 @@ from itertools import product
 from weakref import WeakKeyDictionary
 
 from timelord.core import Action
-from timelord.games.episodes import rules as R
+from timelord.games.episodes import hands as H
 from timelord.games.episodes.actions import (
     ChooseOpponent,
     DiscardCard,
@@ -51,7 +51,7 @@ def _build(game: EpisodesRules) -> tuple[Action, ...]:
     out += [
         PlayEpisode(fps)
         for fps in product(*by_suit)
-        if R.defence(fps) > R.threat(fps)  # E-5.2: the only episodes ever offered
+        if H.defence(fps) > H.threat(fps)  # E-5.2: the only episodes ever offered
     ]
     out.append(SkipEpisode())
     out += [DiscardCard(s, f) for s, f in cards]

@@ -10,7 +10,7 @@ from mypy_extensions import mypyc_attr
 
 from timelord.core import Action, ConfigError, Rng, View
 from timelord.core.viewcache import ViewCache
-from timelord.games.episodes import rules as R
+from timelord.games.episodes import hands as H
 from timelord.games.episodes import text
 from timelord.games.episodes.action_space import action_space
 from timelord.games.episodes.actions import (
@@ -30,9 +30,11 @@ from timelord.games.episodes.cards import (
     standard_deck,
     texts,
 )
+from timelord.games.episodes.doors import state_from_json
 from timelord.games.episodes.render import render_view
+from timelord.games.episodes.sample import prepare, sample_state
 from timelord.games.episodes.state import EpisodesRules, EpisodesState
-from timelord.games.episodes.view import build_view, prepare, sample_state, state_from_json
+from timelord.games.episodes.view import build_view
 
 
 def _int_option(name: str, value: object, lo: int, hi: int) -> int:
@@ -68,7 +70,7 @@ VARIANTS_BY_NAME: dict[str, Variant] = {
             ("Plot", 2, 1),
             ("Special", 1, 1),
         ),
-        R.DEAL,
+        H.DEAL,
         4,
         1,
         "a 6-card deck of one card per suit, target 4, max_rounds 1 (degenerate: no episode "
@@ -104,7 +106,13 @@ class EpisodesGame(EpisodesRules):
     id: ClassVar[str] = "episodes"
     description: ClassVar[str] = "Episodes, the rummy-style card game (2-6 players)"
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    rules_versions = (1, 2)
+    unversioned = (2, 1)
     options_doc: ClassVar[Mapping[str, str]] = {
+        "rules": (
+            "rules version, 1 or 2 (default 2, the current rules): 1 takes every step with "
+            "one option without asking (before ruling E-R13 was narrowed)"
+        ),
         "players": "number of players, 2 to 6 (default 3)",
         "target": "victory points that win at once, 1 to 10000 (default 50; E-7.1)",
         "max_rounds": "rounds after which the most VP wins, 1 to 10000 (default 100; E-R3)",
@@ -125,12 +133,13 @@ class EpisodesGame(EpisodesRules):
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         deck: list[list[Any]] | None = None,
         variant: str = "standard",
+        rules: int | None = None,
     ) -> None:
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"episodes: variant must be one of {VARIANTS}, not {variant!r}")
         small = VARIANTS_BY_NAME.get(variant)
         #: cards dealt to each player (E-2.1), and the suits of an episode (E-5.1, E-R20)
-        self.deal = R.DEAL
+        self.deal = H.DEAL
         self.episode_suits: tuple[int, ...] = tuple(range(len(SUITS)))
         if small is not None:
             if deck is not None:
@@ -157,6 +166,8 @@ class EpisodesGame(EpisodesRules):
             "max_rounds": self.max_rounds,
             "deck": None if deck is None else [list(row) for row in deck],
         }
+        self.rules = self.check_rules(rules)
+        self.options["rules"] = self.rules
         if variant != "standard":  # so records of the standard game stay as they were
             self.options["variant"] = variant
         #: what `sample_state` read and checked from each recent view (thread-safe, never stale)

@@ -30,7 +30,6 @@ from mypy_extensions import mypyc_attr
 
 from timelord.core import (
     Action,
-    CorruptRecord,
     Game,
     IllegalAction,
     InvalidAction,
@@ -41,7 +40,7 @@ from timelord.core import (
 )
 from timelord.core.events import Event
 from timelord.core.viewcache import ViewCache
-from timelord.games.episodes import rules as R
+from timelord.games.episodes import hands as H
 from timelord.games.episodes.actions import (
     ChooseOpponent,
     DiscardCard,
@@ -135,7 +134,7 @@ class EpisodesRules(Game):
     max_rounds: int
     #: the suits an episode takes one card of: all six, but fewer in a variant (E-R20)
     episode_suits: tuple[int, ...]
-    #: what `sample_state` read and checked from each recent view (`view.prepare`)
+    #: what `sample_state` read and checked from each recent view (`sample.prepare`)
     _views: ViewCache[Any]
 
     @abstractmethod
@@ -210,7 +209,7 @@ class EpisodesState(State):
         st.discard = []
         st.vp = [0] * n
         st.turn = 0
-        st.phase = R.ACTION
+        st.phase = H.ACTION
         st.pending = -1
         st.limbo = []
         st.known = [[[] for _ in range(n)] for _ in range(n)]
@@ -250,13 +249,13 @@ class EpisodesState(State):
 
     @property
     def to_move(self) -> int | None:
-        if self.phase == R.OVER:
+        if self.phase == H.OVER:
             return None
         return self.turn % self.game.players
 
     @property
     def is_over(self) -> bool:
-        return self.phase == R.OVER
+        return self.phase == H.OVER
 
     @property
     def seat(self) -> int:
@@ -293,7 +292,7 @@ class EpisodesState(State):
         return [float(v) for v in self.vp]
 
     def winners(self) -> list[int]:
-        if self.phase != R.OVER:
+        if self.phase != H.OVER:
             return []
         best = max(self.vp)
         return [s for s, v in enumerate(self.vp) if v == best]
@@ -322,7 +321,7 @@ class EpisodesState(State):
 
     def apply(self, action: Action) -> State:
         # State.apply's contract, checked against the cached list without copying it.
-        if self.phase != R.OVER and isinstance(action, Action):
+        if self.phase != H.OVER and isinstance(action, Action):
             legal = self._legal
             if legal is None:
                 legal = self._legal = self._compute_legal()
@@ -340,11 +339,11 @@ class EpisodesState(State):
 
     def _compute_legal(self) -> list[Action]:
         ph = self.phase
-        if ph == R.OVER:
+        if ph == H.OVER:
             return []
         seat = self.turn % self.game.players
         hand = self.hands[seat]
-        if ph == R.ACTION:
+        if ph == H.ACTION:
             targets = self._has_target(seat)
             out: list[Action] = []
             prev = -1
@@ -354,23 +353,40 @@ class EpisodesState(State):
                 prev = c
             out.append(_SKIP_ABILITY)
             return out
-        if ph == R.TARGET:
+        if ph == H.TARGET:
             hands = self.hands
             return [_CHOOSE[o] for o in range(self.game.players) if o != seat and hands[o]]
-        if ph == R.KEEP:
+        if ph == H.KEEP:
             return [_KEEP[c] for c in sorted(set(self.limbo))]
-        if ph == R.EPISODE:
-            out = [_episode_action(fps) for fps in R.episodes(hand, self.game.episode_suits)]
+        if ph == H.EPISODE:
+            out = [_episode_action(fps) for fps in H.episodes(hand, self.game.episode_suits)]
             out.append(_SKIP_EPISODE)
             return out
-        assert ph == R.DISCARD
-        return [_DISCARD[c] for c in R.discard_choices(hand, self.floor)]
+        assert ph == H.DISCARD
+        return [_DISCARD[c] for c in H.discard_choices(hand, self.floor)]
 
     def _has_target(self, seat: int) -> bool:
         return any(h for o, h in enumerate(self.hands) if o != seat)
 
+    def reveals(self, action: Action) -> bool:
+        """Episodes' secrets are the hands, the deck and the Gadget's drawn cards (E-8): an
+        action reveals when it moves the generator, the deck or limbo, changes a hand (a
+        card leaves a hidden hand face up, or is drawn, stolen or kept), or teaches a seat
+        a card (the knowledge tables: `known`, `top`, `limbo_known`)."""
+        after = self.apply(action)
+        assert isinstance(after, EpisodesState)
+        return (
+            after.rng != self.rng
+            or after.deck != self.deck
+            or after.limbo != self.limbo
+            or after.hands != self.hands
+            or after.known != self.known
+            or after.top != self.top
+            or after.limbo_known != self.limbo_known
+        )
+
     def why_illegal(self, action: Action) -> IllegalAction:
-        if self.phase == R.OVER:
+        if self.phase == H.OVER:
             return IllegalAction("the game is over", "E-7.1")
         if not well_formed(action):
             return IllegalAction(f"malformed {type(action).__name__}: {action!r}", "")
@@ -378,9 +394,9 @@ class EpisodesState(State):
             return IllegalAction(f"{action} is allowed now", "")
         seat = self.seat
         hand = self.hands[seat]
-        phase = R.PHASES[self.phase]
+        phase = H.PHASES[self.phase]
         if isinstance(action, UseAbility | SkipAbility):
-            if self.phase != R.ACTION:
+            if self.phase != H.ACTION:
                 return IllegalAction(
                     f"abilities are used in the action phase, not {phase}", "E-4.1"
                 )
@@ -392,7 +408,7 @@ class EpisodesState(State):
                 f"no opponent holds a card, so a {action.suit} ability has no target", "E-4.8"
             )
         if isinstance(action, ChooseOpponent):
-            if self.phase != R.TARGET:
+            if self.phase != H.TARGET:
                 return IllegalAction("no ability is waiting for a target", "E-4.8")
             if action.seat == seat:
                 return IllegalAction("the target must be an opponent, not yourself", "E-4.8")
@@ -400,13 +416,13 @@ class EpisodesState(State):
                 return IllegalAction(f"there is no seat {action.seat}", "E-4.8")
             return IllegalAction(f"seat {action.seat} holds no cards to target", "E-4.8")
         if isinstance(action, KeepCard):
-            if self.phase != R.KEEP:
+            if self.phase != H.KEEP:
                 return IllegalAction("no Gadget draw is waiting for a choice", "E-4.6")
             return IllegalAction(
                 f"{action.suit} {action.fp} is not among the cards the Gadget drew", "E-4.6"
             )
         if isinstance(action, PlayEpisode | SkipEpisode):
-            if self.phase != R.EPISODE:
+            if self.phase != H.EPISODE:
                 return IllegalAction(
                     f"episodes are played in the episode phase, not {phase}", "E-5.1"
                 )
@@ -422,13 +438,13 @@ class EpisodesState(State):
                 c = _card_code(SUITS[s], fp)
                 if c < 0 or c not in hand:
                     return IllegalAction(f"you hold no {SUITS[s]} {fp}", "E-5.1")
-            d, t = R.defence(action.fps), R.threat(action.fps)
+            d, t = H.defence(action.fps), H.threat(action.fps)
             return IllegalAction(f"the Defenders' {d} FP must exceed the Threat's {t} FP", "E-5.2")
         if isinstance(action, DiscardCard):
-            if self.phase != R.DISCARD:
+            if self.phase != H.DISCARD:
                 return IllegalAction(
                     f"cards are discarded to the hand limit only in the end phase over "
-                    f"{R.HAND_LIMIT} cards (now: {phase})",
+                    f"{H.HAND_LIMIT} cards (now: {phase})",
                     "E-6.1",
                 )
             c = _card_code(action.suit, action.fp)
@@ -458,7 +474,7 @@ class EpisodesState(State):
         elif kind is SkipAbility:
             if log is not None:
                 self._tell("skip_ability", {"actor": seat})
-            self.phase = R.EPISODE
+            self.phase = H.EPISODE
         elif kind is ChooseOpponent:
             assert isinstance(action, ChooseOpponent)
             self._hit(seat, action.seat, forced)
@@ -487,14 +503,15 @@ class EpisodesState(State):
         otherwise asking, or not, would tell the table about the player's hidden cards."""
         while True:
             ph = self.phase
-            if ph == R.OVER:
+            if ph == H.OVER:
                 self._legal = []
                 return
             legal = self._compute_legal()
-            if len(legal) == 1 and self._plainly_forced(ph):
-                if ph == R.ACTION:
-                    self.phase = R.EPISODE
-                elif ph == R.EPISODE:
+            # rules 1 took every one-option step without asking (before E-R13 narrowed)
+            if len(legal) == 1 and (self.game.rules < 2 or self._plainly_forced(ph)):
+                if ph == H.ACTION:
+                    self.phase = H.EPISODE
+                elif ph == H.EPISODE:
                     self._end_phase()
                 else:
                     self._do(legal[0], True)  # a target or a one-card Gadget draw (E-R13)
@@ -508,19 +525,19 @@ class EpisodesState(State):
         cards for a target, one card drawn by a Gadget. Equal drawn cards, a hand-limit
         discard or a hand that holds no episode are seen by the player alone."""
         hand = self.hands[self.turn % self.game.players]
-        if ph == R.ACTION:
+        if ph == H.ACTION:
             return not hand
-        if ph == R.EPISODE:
+        if ph == H.EPISODE:
             return len(hand) < len(self.game.episode_suits)
-        if ph == R.KEEP:
+        if ph == H.KEEP:
             return len(self.limbo) == 1
-        return ph == R.TARGET
+        return ph == H.TARGET
 
     def _use_ability(self, seat: int, c: int) -> None:
         self._discard_from_hand(seat, c)  # E-4.9: the card goes face up first
         suit = c >> 4
         if suit == DOCTOR:
-            seen = min(R.PEEK, len(self.deck))
+            seen = min(H.PEEK, len(self.deck))
             self._fix(seen)
             self.top[seat] = seen
             if self._log is not None:
@@ -528,21 +545,21 @@ class EpisodesState(State):
                 self._tell(
                     "peek", {"actor": seat, "count": seen}, ((frozenset({seat}), {"cards": cards}),)
                 )
-            self.phase = R.EPISODE
+            self.phase = H.EPISODE
         elif suit == COMPANION:
-            self._draw(seat, R.COMPANION_DRAW, reason="companion")
-            self.phase = R.EPISODE
+            self._draw(seat, H.COMPANION_DRAW, reason="companion")
+            self.phase = H.EPISODE
         elif suit == GADGET:
-            self._draw(seat, R.GADGET_DRAW, to_limbo=True, reason="gadget")
-            self.phase = R.KEEP if self.limbo else R.EPISODE
+            self._draw(seat, H.GADGET_DRAW, to_limbo=True, reason="gadget")
+            self.phase = H.KEEP if self.limbo else H.EPISODE
         else:
             self.pending = suit
-            self.phase = R.TARGET
+            self.phase = H.TARGET
 
     def _hit(self, seat: int, victim: int, forced: bool = False) -> None:
         suit = self.pending
         self.pending = -1
-        self.phase = R.EPISODE
+        self.phase = H.EPISODE
         hand = self.hands[victim]
         known = self.known
         log = self._log
@@ -619,31 +636,31 @@ class EpisodesState(State):
         self.limbo = []
         self.limbo_old = 0
         self.limbo_known = [[] for _ in range(n)]
-        self.phase = R.EPISODE
+        self.phase = H.EPISODE
 
     def _episode(self, seat: int, fps: tuple[int, ...]) -> None:
         for s, fp in enumerate(fps):
             if fp:  # 0: a suit a variant leaves out (E-R20)
                 self._discard_from_hand(seat, s * 16 + fp)
-        self.vp[seat] += R.threat(fps)
+        self.vp[seat] += H.threat(fps)
         if self._log is not None:
             cards = [LABEL[s * 16 + fp] for s, fp in enumerate(fps) if fp]
-            data = {"actor": seat, "cards": cards, "vp": R.threat(fps), "total": self.vp[seat]}
+            data = {"actor": seat, "cards": cards, "vp": H.threat(fps), "total": self.vp[seat]}
             self._tell("episode", data)
         if self.vp[seat] >= self.game.target:
-            self.phase = R.OVER  # E-7.1, E-R5: at once, no draw, no end phase
+            self.phase = H.OVER  # E-7.1, E-R5: at once, no draw, no end phase
             self.ended = "target"
             if self._log is not None:
                 self._tell_end()
             return
-        self._draw(seat, R.EPISODE_DRAW, reason="episode")
+        self._draw(seat, H.EPISODE_DRAW, reason="episode")
         self._end_phase()
 
     def _end_phase(self) -> None:
         seat = self.turn % self.game.players
-        if len(self.hands[seat]) > R.HAND_LIMIT:
-            if self.phase != R.DISCARD:
-                self.phase = R.DISCARD
+        if len(self.hands[seat]) > H.HAND_LIMIT:
+            if self.phase != H.DISCARD:
+                self.phase = H.DISCARD
                 self.floor = 0
             return
         self._next_turn()
@@ -653,15 +670,15 @@ class EpisodesState(State):
         self.turn += 1
         self.floor = 0
         if self.turn >= self.game.max_rounds * n:
-            self.phase = R.OVER  # E-7.2
+            self.phase = H.OVER  # E-7.2
             self.ended = "rounds"
             if self._log is not None:
                 self._tell_end()
             return
         if self._log is not None:
             self._tell("turn", {"actor": self.turn % n, "round": self.turn // n + 1})
-        self._draw(self.turn % n, R.DRAW, reason="turn")
-        self.phase = R.ACTION
+        self._draw(self.turn % n, H.DRAW, reason="turn")
+        self.phase = H.ACTION
 
     def _tell_end(self) -> None:
         data = {"reason": self.ended, "winners": self.winners(), "vp": self.vp[:]}
@@ -775,7 +792,7 @@ class EpisodesState(State):
     def to_json(self) -> dict[str, Any]:
         return {
             "turn": self.turn,
-            "phase": R.PHASES[self.phase],
+            "phase": H.PHASES[self.phase],
             "pending": SUITS[self.pending] if self.pending >= 0 else None,
             "vp": self.vp[:],
             "hands": [h[:] for h in self.hands],
@@ -794,45 +811,6 @@ class EpisodesState(State):
             "rng": self.rng,
         }
 
-    @classmethod
-    def read_json(cls, game: EpisodesRules, data: Any) -> EpisodesState:
-        """The state `to_json` wrote, its fields' types and sizes checked (`CorruptRecord`);
-        not yet settled nor checked as a whole: `view.state_from_json` does both."""
-        try:
-            st = cls.blank(game)
-            n = game.players
-            st.turn = _int(data["turn"])
-            st.phase = R.PHASES.index(data["phase"])
-            pending = data["pending"]
-            st.pending = -1 if pending is None else SUITS.index(pending)
-            st.vp = [_int(v) for v in data["vp"]]
-            st.hands = [_cards(h) for h in data["hands"]]
-            st.deck = _cards(data["deck"], keep_order=True)
-            st.fixed = _int(data["fixed"])
-            st.discard = _cards(data["discard"], keep_order=True)
-            st.limbo = _cards(data["limbo"], keep_order=True)
-            st.known = [[_cards(k) for k in row] for row in data["known"]]
-            st.top = [_int(v) for v in data["top"]]
-            st.limbo_known = [_cards(k, keep_order=True) for k in data["limbo_known"]]
-            st.limbo_old = _int(data["limbo_old"])
-            st.pool = [_cards(p) for p in data["pool"]]
-            st.floor = _int(data["floor"])
-            st.reshuffles = _int(data["reshuffles"])
-            ended = data["ended"]
-            if not isinstance(ended, str):
-                raise TypeError("'ended' must be text")
-            st.ended = ended
-            st.rng = _int(data["rng"])
-            if len(st.vp) != n or len(st.hands) != n or len(st.top) != n:
-                raise CorruptRecord("per-seat lists do not match the player count")
-            if len(st.known) != n or any(len(row) != n for row in st.known):
-                raise CorruptRecord("knowledge table does not match the player count")
-        except RecursionError:
-            raise CorruptRecord("not an Episodes state: a field is nested too deep") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise CorruptRecord(f"not an Episodes state: {exc!r}") from exc
-        return st
-
     def _settle_cache(self) -> None:
         self._legal = self._compute_legal()
 
@@ -841,22 +819,4 @@ class EpisodesState(State):
         return self.game.view_of(self, self.game.check_seat(seat))
 
     def __repr__(self) -> str:
-        return f"<EpisodesState turn={self.turn} phase={R.PHASES[self.phase]} vp={self.vp}>"
-
-
-def _int(v: Any) -> int:
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise TypeError(f"expected an integer, got {v!r}")
-    return v
-
-
-def _cards(v: Any, keep_order: bool = False) -> list[int]:
-    if not isinstance(v, list):
-        raise TypeError(f"expected a list of cards, got {v!r}")
-    out = [_int(c) for c in v]
-    for c in out:
-        if not (0 <= c >> 4 < 6 and 1 <= c & 15 <= 15):
-            raise ValueError(f"{c} is not a card code")
-    if not keep_order and out != sorted(out):
-        raise ValueError("hands and knowledge lists must be sorted")
-    return out
+        return f"<EpisodesState turn={self.turn} phase={H.PHASES[self.phase]} vp={self.vp}>"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from weakref import WeakKeyDictionary
 
 from timelord.core import Action
-from timelord.games.keys.rules import KeysRules
+from timelord.games.keys.state import KeysRules
 
 _CACHE: WeakKeyDictionary[KeysRules, tuple[Action, ...]] = WeakKeyDictionary()
 

@@ -16,8 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from timelord.core import Action, ConfigError, Rng, State, View, generator
 from timelord.core.viewcache import ViewCache
-from timelord.games.keys import render, text
-from timelord.games.keys import view as views
+from timelord.games.keys import doors, render, sample, text, view
 from timelord.games.keys.action_space import action_space
 from timelord.games.keys.actions import ACTION_TYPES
 from timelord.games.keys.board import (
@@ -30,7 +29,7 @@ from timelord.games.keys.board import (
     texts,
     tiny_content,
 )
-from timelord.games.keys.rules import KeysRules, KeysState, Tables
+from timelord.games.keys.state import KeysRules, KeysState, Tables
 
 T = TypeVar("T", tuple[int, int], int)
 DEFAULT_ROUND_LIMIT = 100
@@ -79,7 +78,13 @@ class KeysGame(KeysRules):
     id = "keys"
     description = "Keys to the TARDIS, a race across door tiles (2-4 players)"
     action_types = ACTION_TYPES
+    rules_versions = (1, 2)
+    unversioned = (1,)
     options_doc: ClassVar[Mapping[str, str]] = {
+        "rules": (
+            "rules version, 1 or 2 (default 2, the current rules): 1 plays a Teleport whose "
+            "Control tile is held as a tile to stay on (until ruling K-R6 was changed)"
+        ),
         "players": "number of players, 2 to 4 (default 2)",
         "round_limit": (
             f"rounds after which the game ends with no winner, 1 to 100000 "
@@ -102,6 +107,7 @@ class KeysGame(KeysRules):
         round_limit: int = DEFAULT_ROUND_LIMIT,
         turn_limit: int = 0,
         variant: str = "standard",
+        rules: int | None = None,
     ) -> None:
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ConfigError(f"keys: variant must be one of {VARIANTS}, not {variant!r}")
@@ -116,6 +122,8 @@ class KeysGame(KeysRules):
         self.turn_limit = _int_option("turn_limit", turn_limit, 0, 100_000)
         self.variant = variant
         self.options: dict[str, Any] = {"players": self.players, "round_limit": self.round_limit}
+        self.rules = self.check_rules(rules)
+        self.options["rules"] = self.rules
         if self.turn_limit:  # only when set, so records of the standard game stay as they were
             self.options["turn_limit"] = self.turn_limit
         if variant != "standard":  # so records of the standard game stay as they were
@@ -128,7 +136,7 @@ class KeysGame(KeysRules):
         self._extra_tiles = sum(1 for _, back in self.content.tiles if back == EXTRA_TURN)
 
     def _prepare(self, view: View) -> Any:
-        return views.prepare(self, view)
+        return sample.prepare(self, view)
 
     @property
     def max_actions(self) -> int:
@@ -143,10 +151,10 @@ class KeysGame(KeysRules):
         return action_space(self)
 
     def view_of(self, s: KeysState, seat: int | None) -> View:
-        return views.build_view(s, seat)
+        return view.build_view(s, seat)
 
     def json_of(self, s: KeysState) -> dict[str, Any]:
-        return views.state_to_json(s)
+        return view.state_to_json(s)
 
     def seat_name(self, seat: int) -> str:
         edges = SEAT_EDGES.get(self.players)
@@ -196,10 +204,10 @@ class KeysGame(KeysRules):
         return s
 
     def state_from_json(self, data: Any) -> State:
-        return views.state_from_json(self, data)
+        return doors.state_from_json(self, data)
 
     def sample_state(self, view: View, rng: Rng) -> State:
-        return views.sample_state(self, view, rng)
+        return sample.sample_state(self, view, rng)
 
     def glossary(self) -> Mapping[str, Mapping[str, str]]:
         return texts(self.content)

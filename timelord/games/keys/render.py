@@ -12,7 +12,7 @@ from typing import Any
 
 from timelord.core import View
 from timelord.games.keys.board import BACK_IDS, BACK_NAMES
-from timelord.games.keys.rules import KeysRules
+from timelord.games.keys.state import KeysRules
 from timelord.games.keys.text import plural
 
 _BACK_LETTERS = {

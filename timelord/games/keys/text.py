@@ -37,7 +37,7 @@ from timelord.games.keys.board import (
     TUNNEL,
     Geometry,
 )
-from timelord.games.keys.rules import KeysRules
+from timelord.games.keys.state import KeysRules
 
 
 def article(noun: str) -> str:
@@ -287,7 +287,11 @@ def action_label(game: KeysRules, view: View, action: Action) -> str:
     if isinstance(action, PlaceBarrier):
         return f"put a Time Barrier on {_tile(geo, view, a.tile)}"
     if isinstance(action, PlaceCookie):
-        return f"put a Jam Cookie on the Dalek Door {name(a.tile)}"
+        # "the Dalek Door" only where this seat has seen one: a refused cookie on any other
+        # door is named by its tile alone, so the label claims nothing about its back
+        backs = view["backs"]
+        seen = 0 <= a.tile < len(backs) and backs[a.tile] == "dalek"
+        return f"put a Jam Cookie on {'the Dalek Door ' if seen else ''}{name(a.tile)}"
     if isinstance(action, PlacePandorica):
         return f"trap {game.seat_name(a.seat)} at {_pawn_at(geo, view, a.seat)} in the Pandorica"
     if isinstance(action, AssaultPawn):

@@ -14,8 +14,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from timelord.core.action import Action
-from timelord.games.card_game.actions import PlayDefender, PlayEnemy, PlayLocation, PlaySupport
+from timelord.games.card_game.actions import (
+    PlayDefender,
+    PlayEnemy,
+    PlayLocation,
+    PlaySupport,
+    TakeTime,
+)
 from timelord.games.card_game.game import CardGame
+from timelord.games.card_game.state import PHASE_WORDS
 from timelord.server.boards.common import (
     Model,
     Snapshot,
@@ -30,18 +37,6 @@ from timelord.server.boards.common import (
     seat_chip,
 )
 
-PHASE_TEXT = {
-    "main": "Play cards: Locations, Defenders on your Locations, Enemies against others'.",
-    "pass": "Pass cards to the next player.",
-    "declare-defenders": "Defenders declared: add more for the same Location, then click"
-    " “done” to place them (nothing is placed until you do).",
-    "declare-enemies": "Enemies declared: add more that combine with them, then click “done”"
-    " to launch the attack (nothing happens until you do).",
-    "take-time": "The supply is empty: choose whom to take a Time Point from.",
-    "ironsides": "Use Ironsides for this conflict, or pass.",
-    "valiant": "Play The Valiant to save this defence, or pass.",
-    "over": "The game is over.",
-}
 #: The move that closes a declaration, shown as the main button while one is open.
 FINISH = "Finish"
 #: Counters of each kind a seat has (C-1.2); all of one kind in play ends the game (C-6.1).
@@ -165,7 +160,7 @@ def render(snap: Snapshot) -> str:
         "deck": view["deck"]["count"],
         "discards": len(view["discard"]),
         "ending": _ending(snap, view),
-        "phase": PHASE_TEXT.get(view["phase"], view["phase"]) if snap.my_turn else "",
+        "phase": _hint(view["phase"]) if snap.my_turn else "",
         "conflict": _conflict(snap, game),
         "lines": lines,
         # the hand and what to do with it stay in sight at the foot of the window, however
@@ -289,7 +284,7 @@ def _line(
         known += " · reserve face-up: " + ", ".join(game.cards.name[c] for c in up)
     tardis = sum(1 for loc in view["locations"] if loc["owner"] == seat and loc["tardis"])
     daleks = sum(1 for loc in view["locations"] if loc["attacker"] == seat)
-    take_acts = take(lambda a: type(a).__name__ == "TakeTime" and a.seat == seat)
+    take_acts = take(lambda a: isinstance(a, TakeTime) and a.seat == seat)
     locs = [
         _location(snap, game, L, loc, take)
         for L, loc in enumerate(view["locations"])
@@ -387,3 +382,9 @@ def _chooser(snap: Snapshot, game: CardGame, kind: str, acts: list[Action]) -> M
             for c in cards
         ],
     }
+
+
+def _hint(phase: str) -> str:
+    """The phase's hint from the game's one phase table (its id if the table lacks it)."""
+    words = PHASE_WORDS.get(phase)
+    return words.hint if words else phase

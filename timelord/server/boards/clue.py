@@ -12,7 +12,15 @@ from typing import Any
 
 from timelord.core.action import Action
 from timelord.games.clue import notebook
-from timelord.games.clue.actions import Move
+from timelord.games.clue.actions import (
+    Accuse,
+    Move,
+    NameCard,
+    PlayCard,
+    ShowCard,
+    Target,
+    UsePassage,
+)
 from timelord.games.clue.board import FIRST_SQUARE, TARDIS, cards_data
 from timelord.games.clue.game import ClueGame
 from timelord.server.boards.common import (
@@ -76,7 +84,7 @@ ACCUSE_CONFIRM = (
 
 
 def _confirm(action: Action) -> str:
-    return ACCUSE_CONFIRM if type(action).__name__ == "Accuse" else ""
+    return ACCUSE_CONFIRM if isinstance(action, Accuse) else ""
 
 
 def _intrigue_names() -> dict[str, dict[str, Any]]:
@@ -107,7 +115,7 @@ def render(snap: Snapshot) -> str:
     hint = ""
     if snap.my_turn:
         hint = PHASE_TEXT.get(view["phase"], "")
-        if view["phase"] != "centre" and any(type(a).__name__ == "Accuse" for a in snap.legal):
+        if view["phase"] != "centre" and any(isinstance(a, Accuse) for a in snap.legal):
             hint += " Or click the TARDIS to accuse (only when you are sure: a wrong guess"
             hint += " puts you out)."
         naming = view.get("naming") or []
@@ -146,7 +154,7 @@ def _seats(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> l
     for s in range(int(view["players"])):
         who = game.suspects[view["characters"][s]]
         gone = view["out"][s]
-        acts = take(lambda a, s=s: type(a).__name__ == "Target" and a.seat == s)
+        acts = take(lambda a, s=s: isinstance(a, Target) and a.seat == s)
         cls = "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box"
         if acts:
             cls += " can-act"
@@ -194,7 +202,7 @@ def _map(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> Mod
         acts = take(
             lambda a, room=room: (
                 getattr(a, "to", None) == room
-                or (type(a).__name__ == "UsePassage" and a.location == room)
+                or (isinstance(a, UsePassage) and a.location == room)
                 # the accusation starts from the TARDIS at the centre (C-5.1), as does its
                 # alternative, ending the turn there
                 or (room == TARDIS and type(a).__name__ in ("Accuse", "EndTurn"))
@@ -281,7 +289,7 @@ def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> li
         return None
     cards = []
     for c in view.get("hand") or []:
-        acts = take(lambda a, c=c: type(a).__name__ == "ShowCard" and a.card == c)
+        acts = take(lambda a, c=c: isinstance(a, ShowCard) and a.card == c)
         cat = next(i for i, cat in enumerate(view["categories"]) if c in cat)
         cards.append(
             card(
@@ -296,7 +304,7 @@ def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> li
     intrigue = _intrigue_names()
     for cid in view.get("kept") or []:
         info = intrigue.get(cid, {})
-        acts = take(lambda a, cid=cid: type(a).__name__ == "PlayCard" and a.card == cid)
+        acts = take(lambda a, cid=cid: isinstance(a, PlayCard) and a.card == cid)
         cards.append(
             card(
                 snap,
@@ -327,7 +335,7 @@ def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -
             for s in range(players):
                 has = (s == snap.seat and where == "hand") or where == f"seat {s}"
                 cells.append(f"{s}:{c}" if has else None)
-            acts = take(lambda a, c=c: type(a).__name__ == "NameCard" and a.card == c)
+            acts = take(lambda a, c=c: isinstance(a, NameCard) and a.card == c)
             rows.append(
                 {
                     "name": game.card_names[c],

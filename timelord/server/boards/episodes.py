@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from timelord.core.action import Action
-from timelord.games.episodes.actions import UseAbility
+from timelord.games.episodes.actions import ChooseOpponent, PlayEpisode, UseAbility
 from timelord.games.episodes.cards import ABILITY_TEXT, CODE_OF, DEFENDERS, SUITS, THREAT
 from timelord.games.episodes.game import EpisodesGame
 from timelord.server.boards.common import (
@@ -128,7 +128,7 @@ def _seats(snap: Snapshot, view: dict[str, Any]) -> list[Model]:
     for s, vp in enumerate(view["vp"]):
         known = view["known_hands"][s] if s != snap.seat else []
         knows = view["known_by"][s] if snap.seat is not None and s != snap.seat else []
-        acts = [a for a in snap.legal if type(a).__name__ == "ChooseOpponent" and a.seat == s]  # type: ignore[attr-defined]
+        acts = [a for a in snap.legal if isinstance(a, ChooseOpponent) and a.seat == s]
         cls = "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box"
         if acts:
             cls += " can-act"
@@ -189,10 +189,10 @@ def _best(hand: list[str]) -> tuple[int, int] | None:
 
 
 def _episodes(snap: Snapshot) -> list[Model]:
-    plays = [a for a in snap.legal if type(a).__name__ == "PlayEpisode"]
+    plays = [a for a in snap.legal if isinstance(a, PlayEpisode)]
     out = []
-    for a in sorted(plays, key=lambda x: -sum(x.fps[i] for i in THREAT)):  # type: ignore[attr-defined]
-        fps = a.fps  # type: ignore[attr-defined]
+    for a in sorted(plays, key=lambda x: -sum(x.fps[i] for i in THREAT)):
+        fps = a.fps
         out.append(
             {
                 "attrs": act_attrs(snap, [a]),

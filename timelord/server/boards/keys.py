@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from timelord.core.action import Action
-from timelord.games.keys.actions import MovePawn
+from timelord.games.keys.actions import MovePawn, PlacePandorica
 from timelord.games.keys.board import (
     BACK_IDS,
     BACK_NAMES,
@@ -136,7 +136,7 @@ def _seats(snap: Snapshot, view: dict[str, Any]) -> list[Model]:
         if isinstance(pawn, int):
             where = f"on {_geo(view).tile_name(pawn)}"
         stuck = " · in the Pandorica" if view["pandorica"][s] else ""
-        acts = [a for a in snap.legal if type(a).__name__ == "PlacePandorica" and a.seat == s]  # type: ignore[attr-defined]
+        acts = [a for a in snap.legal if isinstance(a, PlacePandorica) and a.seat == s]
         out.append(
             {
                 "cls": "seat-box to-move" if s == snap.to_move and not snap.over else "seat-box",

@@ -53,6 +53,22 @@ function drawOptions() {
     optionsBox.append(label);
   }
   drawSeats();
+  matchVariant();
+}
+
+// Two players play the two-player rules unless asked otherwise (Clue ruling CL-18): the
+// variant offered follows the player count, so the form never sends a contradicting default.
+function matchVariant() {
+  const variant = optionsBox.querySelector('select[data-option="variant"]');
+  if (variant) variant.value = Number(playersSel.value) === 2 ? "two-player" : "standard";
+  matchIntrigue();
+}
+
+// The two-player rules never use the intrigue deck (C-8.2): the box follows the variant.
+function matchIntrigue() {
+  const variant = optionsBox.querySelector('select[data-option="variant"]');
+  const intrigue = optionsBox.querySelector('input[data-option="intrigue"]');
+  if (variant && intrigue) intrigue.checked = variant.value !== "two-player";
 }
 
 function drawSeats() {
@@ -82,7 +98,8 @@ function undoDefault() {
 
 form.addEventListener("change", (e) => {
   if (e.target.name === "game") drawOptions();
-  else if (e.target === playersSel) drawSeats();
+  else if (e.target === playersSel) { drawSeats(); matchVariant(); }
+  else if (e.target.dataset && e.target.dataset.option === "variant") matchIntrigue();
   else if (e.target.name?.startsWith("seat-")) undoDefault();
 });
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from timelord.core import Game, GameError, Record, State, load
 from timelord.core.events import Event
+from timelord.core.record import rules_of
 from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, Code, not_found
 from timelord.server.limits import Limits
@@ -89,8 +90,14 @@ class Loader:
         stored = await self.db.read(self.db.store.table, table_id)
         if stored is None:
             raise not_found(table_id)
+        options = dict(stored.options)
         try:
-            game = load(stored.game, **stored.options)
+            if "rules" not in options:  # stored before rules versions were kept: find its own
+                rows = await self.db.read(self.db.store.actions, table_id, 0)
+                past = Record(stored.game, options, stored.seed, [r.action for r in rows])
+                past.key = None if stored.key is None else stored.key.hex()
+                options = rules_of(past)
+            game = load(stored.game, **options)
             state = new_state(game, stored.seed, stored.key)
         except (GameError, ValueError, TypeError) as exc:
             raise ApiError(Code.RECORD_CORRUPT, f"table {table_id}: {exc}") from exc

@@ -61,7 +61,12 @@ def start_conflict(s: CardGameState, L: int, new_defs: tuple[int, ...]) -> None:
             defender_wins(s, L)
             conflict_done(s)
             return
-    _astronaut_and_kovarian(s, L)
+    gone = _astronaut_and_kovarian(s, L)
+    if s.game.rules >= 2:
+        # Defenders the Astronaut discarded were involved in this conflict: a lost defence
+        # lets The Valiant bring them back too (ruling C-R32). Kept with the staged cards,
+        # which are public, until the Valiant window closes.
+        new_defs = new_defs + tuple(d for d in gone if d not in new_defs)
     if has_ironsides(s, owner) and s.tp[owner] >= ironsides_cost(s, owner):
         s.phase = IRON
         s.p_loc = L
@@ -71,9 +76,10 @@ def start_conflict(s: CardGameState, L: int, new_defs: tuple[int, ...]) -> None:
     compare(s, L, new_defs, 0)
 
 
-def _astronaut_and_kovarian(s: CardGameState, L: int) -> None:
-    """C-card-impossible-astronaut, C-card-madame-kovarian."""
+def _astronaut_and_kovarian(s: CardGameState, L: int) -> tuple[int, ...]:
+    """C-card-impossible-astronaut, C-card-madame-kovarian; the Defenders discarded."""
     cs = s.cs
+    gone: list[int] = []
     ens = list(s.loc_en[L])
     defs = list(s.loc_def[L])
     turns = {
@@ -89,6 +95,7 @@ def _astronaut_and_kovarian(s: CardGameState, L: int) -> None:
                 say(s, "discard", actor=s.loc_att[L], cards=[a], why="stopped", **place(s, L))
             if stop not in turns:
                 defs.remove(victims[0])
+                gone.append(victims[0])
                 to_discard(s, (victims[0],))
                 if s.log is not None:
                     say(s, "discard", actor=s.loc_owner[L], cards=[victims[0]], why="stopped")
@@ -96,6 +103,7 @@ def _astronaut_and_kovarian(s: CardGameState, L: int) -> None:
             kill = cs.param(a, "removes", "")
             for d in [d for d in defs if cs.type[d] == kill]:
                 defs.remove(d)
+                gone.append(d)
                 to_discard(s, (d,))
                 if s.log is not None:
                     say(s, "discard", actor=s.loc_owner[L], cards=[d], why="removed", card=a)
@@ -108,6 +116,7 @@ def _astronaut_and_kovarian(s: CardGameState, L: int) -> None:
     s.loc_en[L] = tuple(ens)
     s.loc_def[L] = tuple(defs)
     s.loc_up[L] = (1 << len(ens)) - 1
+    return tuple(gone)
 
 
 def has_ironsides(s: CardGameState, p: int) -> bool:
@@ -175,8 +184,11 @@ def compare(s: CardGameState, L: int, new_defs: tuple[int, ...], boost: int) -> 
         say(s, "return-to-hand", actor=owner, cards=back)
     s.phase = VALIANT
     s.p_loc = L
-    s.p_cards = ()
+    # rules 2: the involved Defenders already discarded (C-R32), for The Valiant to return
+    s.p_cards = tuple(d for d in new_defs if d in s.discard) if s.game.rules >= 2 else ()
     s.p_n = dstr
+    if s.game.rules >= 2:
+        s.fought = tuple(sorted({*s.fought, L}))  # C-R33
 
 
 def valiant_cards(s: CardGameState, p: int) -> list[int]:
@@ -202,12 +214,16 @@ def play_valiant(s: CardGameState, card: int | None) -> None:
             hand_remove(s, owner, card)
         else:
             reserve_remove(s, owner, card)
+        lost = s.p_cards  # Defenders discarded in this conflict (rules 2, C-R32)
+        if lost:
+            s.discard = tuple(c for c in s.discard if c not in lost)
         to_discard(s, (card,))
-        for d in defs:
+        for d in (*defs, *lost):
             hand_add(s, owner, d)
         if s.log is not None:
-            say(s, "valiant", actor=owner, card=card, cards=list(defs))
+            say(s, "valiant", actor=owner, card=card, cards=[*defs, *lost])
     s.loc_def[L] = ()
+    s.p_cards = ()
     options = matching_sets(s, L, s.p_n)
     if len(options) == 1:
         discard_enemies(s, L, options[0])

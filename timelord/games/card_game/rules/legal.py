@@ -50,6 +50,7 @@ from timelord.games.card_game.state import (
     MAIN,
     MATCH,
     OVER,
+    PHASE_WORDS,
     REGEN,
     TAKE,
     VALIANT,
@@ -63,6 +64,17 @@ _IRON = UseIronsides()
 _TARDIS = PlaceTardis()
 
 
+#: Sequences the step bound closes with their Finish (C-3.5, rules 2).
+_CLOSABLE = (DEFEND, ATTACK, CLEVER, REGEN)
+
+
+def at_bound(s: CardGameState) -> bool:
+    """Whether this turn has taken its `turn_step_cap` steps and, under rules 2, must now
+    close what is begun and end (C-3.5, ruling C-R36)."""
+    g = s.game
+    return g.rules >= 2 and s.steps >= g.turn_step_cap
+
+
 def legal_actions(s: CardGameState) -> list[Action]:
     ph = s.phase
     if ph == MAIN:
@@ -71,6 +83,8 @@ def legal_actions(s: CardGameState) -> list[Action]:
         return []
     p = s.active
     cs = s.cs
+    if ph in _CLOSABLE and at_bound(s):
+        return [_FINISH]  # C-3.5 (ruling C-R36): what is begun closes at the bound
     if ph == DEFEND:
         out: list[Action] = []
         L = s.p_loc
@@ -108,7 +122,8 @@ def legal_actions(s: CardGameState) -> list[Action]:
         hand = s.hands[owner]
         # C-3.2 holds for the active player here too: a Valiant from the hand must not leave
         # fewer cards than the minimum once the Defenders are back.
-        short = owner == p and len(hand) - 1 + len(s.loc_def[s.p_loc]) < min_hand(s)
+        back = len(s.loc_def[s.p_loc]) + len(s.p_cards)
+        short = owner == p and len(hand) - 1 + back < min_hand(s)
         fits = (c for c in sorted(valiant_cards(s, owner)) if not (short and c in hand))
         out = [_mk(PlayValiant, c) for c in one_per_design(s, fits)]
         out.append(_PASS)
@@ -199,6 +214,9 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
     out: list[Action] = []
     table = CARD_ACTIONS
     capped = not endgame and s.steps >= g.turn_step_cap
+    if capped and g.rules >= 2:
+        # C-3.5 (ruling C-R36): at the bound the turn ends, its surplus discarded at random
+        return [_END], 0, 0, 0
     if not capped:
         reserve = s.reserve[p]
         if reserve:
@@ -240,10 +258,11 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                 out.append(x.location)
             elif is_def[c]:
                 if own is None:
+                    fought = s.fought
                     own = [
                         (L, {ctype[y] for y in s.loc_def[L]})
                         for L, o in enumerate(loc_owner)
-                        if o == p
+                        if o == p and L not in fought
                     ]
                 t = ctype[c]
                 row = x.defender
@@ -252,7 +271,12 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                         out.append(row[L] if len(row) > L else x.play_defender(c, L))
             elif is_en[c]:
                 if targets is None:
-                    targets = [(L, loc_att[L]) for L, o in enumerate(loc_owner) if o != p]
+                    fought = s.fought  # a won attack waits for a later turn (C-R33)
+                    targets = [
+                        (L, loc_att[L])
+                        for L, o in enumerate(loc_owner)
+                        if o != p and not (L in fought and loc_att[L] == p)
+                    ]
                 takeover = "takeover" in cs.effects[c]
                 row = x.enemy
                 for L, att in targets:
@@ -275,6 +299,12 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
         else:
             room = cs.constants.reserve_limit - len(s.reserve[p])
         k = min(2, h - mh)
+    elif h == mh and g.rules >= 2:
+        # Regeneration draws back one more than it discards, so with exactly the minimum
+        # in hand its action still ends with it (C-3.2, ruling C-R31; rules 1 refused it).
+        for c in one_per_design(s, hand):
+            if "regenerate" in cs.effects[c]:
+                out.append(_mk(PlaySupport, c))
     buys = min(s.tp[p] // cs.constants.buy_cost, len(s.deck) + len(s.discard))  # cards_to_buy
     return out, k, room, buys
 
@@ -463,19 +493,6 @@ _PHASE_OF: dict[type[Action], tuple[tuple[str, ...], str]] = {
     DiscardEnemies: ((MATCH,), "C-5.5"),
 }
 
-_PHASE_TEXT = {
-    MAIN: "the player to move is choosing an action",
-    DEFEND: "Defenders are being declared",
-    ATTACK: "Enemies are being declared",
-    TAKE: "Time Points must be taken from other players",
-    CLEVER: "TARDIS counters are being removed (Mr Clever)",
-    JACK: "a TARDIS counter may be placed (Captain Jack)",
-    REGEN: "cards are being discarded for Regeneration",
-    IRON: "the defender may use Ironsides",
-    VALIANT: "the defender may play The Valiant",
-    MATCH: "the attacker chooses which Enemy cards to discard",
-}
-
 
 _KIND_TEXT = {
     "location": "a Location",
@@ -486,15 +503,21 @@ _KIND_TEXT = {
 }
 
 
-def explain(s: CardGameState, a: Action) -> IllegalAction:
+def why_illegal(s: CardGameState, a: Action) -> IllegalAction:
     """Why `a` (not among the legal actions) is refused now, naming the clause that forbids
     it; for an action built outside the legal list (an API client) the real reason, down to
     naming the listed form of an equal move (C-1.1)."""
     if s.phase == OVER:
         return GameOver("the game is over", "C-6")
+    if at_bound(s) and (s.phase in _CLOSABLE or (s.phase == MAIN and not s.endgame)):
+        done = "end your turn (cards over the number passed are discarded at random)"
+        return IllegalAction(
+            f"this turn has reached its step bound: {done if s.phase == MAIN else 'finish'}",
+            "C-3.5",
+        )
     phases, rule = _PHASE_OF.get(type(a), ((), ""))
     if s.phase not in phases:
-        return IllegalAction(f"{a} is not possible now: {_PHASE_TEXT[s.phase]}", rule)
+        return IllegalAction(f"{a} is not possible now: {PHASE_WORDS[s.phase].now}", rule)
     p = s.to_move
     assert p is not None
     cs = s.cs
@@ -508,7 +531,8 @@ def explain(s: CardGameState, a: Action) -> IllegalAction:
         assert card is not None
         if capped:
             return IllegalAction("this turn has reached its step limit; discard or end", "C-3.5")
-        if len(hand) - 1 < min_hand(s):
+        regenerates = g.rules >= 2 and "regenerate" in cs.effects[card]
+        if len(hand) - (0 if regenerates else 1) < min_hand(s):
             return IllegalAction(
                 f"you may never have fewer than {g.pass_count} cards in hand", "C-3.2"
             )
@@ -527,6 +551,13 @@ def explain(s: CardGameState, a: Action) -> IllegalAction:
     loc = getattr(a, "location", -1)
     if isinstance(a, (PlayDefender, PlayEnemy, TakeOver)) and not 0 <= loc < len(s.loc_card):
         return IllegalAction(f"there is no location {loc}", rule)
+    joins = isinstance(a, PlayEnemy) and s.loc_att[loc] == p
+    if (isinstance(a, PlayDefender) or joins) and loc in s.fought and s.phase == MAIN:
+        return IllegalAction(
+            "the Enemies that won this conflict stay until a later turn: this Location can "
+            "be defended or its attack joined again only then",
+            "C-5.4",
+        )
     if isinstance(a, PlayDefender):
         if s.loc_owner[loc] != p:
             return IllegalAction("Defenders go only on your own Locations", "C-4.2")

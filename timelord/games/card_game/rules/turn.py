@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from timelord.core import Rng, generator
+from timelord.core import Rng, generator, resume
 from timelord.games.card_game.rules.common import (
     all_mask,
     cards_to_buy,
@@ -11,6 +11,7 @@ from timelord.games.card_game.rules.common import (
     left,
     right,
     tardis_in_play,
+    to_discard,
 )
 from timelord.games.card_game.rules.endgame import victory_points
 from timelord.games.card_game.rules.tell import say, say_hidden
@@ -61,6 +62,7 @@ def setup(game: CardGameRules, seed: int | Rng) -> CardGameState:
     s.reserve = [() for _ in range(n)]
     s.upres = [() for _ in range(n)]
     s.newres = ()
+    s.fought = ()
     s.passed = [() for _ in range(n)]
     s.tp = [0] * n
     s.supply = cs.constants.time_points
@@ -93,10 +95,28 @@ def after_action(s: CardGameState) -> None:
         next_turn(s)
 
 
+def _discard_surplus(s: CardGameState, p: int, n: int) -> None:
+    """C-3.5 (rules 2, ruling C-R36): a turn ended at its step bound with more cards than are
+    passed discards the surplus, face up, chosen by the generator (every choice equally
+    likely), so that ending takes one decision whatever the hand holds."""
+    r = resume(s.rng)
+    hand = list(s.hands[p])
+    gone = []
+    for _ in range(n):
+        gone.append(hand.pop(r.below(len(hand))))
+    s.rng = r.state
+    s.hands[p] = tuple(hand)
+    to_discard(s, tuple(gone))
+    if s.log is not None:
+        say(s, "discard", actor=p, cards=gone, why="step-limit")
+
+
 def end_turn(s: CardGameState) -> None:
     """C-3.3 and C-6.2: pass the whole hand right, draw 5 - pass (5 once the End card is out)."""
     p = s.active
     P = s.game.pass_count
+    if len(s.hands[p]) > P:
+        _discard_surplus(s, p, len(s.hands[p]) - P)
     hand = s.hands[p]
     assert len(hand) == P
     to = right(s, p)
@@ -123,6 +143,7 @@ def next_turn(s: CardGameState) -> None:
     s.turn += 1
     s.steps = 0
     s.newres = ()
+    s.fought = ()
     s.end_now = False
     s.phase = MAIN
     start_turn(s)

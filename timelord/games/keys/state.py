@@ -190,7 +190,7 @@ class KeysRules(Game):
     #: whether a game the limit ends is a win shared by every seat (the tiny variant, K-R23)
     #: rather than a game nobody wins (K-7.2)
     stall_shared: bool
-    #: what `sample_state` read and checked from each recent view (`view.prepare`)
+    #: what `sample_state` read and checked from each recent view (`sample.prepare`)
     _views: ViewCache[Any]
 
     @abstractmethod
@@ -429,7 +429,6 @@ class KeysState(State):
     def _target_count(self, effect: int) -> int:
         """How many actions `_target_options` lists, without listing them."""
         seat = self.seat
-        free = self.walkable_mask() & ~self.occupied_mask()
         near = self.tables.orthogonal_masks
         n = 0
         for other, p in enumerate(self.pos):
@@ -437,6 +436,7 @@ class KeysState(State):
                 if effect == PANDORICA:
                     n += 1
                     continue
+                free = self.free_mask(other)
                 n += (free & near[p]).bit_count()
                 for a, b in self.tunnels:
                     if a == p:
@@ -503,9 +503,9 @@ class KeysState(State):
                 if other != seat and p >= 0 and not self.stuck[other]:
                     out.append(tables.pandorica[other])
             return out
-        free = self.walkable_mask() & ~self.occupied_mask()
         for other, p in enumerate(self.pos):
             if other != seat and p >= 0 and not self.stuck[other]:
+                free = self.free_mask(other)
                 push = tables.assault[other]
                 out.extend(push[t] for t in self.neighbours(p) if free >> t & 1)
         return out
@@ -541,6 +541,20 @@ class KeysState(State):
         if malformed is not None:
             raise InvalidAction(malformed)
         super().check(action)
+
+    def reveals(self, action: Action) -> bool:
+        """Keys' secrets are the hands, the draw pile's order and the backs of doors never
+        opened (K-7.3): an action reveals when it moves the generator or the draw pile (a
+        draw), changes a hand (a card played from a hidden hand is shown to the table; a
+        card drawn is seen by its drawer), or turns up a back not seen before."""
+        after = self.apply(action)
+        assert isinstance(after, KeysState)
+        return (
+            after.rng != self.rng
+            or after.deck != self.deck
+            or after.hands != self.hands
+            or bool(after.seen_mask & ~self.seen_mask)
+        )
 
     def why_illegal(self, action: Action) -> IllegalAction:
         malformed = _malformed(action)
@@ -586,6 +600,27 @@ class KeysState(State):
         """Tiles a pawn may stand on after a move, ignoring other pawns (K-4.2)."""
         return self.open_mask & ~self.barrier_mask & ~(self.dalek_mask & ~self.cookie_mask)
 
+    def free_mask(self, seat: int) -> int:
+        """Tiles `seat`'s pawn may end a step on, by its own move or pushed: walkable and
+        empty (K-4.2, K-4.5), and no Teleport while another pawn holds Control, since a
+        Teleport there would put two pawns on one tile: the pawn waits (K-5.5, ruling K-R6;
+        rules 1 let it stop on the Teleport instead). A pawn leaving Control may take one."""
+        free = self.walkable_mask() & ~self.occupied_mask()
+        control = self.tables.control
+        held = self.occupied_mask() >> control & 1 and self.pos[seat] != control
+        if held and self.game.rules >= 2:
+            free &= ~self._teleports()
+        return free
+
+    def _teleports(self) -> int:
+        """The open Teleport tiles (their backs are face up, so everyone knows them)."""
+        m = 0
+        back = self.back
+        for t in bits(self.open_mask):
+            if back[t] == TELEPORT:
+                m |= 1 << t
+        return m
+
     def neighbours(self, tile: int) -> list[int]:
         """Tiles one step from `tile`: orthogonal, then along Time Tunnels (K-4.1)."""
         out = list(self.tables.orthogonal[tile])
@@ -618,7 +653,7 @@ class KeysState(State):
         out: list[Action] = []
         if self.stuck[seat]:
             return out
-        free = self.walkable_mask() & ~self.occupied_mask()
+        free = self.free_mask(seat)
         tables = self.tables
         move = tables.move
         p = self.pos[seat]
@@ -870,7 +905,7 @@ class KeysState(State):
             return IllegalAction(
                 f"{self._name(tile)} is not one step from seat {action.seat}'s pawn", "K-6.6"
             )
-        return self._entry_refusal(tile)
+        return self._entry_refusal(tile, action.seat)
 
     def _tunnel_refusal(self, action: Any) -> IllegalAction | None:
         refusal = self._holds(TUNNEL)
@@ -890,14 +925,20 @@ class KeysState(State):
             return IllegalAction("a Time Tunnel already crosses that corner", "K-6.7")
         return None
 
-    def _entry_refusal(self, tile: int) -> IllegalAction | None:
-        """Why a pawn may not end a step on `tile` (K-4.2), or None."""
+    def _entry_refusal(self, tile: int, seat: int) -> IllegalAction | None:
+        """Why `seat`'s pawn may not end a step on `tile` (K-4.2), or None."""
         if not 0 <= tile < self.tables.geo.cells:
             return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
         bit = 1 << tile
-        if self.walkable_mask() & ~self.occupied_mask() & bit:
+        if self.free_mask(seat) & bit:
             return None
         name = self._name(tile)
+        if self.walkable_mask() & ~self.occupied_mask() & bit:  # a Teleport, Control held
+            return IllegalAction(
+                f"another pawn holds the TARDIS Control tile, so the Teleport on {name} is "
+                "blocked: wait until it moves",
+                "K-5.5",
+            )
         if tile == self.tables.control:
             return IllegalAction("the TARDIS Control tile is entered only by Teleport", "K-5.4")
         if not self.open_mask & bit:
@@ -923,7 +964,7 @@ class KeysState(State):
             return IllegalAction(
                 f"{self._name(tile)} is not one step (or one Time Tunnel) away", "K-4.1"
             )
-        return self._entry_refusal(tile)
+        return self._entry_refusal(tile, seat)
 
     def _step_off_refusal(self) -> IllegalAction | None:
         seat = self.seat

@@ -124,6 +124,10 @@ def state_from_data(game: CardGameRules, data: Any) -> CardGameState:
     s.phase = phase
     s.p_loc = _int(get("p_loc"), "p_loc", -1, m - 1)
     s.p_cards = _cards(get("p_cards"), "p_cards", nc)
+    fought = data.get("fought", [])
+    s.fought = tuple(_int(L, "fought", 0, m - 1) for L in _list(fought, "fought"))
+    if list(s.fought) != sorted(set(s.fought)) or (s.fought and game.rules < 2):
+        raise CorruptRecord("fought: Locations of lost defences, sorted, from rules 2 on")
     s.p_n = _int(get("p_n"), "p_n", 0, 10**9)
     s.rng = _int(get("rng"), "rng", 0, get("rng"))
     if not is_state(s.rng):
@@ -218,8 +222,16 @@ def _check_pending(s: CardGameState) -> None:
     needs_loc = (DEFEND, ATTACK, IRON, VALIANT, MATCH, JACK)
     if (L >= 0) != (ph in needs_loc):
         raise CorruptRecord(f"phase {ph!r} does not fit pending location {L}")
-    if ph not in (DEFEND, ATTACK, IRON) and s.p_cards:
+    if ph not in (DEFEND, ATTACK, IRON, VALIANT) and s.p_cards:
         raise CorruptRecord(f"phase {ph!r} has no staged cards")
+    if (
+        ph == VALIANT
+        and s.p_cards
+        and (
+            s.game.rules < 2 or any(not cs.is_defender[c] or c not in s.discard for c in s.p_cards)
+        )
+    ):
+        raise CorruptRecord("The Valiant returns only discarded Defenders, from rules 2 on")
     if ph == DEFEND and (
         s.loc_owner[L] != s.active or any(not cs.is_defender[c] for c in s.p_cards)
     ):

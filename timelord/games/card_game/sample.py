@@ -28,9 +28,10 @@ from itertools import combinations, permutations, product
 from math import comb, factorial
 from typing import Any
 
-from timelord.core import CorruptRecord, GameError, Rng
-from timelord.games.card_game.state import ATTACK, DEFEND, IRON, CardGameState
-from timelord.games.card_game.validate import check_dealt, check_view
+from timelord.core import CorruptRecord, Rng
+from timelord.core.door import door
+from timelord.games.card_game.doors import check_dealt, check_view
+from timelord.games.card_game.state import ATTACK, DEFEND, IRON, VALIANT, CardGameState
 
 #: Largest number of design multisets listed for one group; beyond it a group is drawn by
 #: rejection (still exactly uniform, only slower).
@@ -154,13 +155,9 @@ def prepare(game: Any, view: Any) -> _Template:
     show is a deal: one sample (from its own generator, so the caller's stream does not
     depend on the cache) must be a state that passes the state door and shows this view."""
     check_view(game, view)
-    try:
+    with door(CorruptRecord, "not a card-game view"):
         t = _template(game, view)
         dealt = _deal(t, Rng(0))
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
-        if isinstance(exc, GameError):
-            raise
-        raise CorruptRecord(f"not a card-game view: {exc!r}") from exc
     check_dealt(dealt, view)
     return t
 
@@ -192,6 +189,7 @@ def _template(game: Any, view: dict[str, Any]) -> _Template:
     pend = view["pending"]
     s.p_loc = pend["location"]
     s.p_n = pend["number"]
+    s.fought = tuple(view.get("fought", ()))
     s.steps = view["steps"]
     s.endgame = view["endgame"]
     s.end_now = view["end_now"]
@@ -239,7 +237,7 @@ def _template(game: Any, view: dict[str, Any]) -> _Template:
     act_bit = 1 << s.active
     for sc in staged:
         if sc is not None:
-            known[sc] = full if s.phase == IRON else bit | act_bit
+            known[sc] = full if s.phase in (IRON, VALIANT) else bit | act_bit
             shown.add(sc)
     t.hands_known = [list(h["known"]) for h in view["hands"]]
     t.res_known = [list(r["known"]) for r in view["reserves"]]
@@ -498,6 +496,7 @@ def _deal(t: _Template, rng: Rng) -> CardGameState:
     s.phase = base.phase
     s.p_loc = base.p_loc
     s.p_n = base.p_n
+    s.fought = base.fought
     s.steps = base.steps
     s.endgame = base.endgame
     s.end_now = base.end_now
