@@ -421,7 +421,7 @@ def glossary_json(game_id: str) -> Response:
     """Each card's, tile's and power's short text by name (public game data), for the log's
     chips (static/log.js)."""
     if game_id not in timelord.GAMES:
-        return _error(404, "game/not_found", f"no game {game_id!r}")
+        raise ApiError(Code.GAME_NOT_FOUND, f"no game {game_id!r}")
     words = timelord.load(game_id).glossary()
     return JSONResponse({name: dict(entry) for name, entry in words.items()})
 
