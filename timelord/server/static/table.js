@@ -466,13 +466,13 @@ async function replayDraw() {
   if (sel.options.length === 1) {
     for (let i = 0; i < res.data.players; i++) {
       const o = document.createElement("option");
-      o.value = i; o.textContent = res.data.names?.[i] ?? `Seat ${i}`;
+      o.value = i; o.textContent = res.data.names?.[i] ?? `Seat ${i + 1}`;
       sel.append(o);
     }
     // the coach's review: a chosen seat's decisions, a click shows that step as that seat
     startReview(document.getElementById("review"), apiBase, res.data.players, (who, at) => {
       sel.value = String(who); step = at; replayDraw();
-    });
+    }, res.data.names ?? []);
   }
   place(res.data.html);
   const range = document.getElementById("step");
@@ -603,7 +603,10 @@ function lessonPanel() {
     panel.id = "lesson";
     panel.className = "lesson panel";
     panel.setAttribute("aria-live", "polite");
-    board.before(panel);
+    // above the board's row (board and chat), never inside it: the board keeps its width;
+    // the panel stays in view as the page scrolls (style.css docks it on a phone)
+    (board.closest(".table-columns") ?? board).before(panel);
+    document.body.classList.add("in-lesson");
   }
   return panel;
 }
@@ -624,6 +627,10 @@ function controlsFor(action) {
 function lessonStep() {
   if (!lesson) return;
   clearTimeout(botTimer);
+  // the lesson's deal is in the game's data, public by design: the warning that a seeded
+  // table's creator may know every card is for tables someone else seeded (the plan is only
+  // in the session storage of the tab that started the lesson, so a link cannot hide it)
+  document.getElementById("seeded")?.remove();
   const panel = lessonPanel();
   board.querySelectorAll(".lesson-point, .lesson-region").forEach((el) => el.classList.remove("lesson-point", "lesson-region"));
   const plan = lesson.plan;
@@ -639,7 +646,7 @@ function lessonStep() {
   const ply = plan[shown];
   if (ply.say === undefined) {
     panel.innerHTML = `<p class="lesson-progress">Lesson: ${done} of ${mine} steps done</p>
-      <p>Seat ${esc(ply.seat)} is moving: ${esc(ply.label)}…</p>`;
+      <p>${esc(snap?.seats?.[ply.seat]?.name ?? `Seat ${ply.seat}`)} is moving: ${esc(ply.label)}…</p>`;
     botTimer = setTimeout(() => botMove(ply), BOT_PAUSE_MS);
     return;
   }
