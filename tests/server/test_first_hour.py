@@ -125,3 +125,19 @@ def test_bots_go_by_their_level_and_seats_by_numbers_from_one(app: TestClient) -
     keys = make(app, "keys", ["human", "random"], stand_in="ismcts:easy")
     stood = call(app, keys, "seats/0/stand-in", token=token(keys, 0)).json()["seats"][0]
     assert stood["stand_in"] == "ismcts:easy" and stood["stand_in_name"] == "Bot (thinker)"
+
+
+def test_the_rematch_is_among_its_players_tables(app: TestClient) -> None:
+    """The creator's "Your tables" (the lobby's account list) lacked the rematch: its seats
+    were not tied to their players."""
+    assert app.post("/api/players", json={"name": "Ace"}).status_code == 201
+    table = make(app, "keys", ["human", "random"], seed=3, options={"round_limit": 1})
+    while not (now := snap(app, table, 0))["over"]:
+        if now["legal"]:
+            act(app, table, 0, now["legal"][0])
+    made = call(app, table, "rematch", token=token(table, 0)).json()
+    lobby = app.get("/").text
+    mine = lobby.split('id="account-tables"')[1].split("</ul>")[0]
+    assert f'data-table="{table["id"]}"' in mine and f'data-table="{made["table"]}"' in mine
+    # the player's session opens the new seat without a token, as it opened the old one
+    assert app.get(f"/api/tables/{made['table']}").json()["seats"][1]["name"] == "Ace"

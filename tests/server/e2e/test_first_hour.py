@@ -236,3 +236,45 @@ def test_a_friend_invited_by_link_sets_a_name(browser: Any, server: str, artifac
         assert page.is_hidden("#name-seat")  # Ann named herself when she made the table
     finally:
         context.close()
+
+
+#: the open menu's box against the window's
+MENU_BOX = """() => { const r = document.getElementById('menu').getBoundingClientRect();
+  return { top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+    w: document.documentElement.clientWidth, h: innerHeight }; }"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_card_menu_opens_inside_the_window(browser: Any, server: str, size: Any) -> None:
+    """The Card Game's hand menus opened below the window (1 of 5 buttons visible at
+    1440x1000): a menu for a card at the window's foot opens above it, and never past the
+    right edge on a phone."""
+    table = _post(server, "/api/tables", {"game": "card-game", "seats": ["human", "heuristic"]})
+    context = _context(browser, size)
+    page = context.new_page()
+    try:
+        page.goto(table["seats"][0]["url"])
+        for _ in range(40):  # the first moves from the list, until a hand card has a menu
+            page.wait_for_selector(".frame[data-my-turn=true]", timeout=30_000)
+            cards = page.query_selector_all("[data-hand] [data-actions]")
+            if cards:
+                break
+            version = page.get_attribute(".frame", "data-version")
+            page.click("#legal [data-action]")
+            page.wait_for_function(
+                "v => document.querySelector('.frame')?.dataset.version !== v", arg=version
+            )
+        assert cards, "the hand offers a card with a menu"
+        for card in (cards[0], cards[-1]):
+            # the card at the foot of the window, as a player scrolling down meets it
+            card.evaluate("el => el.scrollIntoView({block: 'end'})")
+            card.click()
+            page.wait_for_selector("#menu:not([hidden]) [data-action]")
+            box = page.evaluate(MENU_BOX)
+            assert box["top"] >= 0 and box["bottom"] <= box["h"], box
+            assert box["left"] >= 0 and box["right"] <= box["w"], box
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+            page.keyboard.press("Escape")
+            page.wait_for_selector("#menu", state="hidden")
+    finally:
+        context.close()

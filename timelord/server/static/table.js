@@ -251,11 +251,8 @@ function openMenu(el) {
     items.map((it, i) =>
       `<button role="menuitem" data-action="${esc(JSON.stringify(it.action))}"${it.confirm ? ` data-confirm="${esc(it.confirm)}"` : ""}><kbd>${i + 1}</kbd> ${esc(it.label)}</button>`).join("") +
     `<button class="cancel" data-cancel="1">Cancel (Esc)</button>`;
-  const r = el.getBoundingClientRect();
-  const host = root.getBoundingClientRect();
-  menu.style.left = `${Math.max(0, r.left - host.left)}px`;
-  menu.style.top = `${r.bottom - host.top + 4}px`;
   menu.hidden = false;
+  placeMenu(el);
   const wanted = lesson?.plan[shown];
   if (wanted?.say !== undefined) {
     // a lesson's step: the entry it asks for glows in the menu too
@@ -269,6 +266,25 @@ function openMenu(el) {
     picks.set(it.target, it);
     board.querySelectorAll(`[data-tile="${CSS.escape(it.target)}"]`).forEach((t) => t.classList.add("pick"));
   }
+}
+
+/** Put the open menu beside the element it belongs to and inside the window: below it, or
+ * above it where there is no room below (a hand at the foot of the window), never past the
+ * window's right edge (a phone); a menu taller than either is scrolled into view. */
+function placeMenu(el) {
+  const r = el.getBoundingClientRect();
+  const host = root.getBoundingClientRect();
+  menu.style.left = "0px"; menu.style.top = "0px";   // measured where it has the room
+  const m = menu.getBoundingClientRect();
+  const gap = 4;
+  const below = r.bottom + gap + m.height <= innerHeight;
+  const above = r.top - gap - m.height >= 0;
+  const top = !below && above ? r.top - gap - m.height : r.bottom + gap;
+  const width = document.documentElement.clientWidth;
+  const left = Math.max(0, Math.min(r.left, width - m.width - 8));
+  menu.style.left = `${left - host.left}px`;
+  menu.style.top = `${top - host.top}px`;
+  if (!below && !above) menu.scrollIntoView({ block: "nearest" });
 }
 
 root.addEventListener("click", (e) => {
