@@ -135,6 +135,7 @@ form.addEventListener("submit", async (e) => {
   if (!table) return;
   showCreated(table);
   loadTables();
+  loadYours();   // the new table is under "Your tables" at once, not at the next poll
 });
 
 function absolute(url) { return new URL(url, location.href).href; }
