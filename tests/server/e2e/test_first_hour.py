@@ -278,3 +278,19 @@ def test_a_card_menu_opens_inside_the_window(browser: Any, server: str, size: An
             page.wait_for_selector("#menu", state="hidden")
     finally:
         context.close()
+
+
+def test_the_stand_in_plays_for_you_on_your_own_seat(page: Any, server: str) -> None:
+    """On a player's own seat the stand-in "plays for them", named by its spec."""
+    body = {"game": "keys", "seats": ["human", "human"], "stand_in": "ismcts:easy"}
+    table = _post(server, "/api/tables", body)
+    page.goto(table["seats"][0]["url"])
+    page.wait_for_selector(".frame")
+    page.click("#stand-in")
+    page.wait_for_selector("#reclaim")
+    mine = page.inner_text('.seat-info[data-seat="0"] .stand-in')
+    assert mine == " · Bot (thinker) plays for you", mine
+    page.goto(table["seats"][1]["url"])  # the other person reads who plays for whom
+    page.wait_for_selector('.seat-info[data-seat="0"] .stand-in')
+    assert page.inner_text('.seat-info[data-seat="0"] .stand-in').endswith("plays for them")
+    assert not page.errors
