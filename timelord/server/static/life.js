@@ -243,6 +243,7 @@ function drawNaming() {
       const res = await call("POST", `${api}/seats/${seat}/name${q}`, { name });
       if (!res.ok) { toast(reason(res.data)); return; }
       localStorage.setItem("timelord.name", name);
+      askToNotify();   // a friend's table: it tells them when their turn comes
       show(res.data, true);
     });
     document.getElementById("life").append(form);
