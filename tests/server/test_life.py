@@ -86,16 +86,20 @@ def test_names_and_seats_in_every_snapshot(app: TestClient) -> None:
             "guest": True,
             "connected": False,
             "stand_in": None,
+            "stand_in_name": None,
             "muted": False,
+            "named": True,
         },
         {
             "seat": 1,
-            "name": "Bot (random)",
+            "name": "Bot (beginner)",
             "agent": "random",
             "guest": False,
             "connected": True,
             "stand_in": None,
+            "stand_in_name": None,
             "muted": False,
+            "named": False,
         },
     ]
     with app.websocket_connect(f"/api/tables/{table['id']}/ws?token={token(table, 0)}"):

@@ -307,7 +307,7 @@ def test_a_finished_rated_table_updates_the_ratings_of_its_person_and_bot(
     (entry,) = games["games"]
     assert entry["table"] == table_id and entry["rated"] is True
     assert entry["replay"] == f"/tables/{table_id}/replay"
-    assert [s["name"] for s in entry["seats"]] == ["Ace", "Bot (random)"]
+    assert [s["name"] for s in entry["seats"]] == ["Ace", "Bot (beginner)"]
     assert sorted(s["place"] for s in entry["seats"])[0] == 1
 
 

@@ -112,6 +112,27 @@ def test_creations_per_minute_per_client_follow_the_clock(sqlite_url: str) -> No
         assert _create(client, ["human", "human"]).status_code == 201
 
 
+def test_bot_tables_left_alone_for_a_day_stop_counting_against_the_allowance(
+    sqlite_url: str,
+) -> None:
+    """An abandoned bot game used to hold its place in the allowance until archived (30
+    days); one nobody moved at for a day (`BOT_TABLE_IDLE`) no longer counts (issue 33)."""
+    now = [dt.datetime(2030, 1, 1, tzinfo=dt.UTC)]
+    limits = Limits(bot_tables_per_client=2, bot_tables_total=3)
+    app = create_app(sqlite_url, 0, rate=RATE, burst=RATE, limits=limits)
+    app.state.tables.clock = lambda: now[0]
+    with TestClient(app) as client:
+        assert _create(client, ["human", "random"]).status_code == 201
+        assert _create(client, ["human", "random"]).status_code == 201
+        assert _create(client, ["human", "random"]).status_code == 429
+        now[0] += dt.timedelta(hours=23)
+        assert _create(client, ["human", "random"]).status_code == 429
+        now[0] += dt.timedelta(hours=2)
+        assert _create(client, ["human", "random"]).status_code == 201
+        # tables without bots count as before
+        assert _create(client, ["human", "human"]).status_code == 201
+
+
 def test_tables_in_play_overall_are_capped(sqlite_url: str) -> None:
     with _app(sqlite_url, limits=Limits(tables_total=2, bot_tables_total=1)) as client:
         assert _create(client, ["human", "random"]).status_code == 201

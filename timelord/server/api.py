@@ -112,6 +112,8 @@ class SeatInfo(BaseModel):
     guest: bool = Field(description="a person without an account: shown as a guest everywhere")
     connected: bool = Field(description="a person has the table open (bots always do)")
     stand_in: str | None = Field(description="the bot playing for the seat's person now")
+    stand_in_name: str | None = Field(None, description="that bot's name on screen")
+    named: bool = Field(False, description="the seat's person gave its name")
     muted: bool = Field(description="the creator muted this seat's chat")
 
 
@@ -190,6 +192,11 @@ class Rematch(BaseModel):
     table: str = Field(description="the new table's id (the same for every request)")
     seat: int = Field(description="your seat at the new table (seats rotate by one)")
     url: str = Field(description="your seat's link there (your token opens it)")
+
+
+class UndoOffer(BaseModel):
+    allowed: bool = Field(description="whether an undo by this seat would be accepted now")
+    reason: str = Field(description="why not, in a player's words ('' when allowed)")
 
 
 class ChatLine(BaseModel):
@@ -445,6 +452,31 @@ async def claim(request: Request, tables: TablesDep, live: TableDep, seat: int) 
 
 
 @router.post(
+    "/tables/{table_id}/seats/{seat}/name",
+    response_model=Snapshot,
+    responses=responses(
+        *_SEAT, C.SEAT_NOT_FOUND, C.SEAT_NOT_HUMAN, C.REQUEST_TOO_LARGE, C.NAME_INVALID
+    ),
+    openapi_extra=body_doc(ClaimIn),
+    summary="Set your seat's name",
+    description="With the seat's token: the name others see (a friend invited by a link "
+    "starts as the game's name of the seat); it stays with the seat in a rematch. 422 "
+    "name/invalid unless 1-32 printable characters, 409 seat/not_human for a bot's seat, "
+    "403 seat/forbidden for another seat's token or a seat that takes an account's name.",
+)
+async def name_seat(
+    request: Request,
+    tables: TablesDep,
+    live: TableDep,
+    seat: OwnSeatDep,
+    token: str | None = None,
+) -> Response:
+    body = only(await read_json(request), {"name"}, '{"name": "..."}')
+    await tables.seats.rename(live, seat, body["name"])
+    return _json(snapshot_text(live, seat))
+
+
+@router.post(
     "/tables/{table_id}/seats/{seat}/invite",
     response_model=SeatLink,
     responses=responses(*_TABLE, C.OWNER_FORBIDDEN, C.SEAT_NOT_FOUND, C.SEAT_NOT_HUMAN),
@@ -557,6 +589,20 @@ async def take_back(
     body = only(await read_json(request), {"version"}, '{"version": int}')
     await tables.moves.take_back(live, seat, version_of(body["version"]))
     return _json(snapshot_text(live, seat))
+
+
+@router.get(
+    "/tables/{table_id}/undo",
+    response_model=UndoOffer,
+    responses=responses(*_SEAT),
+    summary="Would an undo be accepted now?",
+    description="Asks the undo route's rule for the seat of the token without taking "
+    "anything back, so a page offers undo only when it would be accepted and says why "
+    "when not. A spectator is answered allowed false; 403 seat/forbidden for a bad token.",
+)
+async def undo_offer(live: TableDep, tables: TablesDep, seat: SeatDep) -> Response:
+    why = await tables.moves.may_take_back(live, seat)
+    return JSONResponse({"allowed": why is None, "reason": why or ""})
 
 
 @router.post(

@@ -20,9 +20,11 @@ from timelord.server.players_api import PAGE_MAX, history_page, profile
 from timelord.server.ratings import chart, chart_points, leaderboard, player_subject
 from timelord.server.session import accounts_of, current_player
 from timelord.server.storage import Store
+from timelord.server.table.live import bot_name
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates.env.filters["bot_name"] = bot_name
 
 
 def _store(request: Request) -> Store:

@@ -492,13 +492,21 @@ class Store:
         if notified != 1:
             raise Conflict(f"table {table_id} is no longer at version {version - 1}")
 
-    def in_play(self, creator: str | None = None, bots: bool = False) -> int:
-        """Tables in play (of one creator; only those with a bot seat when `bots`)."""
+    def in_play(
+        self,
+        creator: str | None = None,
+        bots: bool = False,
+        moved_since: dt.datetime | None = None,
+    ) -> int:
+        """Tables in play (of one creator; only those with a bot seat when `bots`; only
+        those moved at since `moved_since` when given)."""
         where = TableRow.status == "playing"
         if creator is not None:
             where &= TableRow.creator == creator
         if bots:
             where &= TableRow.bots.is_(True)
+        if moved_since is not None:
+            where &= TableRow.touched >= moved_since
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).where(where)).scalar_one())
 

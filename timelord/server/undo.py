@@ -15,6 +15,11 @@ from collections.abc import Sequence
 from timelord.core import Action, Game, State
 from timelord.core.events import Event
 
+#: moves that bind whoever makes them, though they show nothing: (game id, action type) -> why
+BINDING: dict[tuple[str, str], str] = {
+    ("clue", "Accuse"): "an accusation cannot be taken back once begun (C-5.1)",
+}
+
 
 def why_not(
     game: Game,
@@ -26,6 +31,9 @@ def why_not(
 ) -> str | None:
     """The reason `action` (which took `before` to `after` with `events`) cannot be taken
     back, or None if it can."""
+    binding = BINDING.get((game.id, type(action).__name__))
+    if binding is not None:
+        return binding
     rng_before, rng_after = before.to_json().get("rng"), after.to_json().get("rng")
     if rng_before is None or rng_before != rng_after:
         return "something random was drawn (a shuffle, a roll or a card from a deck)"

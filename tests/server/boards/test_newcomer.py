@@ -236,7 +236,7 @@ def test_a_replay_names_the_winner_instead_of_saying_you_win(client: TestClient)
     html = client.get(f"/tables/{table['id']}/replay/board?step=99999&seat={winners[0]}").json()
     assert "you win" not in html["html"]
     name = client.get(f"/api/tables/{table['id']}").json()["seats"][winners[0]]["name"]
-    assert name == f"Bot (heuristic) #{winners[0] + 1}"  # two seats of one level, told apart
+    assert name == f"Bot (casual) #{winners[0] + 1}"  # two seats of one level, told apart
     assert name in html["html"] and "wins" in html["html"]
 
 

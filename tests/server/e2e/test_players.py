@@ -58,16 +58,23 @@ def test_sign_up_play_a_rated_game_and_see_it_on_the_player_page(
     assert history is not None
     assert history.query_selector(f'a[href="/tables/{table_id}/replay"]') is not None
     page.screenshot(path=str(artifacts / "players-player-page.png"), full_page=True)
+    # with a rating, its chart and a history, the page still fits a phone (issue 33)
+    for url in (f"{server}/players/{name}", f"{server}/leaderboard/episodes"):
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
+        page.set_viewport_size({"width": 1280, "height": 800})
 
     page.goto(f"{server}/leaderboard/episodes")
     names = page.locator("#leaderboard tbody td:nth-child(2)").all_text_contents()
-    assert name in names and "Bot (random)" in names
+    assert name in names and "Bot (beginner)" in names  # a bot by its level's name, not its spec
+    assert "Thurstone-Mosteller" in page.text_content("#leaderboard")
     page.goto(f"{server}/leaderboard/episodes?people=true")
-    assert "Bot (random)" not in page.locator("#leaderboard tbody").text_content()
+    assert "Bot (beginner)" not in page.locator("#leaderboard tbody").text_content()
     page.screenshot(path=str(artifacts / "players-leaderboard.png"))
 
     page.goto(f"{server}/")
-    assert page.query_selector(f'#your-tables li[data-table="{table_id}"]') is not None
+    assert page.query_selector(f'#account-tables li[data-table="{table_id}"]') is not None
     assert "episodes" in page.text_content("#my-ratings")
     page.click("#log-out")
     page.wait_for_selector("#sign-up")

@@ -151,7 +151,7 @@ def test_the_lobby_plays_against_bots_in_one_click(page: Any, server: str, artif
     page.wait_for_url(re.compile(r"/tables/.+\?token="))
     page.wait_for_selector(".frame")
     assert page.inner_text('.seat-info[data-seat="0"] .seat-name') == "Cleo (you)"
-    assert "Bot (heuristic)" in page.inner_text("#seats-bar")
+    assert "Bot (casual)" in page.inner_text("#seats-bar")
     page.screenshot(path=str(artifacts / "life-8-play-against-bots.png"))
     page.goto(server)
     page.wait_for_selector("#your-tables li[data-table] a")

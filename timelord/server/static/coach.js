@@ -9,11 +9,12 @@ const band = (e) => `±${(196 * e).toFixed(0)}`;
 /** The review panel under the replay bar: one button per seat; a chosen seat's review is
  * fetched (polled while the bot pool computes it) and drawn; `jump(seat, step)` moves the
  * replay to a decision. */
-export function startReview(host, apiBase, players, jump) {
+export function startReview(host, apiBase, players, jump, names = []) {
+  const who = (s) => names[s] ?? `seat ${s + 1}`;
   host.innerHTML = `<p class="section-title">Coach's review</p>
     <p class="muted">Each of a seat's decisions valued from what that seat could see then.</p>
     <div class="review-seats">${[...Array(players).keys()].map((s) =>
-      `<button data-review-seat="${s}">Review seat ${s}</button>`).join(" ")}</div>
+      `<button data-review-seat="${s}">Review ${esc(who(s))}</button>`).join(" ")}</div>
     <div class="review-body" aria-live="polite"></div>`;
   const body = host.querySelector(".review-body");
   let asked = 0;
@@ -27,7 +28,7 @@ export function startReview(host, apiBase, players, jump) {
     const res = await call("GET", `${apiBase}/review?seat=${seat}`);
     if (mine !== asked) return;
     if (res.status === 202) {
-      body.innerHTML = `<p class="muted">Reviewing seat ${seat}: ${res.data.done} of ${res.data.total} decisions…</p>`;
+      body.innerHTML = `<p class="muted">Reviewing ${esc(who(seat))}: ${res.data.done} of ${res.data.total} decisions…</p>`;
       setTimeout(() => load(seat, mine), 1000);
       return;
     }

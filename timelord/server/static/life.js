@@ -2,7 +2,7 @@
 // seat's clock ticking), claiming an open seat, the stand-in and "take my seat back", undo,
 // "Play again", the creator's "End table", and the table's chat and notices.
 import { call, reason, toast, esc } from "./api.js";
-import { remember, remembered, alertPlayer, soundToggle, clockText } from "./yours.js";
+import { remember, remembered, alertPlayer, soundToggle, clockText, askToNotify } from "./yours.js";
 
 const root = document.getElementById("table");
 const tableId = root.dataset.table;
@@ -21,6 +21,11 @@ let got = 0;              // performance.now() when it arrived (the clock counts
 let seen = 0;             // the last chat line shown
 let askedRematch = false; // this page pressed "Play again"
 let wasMyTurn = false;
+// a lesson walks its own plan: a stand-in bot would play moves the lesson does not expect
+const inLesson = new URLSearchParams(location.search).has("lesson")
+  && sessionStorage.getItem(`timelord.lesson.${tableId}`) !== null;
+let undoAsked = -1;       // the version whose undo offer was asked of the server
+let undoOffer = null;     // its answer: {allowed, reason}
 
 soundToggle(document.getElementById("sound"));
 
@@ -47,6 +52,7 @@ function show(snapshot, back = false) {
   drawSeats();
   drawButtons();
   drawClaim();
+  drawNaming();
   chatForm.hidden = seat === null;
 }
 
@@ -68,7 +74,7 @@ function drawSeats() {
     if (s.stand_in) {
       const by = document.createElement("span");
       by.className = "stand-in";
-      by.textContent = ` · Bot (${s.stand_in}) plays for them`;
+      by.textContent = ` · ${s.stand_in_name ?? "a bot"} plays for ${i === seat ? "you" : "them"}`;
       li.append(by);
     }
     if (snap.clock) {
@@ -108,11 +114,11 @@ function drawButtons() {
   buttons.innerHTML = "";
   const me = mine();
   const playing = snap.status === "playing" && !snap.over;
-  if (me && me.agent === "human" && playing) {
+  if (me && me.agent === "human" && playing && !inLesson) {
     if (me.stand_in) button("Take my seat back", "reclaim", () => seatCall("reclaim"));
     else button("Let a bot play for me", "stand-in", () => seatCall("stand-in"));
   }
-  if (me && snap.undo && playing) button("Undo my last move", "undo", undo);
+  if (me && snap.undo && playing) offerUndo();
   if (snap.over && seat !== null) {
     if (snap.rematch && !askedRematch) button("Join the new table", "rematch", rematch);
     else button("Play again", "rematch", rematch);
@@ -131,8 +137,35 @@ async function seatCall(what) {
   else toast(reason(res.data));
 }
 
+/** Undo, offered only when the server's undo rule would accept it now (asked once per
+ * version); when it would not, the button is disabled and the reason said beside it. */
+async function offerUndo() {
+  const version = snap.version;
+  if (undoAsked !== version) {
+    undoAsked = version;
+    undoOffer = null;
+    const res = await call("GET", `${api}/undo${q}`);
+    if (undoAsked !== version) return;   // a newer snapshot asked again meanwhile
+    undoOffer = res.ok ? res.data : { allowed: false, reason: reason(res.data) };
+    drawButtons();
+    return;
+  }
+  if (!undoOffer || snap.version !== version) return;
+  const b = button("Undo my last move", "undo", undo);
+  b.disabled = !undoOffer.allowed;
+  if (!undoOffer.allowed) {
+    const why = document.createElement("small");
+    why.className = "muted undo-why";
+    why.id = "undo-why";
+    why.textContent = `No undo now: ${undoOffer.reason}.`;
+    b.setAttribute("aria-describedby", why.id);
+    buttons.append(why);
+  }
+}
+
 async function undo() {
   const res = await call("POST", `${api}/undo${q}`, { version: snap.version });
+  undoAsked = -1;
   if (res.ok) { show(res.data, true); document.dispatchEvent(new CustomEvent("table-changed")); }
   else toast(`No undo: ${reason(res.data)}`);
 }
@@ -140,8 +173,17 @@ async function undo() {
 async function rematch() {
   askedRematch = true;
   const res = await call("POST", `${api}/rematch${q}`);
-  if (res.ok) go(res.data.url);
+  if (res.ok) { keepOwner(res.data.table, res.data.url); go(res.data.url); }
   else toast(reason(res.data));
+}
+
+/** The rematch in this browser's "Your tables" before going there; its creator keeps the
+ * creator's token (the new table has the old one's creator). */
+function keepOwner(newId, url) {
+  const link = new URL(url, location.href);
+  const at = seat === null || !snap ? null : (seat + 1) % snap.seats.length;  // seats rotate by one
+  remember(newId, { url: link.pathname + link.search, game: root.dataset.gameName, seat: at,
+    ...(owner() ? { owner: owner() } : {}) });
 }
 
 let leaving = false;
@@ -178,10 +220,44 @@ function drawClaim() {
   if (!name.value) name.value = localStorage.getItem("timelord.name") ?? "";
 }
 
+/** A person at their own seat who has not given a name (a friend who came by a link is
+ * "Blue" until then) is asked for one; it stays with the seat in a rematch. */
+function drawNaming() {
+  const me = mine();
+  let form = document.getElementById("name-seat");
+  // only where other people see the name (at a table of bots it would only be noise)
+  const people = snap.seats.some((s, i) => i !== seat && (s.agent === "human" || s.agent === "open"));
+  const wanted = me && me.agent === "human" && !me.named && !inLesson && people;
+  if (!wanted) { if (form) form.hidden = true; return; }
+  if (!form) {
+    form = document.createElement("form");
+    form.id = "name-seat";
+    form.className = "claim";
+    form.innerHTML = `<label>Others see you as <strong class="as"></strong>. Your name
+      <input id="seat-name" maxlength="32" required autocomplete="nickname"></label>
+      <button type="submit" class="primary">Set my name</button>`;
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const name = form.querySelector("#seat-name").value.trim();
+      if (!name) return;
+      const res = await call("POST", `${api}/seats/${seat}/name${q}`, { name });
+      if (!res.ok) { toast(reason(res.data)); return; }
+      localStorage.setItem("timelord.name", name);
+      askToNotify();   // a friend's table: it tells them when their turn comes
+      show(res.data, true);
+    });
+    document.getElementById("life").append(form);
+    form.querySelector("#seat-name").value = localStorage.getItem("timelord.name") ?? "";
+  }
+  form.querySelector(".as").textContent = me.name;
+  form.hidden = false;
+}
+
 async function claim(which) {
   const name = document.getElementById("claim-name").value.trim();
   if (!name) { toast("Give your name first"); return; }
   localStorage.setItem("timelord.name", name);
+  askToNotify();   // a table with other people: it tells its player when their turn comes
   const res = await call("POST", `${api}/seats/${which}/claim`, { name });
   if (!res.ok) { toast(reason(res.data)); refreshSnapshot(); return; }
   remember(tableId, { url: new URL(res.data.url).pathname + new URL(res.data.url).search,
@@ -237,6 +313,7 @@ document.addEventListener("table-message", (e) => {
   else if (m.type === "seats" && snap) show({ ...snap, seats: m.seats }, true);
   else if (m.type === "rematch") {
     if (snap) snap = { ...snap, rematch: m.table };
+    if (m.url) keepOwner(m.table, m.url);
     if (askedRematch) { go(m.url); return; }
     alertPlayer("A rematch is offered");
     toast("A new table is ready: press Play again", "info");

@@ -2,7 +2,7 @@
 // seats for friends, bots or anyone who joins by name, a clock); the tables this browser sits
 // at ("Your tables", from local storage), the open tables to join, and the others.
 import { call, reason, toast, tableList, isFinished, esc } from "./api.js";
-import { remember, remembered, forget, alertPlayer, soundToggle, clockText } from "./yours.js";
+import { remember, remembered, forget, alertPlayer, soundToggle, clockText, askToNotify } from "./yours.js";
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
 const kinds = JSON.parse(document.getElementById("seat-kinds").textContent);
@@ -18,6 +18,7 @@ soundToggle(document.getElementById("sound"));
 nameInput.value = localStorage.getItem("timelord.name") ?? "";
 nameInput.addEventListener("change", () => localStorage.setItem("timelord.name", nameInput.value.trim()));
 
+const hints = () => document.getElementById("hints").checked;
 const current = () => games.find((g) => g.id === form.elements.game.value);
 const myName = () => nameInput.value.trim() || null;
 
@@ -131,7 +132,7 @@ document.getElementById("play-bots").addEventListener("click", async () => {
   const level = document.getElementById("bot-level").value;
   const seats = ["human", ...Array(g.players - 1).fill(level)];
   const names = [myName(), ...Array(g.players - 1).fill(null)];
-  const table = await create({ game: g.id, seats, names, undo: true });
+  const table = await create({ game: g.id, seats, names, undo: true, hints: hints() });
   if (table) location.href = table.seats[0].url;
 });
 
@@ -142,13 +143,16 @@ form.addEventListener("submit", async (e) => {
   const names = seats.map((k, i) => (i === 0 && k === "human" ? myName() : null));
   const body = { game: g.id, options: options(), seats, names,
     clock: clocks[Number(document.getElementById("clock").value)][1],
-    undo: document.getElementById("undo").checked };
+    undo: document.getElementById("undo").checked, hints: hints() };
   const seed = document.getElementById("seed")?.value;
   if (seed) body.seed = Number(seed);
+  // other people will take turns here: the moment to ask to tell this player it is theirs
+  if (seats.slice(1).some((k) => k === "human" || k === "open")) askToNotify();
   const table = await create(body);
   if (!table) return;
   showCreated(table);
   loadTables();
+  loadYours();   // the new table is under "Your tables" at once, not at the next poll
 });
 
 function absolute(url) { return new URL(url, location.href).href; }

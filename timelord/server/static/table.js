@@ -251,11 +251,8 @@ function openMenu(el) {
     items.map((it, i) =>
       `<button role="menuitem" data-action="${esc(JSON.stringify(it.action))}"${it.confirm ? ` data-confirm="${esc(it.confirm)}"` : ""}><kbd>${i + 1}</kbd> ${esc(it.label)}</button>`).join("") +
     `<button class="cancel" data-cancel="1">Cancel (Esc)</button>`;
-  const r = el.getBoundingClientRect();
-  const host = root.getBoundingClientRect();
-  menu.style.left = `${Math.max(0, r.left - host.left)}px`;
-  menu.style.top = `${r.bottom - host.top + 4}px`;
   menu.hidden = false;
+  placeMenu(el);
   const wanted = lesson?.plan[shown];
   if (wanted?.say !== undefined) {
     // a lesson's step: the entry it asks for glows in the menu too
@@ -269,6 +266,25 @@ function openMenu(el) {
     picks.set(it.target, it);
     board.querySelectorAll(`[data-tile="${CSS.escape(it.target)}"]`).forEach((t) => t.classList.add("pick"));
   }
+}
+
+/** Put the open menu beside the element it belongs to and inside the window: below it, or
+ * above it where there is no room below (a hand at the foot of the window), never past the
+ * window's right edge (a phone); a menu taller than either is scrolled into view. */
+function placeMenu(el) {
+  const r = el.getBoundingClientRect();
+  const host = root.getBoundingClientRect();
+  menu.style.left = "0px"; menu.style.top = "0px";   // measured where it has the room
+  const m = menu.getBoundingClientRect();
+  const gap = 4;
+  const below = r.bottom + gap + m.height <= innerHeight;
+  const above = r.top - gap - m.height >= 0;
+  const top = !below && above ? r.top - gap - m.height : r.bottom + gap;
+  const width = document.documentElement.clientWidth;
+  const left = Math.max(0, Math.min(r.left, width - m.width - 8));
+  menu.style.left = `${left - host.left}px`;
+  menu.style.top = `${top - host.top}px`;
+  if (!below && !above) menu.scrollIntoView({ block: "nearest" });
 }
 
 root.addEventListener("click", (e) => {
@@ -466,13 +482,13 @@ async function replayDraw() {
   if (sel.options.length === 1) {
     for (let i = 0; i < res.data.players; i++) {
       const o = document.createElement("option");
-      o.value = i; o.textContent = res.data.names?.[i] ?? `Seat ${i}`;
+      o.value = i; o.textContent = res.data.names?.[i] ?? `Seat ${i + 1}`;
       sel.append(o);
     }
     // the coach's review: a chosen seat's decisions, a click shows that step as that seat
     startReview(document.getElementById("review"), apiBase, res.data.players, (who, at) => {
       sel.value = String(who); step = at; replayDraw();
-    });
+    }, res.data.names ?? []);
   }
   place(res.data.html);
   const range = document.getElementById("step");
@@ -603,7 +619,10 @@ function lessonPanel() {
     panel.id = "lesson";
     panel.className = "lesson panel";
     panel.setAttribute("aria-live", "polite");
-    board.before(panel);
+    // above the board's row (board and chat), never inside it: the board keeps its width;
+    // the panel stays in view as the page scrolls (style.css docks it on a phone)
+    (board.closest(".table-columns") ?? board).before(panel);
+    document.body.classList.add("in-lesson");
   }
   return panel;
 }
@@ -624,6 +643,10 @@ function controlsFor(action) {
 function lessonStep() {
   if (!lesson) return;
   clearTimeout(botTimer);
+  // the lesson's deal is in the game's data, public by design: the warning that a seeded
+  // table's creator may know every card is for tables someone else seeded (the plan is only
+  // in the session storage of the tab that started the lesson, so a link cannot hide it)
+  document.getElementById("seeded")?.remove();
   const panel = lessonPanel();
   board.querySelectorAll(".lesson-point, .lesson-region").forEach((el) => el.classList.remove("lesson-point", "lesson-region"));
   const plan = lesson.plan;
@@ -639,7 +662,7 @@ function lessonStep() {
   const ply = plan[shown];
   if (ply.say === undefined) {
     panel.innerHTML = `<p class="lesson-progress">Lesson: ${done} of ${mine} steps done</p>
-      <p>Seat ${esc(ply.seat)} is moving: ${esc(ply.label)}…</p>`;
+      <p>${esc(snap?.seats?.[ply.seat]?.name ?? `Seat ${ply.seat}`)} is moving: ${esc(ply.label)}…</p>`;
     botTimer = setTimeout(() => botMove(ply), BOT_PAUSE_MS);
     return;
   }

@@ -35,11 +35,18 @@ export function soundToggle(button) {
   button.addEventListener("click", () => {
     localStorage.setItem(SOUND, soundOn() ? "off" : "on");
     show();
-    if (soundOn() && "Notification" in window && Notification.permission === "default") {
-      Notification.requestPermission();
-    }
+    if (soundOn()) askToNotify();
   });
   show();
+}
+
+/** Ask once whether this browser may notify its player, at a moment that explains itself:
+ * a click that starts waiting for other people (a table with a friend or an open seat, a
+ * seat claimed) or that turns the sound on; the browser remembers the answer. */
+export function askToNotify() {
+  if ("Notification" in window && Notification.permission === "default") {
+    try { Notification.requestPermission(); } catch { /* an old browser's callback form */ }
+  }
 }
 
 let audio = null;

@@ -157,16 +157,23 @@ class Creating:
         )
         check_count(store.in_play(), limits.tables_total, "this server has too many tables in play")
         if bots:
+            # a bot game its person walked away from stops counting after a day, not only
+            # when it is archived (30 days): the bots there wait and cost nothing
+            awake = self.utcnow() - BOT_TABLE_IDLE
             check_count(
-                store.in_play(creator, bots=True),
+                store.in_play(creator, bots=True, moved_since=awake),
                 limits.bot_tables_per_client,
                 "you have too many tables with bots in play",
             )
             check_count(
-                store.in_play(bots=True),
+                store.in_play(bots=True, moved_since=awake),
                 limits.bot_tables_total,
                 "this server has too many tables with bots in play",
             )
+
+
+#: how long after its last move a table with bots stops counting against the bot-table limits
+BOT_TABLE_IDLE = dt.timedelta(days=1)
 
 
 def configure(

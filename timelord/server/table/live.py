@@ -210,7 +210,11 @@ class Live:
                     "guest": entry["agent"] == HUMAN and not entry.get("player"),
                     "connected": self.watchers[seat] > 0 if person else True,
                     "stand_in": self.stand_in if person and entry.get("stand_in") else None,
+                    "stand_in_name": (
+                        bot_name(self.stand_in) if person and entry.get("stand_in") else None
+                    ),
                     "muted": bool(entry.get("muted")),
+                    "named": bool(entry.get("name")),
                 }
             )
         return out
@@ -305,8 +309,23 @@ def seat_name(game: Game, seat: int, entry: dict[str, Any]) -> str:
     return default_name(seat, entry)
 
 
+#: the lobby's bot levels as a player names them (`pages.SEAT_KINDS` describes each); a
+#: name starts with "Bot" so a board marks the seat by its number, as it marks "Seat N"
+BOT_NAMES = {
+    "random": "Bot (beginner)",
+    "heuristic": "Bot (casual)",
+    "heuristic:hard": "Bot (casual+)",
+    "ismcts:easy": "Bot (thinker)",
+    "ismcts:medium": "Bot (strong thinker)",
+    "ismcts:hard": "Bot (hard)",
+    "ismcts:expert": "Bot (expert)",
+}
+
+
 def bot_name(spec: str) -> str:
-    return f"Bot ({spec})"
+    """A bot's name on screen: its level in words ("Bot (casual)"), not its spec; an agent
+    the lobby does not offer (an operator's own) by its spec."""
+    return BOT_NAMES.get(spec, f"Bot ({spec})")
 
 
 def new_state(game: Game, seed: int, key: bytes | None) -> State:

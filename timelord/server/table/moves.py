@@ -143,6 +143,42 @@ class Moves:
             raise ApiError(Code.ACTION_INVALID, str(exc)) from exc
         return {"legal": True, "reason": "", "rule": ""}
 
+    async def undo_refusal(self, live: Live, seat: int) -> str | None:
+        """Why `seat` may not take its last action back now, or None if it may: the rule
+        both an undo and the question "would an undo be accepted?" ask. Call under `live.lock`."""
+        if not live.undo:
+            return "this table was created without undo"
+        if live.over or live.status != "playing":
+            return "the game is over"
+        if live.version == 0:
+            return "nothing has been played yet"
+        before = await self.loader.state_at(live, live.version - 1)
+        if before.to_move != seat:
+            return "another seat has acted since your last move"
+        if live.previous is not None:
+            action = live.previous[1]
+        else:
+            rows = await self.db.read(self.db.store.actions, live.id, live.version - 1)
+            action = live.game.action_from_json(rows[0].action)
+        return await asyncio.get_running_loop().run_in_executor(
+            None,
+            undo.why_not,
+            live.game,
+            before,
+            action,
+            live.state,
+            live.events[-1],
+            bot_seed(live.seed, seat, live.version),
+        )
+
+    async def may_take_back(self, live: Live, seat: int | None) -> str | None:
+        """The reason an undo by `seat` would be refused now, or None if it would be
+        accepted (it changes nothing: the page offers undo only when this says yes)."""
+        if seat is None:
+            return "a spectator cannot undo"
+        async with live.lock:
+            return await self.undo_refusal(live, seat)
+
     async def take_back(self, live: Live, seat: int | None, version: Any) -> None:
         """Undo `seat`'s last action if the table allows it and the safe rule holds
         (`timelord.server.undo`); 409 `undo/forbidden` with the reason otherwise."""
@@ -153,27 +189,7 @@ class Moves:
                 raise ApiError(
                     Code.ACTION_STALE, f"the table is at version {live.version}, not {version}"
                 )
-            if not live.undo:
-                raise no_undo("this table was created without undo")
-            if live.over or live.status != "playing":
-                raise no_undo("the game is over")
-            if live.version == 0:
-                raise no_undo("nothing has been played yet")
-            before = await self.loader.state_at(live, live.version - 1)
-            rows = await self.db.read(self.db.store.actions, live.id, live.version - 1)
-            action = live.game.action_from_json(rows[0].action)
-            if before.to_move != seat:
-                raise no_undo("another seat has acted since your last move")
-            reason = await asyncio.get_running_loop().run_in_executor(
-                None,
-                undo.why_not,
-                live.game,
-                before,
-                action,
-                live.state,
-                live.events[-1],
-                bot_seed(live.seed, seat, live.version),
-            )
+            reason = await self.undo_refusal(live, seat)
             if reason is not None:
                 raise no_undo(reason)
             clock = live.clock
@@ -183,7 +199,7 @@ class Moves:
                 await self.db.write(self.db.store.undo, live.id, live.version, clock)
             except Conflict as exc:
                 raise ApiError(Code.ACTION_STALE, "the table moved on; reload") from exc
-            live.rewind(before)
+            live.rewind(await self.loader.state_at(live, live.version - 1))
             live.clock = clock
             live.undo_used = True
             self.hub.announce(Kind.UNDONE, live)

@@ -81,7 +81,7 @@ class Seats:
             return values
 
         await self._change_life(live, change)
-        await self.chat.notice(live, f"{name} took seat {seat}.")
+        await self.chat.notice(live, f"{name} took seat {seat + 1}.")
         return token
 
     async def tie(self, live: Live, seat: int, player_id: str) -> None:
@@ -178,6 +178,26 @@ class Seats:
                 live, f"{live.name(seat)} took their seat back from {bot_name(live.stand_in)}."
             )
 
+    async def rename(self, live: Live, seat: int, name: Any) -> None:
+        """A person names their own seat (a friend who came by a link starts as the game's
+        name of the seat, "Blue"); the name stays with the seat in a rematch. A seat tied to
+        an account takes the account's name (403 `seat/forbidden`)."""
+        name = check_name(name)
+        if live.seats[seat]["agent"] != HUMAN:
+            raise ApiError(Code.SEAT_NOT_HUMAN, "only a person's seat has a name to set")
+        if live.seats[seat].get("player"):
+            raise ApiError(Code.SEAT_FORBIDDEN, "this seat takes your account's name")
+        was = live.name(seat)
+
+        def change(live: Live) -> dict[str, Any]:
+            seats = [dict(s) for s in live.seats]
+            seats[seat]["name"] = name
+            return {"seats": seats}
+
+        await self._change_life(live, change)
+        if live.name(seat) != was:
+            await self.chat.notice(live, f"{was} is now called {live.name(seat)}.")
+
     async def rematch(self, live: Live, seat: int | None) -> str:
         """The one new table after this one: same game, options, clock, stand-in and seat
         kinds, seats rotated by one; every seat's socket is told its new link (the seat's
@@ -217,6 +237,11 @@ class Seats:
             made = await self.db.read(self.db.store.create_rematch, live.id, fresh)
         except Conflict as exc:
             raise not_found(live.id) from exc
+        if made == fresh.id:
+            # a logged-in player's seat stays theirs: the rematch is in their tables too
+            for at, entry in enumerate(seats):
+                if entry.get("player"):
+                    await self.db.read(tie_seat, self.db.store, made, at, entry["player"])
         if live.rematch is None:
             live.rematch = made
             live.rev += 1
