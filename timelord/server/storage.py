@@ -262,6 +262,10 @@ class Store:
             self._write_lock = None
         #: the connection SQLite moves are committed on, and the statements compiled for it
         self._writer: Any = None
+        #: PostgreSQL: each worker thread's connection for moves, and all of them (to close)
+        self._local = threading.local()
+        self._held: list[Any] = []
+        self._held_lock = threading.Lock()
         self._statements: dict[Any, tuple[Any, list[str], list[Any]]] = {}
 
     def migrate(self) -> None:
@@ -274,6 +278,10 @@ class Store:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+        with self._held_lock:
+            held, self._held = self._held, []
+        for conn in held:
+            conn.close()
         self.engine.dispose()
 
     def libpq_url(self) -> str:
@@ -477,6 +485,24 @@ class Store:
                 conn.rollback()
                 raise
 
+    def _held_connection(self) -> Any:
+        """This thread's own pooled connection, kept from one move to the next."""
+        found = getattr(self._local, "conn", None)
+        if found is None:
+            found = self._local.conn = self.engine.raw_connection()
+            with self._held_lock:
+                self._held.append(found)
+        return found
+
+    def _drop_held(self) -> None:
+        """Forget this thread's connection (it failed); the next move takes a new one."""
+        found = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if found is not None:
+            with self._held_lock:
+                self._held.remove(found)
+            found.invalidate()
+
     def _sqlite_writer(self) -> sqlite3.Connection:
         """The one connection SQLite moves are committed on (under the write lock), taken
         from the engine's pool once: a move's commit then costs SQLite's work and little
@@ -532,11 +558,12 @@ class Store:
             "to_move": to_move,
             "touched": now,
         }
-        # psycopg itself, on a pooled connection: SQLAlchemy's statement handling cost more
-        # than the round trip; psycopg prepares the statement on the server once it recurs
+        # psycopg itself, on a connection each worker thread keeps: SQLAlchemy's statement
+        # handling and its pool's ping on every checkout cost more than the round trip
+        # (psycopg prepares the statement on the server once it recurs)
         import psycopg
 
-        raw = self.engine.raw_connection()
+        raw = self._held_connection()
         try:
             cursor = raw.cursor()
             cursor.execute(_PG_APPEND_SQL, params)
@@ -546,10 +573,8 @@ class Store:
             raw.rollback()
             raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
         except psycopg.Error as exc:
-            raw.rollback()
+            self._drop_held()
             raise OperationalError("append", params, exc) from exc
-        finally:
-            raw.close()  # back to the pool
         if notified != 1:
             raise Conflict(f"table {table_id} is no longer at version {version - 1}")
 
