@@ -35,6 +35,17 @@ OPEN = "open"
 
 #: agents whose thinking is heavy enough to belong in another process
 _SEARCHERS = frozenset({"ismcts"})
+#: bots whose move costs less than a database round trip: never worth a lease
+_CHEAP = frozenset({"random", "heuristic"})
+
+
+def cheap(spec: str) -> bool:
+    """Whether a bot decides faster than processes could agree who decides (`lease`): its
+    move is deterministic in its seed, so two processes that both decide make the same move,
+    and the version check of the commit keeps one."""
+    return spec.partition(":")[0] in _CHEAP
+
+
 #: agents whose level names a file to read (a trained policy's folder, a tabular policy):
 #: only the operator may name one, through `timelord serve --agent`
 _OPERATOR_ONLY = frozenset({"ppo", "cfr"})

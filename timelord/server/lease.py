@@ -1,11 +1,12 @@
 """One process thinks for a bot move, however many serve its table (issue 18, item 4).
 
 Processes sharing one PostgreSQL database each follow every table they have loaded, and each
-would run its bots. Before a bot decides the move that takes a table past version V, its
-process takes PostgreSQL's advisory lock (table, V) on a connection of its own; another
-process that finds the lock taken does not think, and waits: for the move to arrive (a
-notice), or for the lock to come free. PostgreSQL frees a session's advisory locks when its
-connection ends, so when the holder dies the next poll, within `poll` seconds, takes over.
+would run its bots. Before a search bot decides the move that takes a table past version V
+(bots that decide at once take no lease: `bots.cheap`), its process takes PostgreSQL's
+advisory lock (table, V) on a connection of its own; another process that finds the lock
+taken does not think, and waits: for the move to arrive (a notice), or for the lock to come
+free. PostgreSQL frees a session's advisory locks when its connection ends, so when the
+holder dies the next poll, within `poll` seconds, takes over.
 On SQLite one process serves a database and there is nothing to share.
 """
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import re
+import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: the channel processes sharing a PostgreSQL database announce committed actions on
@@ -193,6 +195,9 @@ _PG_APPEND = text(
 )
 
 
+#: `_PG_APPEND` as psycopg takes it
+_PG_APPEND_SQL = re.sub(r":([a-z_]+)", r"%(\1)s", str(_PG_APPEND))
+
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
@@ -255,6 +260,13 @@ class Store:
             self._write_lock: threading.Lock | None = threading.Lock()
         else:
             self._write_lock = None
+        #: the connection SQLite moves are committed on, and the statements compiled for it
+        self._writer: Any = None
+        #: PostgreSQL: each worker thread's connection for moves, and all of them (to close)
+        self._local = threading.local()
+        self._held: list[Any] = []
+        self._held_lock = threading.Lock()
+        self._statements: dict[Any, tuple[Any, list[str], list[Any]]] = {}
 
     def migrate(self) -> None:
         """Bring the schema up to date (Alembic, scripts shipped in the package)."""
@@ -263,6 +275,13 @@ class Store:
         upgrade(self.engine)
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        with self._held_lock:
+            held, self._held = self._held, []
+        for conn in held:
+            conn.close()
         self.engine.dispose()
 
     def libpq_url(self) -> str:
@@ -446,16 +465,71 @@ class Store:
         else:
             step = _LAST_STEP
             params |= {"version": version, "status": "over", "result": result}
-        try:
-            with self._writing(), self.engine.begin() as conn:
-                if conn.execute(step, params).rowcount != 1:
+        record = {"table_id": table_id, "version": version, "action": action, "events": events}
+        with self._writing():
+            conn = self._sqlite_writer()
+            try:
+                if conn.execute(*self._prepared(step, params)).rowcount != 1:
                     raise Conflict(f"table {table_id} is no longer at version {version - 1}")
-                conn.execute(
-                    _RECORD,
-                    {"table_id": table_id, "version": version, "action": action, "events": events},
-                )
-        except IntegrityError as exc:
-            raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
+                conn.execute(*self._prepared(_RECORD, record))
+                conn.commit()
+            except sqlite3.IntegrityError as exc:
+                conn.rollback()
+                raise Conflict(
+                    f"table {table_id} version {version} was committed elsewhere"
+                ) from exc
+            except sqlite3.Error as exc:
+                conn.rollback()
+                raise OperationalError("append", record, exc) from exc
+            except Conflict:
+                conn.rollback()
+                raise
+
+    def _held_connection(self) -> Any:
+        """This thread's own pooled connection, kept from one move to the next."""
+        found = getattr(self._local, "conn", None)
+        if found is None:
+            found = self._local.conn = self.engine.raw_connection()
+            with self._held_lock:
+                self._held.append(found)
+        return found
+
+    def _drop_held(self) -> None:
+        """Forget this thread's connection (it failed); the next move takes a new one."""
+        found = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if found is not None:
+            with self._held_lock:
+                self._held.remove(found)
+            found.invalidate()
+
+    def _sqlite_writer(self) -> sqlite3.Connection:
+        """The one connection SQLite moves are committed on (under the write lock), taken
+        from the engine's pool once: a move's commit then costs SQLite's work and little
+        more (through SQLAlchemy Core its statement handling cost twice the commit)."""
+        if self._writer is None:
+            self._writer = self.engine.raw_connection()
+        found = self._writer.driver_connection
+        assert isinstance(found, sqlite3.Connection)
+        return found
+
+    def _prepared(self, statement: Any, params: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        """`statement` compiled once for this database, and `params` in its order, each
+        value converted as SQLAlchemy's column types would (JSON text, date format)."""
+        found = self._statements.get(statement)
+        if found is None:
+            dialect = self.engine.dialect
+            compiled = statement.compile(dialect=dialect)
+            names = list(compiled.positiontup or ())
+            convert = [compiled.binds[name].type.bind_processor(dialect) for name in names]
+            found = self._statements[statement] = (compiled, names, convert)
+        compiled, names, convert = found
+        values = compiled.construct_params(params)
+        out = tuple(
+            values[name] if fn is None else fn(values[name])
+            for name, fn in zip(names, convert, strict=True)
+        )
+        return compiled.string, out
 
     def _append_postgres(
         self,
@@ -484,11 +558,23 @@ class Store:
             "to_move": to_move,
             "touched": now,
         }
+        # psycopg itself, on a connection each worker thread keeps: SQLAlchemy's statement
+        # handling and its pool's ping on every checkout cost more than the round trip
+        # (psycopg prepares the statement on the server once it recurs)
+        import psycopg
+
+        raw = self._held_connection()
         try:
-            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                notified = conn.execute(_PG_APPEND, params).rowcount
-        except IntegrityError as exc:
+            cursor = raw.cursor()
+            cursor.execute(_PG_APPEND_SQL, params)
+            notified = cursor.rowcount
+            raw.commit()
+        except psycopg.IntegrityError as exc:
+            raw.rollback()
             raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
+        except psycopg.Error as exc:
+            self._drop_held()
+            raise OperationalError("append", params, exc) from exc
         if notified != 1:
             raise Conflict(f"table {table_id} is no longer at version {version - 1}")
 

@@ -157,10 +157,10 @@ class Fanout:
                     self._push_delta(live, outbox, seats=kind is not Kind.MOVED)
                     continue
                 key = (outbox.seat, outbox.since)
-                text = snapshots.get(key)
-                if text is None:
-                    text = snapshots[key] = snapshot_text(live, outbox.seat, outbox.since)
-                outbox.push_snapshot(text, live.version)
+                whole = snapshots.get(key)
+                if whole is None:
+                    whole = snapshots[key] = snapshot_text(live, outbox.seat, outbox.since)
+                outbox.push_snapshot(whole, live.version)
         if kind in (Kind.LIFE, Kind.PRESENCE):
             text = json.dumps({"type": "seats", "seats": live.seats_json()})
             for outbox in outboxes:
