@@ -13,7 +13,6 @@ import json
 import re
 from collections import OrderedDict
 from functools import lru_cache
-from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -328,27 +327,41 @@ async def replay_board(
     )
 
 
-#: Rulebook markup a clause's text may use, and what a page shows for it.
-_CODE = re.compile(r"`([^`]+)`")
-_STRONG = re.compile(r"\*\*([^*]+)\*\*")
-_EM = re.compile(r"\*([^*\s][^*]*)\*")
+#: Rulebook markup a clause's text may use: `code`, **strong**, *emphasis*; and the clause
+#: ids its text cites.
+_MARKUP = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*")
 _CITE = re.compile(r"\b([A-Z]{1,2}-(?:card-[a-z0-9-]+|R?\d+(?:\.\d+)?))\b")
 
 
-def _clause_html(ids: list[str], text: str, known: set[str]) -> str:
-    """One clause: its ids as anchors (each a link to itself), then its text with the
-    rulebook's markup and every clause it cites linked within the page."""
+def _clause(ids: list[str], text: str, known: set[str]) -> dict[str, Any]:
+    """One clause as the rules template draws it (templates/rules.html): its ids as anchors,
+    then its text as parts (plain, code, strong, emphasis, links to the clauses it cites)."""
+    return {"ids": ids, "parts": _inline(text, known)}
 
-    def cite(m: re.Match[str]) -> str:
-        return f'<a href="#{m[1]}">{m[1]}</a>' if m[1] in known else m[1]
 
-    body = html_escape(text, quote=False)
-    body = _CODE.sub(r"<code>\1</code>", body)
-    body = _STRONG.sub(r"<strong>\1</strong>", body)
-    body = _EM.sub(r"<em>\1</em>", body)
-    body = _CITE.sub(cite, body)
-    head = " ".join(f'<a class="clause-id" id="{i}" href="#{i}">{i}</a>' for i in ids)
-    return f"{head} {body}"
+def _inline(text: str, known: set[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    at = 0
+    for m in _MARKUP.finditer(text):
+        out += _cited(text[at : m.start()], known)
+        if m[1] is not None:
+            out.append({"tag": "code", "text": m[1]})
+        else:
+            tag = "strong" if m[2] is not None else "em"
+            out.append({"tag": tag, "parts": _cited(m[2] or m[3], known)})
+        at = m.end()
+    return out + _cited(text[at:], known)
+
+
+def _cited(text: str, known: set[str]) -> list[dict[str, Any]]:
+    """Plain text, with every clause id it cites that the page holds as a link."""
+    out: list[dict[str, Any]] = []
+    at = 0
+    for m in _CITE.finditer(text):
+        if m[1] in known:
+            out += [{"tag": "", "text": text[at : m.start()]}, {"tag": "a", "text": m[1]}]
+            at = m.end()
+    return [*out, {"tag": "", "text": text[at:]}]
 
 
 @lru_cache(maxsize=16)
@@ -372,7 +385,7 @@ def rules_page_context(game_id: str) -> dict[str, Any]:
                 "id": section.id,
                 "title": section.title,
                 "anchor": section.id or f"section-{n}",
-                "clauses": [_clause_html(c.ids, c.text, known) for c in section.clauses],
+                "clauses": [_clause(c.ids, c.text, known) for c in section.clauses],
             }
         )
     example = next((c.ids[0] for s in sections for c in s.clauses if c.ids), "")
