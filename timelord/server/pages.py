@@ -248,9 +248,13 @@ class _Replay:
     """Every state of a finished game and the events of each step (a game over never
     changes, so it is replayed once for all its viewers and steps)."""
 
-    def __init__(self, game: Game, record: Record, names: list[str]) -> None:
+    def __init__(
+        self, game: Game, record: Record, names: list[str], guests: list[bool] | None = None
+    ) -> None:
         self.game = game
         self.names = names
+        #: per seat, whether a guest sat there (the board marks them)
+        self.guests = guests or [False] * len(names)
         state = game.new_game(record.start())
         self.states: list[State] = [state]
         self.events: list[list[Event]] = []
@@ -273,7 +277,10 @@ class _Replay:
             "view": state.view(seat),
             "legal": [],
             "events": self.game.tell(told, seat),
-            "seats": [{"seat": i, "name": n} for i, n in enumerate(self.names)],
+            "seats": [
+                {"seat": i, "name": n, "guest": g}
+                for i, (n, g) in enumerate(zip(self.names, self.guests, strict=True))
+            ],
         }
         return render_board(self.game, seat, snapshot, final_result(state), replay=True)
 
@@ -290,7 +297,10 @@ async def _replay(request: Request, table_id: str) -> _Replay:
         tables: Tables = state.tables
         record = await tables.record(table_id)
         live = await tables.live(table_id)
-        found = kept[table_id] = await run_in_threadpool(_Replay, live.game, record, live.names())
+        guests = [live.guest(s) for s in range(len(live.seats))]
+        found = kept[table_id] = await run_in_threadpool(
+            _Replay, live.game, record, live.names(), guests
+        )
         while len(kept) > REPLAYS_KEPT:
             kept.popitem(last=False)
     kept.move_to_end(table_id)

@@ -237,6 +237,11 @@ class Live:
     def names(self) -> list[str]:
         return [self.name(s) for s in range(len(self.seats))]
 
+    def guest(self, seat: int) -> bool:
+        """Whether a person without an account sits at the seat (shown as a guest)."""
+        entry = self.seats[seat]
+        return entry["agent"] == HUMAN and not entry.get("player")
+
     def player(self, seat: int) -> str | None:
         """Who decides for the seat now: a bot spec, or None for its person."""
         entry = self.seats[seat]
@@ -255,7 +260,7 @@ class Live:
                     "seat": seat,
                     "name": self.name(seat),
                     "agent": entry["agent"],
-                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
+                    "guest": self.guest(seat),
                     "connected": seat in present if person else True,
                     "stand_in": self.stand_in if person and entry.get("stand_in") else None,
                     "muted": bool(entry.get("muted")),
@@ -328,7 +333,7 @@ class Live:
                     "seat": i,
                     "agent": entry["agent"],
                     "name": self.name(i),
-                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
+                    "guest": self.guest(i),
                 }
                 for i, entry in enumerate(self.seats)
             ],
