@@ -37,6 +37,8 @@ RESERVED = [
     "Bot (heuristic)",
     "Bot (ismcts:hard)",
     "B\u03bft (random)",  # Greek omicron
+    "B0t (random)",  # a zero
+    "Seat 1",
     "Seat 2",
     "Seat 0 (south)",
     "Open seat",
