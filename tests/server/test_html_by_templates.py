@@ -118,3 +118,20 @@ def test_seat_names_reach_every_board_as_text(game_id: str) -> None:
                 parser = Tags()
                 parser.feed(render_board(game, seat, snap, replay=replay))
                 assert parser.bad == [], (game_id, steps, seat)
+
+
+#: Client scripts still writing HTML text (the table page's, on the server core's side).
+STATIC_HTML_LEFT = {"table.js", "api.js"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in (SERVER / "static").glob("*.js") if p.name not in STATIC_HTML_LEFT),
+    ids=lambda p: p.name,
+)
+def test_client_scripts_build_elements_not_html_text(path: Path) -> None:
+    """The lobby, account, seat-life, coach and learn scripts make DOM nodes (dom.js), so
+    text from the server is never parsed as markup."""
+    text = path.read_text()
+    assert not re.search(r"\.(innerHTML|outerHTML)\s*=", text), path.name
+    assert "insertAdjacentHTML" not in text and "document.write" not in text, path.name
