@@ -58,7 +58,7 @@ function show(snapshot, back = false) {
 
 function drawSeats() {
   if (!snap?.seats) return;
-  bar.innerHTML = "";
+  bar.replaceChildren();
   snap.seats.forEach((s, i) => {
     const li = document.createElement("li");
     li.className = "seat-info";
@@ -111,7 +111,7 @@ function button(text, id, onClick) {
 }
 
 function drawButtons() {
-  buttons.innerHTML = "";
+  buttons.replaceChildren();
   const me = mine();
   const playing = snap.status === "playing" && !snap.over;
   if (me && me.agent === "human" && playing && !inLesson) {
@@ -208,7 +208,7 @@ function drawClaim() {
     ? snap.seats.filter((s) => s.agent === "open") : [];
   form.hidden = open.length === 0;
   const box = document.getElementById("claim-seats");
-  box.innerHTML = "";
+  box.replaceChildren();
   for (const s of open) {
     const b = document.createElement("button");
     b.type = "button"; b.className = "primary"; b.dataset.claim = s.seat;

@@ -197,6 +197,11 @@ class Live:
             return self.stand_in if entry.get("stand_in") else None
         return str(entry["agent"])
 
+    def guest(self, seat: int) -> bool:
+        """Whether a person without an account sits at the seat (shown as a guest)."""
+        entry = self.seats[seat]
+        return entry["agent"] == HUMAN and not entry.get("player")
+
     def seats_json(self) -> list[dict[str, Any]]:
         """The snapshot's `seats`: name, kind, presence and stand-in of each seat."""
         out = []
@@ -207,7 +212,7 @@ class Live:
                     "seat": seat,
                     "name": self.name(seat),
                     "agent": entry["agent"],
-                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
+                    "guest": self.guest(seat),
                     "connected": self.watchers[seat] > 0 if person else True,
                     "stand_in": self.stand_in if person and entry.get("stand_in") else None,
                     "stand_in_name": (
@@ -250,7 +255,7 @@ class Live:
                     "seat": i,
                     "agent": entry["agent"],
                     "name": self.name(i),
-                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
+                    "guest": self.guest(i),
                 }
                 for i, entry in enumerate(self.seats)
             ],
