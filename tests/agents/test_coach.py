@@ -210,19 +210,17 @@ def test_the_review_reads_only_the_seats_view() -> None:
     assert answers[0] == answers[1]
 
 
-def test_estimates_hold_their_interval_on_endgames() -> None:
-    """Short Episodes endgames: the review-sized estimate of each move lies within 1.96 combined
-    standard errors of a ten times larger one, for most moves (the full check with more
-    positions is `python -m timelord.sim.calibration`)."""
-    from timelord.sim.calibration import check_position, endgames
+def test_estimates_hold_their_interval_against_the_bots_play() -> None:
+    """Short Episodes endgames: most of the coach's intervals (model error included) hold the
+    value the table's bots get by playing each move out (the full check with more positions
+    is `python -m timelord.sim.calibration`, its table in docs/coach.md)."""
+    from timelord.sim.calibration import Tally, check_position, endgames
 
-    hits = total = 0
-    for state in endgames("episodes", 2, positions=6, seed=1):
-        h, n = check_position(state, 32, 5)
-        hits += h
-        total += n
-    assert total >= 10
-    assert hits / total >= 0.8
+    tally = Tally()
+    for state in endgames("episodes", 2, positions=5, seed=1):
+        check_position(state, 120, 12, tally)
+    assert tally.total >= 8
+    assert tally.hits / tally.total >= 0.75
 
 
 def test_a_budget_in_seconds_is_counted_in_samples() -> None:

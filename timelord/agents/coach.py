@@ -177,7 +177,7 @@ class Coach:
 
     def simulation(self, view: View) -> tuple[Policy, Evaluation | None]:
         """The policy and evaluation of playouts from `view`."""
-        policy, evaluate = self.hooks.for_view(self.game, view)
+        policy, evaluate = self.hooks.for_view(self.game, view, thorough=True)
         return policy or _uniform, evaluate
 
     def playout(

@@ -237,7 +237,7 @@ class IsmctsAgent(Agent):
         sample = self.game.sample_state
         policy, evaluate = self.policy, self.hooks.evaluate
         if self.hooks.simulation is not None and self.settings.rollout == "heuristic":
-            policy, evaluate = self.hooks.simulation(self.game, view)
+            policy, evaluate = self.hooks.simulation(self.game, view, False)
         cutoff = settings.cutoff if settings.cutoff is not None else 1 << 62
         c = settings.c
         random_rollout = policy is _random_policy  # same draws as the policy, no list

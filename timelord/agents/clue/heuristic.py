@@ -284,22 +284,50 @@ def solved(categories: Sequence[Sequence[int]], crossed: set[int]) -> tuple[int,
 class Simulation:
     """The rollout policy and evaluation of simulations from one seat's view.
 
-    Every seat plays as a newcomer with a notebook (the table's `heuristic`): it crosses off
-    the cards it has seen in the simulated game; once one card per category is left it walks
-    to the TARDIS and accuses (so a seat that can win takes the win), otherwise it heads for
-    the nearest location whose card it has not crossed off and names uncrossed cards. It
-    never accuses on a guess. The viewing seat also crosses off what its exact deducer proved
-    at the root (`extra`), so a seat that knows the envelope plays as one."""
+    Every seat plays as a detective with a notebook: it crosses off the cards it has seen in
+    the simulated game; once one card per category is left it walks to the TARDIS and
+    accuses (so a seat that can win takes the win), otherwise it heads for the nearest
+    location whose card it has not crossed off and names uncrossed cards. It never accuses on
+    a guess. The viewing seat also crosses off what its exact deducer proved at the root
+    (`extra`), so a seat that knows the envelope plays as one. With `thorough` (the coach),
+    every other seat crosses off what its own exact deducer proves at the start of each
+    simulated world (read from that world's view of it, as the table's `heuristic:hard`
+    would), so a rival about to solve is not taken for a newcomer; the search leaves it out
+    (a deduction per rival per world costs milliseconds)."""
 
-    def __init__(self, game: Game, extra: dict[int, frozenset[int]] | None = None) -> None:
+    def __init__(
+        self, game: Game, extra: dict[int, frozenset[int]] | None = None, thorough: bool = False
+    ) -> None:
         g: Any = game
         self.game = g
         self.categories = g.categories
         self.extra = extra or {}
+        self.thorough = thorough
+        #: per simulated world (its hands tuple, shared by every later state of that world):
+        #: the world itself and each other seat's deductions at its start
+        self._worlds: dict[int, tuple[Any, dict[int, frozenset[int]]]] = {}
+
+    def _proved(self, state: State, seat: int) -> frozenset[int]:
+        """What `seat` has proved beyond its notebook: the root deductions of the viewing
+        seat, or (thorough) the other seats' deductions at the start of this world."""
+        if seat in self.extra:
+            return self.extra[seat]
+        if not self.thorough:
+            return frozenset()
+        s: Any = state
+        found = self._worlds.get(id(s.hands))
+        if found is None or found[0] is not s.hands:
+            if len(self._worlds) > 64:
+                self._worlds.clear()
+            found = (s.hands, {})
+            self._worlds[id(s.hands)] = found
+        proofs = found[1]
+        if seat not in proofs:
+            proofs[seat] = proved(state.view(seat)) if not s.out[seat] else frozenset()
+        return proofs[seat]
 
     def crossed(self, state: State, seat: int) -> set[int]:
-        mine = placed(state)[seat]
-        return mine | self.extra[seat] if seat in self.extra else mine
+        return placed(state)[seat] | self._proved(state, seat)
 
     def policy(self, state: State, legal: Sequence[Action], rng: Rng) -> Action:
         if len(legal) == 1:
@@ -343,7 +371,8 @@ class Simulation:
 
     def evaluate(self, state: State) -> list[float]:
         """Each seat's chance to solve first, from how many cards it has crossed off (a seat
-        certain of the envelope counts `CERTAIN_WEIGHT` times one that placed them all); a
+        certain of the envelope counts `CERTAIN_WEIGHT` times one that placed them all; with
+        `thorough`, every seat's exact deductions at this point count as crossed off); a
         seat that is out has none. The shares sum to 1 over the seats still in."""
         s: Any = state
         seen = placed(state)
@@ -353,8 +382,10 @@ class Simulation:
             if s.out[p]:
                 weights.append(0.0)
                 continue
-            if p in self.extra:
-                crossed |= self.extra[p]
+            if self.thorough:  # what each seat's exact deducer proves at the cut-off
+                crossed |= proved(state.view(p))
+            else:
+                crossed |= self._proved(state, p)
             w = (1.0 + len(crossed)) ** PROGRESS_POWER
             if solved(self.categories, crossed) is not None:
                 w = CERTAIN_WEIGHT * (1.0 + hidden) ** PROGRESS_POWER
@@ -398,15 +429,20 @@ def toward(board: Any, here: int, goal: int, legal: Sequence[Action]) -> Action 
     return roll if roll is not None else best
 
 
-def simulation(game: Game, view: View) -> tuple[Policy, Evaluation]:
-    """The rollout and evaluation for simulations from `view`: the seat's exact deductions
-    at the root count as crossed off for it (see `Simulation`)."""
+def proved(view: View) -> frozenset[int]:
+    """The cards the exact deducer proves are not in the envelope, from `view`."""
     from timelord.games.clue.deduction import deduce
     from timelord.games.clue.notebook import knowledge_from_view
 
     d = deduce(knowledge_from_view(view))
-    proved = frozenset(c for c, n in d.envelope_count.items() if n == 0)
-    sim = Simulation(game, {view["seat"]: proved})
+    return frozenset(c for c, n in d.envelope_count.items() if n == 0)
+
+
+def simulation(game: Game, view: View, thorough: bool = False) -> tuple[Policy, Evaluation]:
+    """The rollout and evaluation for simulations from `view`: the seat's exact deductions
+    at the root count as crossed off for it, and with `thorough` the other seats' in each
+    world (see `Simulation`)."""
+    sim = Simulation(game, {view["seat"]: proved(view)}, thorough)
     return sim.policy, sim.evaluate
 
 

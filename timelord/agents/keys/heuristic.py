@@ -38,8 +38,8 @@ from typing import Any
 
 from timelord.agents.base import Agent
 from timelord.agents.heuristic import LookaheadAgent
-from timelord.agents.hooks import Hooks
-from timelord.core import Action, Game, Rng, State
+from timelord.agents.hooks import Evaluation, Hooks, Policy
+from timelord.core import Action, Game, Rng, State, View
 from timelord.games.keys.actions import DiscardCard, MovePawn, OpenDoor, PlaceCookie, StayPut
 from timelord.games.keys.board import DALEK, TELEPORT, Geometry
 
@@ -402,6 +402,43 @@ def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     return legal[-1]
 
 
+def greedy_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The simulations' policy (`HOOKS.simulation`): `rollout`, except that a card is chosen
+    by the path evaluation after it and the move that follows (the table heuristic's
+    judgement of a card, its own door opened or a rival's way barred, without its look at
+    the rivals' replies)."""
+    s: Any = state
+    if len(legal) < 2 or type(legal[0]) is MovePawn or type(legal[-1]) is StayPut:
+        return rollout(state, legal, rng)
+    win = winning(state, legal)
+    if win is not None:
+        return win
+    seat = s.seat
+    best: Action | None = None
+    best_value = -1.0
+    for a in legal:
+        value = evaluate(_moved(state.apply_unchecked(a), seat, rng))[seat]
+        if value > best_value + 1e-9:
+            best, best_value = a, value
+    return best if best is not None else rollout(state, legal, rng)
+
+
+def _moved(state: State, seat: int, rng: Rng) -> State:
+    """`state` after `seat`'s move of this turn by `rollout` (as it is when the turn passed)."""
+    s: Any = state
+    if s.is_over or s.seat != seat:
+        return state
+    legal = state.legal_actions()
+    if type(legal[0]) is not MovePawn and type(legal[-1]) is not StayPut:
+        return state
+    return state.apply_unchecked(rollout(state, legal, rng))
+
+
+def simulation(game: Game, view: View, thorough: bool = False) -> tuple[Policy, Evaluation]:
+    """The coach's and the search's simulations: `greedy_rollout` and `evaluate`."""
+    return greedy_rollout, evaluate
+
+
 def _make(game: Game, level: str | None) -> Agent:
     return LookaheadAgent(game, level, HOOKS, deals={"easy": 1, "medium": 1, "hard": 3})
 
@@ -418,4 +455,6 @@ LEVELS = {
     "expert": {"sims": 2000, "cutoff": 1, "rollout": "heuristic"},
 }
 
-HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)
+HOOKS = Hooks(
+    heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS, simulation=simulation
+)
