@@ -76,7 +76,7 @@ PRECISION = 0.02
 EXTEND = 3
 #: samples a second of budget stands for, per game (about what one core of a small server
 #: plays in a second; a budget in seconds means this many samples on any machine)
-SAMPLES_PER_SECOND = {"keys": 80, "episodes": 400, "card-game": 150, "clue": 400}
+SAMPLES_PER_SECOND = {"keys": 40, "episodes": 300, "card-game": 60, "clue": 80}
 DEFAULT_RATE = 200
 #: the coach's model error per game, as a standard error: how far its values stray from
 #: ground truth beyond sampling noise (`timelord.sim.calibration`, docs/coach.md)
