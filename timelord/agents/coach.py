@@ -20,11 +20,12 @@ samples at a fixed rate per game (`SAMPLES_PER_SECOND`), so a loaded machine ans
 not worse. How one decision's samples are spent:
 1. Screening (about half the budget, only where there are more than `top` moves):
    sequential halving. Every candidate is played in the same dealt worlds (common random
-   numbers); each phase gets an even part of the screening budget, and after it the worse
-   half is dropped (ties broken by the evaluation right after the move, so a move that
-   brings a win closer is not cut by a coin toss), until `top` moves are left. The screening ranks
-   the moves; its means are biased upward by the selection (the winner's curse), so they
-   are not reported.
+   numbers); each phase gets an even part of the screening budget (at least one world, so a
+   budget smaller than twice the moves is overrun), and after it the worse half is dropped
+   (ties broken by the evaluation right after the move, so a move that brings a win closer
+   is not cut by a coin toss), until `top` moves are left. The screening ranks the moves;
+   its means are biased upward by the selection (the winner's curse), so they are not
+   reported.
 2. Estimation (the rest): the best `top` moves of the screening are valued again on fresh
    worlds, and only these samples are reported, so the reported values are unbiased (with
    `top` moves or fewer there is no screening and the fresh samples also rank them).
@@ -367,11 +368,10 @@ def review_decision(coach: Coach, decision: Decision, budget: Budget) -> dict[st
     loss, loss_error = (0.0, 0.0)
     if best.action != decision.played:
         loss, loss_error = coach.gain(best.action, decision.played)
-    shown = [m for m in found if m.action != decision.played or m in found[:TOP]][:TOP]
     return {
         "step": decision.step,
         "played": played.to_json(game, decision.view),
-        "best": [m.to_json(game, decision.view) for m in shown],
+        "best": [m.to_json(game, decision.view) for m in found[:TOP]],
         "loss": round(loss, 4),
         "loss_error": round(loss_error, 4),
         "costly": False,
