@@ -122,7 +122,7 @@ class Tally:
 def check_position(state: State, samples: int, playouts: int, tally: Tally) -> None:
     """The coach's reported moves at one position (a budget of `samples`) against the
     reference bots' values (`playouts` worlds each)."""
-    game = state.game  # type: ignore[attr-defined]
+    game = state.game
     seat = state.to_move
     assert seat is not None
     view, legal = state.view(seat), state.legal_actions()

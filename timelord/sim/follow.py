@@ -51,7 +51,7 @@ def _keys_wins(state: State, seat: int) -> list[Action]:
     legal = state.legal_actions()
     if winning(state, legal) is None:
         return []
-    game = state.game  # type: ignore[attr-defined]
+    game = state.game
     view = state.view(seat)
     worlds = [game.sample_state(view, Rng(k)) for k in range(WORLDS)]
     return [a for a in legal if all(winning(w, [a]) == a for w in worlds)]

@@ -460,7 +460,7 @@ _PLAIN: dict[int, Simulation] = {}
 
 
 def _simulation_of(state: State) -> Simulation:
-    game: Any = state.game  # type: ignore[attr-defined]
+    game: Any = state.game
     found = _PLAIN.get(id(game))
     if found is None or found.game is not game:
         found = _PLAIN[id(game)] = Simulation(game)
