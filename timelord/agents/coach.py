@@ -23,12 +23,13 @@ not worse. How one decision's samples are spent:
    numbers); each phase gets an even part of the screening budget (at least one world, so a
    budget smaller than twice the moves is overrun), and after it the worse half is dropped
    (ties broken by the evaluation right after the move, so a move that brings a win closer
-   is not cut by a coin toss), until `top` moves are left. The screening ranks the moves;
-   its means are biased upward by the selection (the winner's curse), so they are not
-   reported.
-2. Estimation (the rest): the best `top` moves of the screening are valued again on fresh
-   worlds, and only these samples are reported, so the reported values are unbiased (with
-   `top` moves or fewer there is no screening and the fresh samples also rank them).
+   is not cut by a coin toss), until `top` moves are left. Its means are biased upward by
+   the selection (the winner's curse), so they are never reported.
+2. Estimation (the rest): the `top` moves left are valued again on fresh worlds; only these
+   samples are reported, and they order the moves (best first, as a player reads a list).
+   Picking the best of three fresh means still favours the luckiest by up to about one
+   standard error when the three are equal; that is the case the verdicts call "close" or
+   "unsure", never "best".
    While the best and the second are within two standard errors of each other and the gap's
    error is above `PRECISION`, more fresh worlds are dealt, up to `EXTEND` times the base
    (samples go where the decision is close). A move that must be valued too (the one played,
@@ -212,8 +213,8 @@ class Coach:
         top: int = TOP,
         salt: int = 0,
     ) -> list[MoveValue]:
-        """The best `top` moves found (and every move in `keep`), best first by the
-        screening, each valued on fresh samples; see the module docstring."""
+        """The best `top` moves found (and every move in `keep`), best first, each valued on
+        fresh samples; see the module docstring."""
         seat = view["seat"]
         seed = view_seed(view, salt)
         sim = self.simulation(view)
@@ -265,9 +266,8 @@ class Coach:
             if used >= cap or len(order) < 2 or self._settled(samples, order):
                 break
         self.last_samples = samples
-        if rounds == 0:  # no screening (few moves): the fresh samples rank them
-            order.sort(key=lambda a: -sum(samples[a]))
-            chosen = [*order, *(a for a in kept if a not in order)]
+        order.sort(key=lambda a: (-sum(samples[a]), candidates.index(a)))
+        chosen = [*order, *(a for a in kept if a not in order)]
         return self._verdicts(samples, order, chosen)
 
     @staticmethod
