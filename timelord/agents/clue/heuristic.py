@@ -290,10 +290,10 @@ class Simulation:
     location whose card it has not crossed off and names uncrossed cards. It never accuses on
     a guess. The viewing seat also crosses off what its exact deducer proved at the root
     (`extra`), so a seat that knows the envelope plays as one. With `thorough` (the coach),
-    every other seat crosses off what its own exact deducer proves at the start of each
-    simulated world (read from that world's view of it, as the table's `heuristic:hard`
-    would), so a rival about to solve is not taken for a newcomer; the search leaves it out
-    (a deduction per rival per world costs milliseconds)."""
+    every other seat crosses off what its own exact deducer proves the first time it is
+    asked about in each simulated world (read from that world's view of it, as the table's
+    `heuristic:hard` would), so a rival about to solve is not taken for a newcomer; the
+    search leaves it out (a deduction per rival per world costs milliseconds)."""
 
     def __init__(
         self, game: Game, extra: dict[int, frozenset[int]] | None = None, thorough: bool = False
@@ -309,7 +309,8 @@ class Simulation:
 
     def _proved(self, state: State, seat: int) -> frozenset[int]:
         """What `seat` has proved beyond its notebook: the root deductions of the viewing
-        seat, or (thorough) the other seats' deductions at the start of this world."""
+        seat, or (thorough) another seat's deductions the first time it is asked about in
+        this world (its knowledge then, read from the world's view of it)."""
         if seat in self.extra:
             return self.extra[seat]
         if not self.thorough:
