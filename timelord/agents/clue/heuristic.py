@@ -468,6 +468,11 @@ def _simulation_of(state: State) -> Simulation:
     return found
 
 
+#: ismcts:hard's simulations: a decision in about 0.4 s on one core of the shared machine
+#: (1,500, the generic count, took 2.3 s, past the server's 0.8 s cap). With the notebook
+#: simulations it beat the exact deducer, 2 players, 24 games (seed 5): 0.708 [0.508, 0.851]
+HARD_SIMS = 300
+
 HOOKS = Hooks(
     heuristic=_make,
     rollout=rollout_policy,
@@ -478,7 +483,7 @@ HOOKS = Hooks(
     levels={
         "easy": {"cutoff": SEARCH_CUTOFF},
         "medium": {"cutoff": SEARCH_CUTOFF},
-        "hard": {"cutoff": SEARCH_CUTOFF},
+        "hard": {"sims": HARD_SIMS, "cutoff": SEARCH_CUTOFF},
         "expert": {"sims": 3000, "cutoff": SEARCH_CUTOFF},
     },
 )
