@@ -48,6 +48,7 @@ import numpy as np
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from timelord.adapters.clone import Clonable
 from timelord.adapters.gym import OpponentSpec, TimelordEnv
 from timelord.core import ConfigError
 
@@ -113,10 +114,11 @@ class NextStepMask(gymnasium.Wrapper[Any, Any, Any, Any]):
 _ENV_ARGS = ("render_mode", "illegal", "recall")
 
 
-class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
+class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
     """`num_envs` single-agent tables, stepped in turn, their results written in batches."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    _clone_skip = ("_obs_bytes", "_mask_bytes")
 
     def __init__(
         self,
@@ -151,9 +153,7 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
         size, actions = first.encoder.size, len(first.index)
         self._obs = np.zeros((num_envs, size), np.float32)
         self._masks = np.zeros((num_envs, actions), np.int8)
-        # the batches as flat bytes: a table's row is written in one slice assignment
-        self._obs_bytes = self._obs.data.cast("B")
-        self._mask_bytes = self._masks.data.cast("B")
+        self._restored()
         self._row = 4 * size
         self._width = actions
         #: per table, the indices its row of the mask batch has set (None: all of them)
@@ -161,6 +161,11 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
         self._seats = np.zeros(num_envs, int)
         self._every = np.ones(num_envs, np.bool_)
         self._autoreset = np.zeros(num_envs, np.bool_)
+
+    def _restored(self) -> None:
+        # the batches as flat bytes: a table's row is written in one slice assignment
+        self._obs_bytes = self._obs.data.cast("B")
+        self._mask_bytes = self._masks.data.cast("B")
 
     def reset(
         self,

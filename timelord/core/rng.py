@@ -129,7 +129,7 @@ class Rng:
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) (1 <= n <= 2**64), by rejection so there is no bias: an
         output among the top 2**64 % n is drawn again."""
-        if 0 < n <= _WORD_BELOW and self._big < 0 and type(self) is Rng:
+        if self._big < 0 and 0 < n <= _WORD_BELOW and type(self) is Rng:
             return self._below_words(n)
         if n <= 0 or n > 1 << 64:
             raise ValueError(f"below() draws from 64 bits: it needs 1 <= n <= 2**64, not {n}")
