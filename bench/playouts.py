@@ -12,10 +12,12 @@ the machine slows the clock it is measured by, not the figure). Each game is dri
 
 The yardstick is OpenSpiel's `gin_rummy` and 7x7 `breakthrough`, two ways:
 - `native`: whole random games run inside OpenSpiel's C++ (`pyspiel.evaluate_bots` with its
-  uniform random bots; chance outcomes sampled by their probabilities), as games per CPU
-  second; actions per second are that times the mean game length of the Python-driven games
-  below (the same distribution of games), so no Python runs per action;
+  uniform random bots; chance outcomes sampled by their probabilities), no Python per action;
+  the actions are counted from each finished game's history;
 - `python`: the same random games driven action by action from Python through pyspiel.
+Both start each game from a clone of one initial state, as a search's rollouts do: building
+a `gin_rummy` state afresh costs more than a whole random game played from it (its meld
+tables), and would have hidden the per-action rates.
 The targets are set against the native rates. Every measurement runs in alternating slices in
 the same process, so machine noise hits all of them alike. Also prints `sample_state()` calls
 per CPU second on mid-game views (search bots call it once per iteration), the build
@@ -110,12 +112,12 @@ def spiel_slice(name: str, seed: int, budget: float) -> tuple[int, int, float]:
     """Random games of an OpenSpiel game driven from Python, one action per call."""
     import pyspiel
 
-    game = pyspiel.load_game(name)
+    initial = pyspiel.load_game(name).new_initial_state()
     rng = random.Random(seed)
     actions = games = 0
     start = time.process_time()
     while time.process_time() - start < budget:
-        state = game.new_initial_state()
+        state = initial.clone()
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes(), strict=True)
@@ -129,18 +131,20 @@ def spiel_slice(name: str, seed: int, budget: float) -> tuple[int, int, float]:
 
 
 def native_slice(name: str, seed: int, budget: float) -> tuple[int, int, float]:
-    """Random games run whole inside OpenSpiel's C++; (0, games, seconds): the actions are
-    counted from the Python-driven games' mean length."""
+    """Random games run whole inside OpenSpiel's C++; the actions are the games' histories."""
     import pyspiel
 
     game = pyspiel.load_game(name)
+    initial = game.new_initial_state()
     bots = [pyspiel.make_uniform_random_bot(p, seed * 7 + p) for p in range(game.num_players())]
-    games = 0
+    actions = games = 0
     start = time.process_time()
     while time.process_time() - start < budget:
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed * 1_000_003 + games)
+        state = initial.clone()  # evaluate_bots plays on the state it is given
+        pyspiel.evaluate_bots(state, bots, seed * 1_000_003 + games)
+        actions += len(state.history())
         games += 1
-    return 0, games, time.process_time() - start
+    return actions, games, time.process_time() - start
 
 
 def sample_rate(game: timelord.Game, seconds: float) -> float:
@@ -177,13 +181,6 @@ def run_all(
     return tallies
 
 
-def native_rate(tallies: dict[str, Tally], name: str) -> tuple[float, float]:
-    """(native actions per CPU second, mean game length) of an OpenSpiel game."""
-    python, native = tallies[f"{name} python"], tallies[f"{name} native"]
-    length = python.actions / python.games
-    return native.games / native.seconds * length, length
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement")
@@ -208,14 +205,12 @@ def main() -> int:
                 timelord_slice(g, seed, budget, d)
             )
     tallies = run_all(runs, args.seconds, args.slices)
-    gin, gin_length = native_rate(tallies, GIN)
-    grid, grid_length = native_rate(tallies, GRID)
+    gin, grid = tallies[f"{GIN} native"].rate, tallies[f"{GRID} native"].rate
     print(f"build: {timelord.BUILD}; CPU time; load average {load[0]:.1f} at the start")
     print(f"{'OpenSpiel':<32}{'native act/s':>14}{'python act/s':>14}{'native/python':>15}")
-    for name, rate, length in ((GIN, gin, gin_length), (GRID, grid, grid_length)):
-        python = tallies[f"{name} python"].rate
-        print(f"{name:<32}{rate:>14,.0f}{python:>14,.0f}{rate / python:>15.2f}")
-        print(f"{'':<4}(mean game length {length:.1f} actions)")
+    for name in (GIN, GRID):
+        native, python = tallies[f"{name} native"], tallies[f"{name} python"].rate
+        print(f"{name:<32}{native.rate:>14,.0f}{python:>14,.0f}{native.rate / python:>15.2f}")
     print()
     print(
         f"{'game':<12}{'players':>8}{'unchecked':>11}{'checked':>10}{'counted':>10}"
