@@ -77,7 +77,8 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"unknown reference {kind!r}")
 
 
-def _new(cls: type) -> Any:
+def _new(cls: type[Clonable]) -> Clonable:
+    """An instance not yet initialised; pickle sets its attributes."""
     return cls.__new__(cls)
 
 
