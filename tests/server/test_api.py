@@ -324,18 +324,14 @@ def test_openapi_documents_the_contract(local: TestClient) -> None:
     assert "ws" in schema["info"]["description"]
 
 
-def test_finished_tables_leave_the_cache_and_come_back_the_same(
-    local: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_finished_tables_leave_the_cache_and_come_back_the_same(local: TestClient) -> None:
     """In-process state is only a cache: a table read back from the database after it was
     dropped answers exactly as before."""
-    import timelord.server.tables as tables_module
-
-    monkeypatch.setattr(tables_module, "_CACHE_LIMIT", 2)
+    local.app.state.tables.loader.cache_limit = 2  # type: ignore[attr-defined]
     tables = local.app.state.tables  # type: ignore[attr-defined]
     made = [create(local, "keys", ["random", "random"], seed=s, round_limit=2) for s in range(4)]
     finals = [wait_for(lambda t=t: (s := snap(local, t, None))["over"] and s) for t in made]
     create(local, "keys", ["human", "human"])  # room is made for it
-    assert len(tables._cache) <= 3
-    assert made[0]["id"] not in tables._cache
+    assert len(tables.loader.cache) <= 3
+    assert made[0]["id"] not in tables.loader.cache
     assert [snap(local, t, None) for t in made] == finals

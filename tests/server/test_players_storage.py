@@ -13,7 +13,7 @@ from timelord.core import load
 from timelord.server import create_app
 from timelord.server.migrations import head, upgrade
 from timelord.server.storage import Store
-from timelord.server.tables import hash_token
+from timelord.server.table import hash_token
 
 # the two tables as revision 0001 made them (the release before players)
 _TABLES = table(

@@ -18,7 +18,7 @@ from timelord.server import create_app
 from timelord.server.limits import Limits
 from timelord.server.proxy import Proxies
 from timelord.server.storage import Store
-from timelord.server.tables import Tables
+from timelord.server.table import Tables
 
 RATE = 1e6
 
@@ -278,12 +278,12 @@ def test_an_idle_table_is_archived_readable_but_out_of_memory_and_play(
     idle, token = made["id"], made["seats"][0]["token"]
     busy = _create(client, ["human", "human"]).json()["id"]
     now[0] += dt.timedelta(minutes=59)
-    assert client.portal.call(tables.archive) == []  # type: ignore[union-attr]
+    assert client.portal.call(tables.loader.archive) == []  # type: ignore[union-attr]
     assert client.get(f"/api/tables/{busy}").json()["version"] == 0  # a look is no move
     now[0] += dt.timedelta(minutes=2)
-    archived = client.portal.call(tables.archive)  # type: ignore[union-attr]
+    archived = client.portal.call(tables.loader.archive)  # type: ignore[union-attr]
     assert set(archived) == {idle, busy}
-    assert idle not in tables._cache
+    assert idle not in tables.loader.cache
     playing = client.get("/api/tables?status=playing").json()["tables"]
     assert playing == []
     listed = client.get("/api/tables?status=archived").json()["tables"]
@@ -313,10 +313,12 @@ def test_a_table_that_moves_is_not_archived(
     )
     # the move was stamped with the real time, which is before the fake clock's hour
     tables.clock = lambda: dt.datetime.now(dt.UTC) + dt.timedelta(minutes=30)
-    assert client.portal.call(tables.archive) == []  # type: ignore[union-attr]
+    assert client.portal.call(tables.loader.archive) == []  # type: ignore[union-attr]
 
 
-def test_start_reads_only_tables_whose_bots_are_to_move(sqlite_url: str, tmp_path: Path) -> None:
+def test_start_reads_only_tables_whose_bots_are_to_move_or_clocks_run(
+    sqlite_url: str, tmp_path: Path
+) -> None:
     with _app(sqlite_url) as client:
         waiting = [_create(client, ["human", "human"]).json()["id"] for _ in range(3)]
         # the bot plays first here (seat 0), yet slowly enough to still be thinking
@@ -335,9 +337,9 @@ def test_start_reads_only_tables_whose_bots_are_to_move(sqlite_url: str, tmp_pat
     app = create_app(sqlite_url, 600, rate=RATE, burst=RATE)
     with TestClient(app) as client:
         tables: Tables = client.app.state.tables  # type: ignore[attr-defined]
-        assert set(tables._cache) == {bot_first.id}
+        assert set(tables.loader.cache) == {bot_first.id}
         assert client.get(f"/api/tables/{waiting[0]}").json()["version"] == 0
-        assert set(tables._cache) == {bot_first.id, waiting[0]}
+        assert set(tables.loader.cache) == {bot_first.id, waiting[0]}
 
 
 # -- item 3: bot time shared fairly ---------------------------------------------------------

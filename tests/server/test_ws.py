@@ -12,10 +12,11 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from timelord.server import create_app
-from timelord.server.tables import Outbox
+from timelord.server.table import Outbox
 
 from .helpers import shared
 from .test_api import create, snap
+from .test_life import label_of
 
 
 def ws_path(table: Any, seat: int | None, **params: Any) -> str:
@@ -163,3 +164,123 @@ def test_outbox_keeps_only_the_latest_snapshot_and_gives_up_on_a_flood() -> None
     # this one for the whole session, and asyncio.run refuses to start inside it
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, scenario()).result()
+
+
+def next_delta(ws: Any) -> Any:
+    """The next delta a `delta=1` socket sends, past `{"type": "seats"}` messages."""
+    while (got := receive(ws)).get("type") == "seats":
+        pass
+    return got
+
+
+def apply_delta(client_state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """A client's snapshot after a delta, as the README tells a client to apply one."""
+    assert delta["type"] == "delta"
+    state = dict(client_state)
+    if delta["from"] == 0:
+        state["events"] = list(delta["events"])
+    else:
+        assert delta["from"] == state["version"]
+        state["events"] = state["events"] + delta["events"]
+    if "view" in delta:
+        state["view"] = delta["view"]
+    else:
+        state["view"] = json.loads(json.dumps(state["view"]))
+        for op in delta["view_patch"]:
+            keys = [k.replace("~1", "/").replace("~0", "~") for k in op[0].split("/")[1:]]
+            parent = state["view"]
+            for key in keys[:-1]:
+                parent = parent[key]
+            if len(op) == 2:
+                parent[keys[-1]] = op[1]
+            else:
+                del parent[keys[-1]]
+    for key, value in delta.items():
+        if key not in ("type", "from", "events", "view", "view_patch"):
+            state[key] = value
+    return state
+
+
+def test_a_delta_socket_is_sent_only_what_its_seat_lacked(client: TestClient) -> None:
+    """Issue 29: per change, a `delta=1` socket gets the new events and a patch of its view,
+    and applying them gives exactly the seat's snapshot; the plain socket still gets whole
+    snapshots."""
+    table = create(client, "episodes", ["human", "human", "human"], seed=5)
+    with (
+        client.websocket_connect(ws_path(table, 0, delta=1)) as ws0,
+        client.websocket_connect(ws_path(table, 0)) as plain,
+    ):
+        mine = receive(ws0)
+        assert mine == receive(plain)
+        for version in range(12):
+            mover = snap(client, table, None)["to_move"]
+            legal = snap(client, table, mover)["legal"]
+            token = table["seats"][mover]["token"]
+            moved = client.post(
+                f"/api/tables/{table['id']}/actions?token={token}",
+                json={"version": version, "action": legal[0]},
+            )
+            assert moved.status_code == 200
+            delta = next_delta(ws0)
+            assert delta["from"] == version and "view_patch" in delta
+            assert "seats" not in delta  # a move changes no seat
+            mine = apply_delta(mine, delta)
+            whole = snap(client, table, 0)
+            assert mine == whole
+            assert receive(plain) == whole
+            assert len(json.dumps(delta)) < len(json.dumps(whole))
+
+
+def test_after_an_undo_a_delta_socket_is_sent_every_event_again(client: TestClient) -> None:
+    """Clue: roll, then move; the move is taken back, and the delta from 0 (whole view,
+    every event) gives the seat's snapshot at the version before."""
+    made = client.post(
+        "/api/tables",
+        json={
+            "game": "clue",
+            "options": {"players": 2},
+            "seats": ["human", "human"],
+            "seed": 5,
+            "undo": True,
+        },
+    ).json()
+    token = made["seats"][0]["token"]
+
+    def play(version: int, want: str) -> None:
+        legal = snap(client, made, 0)
+        action = label_of("clue", legal, want, players=2)
+        moved = client.post(
+            f"/api/tables/{made['id']}/actions?token={token}",
+            json={"version": version, "action": action},
+        )
+        assert moved.status_code == 200
+
+    with client.websocket_connect(ws_path(made, 0, delta=1)) as ws:
+        mine = receive(ws)
+        play(0, "roll the dice")
+        mine = apply_delta(mine, next_delta(ws))
+        play(1, "move to")
+        mine = apply_delta(mine, next_delta(ws))
+        undone = client.post(f"/api/tables/{made['id']}/undo?token={token}", json={"version": 2})
+        assert undone.status_code == 200, undone.text
+        delta = next_delta(ws)
+        assert delta["from"] == 0 and delta["version"] == 1 and "view" in delta
+        assert apply_delta(mine, delta) == snap(client, made, 0)
+
+
+def test_a_lagging_delta_socket_gets_one_catch_up_delta() -> None:
+    """Deltas a slow reader has not taken are dropped for one from its last sent version."""
+    box = Outbox(seat=0, since=0, limit=2, delta=True)
+
+    async def run() -> list[str]:
+        box.push_snapshot("s", 3)
+        assert await box.next() == "s" and box.delivered == 3
+        box.push_delta("d4", 4)
+        box.push_delta("d5", 5)
+        assert box.lagging()
+        assert box.drop_deltas()  # forward from 3: the catch-up may start at 3
+        box.push_delta("c6", 6)
+        return [await box.next()]
+
+    assert asyncio.run(run()) == ["c6"]
+    assert box.delivered == 6

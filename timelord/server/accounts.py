@@ -28,7 +28,7 @@ from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, insert, se
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from timelord.server.errors import ApiError
+from timelord.server.errors import ApiError, Code
 from timelord.server.storage import Base, Store, StoredTable, TableRow
 
 #: the cookie that carries the signed session id
@@ -113,11 +113,10 @@ def check_name(name: Any) -> str:
     """`name` if it can be a player's name (1-32 printable characters, no surrounding
     spaces, no '/' since the name is part of the player page's address); 422 otherwise."""
     if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
-        raise ApiError(422, "player/invalid", f"a name is 1 to {NAME_MAX} characters")
+        raise ApiError(Code.PLAYER_INVALID, f"a name is 1 to {NAME_MAX} characters")
     if not name.isprintable() or name != name.strip() or "/" in name:
         raise ApiError(
-            422,
-            "player/invalid",
+            Code.PLAYER_INVALID,
             "a name is printable characters without '/' and without spaces at either end",
         )
     return name
@@ -126,8 +125,7 @@ def check_name(name: Any) -> str:
 def check_password(password: Any) -> str:
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise ApiError(
-            422,
-            "player/invalid",
+            Code.PLAYER_INVALID,
             f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters",
         )
     return password
@@ -143,11 +141,11 @@ def _player(row: Any) -> Player:
 
 def refused() -> ApiError:
     """The one answer to every failed login: it does not say which part was wrong."""
-    return ApiError(401, "session/refused", "wrong name or password")
+    return ApiError(Code.SESSION_REFUSED, "wrong name or password")
 
 
 def no_session() -> ApiError:
-    return ApiError(401, "session/none", "not logged in")
+    return ApiError(Code.SESSION_NONE, "not logged in")
 
 
 class LoginLimit:
@@ -327,13 +325,12 @@ class Accounts:
         otherwise (also for an unknown name or a player without a password), 429 once a
         name or an address has failed too often."""
         if not isinstance(name, str) or not isinstance(password, str):
-            raise ApiError(400, "request/malformed", "name and password must be strings")
+            raise ApiError(Code.REQUEST_MALFORMED, "name and password must be strings")
         keys = [f"name:{name_key(name)}", f"client:{client}"]
         wait = self.limit.wait(keys)
         if wait > 0:
             raise ApiError(
-                429,
-                "rate/limited",
+                Code.RATE_LIMITED,
                 f"too many failed logins; try again in {int(wait) + 1} seconds",
             )
         with self.store.engine.connect() as conn:
@@ -402,7 +399,7 @@ def tables_of(store: Store, player_id: str, limit: int = 50) -> list[StoredTable
 
 
 def taken(name: str) -> ApiError:
-    return ApiError(409, "player/taken", f"the name {name!r} is taken")
+    return ApiError(Code.PLAYER_TAKEN, f"the name {name!r} is taken")
 
 
 def _hash(session_id: str) -> str:

@@ -15,22 +15,27 @@ from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from timelord.server.errors import ApiError, malformed, rate_limited, too_large
+from timelord.server.bodies import (
+    MAX_BODY,
+    MAX_SINCE,
+    NO_BODY,
+    action_request,
+    body_doc,
+    no_body,
+    only,
+    parse_json,
+    read_json,
+    since_text,
+    version_of,
+)
+from timelord.server.deps import OwnSeatDep, SeatDep, TableDep, TablesDep, tables_of
+from timelord.server.errors import ApiError, Code, malformed, rate_limited, responses, too_large
+from timelord.server.review import check_hints, coaching
 from timelord.server.session import current_player, seat_for
-from timelord.server.tables import Live, Tables, rematch_url, seat_list
+from timelord.server.table import Live, Tables, seat_list, seat_url
+from timelord.server.table.wire import snapshot_text
 
 router = APIRouter(prefix="/api")
-
-#: largest request body (create or action) and WebSocket message, in bytes
-MAX_BODY = 16 * 1024
-#: the largest `since` either route takes (a version never comes near it)
-MAX_SINCE = 2**31 - 1
-
-
-class ErrorBody(BaseModel):
-    code: str = Field(examples=["action/stale"])
-    reason: str
-    rule: str = Field("", description="the rule clause that forbids an illegal action")
 
 
 class _Closed(BaseModel):
@@ -224,101 +229,27 @@ class TableList(BaseModel):
     tables: list[TableSummary]
 
 
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return {status: {"model": ErrorBody} for status in statuses}
-
-
-#: the body of a request that takes none: nothing, or an empty object
-NO_BODY = {
-    "requestBody": {
-        "required": False,
-        "content": {
-            "application/json": {
-                "schema": {"type": "object", "properties": {}, "additionalProperties": False}
-            }
-        },
-    }
-}
-
-
-async def no_body(request: Request) -> None:
-    """400 `request/malformed` unless the request has no body or an empty object."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise too_large(MAX_BODY)
-    raw = await request.body()
-    if raw.strip() and parse_json(raw) != {}:
-        raise malformed("this request takes no body (or {})")
-
-
-def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
-    return {
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": model.model_json_schema()}},
-        }
-    }
-
-
-def _tables(request: Request | WebSocket) -> Tables:
-    tables: Tables = request.app.state.tables
-    return tables
-
-
 def _json(text: str, status: int = 200) -> Response:
     return Response(text, status_code=status, media_type="application/json")
-
-
-async def read_json(request: Request) -> Any:
-    """The request body as JSON: 413 past MAX_BODY (read no further), 400 if not JSON."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise too_large(MAX_BODY)
-    chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise too_large(MAX_BODY)
-        chunks.append(chunk)
-    return parse_json(b"".join(chunks))
-
-
-def parse_json(raw: bytes | str) -> Any:
-    try:
-        return json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as exc:
-        raise malformed(f"the body is not JSON: {exc}") from exc
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def action_request(body: Any) -> tuple[int, Any]:
-    """(version, action) from `{"version", "action"}`; 400 if the body has another shape."""
-    if not isinstance(body, dict) or set(body) != {"version", "action"}:
-        raise malformed('the body must be {"version": int, "action": {...}}')
-    version = body["version"]
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise malformed("version must be an integer")
-    return version, body["action"]
-
-
-def _since(value: int | None) -> int:
-    return 0 if value is None else value
 
 
 def _base(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
+C = Code
+_TABLE = (C.REQUEST_MALFORMED, C.TABLE_NOT_FOUND)
+_SEAT = (*_TABLE, C.SEAT_FORBIDDEN)
+
+
 @router.post(
     "/tables",
     status_code=201,
     response_model=TableCreated,
-    responses=_errors(400, 413, 422, 429),
-    openapi_extra=_body_doc(CreateTable),
+    responses=responses(
+        C.REQUEST_MALFORMED, C.REQUEST_TOO_LARGE, C.CONFIG_INVALID, C.NAME_INVALID, C.RATE_LIMITED
+    ),
+    openapi_extra=body_doc(CreateTable),
     summary="Create a table",
     description="Seats are 'human' (each gets a token, given only here), 'open' (the first "
     "person to claim it gets it; the table starts when the last is claimed) or a bot spec; "
@@ -327,20 +258,17 @@ def _base(request: Request) -> str:
     "or a seed where the operator does not allow one; 429 rate/limited past a limit on "
     "tables of one client address or of the server.",
 )
-async def create_table(request: Request) -> Response:
+async def create_table(request: Request, tables: TablesDep) -> Response:
     body = await read_json(request)
     if not isinstance(body, dict) or not set(body) <= _CREATE_KEYS:
         raise malformed(f"the body's keys are among {sorted(_CREATE_KEYS)}")
     if "game" not in body or "seats" not in body:
         raise malformed("the body needs game and seats")
-    from timelord.server.review import check_hints, coaching
-
     seats = body["seats"]
     hints = check_hints(body.get("hints", False), seats if isinstance(seats, list) else [])
     client = request.app.state.proxies.client_address(request.scope)
     player = await current_player(request)
-    tables = _tables(request)
-    live, tokens, owner = await tables.create(
+    live, tokens, owner = await tables.creating.create(
         body["game"],
         body.get("options"),
         seats,
@@ -353,12 +281,12 @@ async def create_table(request: Request) -> Response:
         allow_undo=body.get("undo", False),
     )
     if hints:
-        await tables._db(coaching(request).allow_hints, live.id)
+        await tables.db.read(coaching(request).allow_hints, live.id)
     base = _base(request)
     answer = {
         "id": live.id,
         "seats": seat_list(live, tokens, base),
-        "watch_url": f"{base}/tables/{live.id}",
+        "watch_url": seat_url(base, live.id, None),
         "owner_token": owner,
     }
     return JSONResponse(answer, status_code=201)
@@ -372,195 +300,191 @@ _CREATE_KEYS = frozenset(
 @router.get(
     "/tables",
     response_model=TableList,
-    responses=_errors(400),
+    responses=responses(C.REQUEST_MALFORMED),
     summary="List tables, newest first",
 )
 async def list_tables(
-    request: Request,
+    tables: TablesDep,
     status: str | None = Query(None, pattern="^(open|playing|over|abandoned|archived)$"),
     limit: int = Query(100, ge=1, le=1000),
 ) -> Response:
-    tables = await _tables(request).summaries(status, limit)
-    return JSONResponse({"tables": tables})
+    return JSONResponse({"tables": await tables.loader.summaries(status, limit)})
 
 
 @router.get(
     "/tables/{table_id}",
     response_model=Snapshot,
-    responses=_errors(400, 403, 404),
+    responses=responses(*_SEAT),
     summary="A seat's snapshot (no token: the spectator's)",
     description="The seat's view, legal actions (to the seat to move) and events, oldest "
     "first; `since=V` keeps only events of actions after version V. The WebSocket "
     "/api/tables/{id}/ws?token=T[&since=V] sends this snapshot on connect and after every "
     'change, and accepts {"version", "action"} messages; a refusal arrives as '
-    '{"code", "reason", "rule", "status"} with the status the HTTP route would answer.',
+    '{"code", "reason", "rule", "status"} with the status the HTTP route would answer. '
+    "With &delta=1 the socket sends this snapshot on connect and then, per change, only "
+    'what the seat lacked: {"type": "delta", "from": F, "version", "over", "to_move", '
+    '"seeded", "events" (after F; F 0: all of them again), "view" or "view_patch" (a list '
+    "of [pointer, value] to set and [pointer] to remove, RFC 6901 pointers into the view, "
+    'lists replaced whole), "legal", "status", "clock", "undo", "rematch", "seats" (left '
+    'out when unchanged)}, and {"type": "seats"} whenever who is present changes.',
 )
 async def snapshot(
-    request: Request,
-    table_id: str,
+    live: TableDep,
+    seat: SeatDep,
     token: str | None = None,
     since: int | None = Query(None, ge=0, le=MAX_SINCE),
 ) -> Response:
-    live = await _tables(request).live(table_id)
-    seat = await seat_for(request, live, token)
-    return _json(live.snapshot_text(seat, _since(since)))
+    return _json(snapshot_text(live, seat, since or 0))
 
 
 @router.post(
     "/tables/{table_id}/actions",
     response_model=Snapshot,
-    responses=_errors(400, 403, 404, 409, 413, 422),
-    openapi_extra=_body_doc(ActionIn),
+    responses=responses(
+        *_SEAT,
+        C.ACTION_STALE,
+        C.SEAT_STAND_IN,
+        C.TABLE_OPEN,
+        C.TABLE_ARCHIVED,
+        C.REQUEST_TOO_LARGE,
+        C.ACTION_ILLEGAL,
+        C.ACTION_INVALID,
+    ),
+    openapi_extra=body_doc(ActionIn),
     summary="Act for the seat of the token",
     description="409 action/stale unless version is the table's current version; "
     "422 action/illegal (with reason and rule) or action/invalid (malformed action); "
     "403 seat/forbidden for a wrong token or another seat's turn. A refusal changes nothing.",
 )
-async def act(request: Request, table_id: str, token: str | None = None) -> Response:
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    body = await read_json(request)
-    seat = await seat_for(request, live, token)
-    version, action = action_request(body)
-    await tables.act(live, seat, version, action)
-    return _json(live.snapshot_text(seat))
+async def act(
+    request: Request,
+    tables: TablesDep,
+    live: TableDep,
+    seat: SeatDep,
+    token: str | None = None,
+    since: int | None = Query(
+        None, ge=0, le=MAX_SINCE, description="answer only the events after this version"
+    ),
+) -> Response:
+    version, action = action_request(await read_json(request))
+    await tables.moves.act(live, seat, version, action)
+    return _json(snapshot_text(live, seat, since or 0))
 
 
 @router.post(
     "/tables/{table_id}/explain",
     response_model=Explanation,
-    responses=_errors(400, 403, 404, 413, 422),
-    openapi_extra=_body_doc(ExplainIn),
+    responses=responses(*_SEAT, C.REQUEST_TOO_LARGE, C.ACTION_INVALID),
+    openapi_extra=body_doc(ExplainIn),
     summary="Ask whether an action would be legal now, and why not",
     description="Checks the action for the seat of the token as the actions route would, "
     "without applying it: never changes the table. An illegal action answers 200 with "
     "legal false, the engine's reason and rule; 403 seat/forbidden for a wrong token or "
     "another seat's turn; 422 action/invalid for a malformed action.",
 )
-async def explain(request: Request, table_id: str, token: str | None = None) -> Response:
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    body = await read_json(request)
-    seat = await seat_for(request, live, token)
-    if not isinstance(body, dict) or set(body) != {"action"}:
-        raise malformed('the body must be {"action": {...}}')
-    return JSONResponse(tables.explain(live, seat, body["action"]))
+async def explain(
+    request: Request, tables: TablesDep, live: TableDep, seat: SeatDep, token: str | None = None
+) -> Response:
+    body = only(await read_json(request), {"action"}, '{"action": {...}}')
+    return JSONResponse(tables.moves.explain(live, seat, body["action"]))
 
 
 @router.get(
     "/tables/{table_id}/record",
-    responses=_errors(403, 404),
+    responses=responses(C.TABLE_NOT_OVER, C.TABLE_NOT_FOUND),
     summary="The finished game's timelord Record (403 before the end)",
 )
-async def record(request: Request, table_id: str) -> Response:
-    found = await _tables(request).record(table_id)
+async def record(tables: TablesDep, table_id: str) -> Response:
+    found = await tables.loader.record(table_id)
     return JSONResponse(found.to_json())
 
 
-def _only(body: Any, keys: set[str], shape: str) -> dict[str, Any]:
-    """The body if it is an object with exactly `keys`; 400 `request/malformed` otherwise."""
-    if not isinstance(body, dict) or set(body) != keys:
-        raise malformed(f"the body must be {shape}")
-    return body
+def _seat_link(request: Request, live: Live, seat: int, token: str) -> Response:
+    url = seat_url(_base(request), live.id, token)
+    return JSONResponse({"seat": seat, "token": token, "url": url, "name": live.name(seat)})
 
 
 @router.post(
     "/tables/{table_id}/seats/{seat}/claim",
     response_model=SeatLink,
-    responses=_errors(400, 404, 409, 413, 422),
-    openapi_extra=_body_doc(ClaimIn),
+    responses=responses(
+        *_TABLE, C.SEAT_NOT_FOUND, C.SEAT_TAKEN, C.REQUEST_TOO_LARGE, C.NAME_INVALID
+    ),
+    openapi_extra=body_doc(ClaimIn),
     summary="Claim an open seat by name",
     description="The first person to claim an open seat gets its token (given only here); "
     "the table starts when its last open seat is claimed. 409 seat/taken if the seat is not "
     "open, 422 name/invalid unless the name is 1-32 printable characters, 404 seat/not_found. "
     "A logged-in player's seat is tied to the player and takes the player's name.",
 )
-async def claim(request: Request, table_id: str, seat: int) -> Response:
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    body = _only(await read_json(request), {"name"}, '{"name": "..."}')
+async def claim(request: Request, tables: TablesDep, live: TableDep, seat: int) -> Response:
+    body = only(await read_json(request), {"name"}, '{"name": "..."}')
     player = await current_player(request)
     if player is None:
-        token = await tables.claim(live, seat, body["name"])
+        token = await tables.seats.claim(live, seat, body["name"])
     else:
-        token = await tables.claim(live, seat, player.name, {"player": player.id})
-        await tables.tie(live, seat, player.id)
-    url = rematch_url(_base(request), live.id, token)
-    return JSONResponse({"seat": seat, "token": token, "url": url, "name": live.name(seat)})
+        token = await tables.seats.claim(live, seat, player.name, {"player": player.id})
+        await tables.seats.tie(live, seat, player.id)
+    return _seat_link(request, live, seat, token)
 
 
 @router.post(
     "/tables/{table_id}/seats/{seat}/invite",
     response_model=SeatLink,
-    responses=_errors(400, 403, 404, 409),
+    responses=responses(*_TABLE, C.OWNER_FORBIDDEN, C.SEAT_NOT_FOUND, C.SEAT_NOT_HUMAN),
     openapi_extra=NO_BODY,
     summary="Give a person's seat a fresh link (the creator)",
     description="With the owner_token: a new token for the seat; the old one stops opening "
     "it, and the seat keeps its place. 403 owner/forbidden for another token, 409 "
     "seat/not_human for a bot's or an unclaimed open seat, 404 seat/not_found.",
 )
-async def invite(request: Request, table_id: str, seat: int, owner: str | None = None) -> Response:
+async def invite(
+    request: Request, tables: TablesDep, live: TableDep, seat: int, owner: str | None = None
+) -> Response:
     await no_body(request)
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    token = await tables.invite(live, owner, seat)
-    url = rematch_url(_base(request), live.id, token)
-    return JSONResponse({"seat": seat, "token": token, "url": url, "name": live.name(seat)})
+    token = await tables.seats.invite(live, owner, seat)
+    return _seat_link(request, live, seat, token)
 
 
 @router.post(
     "/tables/{table_id}/end",
     response_model=Ended,
-    responses=_errors(400, 403, 404, 409),
+    responses=responses(*_TABLE, C.OWNER_FORBIDDEN, C.TABLE_OVER),
     openapi_extra=NO_BODY,
     summary="End the table (the creator)",
     description="With the owner_token: the table stops and is recorded as abandoned, with "
     "no winner. 403 owner/forbidden for another token, 409 table/over if it had ended.",
 )
-async def end(request: Request, table_id: str, owner: str | None = None) -> Response:
+async def end(
+    request: Request, tables: TablesDep, live: TableDep, owner: str | None = None
+) -> Response:
     await no_body(request)
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    await tables.end(live, owner)
+    await tables.seats.end(live, owner)
     return JSONResponse({"id": live.id, "status": live.status})
 
 
 @router.post(
     "/tables/{table_id}/seats/{seat}/mute",
     response_model=Muted,
-    responses=_errors(400, 403, 404, 413),
-    openapi_extra=_body_doc(MuteIn),
+    responses=responses(*_TABLE, C.OWNER_FORBIDDEN, C.SEAT_NOT_FOUND, C.REQUEST_TOO_LARGE),
+    openapi_extra=body_doc(MuteIn),
     summary="Mute or unmute a seat's chat (the creator)",
     description="With the owner_token; a muted seat's chat is refused with 403 chat/muted.",
 )
-async def mute(request: Request, table_id: str, seat: int, owner: str | None = None) -> Response:
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    body = _only(await read_json(request), {"muted"}, '{"muted": true|false}')
+async def mute(
+    request: Request, tables: TablesDep, live: TableDep, seat: int, owner: str | None = None
+) -> Response:
+    body = only(await read_json(request), {"muted"}, '{"muted": true|false}')
     if not isinstance(body["muted"], bool):
         raise malformed("muted must be true or false")
-    await tables.mute(live, owner, seat, body["muted"])
+    await tables.seats.mute(live, owner, seat, body["muted"])
     return JSONResponse({"seat": seat, "muted": body["muted"]})
-
-
-async def _own_seat(request: Request, table_id: str, seat: int, token: str | None) -> Live:
-    """The table, if `token` (or, without one, the session's player) opens `seat` there;
-    403 seat/forbidden otherwise."""
-    live = await _tables(request).live(table_id)
-    if token is not None:
-        mine = live.seat_of(token) == seat
-    else:
-        player = await current_player(request)
-        mine = player is not None and seat in live.seats_of_player(player.id)
-    if not mine:
-        raise ApiError(403, "seat/forbidden", "this token does not open that seat")
-    return live
 
 
 @router.post(
     "/tables/{table_id}/seats/{seat}/stand-in",
     response_model=Snapshot,
-    responses=_errors(400, 403, 404, 409),
+    responses=responses(*_SEAT, C.TABLE_OVER, C.SEAT_NOT_HUMAN),
     openapi_extra=NO_BODY,
     summary="Let the stand-in bot play your seat while you are away",
     description="The table's stand-in plays the seat (from its view only) until you take it "
@@ -568,57 +492,61 @@ async def _own_seat(request: Request, table_id: str, seat: int, token: str | Non
     "meanwhile. 403 seat/forbidden unless the token opens that seat, 409 table/over.",
 )
 async def stand_in(
-    request: Request, table_id: str, seat: int, token: str | None = None
+    request: Request,
+    tables: TablesDep,
+    live: TableDep,
+    seat: OwnSeatDep,
+    token: str | None = None,
 ) -> Response:
     await no_body(request)
-    live = await _own_seat(request, table_id, seat, token)
-    await _tables(request).stand_in_for(live, seat, "their player asked")
-    return _json(live.snapshot_text(seat))
+    await tables.seats.stand_in_for(live, seat, "their player asked")
+    return _json(snapshot_text(live, seat))
 
 
 @router.post(
     "/tables/{table_id}/seats/{seat}/reclaim",
     response_model=Snapshot,
-    responses=_errors(400, 403, 404),
+    responses=responses(*_SEAT),
     openapi_extra=NO_BODY,
     summary="Take your seat back from the stand-in",
     description="Answers the snapshot; a seat nobody stands in for is left as it is. "
     "403 seat/forbidden unless the token opens that seat.",
 )
-async def reclaim(request: Request, table_id: str, seat: int, token: str | None = None) -> Response:
+async def reclaim(
+    request: Request,
+    tables: TablesDep,
+    live: TableDep,
+    seat: OwnSeatDep,
+    token: str | None = None,
+) -> Response:
     await no_body(request)
-    live = await _own_seat(request, table_id, seat, token)
-    await _tables(request).reclaim(live, seat)
-    return _json(live.snapshot_text(seat))
+    await tables.seats.reclaim(live, seat)
+    return _json(snapshot_text(live, seat))
 
 
 @router.post(
     "/tables/{table_id}/undo",
     response_model=Snapshot,
-    responses=_errors(400, 403, 404, 409, 413),
-    openapi_extra=_body_doc(UndoIn),
+    responses=responses(*_SEAT, C.ACTION_STALE, C.UNDO_FORBIDDEN, C.REQUEST_TOO_LARGE),
+    openapi_extra=body_doc(UndoIn),
     summary="Take back your last action",
     description="Allowed on a table created with undo true, if since your action no other "
     "seat acted, nothing random was drawn and nothing hidden was shown to anyone; the record "
     "keeps only what was finally played. 409 undo/forbidden with the reason otherwise, 409 "
     "action/stale if version is not the table's, 403 seat/forbidden without a seat's token.",
 )
-async def take_back(request: Request, table_id: str, token: str | None = None) -> Response:
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    body = _only(await read_json(request), {"version"}, '{"version": int}')
-    seat = await seat_for(request, live, token)
-    version = body["version"]
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise malformed("version must be an integer")
-    await tables.take_back(live, seat, version)
-    return _json(live.snapshot_text(seat))
+async def take_back(
+    request: Request, tables: TablesDep, live: TableDep, seat: SeatDep, token: str | None = None
+) -> Response:
+    body = only(await read_json(request), {"version"}, '{"version": int}')
+    await tables.moves.take_back(live, seat, version_of(body["version"]))
+    return _json(snapshot_text(live, seat))
 
 
 @router.post(
     "/tables/{table_id}/rematch",
     response_model=Rematch,
-    responses=_errors(400, 403, 404, 409),
+    responses=responses(*_SEAT, C.REMATCH_NOT_OVER),
     openapi_extra=NO_BODY,
     summary="Play again: one new table for every request",
     description="After the end, any seat's token: a new table with the same game, options, "
@@ -626,48 +554,51 @@ async def take_back(request: Request, table_id: str, token: str | None = None) -
     'socket of the old table is told {"type": "rematch", "table", "url"} with its new link, '
     "and a later request answers the same table. 409 table/not_over before the end.",
 )
-async def rematch(request: Request, table_id: str, token: str | None = None) -> Response:
+async def rematch(
+    request: Request, tables: TablesDep, live: TableDep, seat: SeatDep, token: str | None = None
+) -> Response:
     await no_body(request)
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    seat = await seat_for(request, live, token)
-    made = await tables.rematch(live, seat)
-    assert seat is not None
+    made = await tables.seats.rematch(live, seat)
+    assert seat is not None  # a spectator was refused
     new_seat = (seat + 1) % live.game.players
-    url = rematch_url(_base(request), made, token)
+    url = seat_url(_base(request), made, token)
     return JSONResponse({"table": made, "seat": new_seat, "url": url})
 
 
 @router.get(
     "/tables/{table_id}/chat",
     response_model=ChatLog,
-    responses=_errors(400, 404),
+    responses=responses(*_TABLE),
     summary="The table's chat and notices, in order (anyone may read)",
     description="Lines numbered above `after`; the table's own notices (who stands in for "
     "whom, who took their seat back, undos) have seat null. Chat is part of the table's "
     "record, not of the game.",
 )
-async def chat_log(request: Request, table_id: str, after: int = Query(0, ge=0)) -> Response:
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    return JSONResponse({"messages": await tables.chat_lines(live, after)})
+async def chat_log(tables: TablesDep, live: TableDep, after: int = Query(0, ge=0)) -> Response:
+    return JSONResponse({"messages": await tables.chat.lines(live, after)})
 
 
 @router.post(
     "/tables/{table_id}/chat",
     status_code=204,
-    responses=_errors(400, 403, 404, 413, 422, 429),
-    openapi_extra=_body_doc(ChatIn),
+    responses=responses(
+        *_SEAT,
+        C.CHAT_MUTED,
+        C.REQUEST_TOO_LARGE,
+        C.CHAT_INVALID,
+        C.CHAT_TOO_LONG,
+        C.RATE_LIMITED,
+    ),
+    openapi_extra=body_doc(ChatIn),
     summary="Say something at the table",
     description="As the WebSocket's {'type': 'chat', 'text'} message: at most 500 "
     "characters (422 chat/too_long, chat/invalid), a few a second per seat (429 "
     "rate/limited), 403 chat/muted for a muted seat and seat/forbidden for spectators.",
 )
-async def chat(request: Request, table_id: str, token: str | None = None) -> Response:
-    tables = _tables(request)
-    live = await tables.live(table_id)
-    body = _only(await read_json(request), {"text"}, '{"text": "..."}')
-    seat = await seat_for(request, live, token)
+async def chat(
+    request: Request, tables: TablesDep, live: TableDep, seat: SeatDep, token: str | None = None
+) -> Response:
+    body = only(await read_json(request), {"text"}, '{"text": "..."}')
     await _chat(tables, live, seat, body["text"])
     return Response(status_code=204)
 
@@ -683,7 +614,7 @@ async def _chat(tables: Tables, live: Live, seat: int | None, text: Any) -> None
             bucket = live.chat_limits[seat] = RateLimit(*CHAT_RATE)
         if not bucket.allow():
             raise rate_limited()
-    await tables.chat(live, seat, text)
+    await tables.chat.say(live, seat, text)
 
 
 class RateLimit:
@@ -707,7 +638,7 @@ class RateLimit:
 
 @router.websocket("/tables/{table_id}/ws")
 async def watch(websocket: WebSocket, table_id: str) -> None:
-    tables = _tables(websocket)
+    tables = tables_of(websocket)
     sockets = websocket.app.state.sockets
     client = websocket.app.state.proxies.client_address(websocket.scope)
     await websocket.accept()
@@ -726,20 +657,6 @@ async def watch(websocket: WebSocket, table_id: str) -> None:
         sockets.close(client, live.id)
 
 
-def since_text(value: str | None) -> int:
-    """`since` as the WebSocket's query gives it, held to the HTTP route's rule (an integer
-    in 0..MAX_SINCE, else 400 request/malformed), read without converting a long text."""
-    if value is None:
-        return 0
-    digits = value.lstrip("0") or "0"
-    if not (value.isascii() and value.isdigit()) or len(digits) > len(str(MAX_SINCE)):
-        raise malformed(f"since must be a version, 0 to {MAX_SINCE}")
-    number = int(digits)
-    if number > MAX_SINCE:
-        raise malformed(f"since must be a version, 0 to {MAX_SINCE}")
-    return number
-
-
 _CHAT = '{"type": "chat", "text": "..."}'
 
 
@@ -755,7 +672,8 @@ async def _serve_socket(
     token = websocket.query_params.get("token")
     base = str(websocket.base_url).rstrip("/").replace("ws", "http", 1)
     presence = websocket.query_params.get("seats") == "1"
-    outbox = tables.subscribe(live, seat, since, token, base, presence)
+    delta = websocket.query_params.get("delta") == "1"
+    outbox = tables.fanout.subscribe(live, seat, since, token, base, presence, delta)
 
     async def send() -> None:
         while (text := await outbox.next()) is not None:
@@ -783,18 +701,16 @@ async def _serve_socket(
                     raise too_large(MAX_BODY)
                 body = parse_json(raw)
                 if isinstance(body, dict) and body.get("type") == "chat":
-                    await _chat(
-                        tables, live, seat, _only(body, {"type", "text"}, _CHAT).get("text")
-                    )
+                    await _chat(tables, live, seat, only(body, {"type", "text"}, _CHAT).get("text"))
                     continue
                 version, action = action_request(body)
-                await tables.act(live, seat, version, action)
+                await tables.moves.act(live, seat, version, action)
             except ApiError as exc:
                 outbox.push_message(_error_text(exc))
     except WebSocketDisconnect:
         pass
     finally:
-        tables.unsubscribe(live, outbox)
+        tables.fanout.unsubscribe(live, outbox)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

@@ -26,14 +26,15 @@ from timelord.agents import user_agent_class
 from timelord.server.accounts import Accounts
 from timelord.server.api import RateLimit, router
 from timelord.server.clocks import Clock
-from timelord.server.errors import ApiError, rate_limited
+from timelord.server.errors import ApiError, Code, rate_limited
+from timelord.server.errors import summary as error_summary
 from timelord.server.limits import Limits, Sockets
 from timelord.server.players_api import Players
 from timelord.server.players_api import router as players_router
 from timelord.server.proxy import ForwardedScheme, Proxies
 from timelord.server.review import router as review_router
 from timelord.server.storage import Store, default_url
-from timelord.server.tables import Tables
+from timelord.server.table import Tables
 
 log = logging.getLogger("timelord.server")
 
@@ -57,10 +58,7 @@ Players: POST /api/players {"name", "password"?} signs up and answers the sessio
 in, PATCH renames or sets a password. The cookie opens every seat tied to its player wherever
 a token is taken. Profiles, histories and leaderboards: /api/players/{name},
 /api/players/{name}/games, /api/leaderboard/{game}.
-Errors: 400 request/malformed, 401 session/refused | session/none, 403 seat/forbidden,
-404 table/not_found | player/not_found | game/not_found, 409 action/stale | player/taken,
-413 request/too_large, 422 action/illegal | action/invalid | config/invalid | player/invalid,
-429 rate/limited.
+Errors (code, status and meaning: docs/architecture.md):
 """
 
 
@@ -92,7 +90,7 @@ def create_app(
     tables = Tables(store, bot_delay, agents, limits=limits, allow_seed=allow_seed, timer=clock)
     accounts = Accounts(store)
     players = Players(store, accounts)
-    tables.on_finish = players.finished
+    tables.moves.on_finish = players.finished
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -102,7 +100,9 @@ def create_app(
         finally:
             await tables.stop()
 
-    app = FastAPI(title="timelord", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="timelord", description=DESCRIPTION + error_summary() + ".\n", lifespan=lifespan
+    )
     app.state.tables = tables
     app.state.accounts = accounts
     app.state.players = players
@@ -123,14 +123,13 @@ def create_app(
         where = "; ".join(
             f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()
         )
-        return JSONResponse(
-            {"code": "request/malformed", "reason": where or "malformed request", "rule": ""},
-            status_code=400,
-        )
+        refusal = ApiError(Code.REQUEST_MALFORMED, where or "malformed request")
+        return JSONResponse(refusal.body(), status_code=refusal.status)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        code = "http/not_found" if exc.status_code == 404 else f"http/{exc.status_code}"
+        # http/<status> for what no route answers (405: a method the path does not take)
+        code = Code.HTTP_NOT_FOUND.code if exc.status_code == 404 else f"http/{exc.status_code}"
         headers = dict(getattr(exc, "headers", None) or {})
         if exc.status_code == 405:  # every method the path takes, not one route's
             headers["Allow"] = ", ".join(_methods(app, request.url.path))
@@ -143,10 +142,8 @@ def create_app(
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s", request.url.path)
-        return JSONResponse(
-            {"code": "server/error", "reason": "the server failed; this is a bug", "rule": ""},
-            status_code=500,
-        )
+        refusal = ApiError(Code.SERVER_ERROR)
+        return JSONResponse(refusal.body(), status_code=refusal.status)
 
     app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)
     app.add_middleware(ForwardedScheme, proxies=proxies)

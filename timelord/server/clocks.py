@@ -14,7 +14,7 @@ import datetime as dt
 import time
 from typing import Any, Protocol
 
-from timelord.server.errors import ApiError
+from timelord.server.errors import ApiError, Code
 
 #: the longest a realtime bank or an async deadline may be (a fortnight)
 LONGEST = 14 * 24 * 3600
@@ -80,7 +80,7 @@ _SHAPE = (
 
 
 def _bad(reason: str) -> ApiError:
-    return ApiError(422, "config/invalid", reason)
+    return ApiError(Code.CONFIG_INVALID, reason)
 
 
 def start(clock: dict[str, Any], players: int, now: float) -> dict[str, Any]:
@@ -115,18 +115,22 @@ def taken_back(clock: dict[str, Any], seat: int, now: float) -> dict[str, Any]:
 RECLAIM_FLOOR = 60.0
 
 
-def reclaimed(clock: dict[str, Any], seat: int, to_move: int | None, now: float) -> dict[str, Any]:
-    """The clock once `seat`'s person takes it back from the stand-in (who may have taken
-    over when their time ran out): at least a minute (or `per_move`, up to the bank) on a
-    realtime clock, a fresh deadline on an async one, counted from now if it is their turn."""
+def reclaimed(
+    clock: dict[str, Any], seat: int, to_move: int | None, now: float, timed_out: bool
+) -> dict[str, Any]:
+    """The clock once `seat`'s person takes it back from the stand-in. If the stand-in took
+    over because the seat's time ran out, the person gets at least a minute (or `per_move`,
+    up to the bank) on a realtime clock, a fresh deadline on an async one; if they asked for
+    the stand-in themselves, the seat keeps the time it has (asking and taking back must not
+    refill a clock). Counted from now if it is their turn."""
     remaining = list(clock["remaining"])
     since = clock["since"]
     if to_move == seat:
         remaining[seat] = max(0.0, since + remaining[seat] - now)
-    if clock["mode"] == "realtime":
+    if timed_out and clock["mode"] == "realtime":
         floor = min(clock["bank"], max(clock["per_move"], RECLAIM_FLOOR))
         remaining[seat] = max(remaining[seat], floor)
-    else:
+    elif timed_out:
         remaining[seat] = clock["per_move"]
     if to_move == seat:
         # the others' clocks stand while this seat is to move, so restarting the turn is fair

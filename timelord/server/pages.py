@@ -30,12 +30,13 @@ from timelord.core.record import Record
 from timelord.core.rulebook import Section, game_rulings, parse_rules, rules_text
 from timelord.learn import LEARNER, Lesson, has_lesson, load_lesson, plan
 from timelord.server.boards import render_board
-from timelord.server.errors import ApiError
+from timelord.server.errors import ApiError, Code, responses
 from timelord.server.player_pages import lobby_account
 from timelord.server.player_pages import router as player_router
 from timelord.server.review import hints_allowed
 from timelord.server.session import seat_for
-from timelord.server.tables import Live, Tables, seat_list
+from timelord.server.table import Live, Tables, seat_list
+from timelord.server.table.wire import snapshot_text
 
 router = APIRouter()
 router.include_router(player_router)
@@ -79,10 +80,6 @@ OPTION_WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "max_rounds": ("Rounds before an unsolved case is closed", ""),
     },
 }
-
-
-def _error(status: int, code: str, reason: str) -> JSONResponse:
-    return JSONResponse({"code": code, "reason": reason}, status_code=status)
 
 
 @lru_cache(maxsize=1)
@@ -203,33 +200,40 @@ def replay_page(request: Request, table_id: str) -> Response:
     return templates.TemplateResponse(request, "table.html", context)
 
 
-#: the coded JSON refusals of the board routes, whatever media type their answer has
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+def _refusals(*codes: Code) -> dict[int | str, dict[str, Any]]:
+    """The coded JSON refusals of a board route, whatever media type its answer has."""
+    body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    return {
+        status: {"description": doc["description"], "content": body}
+        for status, doc in responses(*codes).items()
     }
-    for status in (400, 403, 404, 422)
-}
 
 
 @router.get(
     "/tables/{table_id}/board",
     response_class=HTMLResponse,
     tags=["boards"],
-    responses=_ERRORS,
+    responses=_refusals(
+        Code.REQUEST_MALFORMED, Code.SEAT_FORBIDDEN, Code.TABLE_NOT_FOUND, Code.BOARD_INVALID
+    ),
 )
 async def board(request: Request, table_id: str, token: str = "") -> Response:
     """The seat's board as an HTML fragment, drawn only from the seat's snapshot (the one
-    GET /api/tables/{id}?token=T answers); the spectator's without a token."""
+    GET /api/tables/{id}?token=T answers); the spectator's without a token. Drawn once per
+    (version, seat) and kept until the table changes: every page of the seat shares it."""
     live, seat = await _seat_table(request, table_id, token)
-    snapshot = json.loads(live.snapshot_text(seat))
-    result = final_result(live.state)
-    if result is None and live.over:  # ended by its creator: nobody won
-        result = {"scores": live.state.scores(), "winners": []}
-    try:
-        html = render_board(live.game, seat, snapshot, result)
-    except GameError as exc:
-        return _error(422, "board/invalid", str(exc))
+    key = ("board", seat)
+    html = live.encoded.current.get(key)
+    if html is None:
+        snapshot = json.loads(snapshot_text(live, seat))
+        result = final_result(live.state)
+        if result is None and live.over:  # ended by its creator: nobody won
+            result = {"scores": live.state.scores(), "winners": []}
+        try:
+            html = render_board(live.game, seat, snapshot, result)
+        except GameError as exc:
+            raise ApiError(Code.BOARD_INVALID, str(exc)) from exc
+        live.encoded.current[key] = html
     return HTMLResponse(html)
 
 
@@ -289,7 +293,7 @@ async def _replay(request: Request, table_id: str) -> _Replay:
     found = kept.get(table_id)
     if found is None:
         tables: Tables = state.tables
-        record = await tables.record(table_id)
+        record = await tables.loader.record(table_id)
         live = await tables.live(table_id)
         found = kept[table_id] = await run_in_threadpool(_Replay, live.game, record, live.names())
         while len(kept) > REPLAYS_KEPT:
@@ -301,7 +305,9 @@ async def _replay(request: Request, table_id: str) -> _Replay:
 @router.get(
     "/tables/{table_id}/replay/board",
     tags=["boards"],
-    responses=_ERRORS,
+    responses=_refusals(
+        Code.REQUEST_MALFORMED, Code.TABLE_NOT_OVER, Code.TABLE_NOT_FOUND, Code.REPLAY_INVALID
+    ),
 )
 async def replay_board(
     request: Request, table_id: str, step: int = 0, seat: int | None = None
@@ -313,7 +319,7 @@ async def replay_board(
     try:
         replay.game.check_seat(seat)
     except GameError as exc:
-        return _error(422, "replay/invalid", str(exc))
+        raise ApiError(Code.REPLAY_INVALID, str(exc)) from exc
     steps = len(replay.events)
     step = min(max(step, 0), steps)
     html = await run_in_threadpool(replay.draw, seat, step)
@@ -424,10 +430,7 @@ def learn_page(request: Request, game_id: str) -> Response:
     status_code=201,
     tags=["learn"],
     summary="Start a lesson",
-    responses={
-        400: {"description": "request/malformed: a body other than {}"},
-        404: {"description": "lesson/not_found: the game has no lesson"},
-    },
+    responses=responses(Code.REQUEST_MALFORMED, Code.LESSON_NOT_FOUND),
     openapi_extra={
         "requestBody": {
             "required": False,
@@ -448,15 +451,15 @@ async def start_lesson(request: Request, game_id: str) -> Response:
     [{"seat", "action", "label", "say"?, "rule"?, "point"?}]}`; 404 `lesson/not_found`."""
     raw = (await request.body()).strip()
     if raw and raw != b"{}":
-        return _error(400, "request/malformed", "a lesson takes no body (or {})")
+        raise ApiError(Code.REQUEST_MALFORMED, "a lesson takes no body (or {})")
     try:
         lesson, plies = _lesson(game_id)
     except (ConfigError, KeyError):
-        return _error(404, "lesson/not_found", f"there is no lesson for {game_id!r}")
+        raise ApiError(Code.LESSON_NOT_FOUND, f"there is no lesson for {game_id!r}") from None
     game = lesson.game()
     tables: Tables = request.app.state.tables
     client = request.app.state.proxies.client_address(request.scope)
-    live, tokens, _owner = await tables.create(
+    live, tokens, _owner = await tables.creating.create(
         game_id,
         dict(game.options),
         ["human"] * game.players,

@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 import timelord
 from timelord.server.accounts import Player, tables_of
-from timelord.server.errors import ApiError
+from timelord.server.errors import ApiError, Code
 from timelord.server.players_api import PAGE_MAX, history_page, profile
 from timelord.server.ratings import chart_points, chart_svg, leaderboard, player_subject
 from timelord.server.session import accounts_of, current_player
@@ -42,7 +42,7 @@ async def player_page(request: Request, name: str, before: str | None = None) ->
     """A player's ratings with their charts, and their finished tables, newest first."""
     player = await run_in_threadpool(accounts_of(request).by_name, name)
     if player is None:
-        return _error(request, ApiError(404, "player/not_found", f"there is no player {name!r}"))
+        return _error(request, ApiError(Code.PLAYER_NOT_FOUND, f"there is no player {name!r}"))
     try:
         games = await history_page(request, player, None, before, 20)
     except ApiError as exc:
@@ -64,7 +64,7 @@ async def player_page(request: Request, name: str, before: str | None = None) ->
 async def leaderboard_page(request: Request, game: str, people: bool = False) -> Response:
     """A game's ratings, people and bots together (or people only)."""
     if game not in timelord.GAMES:
-        return _error(request, ApiError(404, "game/not_found", f"there is no game {game!r}"))
+        return _error(request, ApiError(Code.GAME_NOT_FOUND, f"there is no game {game!r}"))
     entries = await run_in_threadpool(leaderboard, _store(request), game, PAGE_MAX, people)
     context = {"game": game, "entries": entries, "people": people, "games": timelord.GAMES}
     return templates.TemplateResponse(request, "leaderboard.html", context)

@@ -17,9 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import timelord
 from timelord.server.accounts import COOKIE, SESSION_DAYS, Accounts, Player, no_session
-from timelord.server.api import _body_doc, _errors, read_json
+from timelord.server.bodies import body_doc, read_json
 from timelord.server.bots import HUMAN
-from timelord.server.errors import ApiError, malformed
+from timelord.server.errors import ApiError, Code, malformed, responses
 from timelord.server.ratings import (
     GUEST,
     SeatResult,
@@ -35,7 +35,7 @@ from timelord.server.ratings import (
 from timelord.server.review import table_allows_hints
 from timelord.server.session import current_player
 from timelord.server.storage import Store
-from timelord.server.tables import Live
+from timelord.server.table import Live
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -206,8 +206,10 @@ def _client(request: Request) -> str:
     "/players",
     status_code=201,
     response_model=PlayerOut,
-    responses=_errors(400, 409, 413, 422),
-    openapi_extra=_body_doc(SignUp),
+    responses=responses(
+        Code.REQUEST_MALFORMED, Code.PLAYER_TAKEN, Code.REQUEST_TOO_LARGE, Code.PLAYER_INVALID
+    ),
+    openapi_extra=body_doc(SignUp),
     summary="Sign up: a new player, logged in",
     description="Names are 1-32 printable characters, unique regardless of case; 409 "
     "player/taken for a name in use, 422 player/invalid for a bad name or password "
@@ -223,8 +225,10 @@ async def sign_up(request: Request) -> Response:
 @router.post(
     "/session",
     response_model=PlayerOut,
-    responses=_errors(400, 401, 413, 429),
-    openapi_extra=_body_doc(LogIn),
+    responses=responses(
+        Code.REQUEST_MALFORMED, Code.SESSION_REFUSED, Code.REQUEST_TOO_LARGE, Code.RATE_LIMITED
+    ),
+    openapi_extra=body_doc(LogIn),
     summary="Log in with a name and password",
     description="200 and the session cookie; 401 session/refused for a wrong name or "
     "password (the same answer either way), 429 rate/limited after repeated failures.",
@@ -241,7 +245,7 @@ async def log_in(request: Request) -> Response:
 @router.get(
     "/session",
     response_model=PlayerOut,
-    responses=_errors(401),
+    responses=responses(Code.SESSION_NONE),
     summary="The logged-in player (401 session/none without a live session)",
 )
 async def who(request: Request) -> Response:
@@ -266,8 +270,14 @@ async def log_out(request: Request) -> Response:
 @router.patch(
     "/session",
     response_model=PlayerOut,
-    responses=_errors(400, 401, 409, 413, 422),
-    openapi_extra=_body_doc(Change),
+    responses=responses(
+        Code.REQUEST_MALFORMED,
+        Code.SESSION_NONE,
+        Code.PLAYER_TAKEN,
+        Code.REQUEST_TOO_LARGE,
+        Code.PLAYER_INVALID,
+    ),
+    openapi_extra=body_doc(Change),
     summary="Rename the logged-in player or set (or reset) their password",
     description="Only the logged-in session can change its player. A new password ends "
     "the player's other sessions; ratings and history follow a renamed player.",
@@ -291,7 +301,7 @@ async def change(request: Request) -> Response:
 async def _named(request: Request, name: str) -> Player:
     player = await run_in_threadpool(_players(request).accounts.by_name, name)
     if player is None:
-        raise ApiError(404, "player/not_found", f"there is no player {name!r}")
+        raise ApiError(Code.PLAYER_NOT_FOUND, f"there is no player {name!r}")
     return player
 
 
@@ -312,7 +322,7 @@ async def profile(request: Request, player: Player) -> dict[str, Any]:
 @router.get(
     "/players/{name}",
     response_model=Profile,
-    responses=_errors(404),
+    responses=responses(Code.PLAYER_NOT_FOUND),
     summary="A player's profile: ratings per game, games played, wins",
 )
 async def player_profile(request: Request, name: str) -> Response:
@@ -321,7 +331,7 @@ async def player_profile(request: Request, name: str) -> Response:
 
 def _game(game: str) -> str:
     if game not in timelord.GAMES:
-        raise ApiError(404, "game/not_found", f"there is no game {game!r}")
+        raise ApiError(Code.GAME_NOT_FOUND, f"there is no game {game!r}")
     return game
 
 
@@ -347,7 +357,7 @@ async def history_page(
 @router.get(
     "/players/{name}/games",
     response_model=HistoryPage,
-    responses=_errors(400, 404),
+    responses=responses(Code.REQUEST_MALFORMED, Code.PLAYER_NOT_FOUND),
     summary="A player's finished tables, newest first, paged",
     description="Only finished tables are listed, each with every seat's name, place and "
     "score and a link to its replay; `before` (ISO-8601, from `next`) pages back.",
@@ -368,7 +378,7 @@ async def player_games(
 @router.get(
     "/leaderboard/{game}",
     response_model=Leaderboard,
-    responses=_errors(400, 404),
+    responses=responses(Code.REQUEST_MALFORMED, Code.GAME_NOT_FOUND),
     summary="A game's ratings, people and bots in one pool, best first",
     description="Sorted by the conservative rating mu - 3 sigma; `people=true` leaves the "
     "bots out. Only subjects with at least one rated table are listed.",

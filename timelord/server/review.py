@@ -39,11 +39,10 @@ from timelord.agents.coach import (
     review_decision,
 )
 from timelord.core import Record, View, load
-from timelord.server.api import _errors
 from timelord.server.bots import HUMAN
-from timelord.server.errors import ApiError, forbidden, malformed
-from timelord.server.session import seat_for
-from timelord.server.tables import Live, Tables
+from timelord.server.deps import SeatDep, TableDep
+from timelord.server.errors import ApiError, Code, forbidden, malformed, responses
+from timelord.server.table import Live, Tables
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +158,7 @@ class Coaching:
     async def review(self, live: Live, seat: int) -> tuple[int, dict[str, Any]]:
         """(status, body) of the review of `seat`: stored, running or just started."""
         key = (live.id, seat)
-        stored = await self.tables._db(self._read, live.id, seat)
+        stored = await self.tables.db.read(self._read, live.id, seat)
         if stored is not None:
             count = len(stored["decisions"])
             return 200, {
@@ -173,9 +172,9 @@ class Coaching:
             running = self.running.get(key)
             if running is not None and running.error is not None:
                 del self.running[key]
-                raise ApiError(500, "review/failed", f"the review failed: {running.error}")
+                raise ApiError(Code.REVIEW_FAILED, f"the review failed: {running.error}")
             if running is None:
-                record = await self.tables.record(live.id)
+                record = await self.tables.loader.record(live.id)
                 # the replay that reads each decision's view is kept off the event loop
                 chosen = await asyncio.to_thread(lambda: list(decisions(record, seat)))
                 running = self.running[key] = Running(len(chosen))
@@ -219,7 +218,7 @@ class Coaching:
                 "decisions": running.items,
                 "costly": costly,
             }
-            await self.tables._db(self._write, live.id, seat, result)
+            await self.tables.db.read(self._write, live.id, seat, result)
             del self.running[(live.id, seat)]
         except Exception as exc:  # reported to the next request, which may start again
             log.exception("review of table %s seat %s failed", live.id, seat)
@@ -264,9 +263,9 @@ def _hint_step(
 def check_hints(value: Any, specs: list[str]) -> bool:
     """The create request's `hints` option: a boolean, true only with a bot at the table."""
     if not isinstance(value, bool):
-        raise ApiError(422, "config/invalid", "hints must be true or false")
+        raise ApiError(Code.CONFIG_INVALID, "hints must be true or false")
     if value and all(spec == HUMAN for spec in specs):
-        raise ApiError(422, "config/invalid", "hints are for tables with a bot seat")
+        raise ApiError(Code.CONFIG_INVALID, "hints are for tables with a bot seat")
     return value
 
 
@@ -284,13 +283,22 @@ async def hints_allowed(request: Request, table_id: str) -> bool:
     """Whether seats at the table may ask for hints (for the seat's page)."""
     tables: Tables = request.app.state.tables
     found = coaching(request)
-    return await tables._db(found.hints_allowed, table_id)
+    return await tables.db.read(found.hints_allowed, table_id)
 
 
 @router.get(
     "/tables/{table_id}/review",
     response_model=ReviewAnswer,
-    responses={202: {"model": ReviewAnswer}, **_errors(400, 403, 404, 500)},
+    responses={
+        202: {"model": ReviewAnswer},
+        **responses(
+            Code.REQUEST_MALFORMED,
+            Code.SEAT_FORBIDDEN,
+            Code.TABLE_NOT_OVER,
+            Code.TABLE_NOT_FOUND,
+            Code.REVIEW_FAILED,
+        ),
+    },
     summary="A finished game's review of one seat (403 before the end)",
     description="200 with the review once computed and stored; 202 with progress "
     "(done/total decisions) while it runs in the bot pool (the first request starts it); "
@@ -300,16 +308,14 @@ async def hints_allowed(request: Request, table_id: str) -> bool:
 )
 async def get_review(
     request: Request,
-    table_id: str,
+    live: TableDep,
     seat: int = Query(..., description="the seat to review"),
     token: str | None = None,
 ) -> JSONResponse:
-    tables: Tables = request.app.state.tables
-    live = await tables.live(table_id)
     if token is not None:
         live.seat_of(token)  # 403 for a token of another table
     if not live.state.is_over:
-        raise ApiError(403, "table/not_over", "a review is given once the game is over")
+        raise ApiError(Code.TABLE_NOT_OVER, "a review is given once the game is over")
     if not 0 <= seat < live.game.players:
         raise malformed(f"no seat {seat} at a {live.game.players}-player table")
     status, body = await coaching(request).review(live, seat)
@@ -319,21 +325,22 @@ async def get_review(
 @router.get(
     "/tables/{table_id}/hint",
     response_model=HintAnswer,
-    responses=_errors(403, 404, 409),
+    responses=responses(
+        Code.SEAT_FORBIDDEN, Code.HINT_FORBIDDEN, Code.TABLE_NOT_FOUND, Code.HINT_NOT_YOUR_TURN
+    ),
     summary="The coach's top moves for the seat of the token, from its view",
     description="Only on tables created with hints: true (403 hint/forbidden otherwise); "
     "403 seat/forbidden without a seat token; 409 hint/not_your_turn when the seat is not "
     "to move or the game is over. Thinks at most about 1.5 s in the bot pool; moves are "
     "best first with expected win share and its standard error.",
 )
-async def get_hint(request: Request, table_id: str, token: str | None = None) -> JSONResponse:
-    tables: Tables = request.app.state.tables
-    live = await tables.live(table_id)
-    seat = await seat_for(request, live, token)
+async def get_hint(
+    request: Request, live: TableDep, seat: SeatDep, token: str | None = None
+) -> JSONResponse:
     if seat is None:
         raise forbidden("a hint is for a seat; use your seat's token")
     if not await hints_allowed(request, live.id):
-        raise ApiError(403, "hint/forbidden", "this table does not allow hints")
+        raise ApiError(Code.HINT_FORBIDDEN, "this table does not allow hints")
     if live.state.is_over or live.state.to_move != seat:
-        raise ApiError(409, "hint/not_your_turn", "a hint is given on your turn")
+        raise ApiError(Code.HINT_NOT_YOUR_TURN, "a hint is given on your turn")
     return JSONResponse(await coaching(request).hint(live, seat))

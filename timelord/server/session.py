@@ -8,7 +8,7 @@ from fastapi import Request, WebSocket
 from fastapi.concurrency import run_in_threadpool
 
 from timelord.server.accounts import COOKIE, Accounts, Player
-from timelord.server.tables import Live
+from timelord.server.table import Live
 
 
 def accounts_of(request: Request | WebSocket) -> Accounts:

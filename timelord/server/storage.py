@@ -521,19 +521,22 @@ class Store:
                 )
         return ids
 
-    def waiting_on_bots(self) -> list[str]:
-        """Tables in play whose next move is a bot's (or not known): those to resume at once."""
-        query = select(TableRow.id, TableRow.seats, TableRow.to_move).where(
+    def to_resume(self) -> list[str]:
+        """Tables in play whose next move is a bot's (or not known) or whose clock runs:
+        those a starting server brings into memory, so bots think and deadlines are kept."""
+        query = select(TableRow.id, TableRow.seats, TableRow.to_move, TableRow.clock).where(
             TableRow.status == "playing"
         )
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         return [
             table_id
-            for table_id, seats, to_move in rows
+            for table_id, seats, to_move, clock in rows
             if to_move is None
             or not 0 <= to_move < len(seats)
             or seats[to_move]["agent"] != "human"
+            or seats[to_move].get("stand_in")
+            or (clock is not None and clock.get("since") is not None)
         ]
 
     def _writing(self) -> contextlib.AbstractContextManager[Any]:

@@ -1,6 +1,7 @@
 // A table: a seat's page (with its token), the spectator's (without), or a replay.
 // The board is drawn on the server from the seat's snapshot (GET /tables/{id}/board) whenever
-// the WebSocket says something changed; the page keeps no game state of its own.
+// the WebSocket says something changed; the page keeps no game state of its own beyond the
+// snapshot the socket's deltas build.
 import { call, reason, toast, esc, ruleLink, UNREACHABLE } from "./api.js";
 import { startReview, hintButton } from "./coach.js";
 
@@ -187,7 +188,8 @@ async function act(action, confirmText = "") {
   if (confirmText && !(await confirmMove(confirmText))) return;
   busy = true;
   if (Date.now() - lastHeard > CLICK_FRESH_MS && !(await fresh())) { busy = false; return; }
-  const res = await call("POST", `${apiBase}/actions${q}`, { version: shown, action });
+  // the answer's events: only those after the version on screen (the socket has the rest)
+  const res = await call("POST", `${apiBase}/actions${q}${q ? "&" : "?"}since=${Math.max(shown, 0)}`, { version: shown, action });
   busy = false;
   if (res.ok) {
     heard();
@@ -365,25 +367,71 @@ document.addEventListener("keydown", (e) => {
 // life.js changed the table (an undo, a seat taken back): draw it again
 document.addEventListener("table-changed", () => { shown = -1; refresh(); });
 
-// Live updates: the WebSocket pushes each new snapshot; polling covers a dropped socket.
+// Live updates: the WebSocket sends the seat's snapshot on connect (only the events after the
+// version this page knows) and then, per change, only what the seat lacked (a delta); polling
+// covers a dropped socket.
 let socket = null;
+let snap = null;          // the seat's snapshot as the socket told it, deltas applied
+
+/** One RFC 6901 pointer's keys. */
+function pointer(path) {
+  return path.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** The snapshot after a delta (`from` is the version this page has; 0: every event again). */
+function applyDelta(base, d) {
+  const next = { ...base };
+  next.events = d.from === 0 ? d.events : (base.events ?? []).concat(d.events);
+  if (d.view !== undefined) next.view = d.view;
+  else {
+    next.view = structuredClone(base.view);
+    for (const op of d.view_patch) {
+      const keys = pointer(op[0]);
+      let parent = next.view;
+      for (const k of keys.slice(0, -1)) parent = parent[k];
+      if (op.length === 2) parent[keys.at(-1)] = op[1];
+      else delete parent[keys.at(-1)];
+    }
+  }
+  for (const [k, v] of Object.entries(d)) {
+    if (!["type", "from", "events", "view", "view_patch"].includes(k)) next[k] = v;
+  }
+  return next;
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
+  // after a reconnect, only what came after the version this page already has
+  const since = snap && known === snap.version ? snap.version : 0;
   try {
-    socket = new WebSocket(`${proto}://${location.host}${apiBase}/ws${q}${q ? "&" : "?"}seats=1`);
+    socket = new WebSocket(`${proto}://${location.host}${apiBase}/ws${q}${q ? "&" : "?"}seats=1&delta=1&since=${since}`);
   } catch { socket = null; return; }
   socket.onopen = () => { setConn("live"); heard(); };
   socket.onmessage = (m) => {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
     heard();
-    if (data && data.view !== undefined && typeof data.version === "number") {
-      told(data);
-      document.dispatchEvent(new CustomEvent("table-snapshot", { detail: data }));
+    if (data && data.type === "delta") {
+      if (!snap || (data.from !== 0 && data.from !== snap.version)) {
+        snap = null;  // reconnect for the whole snapshot
+        resync("The page missed a change. It shows the table as it is now.");
+        return;
+      }
+      snap = applyDelta(snap, data);
+    } else if (data && data.view !== undefined && typeof data.version === "number") {
+      // a whole snapshot: its events are those after `since`
+      const before = since && snap && snap.version === since ? snap.events : [];
+      snap = { ...data, events: before.concat(data.events) };
     } else if (data && data.type) {
       // the table's life (chat, seats, rematch): life.js shows it
       document.dispatchEvent(new CustomEvent("table-message", { detail: data }));
-    } else if (data && (data.code || data.reason)) toast(reason(data), "error", ruleLink(game, data.rule));
+      return;
+    } else {
+      if (data && (data.code || data.reason)) toast(reason(data), "error", ruleLink(game, data.rule));
+      return;
+    }
+    told(snap);
+    document.dispatchEvent(new CustomEvent("table-snapshot", { detail: snap }));
   };
   socket.onclose = () => { setConn("reconnecting…"); socket = null; setTimeout(connect, 1500); };
 }
