@@ -29,6 +29,7 @@ from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, Code, rate_limited
 from timelord.server.errors import summary as error_summary
 from timelord.server.limits import Limits, Sockets
+from timelord.server.origin import SameOrigin
 from timelord.server.players_api import Players
 from timelord.server.players_api import router as players_router
 from timelord.server.proxy import ForwardedScheme, Proxies
@@ -145,6 +146,7 @@ def create_app(
         refusal = ApiError(Code.SERVER_ERROR)
         return JSONResponse(refusal.body(), status_code=refusal.status)
 
+    app.add_middleware(SameOrigin, proxies=proxies)
     app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)
     app.add_middleware(ForwardedScheme, proxies=proxies)
     app.openapi = lambda: _exact_openapi(app)  # type: ignore[method-assign]
