@@ -574,7 +574,9 @@ async def rematch(
     "whom, who took their seat back, undos) have seat null. Chat is part of the table's "
     "record, not of the game.",
 )
-async def chat_log(tables: TablesDep, live: TableDep, after: int = Query(0, ge=0)) -> Response:
+async def chat_log(
+    tables: TablesDep, live: TableDep, after: int = Query(0, ge=0, le=MAX_SINCE)
+) -> Response:
     return JSONResponse({"messages": await tables.chat.lines(live, after)})
 
 
@@ -646,7 +648,7 @@ async def watch(websocket: WebSocket, table_id: str) -> None:
         live = await tables.live(table_id)
         seat = await seat_for(websocket, live, websocket.query_params.get("token"))
         since = since_text(websocket.query_params.get("since"))
-        sockets.open(client, live.id)
+        sockets.open(client, live.id, seat)
     except ApiError as exc:
         await websocket.send_text(_error_text(exc))
         await websocket.close(4000 + exc.status)
@@ -654,7 +656,7 @@ async def watch(websocket: WebSocket, table_id: str) -> None:
     try:
         await _serve_socket(websocket, tables, live, seat, since)
     finally:
-        sockets.close(client, live.id)
+        sockets.close(client, live.id, seat)
 
 
 _CHAT = '{"type": "chat", "text": "..."}'
@@ -688,8 +690,6 @@ async def _serve_socket(
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
             try:
                 if not bucket.allow():
                     refused += 1
@@ -697,6 +697,8 @@ async def _serve_socket(
                         await websocket.close(1008, "flooding")
                         break
                     raise rate_limited()
+                if raw is None:
+                    raise malformed("this socket takes JSON in text frames, not binary ones")
                 if len(raw) > MAX_BODY:
                     raise too_large(MAX_BODY)
                 body = parse_json(raw)

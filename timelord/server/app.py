@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from timelord.agents import user_agent_class
+from timelord.server import frames_log
 from timelord.server.accounts import Accounts
 from timelord.server.api import RateLimit, router
 from timelord.server.clocks import Clock
@@ -85,6 +86,7 @@ def create_app(
     is where table clocks read the time (the real one unless a test hands in its own)."""
     for spec in agents:
         user_agent_class(spec)  # ConfigError now, not when a table first seats it
+    frames_log.install()
     limits = limits or Limits()
     proxies = Proxies(trusted_proxies)
     store = Store(db_url or default_url())
@@ -173,11 +175,30 @@ def _exact_openapi(app: FastAPI) -> dict[str, Any]:
             if found.get("schema", {}).get("$ref", "").endswith("/HTTPValidationError"):
                 del responses["422"]
                 responses.setdefault("400", {"description": "request/malformed", **error})
-    schemas = doc.get("components", {}).get("schemas", {})
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
+    _hoist_defs(doc, schemas)
     app.openapi_schema = doc
     return doc
+
+
+def _hoist_defs(node: Any, schemas: dict[str, Any]) -> None:
+    """Move the `$defs` of request bodies the routes document themselves (`body_doc`) into
+    the document's components, pointing their `$ref`s there: `#/$defs/X` means the root of
+    the whole document, where nothing of that name is."""
+    if isinstance(node, dict):
+        for name, schema in node.pop("$defs", {}).items():
+            schemas.setdefault(name, schema)
+            _hoist_defs(schema, schemas)
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            node["$ref"] = "#/components/schemas/" + ref.removeprefix("#/$defs/")
+        for value in list(node.values()):
+            _hoist_defs(value, schemas)
+    elif isinstance(node, list):
+        for value in node:
+            _hoist_defs(value, schemas)
 
 
 def _methods(app: FastAPI, path: str) -> list[str]:
