@@ -15,6 +15,7 @@ from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from timelord.server.accounts import COOKIE
 from timelord.server.bodies import (
     MAX_BODY,
     MAX_SINCE,
@@ -31,6 +32,7 @@ from timelord.server.bodies import (
 from timelord.server.deps import OwnSeatDep, SeatDep, TableDep, TablesDep, tables_of
 from timelord.server.errors import ApiError, Code, malformed, rate_limited, responses, too_large
 from timelord.server.review import check_hints, coaching
+from timelord.server.revocation import authorise
 from timelord.server.session import current_player, seat_for
 from timelord.server.table import Live, Tables, seat_list, seat_url
 from timelord.server.table.wire import snapshot_text
@@ -676,11 +678,19 @@ async def _serve_socket(
     presence = websocket.query_params.get("seats") == "1"
     delta = websocket.query_params.get("delta") == "1"
     outbox = tables.fanout.subscribe(live, seat, since, token, base, presence, delta)
+    if token is None and seat is not None:  # the session's cookie opened the seat
+        player = await current_player(websocket)
+        outbox.player, outbox.cookie = player and player.id, websocket.cookies.get(COOKIE)
 
     async def send() -> None:
         while (text := await outbox.next()) is not None:
             await websocket.send_text(text)
-        await websocket.close(1008, "too many messages unanswered")
+        if outbox.revoked is not None:  # its link was renewed or its session ended
+            refusal, code = outbox.revoked
+            await websocket.send_text(refusal)
+            await websocket.close(code)
+        else:
+            await websocket.close(1008, "too many messages unanswered")
 
     sender = asyncio.create_task(send())
     refused = 0
@@ -699,6 +709,9 @@ async def _serve_socket(
                     raise rate_limited()
                 if raw is None:
                     raise malformed("this socket takes JSON in text frames, not binary ones")
+                if not await authorise(websocket, live, outbox):
+                    await sender  # it tells the client why and closes the socket
+                    break
                 if len(raw) > MAX_BODY:
                     raise too_large(MAX_BODY)
                 body = parse_json(raw)

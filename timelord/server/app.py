@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from timelord.agents import user_agent_class
-from timelord.server import frames_log
+from timelord.server import frames_log, revocation
 from timelord.server.accounts import Accounts
 from timelord.server.api import RateLimit, router
 from timelord.server.clocks import Clock
@@ -94,6 +94,7 @@ def create_app(
     accounts = Accounts(store)
     players = Players(store, accounts)
     tables.moves.on_finish = players.finished
+    revocation.watch_links(tables)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -33,6 +33,7 @@ from timelord.server.ratings import (
     totals,
 )
 from timelord.server.review import table_allows_hints
+from timelord.server.revocation import sessions_changed
 from timelord.server.session import current_player
 from timelord.server.storage import Store
 from timelord.server.table import Live
@@ -261,7 +262,10 @@ async def who(request: Request) -> Response:
     summary="Log out: the session ends on the server and the cookie is cleared",
 )
 async def log_out(request: Request) -> Response:
+    player = await current_player(request)
     await run_in_threadpool(_players(request).accounts.logout, request.cookies.get(COOKIE))
+    if player is not None:
+        await sessions_changed(request, player.id)  # its sockets close now
     response = Response(status_code=204)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
     return response
@@ -295,6 +299,7 @@ async def change(request: Request) -> Response:
         body.get("name"),
         body.get("password"),
     )
+    await sessions_changed(request, player.id)  # sockets of sessions it ended close now
     return JSONResponse(changed.public())
 
 
