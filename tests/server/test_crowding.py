@@ -1,13 +1,17 @@
 """Nobody crowds others out (issue 30): spectators cannot take a seat's room for its socket
-(finding 8)."""
+(finding 8); table limits hold under simultaneous creations and count open tables
+(finding 7)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import datetime as dt
 
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from timelord.server import create_app
 from timelord.server.limits import Limits
 
 from .test_trust import _app, _as, _create
@@ -41,3 +45,38 @@ def _refused(client: TestClient, path: str, headers: dict[str, str] | None) -> i
         except WebSocketDisconnect as closed:
             return closed.code
     raise AssertionError("the socket was not closed")
+
+
+def test_fifty_simultaneous_creations_against_a_limit_of_twenty_make_twenty(
+    db_url: str,
+) -> None:
+    """Finding 7: the limit's count and the table's insert are one step, on SQLite and on
+    PostgreSQL (where other processes create too)."""
+    limits = Limits(bot_tables_per_client=20, creations_per_minute=100)
+    with _app(db_url, limits=limits) as client:
+
+        def make(_: int) -> int:
+            answer = _create(client, ["human", "random"], via="203.0.113.7")
+            return int(answer.status_code)
+
+        with concurrent.futures.ThreadPoolExecutor(50) as pool:
+            codes = list(pool.map(make, range(50)))
+        assert codes.count(201) == 20 and codes.count(429) == 30
+        listed = client.get("/api/tables", params={"limit": 1000}).json()["tables"]
+        assert len(listed) == 20
+
+
+def test_open_tables_count_toward_the_limits_and_are_archived(sqlite_url: str) -> None:
+    """Finding 7: a table waiting for its open seat holds the server's room as one in play
+    does, and is archived when nobody joins it."""
+    now = [dt.datetime.now(dt.UTC)]
+    app = create_app(sqlite_url, 0, limits=Limits(bot_tables_per_client=2, archive_after=3600))
+    app.state.tables.clock = lambda: now[0]
+    with TestClient(app) as client:
+        made = [_create(client, ["open", "random"]) for _ in range(3)]
+        assert [m.status_code for m in made] == [201, 201, 429]
+        now[0] += dt.timedelta(minutes=61)
+        tables = app.state.tables
+        archived = client.portal.call(tables.loader.archive)  # type: ignore[union-attr]
+        assert set(archived) == {m.json()["id"] for m in made[:2]}
+        assert _create(client, ["open", "random"]).status_code == 201  # room again
