@@ -139,6 +139,8 @@ class StoredTable:
     undo_used: bool = False
     rematch: str | None = None
     rev: int = 0
+    #: `limits.client_key` of the creator's address (whose share of the search pool)
+    creator: str | None = None
 
 
 @dataclass(frozen=True)
@@ -238,6 +240,7 @@ def _stored(row: TableRow) -> StoredTable:
         bool(row.undo_used),
         row.rematch,
         row.rev or 0,
+        row.creator,
     )
 
 

@@ -78,6 +78,8 @@ class Live:
     encoded: Encoded = field(default_factory=Encoded)
     #: per seat, the id of the logged-in player the seat is tied to (None: a guest or bot)
     players: list[str | None] = field(default_factory=list)
+    #: the creator's client key: whose share of the search pool the table's bots use
+    creator: str = ""
 
     def bot_seed(self, seat: int, version: int) -> int:
         """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
