@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,9 @@ def test_serve_sets_the_rate_limit_and_bad_frames_leave_no_traceback(
         assert 200 in codes and codes.count(429) >= 4
         ws_url = server.url.replace("http", "ws", 1) + f"/api/tables/{made.json()['id']}/ws"
         asyncio.run(_bad_frames(ws_url, 3))
+        # a refusal closes the connection: the requests pipelined behind it are never read
+        answers = _pipelined(server.port, 20)
+        assert answers.count(b"HTTP/1.1 ") == 1 and b" 429 " in answers
     finally:
         server.stop()
     text = log.read_text()
@@ -116,3 +120,13 @@ async def _bad_frames(url: str, count: int) -> None:
             await ws.send(b"\xff\xfe", text=True)
             with pytest.raises(websockets.ConnectionClosed):
                 await ws.recv()
+
+
+def _pipelined(port: int, count: int) -> bytes:
+    """`count` GETs written at once on one connection; everything read back until it closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n" * count)
+        chunks = []
+        while chunk := conn.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)

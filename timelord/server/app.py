@@ -11,6 +11,7 @@ Pages reach the tables through `request.app.state.tables` (a `Tables`).
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
@@ -150,8 +151,8 @@ def create_app(
         return JSONResponse(refusal.body(), status_code=refusal.status)
 
     app.add_middleware(SameOrigin, proxies=proxies)
-    app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)
     app.add_middleware(ForwardedScheme, proxies=proxies)
+    app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)  # first
     app.openapi = lambda: _exact_openapi(app)  # type: ignore[method-assign]
     return app
 
@@ -259,7 +260,23 @@ class ClientRateLimit:
             if len(self._buckets) > self.remember:
                 del self._buckets[next(iter(self._buckets))]
             if not bucket.allow():
-                response = JSONResponse(rate_limited().body(), status_code=429)
-                await response(scope, receive, send)
+                await send(_REFUSED_START)
+                await send(_REFUSED_BODY)
                 return
         await self.app(scope, receive, send)
+
+
+# A refusal costs the server as little as it can: its bytes are made once, and the
+# connection is closed after it, so requests pipelined behind it are never read.
+_REFUSED = json.dumps(rate_limited().body()).encode()
+_REFUSED_START = {
+    "type": "http.response.start",
+    "status": 429,
+    "headers": [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(_REFUSED)).encode()),
+        (b"retry-after", b"1"),
+        (b"connection", b"close"),
+    ],
+}
+_REFUSED_BODY = {"type": "http.response.body", "body": _REFUSED}
