@@ -680,7 +680,8 @@ async def _serve_socket(
     outbox = tables.fanout.subscribe(live, seat, since, token, base, presence, delta)
     if token is None and seat is not None:  # the session's cookie opened the seat
         player = await current_player(websocket)
-        outbox.player, outbox.cookie = player and player.id, websocket.cookies.get(COOKIE)
+        outbox.player = None if player is None else player.id
+        outbox.cookie = websocket.cookies.get(COOKIE)
 
     async def send() -> None:
         while (text := await outbox.next()) is not None:

@@ -511,7 +511,7 @@ class Store:
     def in_play(self, creator: str | None = None, bots: bool = False, conn: Any = None) -> int:
         """Tables in play or waiting for their open seats (of one creator; only those with
         a bot seat when `bots`), on `conn` where given."""
-        where = TableRow.status.in_(_HELD)
+        where: Any = TableRow.status.in_(_HELD)
         if creator is not None:
             where &= TableRow.creator == creator
         if bots:
