@@ -14,7 +14,7 @@ import json
 import re
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,6 +141,8 @@ class StoredTable:
     undo_used: bool = False
     rematch: str | None = None
     rev: int = 0
+    #: `limits.client_key` of the creator's address (whose share of the search pool)
+    creator: str | None = None
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,12 @@ _PG_APPEND_SQL = re.sub(r":([a-z_]+)", r"%(\1)s", str(_PG_APPEND))
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
+#: the statuses of a table that holds the server's room: in play, or waiting for people
+_HELD = ("playing", "open")
+#: the advisory lock key that makes a creation's limit check and insert one step
+_CREATE_LOCK = 0x71E10E
+
+
 class Conflict(Exception):
     """Another writer committed this version first."""
 
@@ -237,6 +245,7 @@ def _stored(row: TableRow) -> StoredTable:
         bool(row.undo_used),
         row.rematch,
         row.rev or 0,
+        row.creator,
     )
 
 
@@ -301,11 +310,14 @@ class Store:
         creator: str | None = None,
         to_move: int | None = None,
         now: dt.datetime | None = None,
+        check: Callable[[Any], None] | None = None,
         **life: Any,
     ) -> StoredTable:
         """A new table at version 0, dealt from `key` when given, else from `seed`;
         `seeded` when the creator chose that seed; `life` sets the columns of a table's life
-        (status, owner_hash, clock, stand_in, undo) where their defaults do not fit."""
+        (status, owner_hash, clock, stand_in, undo) where their defaults do not fit.
+        `check(conn)` runs in the inserting transaction, after every other creation's (it
+        counts against limits and raises to refuse): counts and insert are one step."""
         row = _new_row(table_id, game, options, seed, seats, life)
         now = now or row.created
         row.created = now
@@ -316,6 +328,10 @@ class Store:
         row.to_move = to_move
         row.touched = now
         with self._writing(), self.engine.begin() as conn:
+            if check is not None:
+                if self.is_postgres:  # one creation's count-and-insert at a time, everywhere
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CREATE_LOCK})
+                check(conn)
             conn.execute(insert(TableRow).values(**_row_values(row)))
         return _stored(row)
 
@@ -583,28 +599,34 @@ class Store:
         creator: str | None = None,
         bots: bool = False,
         moved_since: dt.datetime | None = None,
+        conn: Any = None,
     ) -> int:
-        """Tables in play (of one creator; only those with a bot seat when `bots`; only
-        those moved at since `moved_since` when given)."""
-        where = TableRow.status == "playing"
+        """Tables in play or waiting for their open seats (of one creator; only those with
+        a bot seat when `bots`; only those moved at since `moved_since` when given), on
+        `conn` where given."""
+        where: Any = TableRow.status.in_(_HELD)
         if creator is not None:
             where &= TableRow.creator == creator
         if bots:
             where &= TableRow.bots.is_(True)
         if moved_since is not None:
             where &= TableRow.touched >= moved_since
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).where(where)).scalar_one())
+        return self._count(where, conn)
 
-    def created_since(self, creator: str, since: dt.datetime) -> int:
+    def created_since(self, creator: str, since: dt.datetime, conn: Any = None) -> int:
         """Tables `creator` made at or after `since`."""
-        query = select(func.count()).where(TableRow.creator == creator, TableRow.created >= since)
-        with self.engine.connect() as conn:
-            return int(conn.execute(query).scalar_one())
+        return self._count((TableRow.creator == creator) & (TableRow.created >= since), conn)
+
+    def _count(self, where: Any, conn: Any) -> int:
+        if conn is not None:
+            return int(conn.execute(select(func.count()).where(where)).scalar_one())
+        with self.engine.connect() as own:
+            return int(own.execute(select(func.count()).where(where)).scalar_one())
 
     def archive(self, before: dt.datetime) -> list[str]:
-        """Archive the tables in play that nobody moved at since `before`; their ids."""
-        idle = (TableRow.status == "playing") & (TableRow.touched < before)
+        """Archive the tables in play or waiting for open seats that nobody moved at (or
+        joined) since `before`; their ids."""
+        idle = TableRow.status.in_(_HELD) & (TableRow.touched < before)
         with self._writing(), self.engine.begin() as conn:
             ids = list(conn.execute(select(TableRow.id).where(idle)).scalars())
             if ids:

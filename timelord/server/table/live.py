@@ -81,6 +81,8 @@ class Live:
     #: per person's seat, [decisions its person made, decisions its stand-in made], as seen
     #: by this process since it loaded the table (what ratings read: docs/ratings.md)
     decided: dict[int, list[int]] = field(default_factory=dict)
+    #: the creator's client key: whose share of the search pool the table's bots use
+    creator: str = ""
 
     def bot_seed(self, seat: int, version: int) -> int:
         """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's

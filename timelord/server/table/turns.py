@@ -108,6 +108,7 @@ class Turns:
                 state.legal_actions(),
                 live.bot_seed(seat, version),
                 live.id,
+                live.creator,
             )
             if live.player(seat) is None:  # the person took the seat back meanwhile
                 return
