@@ -40,9 +40,8 @@ from timelord.agents.coach import (
 )
 from timelord.core import Record, View, load
 from timelord.server.bots import HUMAN
-from timelord.server.deps import SeatDep, TableDep
+from timelord.server.deps import SeatDep, TableDep, tables_of
 from timelord.server.errors import ApiError, Code, forbidden, malformed, responses
-from timelord.server.limits import client_key
 from timelord.server.table import Live, Tables
 
 log = logging.getLogger(__name__)
@@ -345,7 +344,8 @@ async def get_review(
     if not 0 <= seat < live.game.players:
         raise malformed(f"no seat {seat} at a {live.game.players}-player table")
     client = request.app.state.proxies.client_address(request.scope)
-    status, body = await coaching(request).review(live, seat, client_key(client))
+    key = await tables_of(request).creating.key_of(client)
+    status, body = await coaching(request).review(live, seat, key)
     return JSONResponse(body, status_code=status)
 
 
@@ -371,4 +371,5 @@ async def get_hint(
     if live.state.is_over or live.state.to_move != seat:
         raise ApiError(Code.HINT_NOT_YOUR_TURN, "a hint is given on your turn")
     client = request.app.state.proxies.client_address(request.scope)
-    return JSONResponse(await coaching(request).hint(live, seat, client_key(client)))
+    key = await tables_of(request).creating.key_of(client)
+    return JSONResponse(await coaching(request).hint(live, seat, key))

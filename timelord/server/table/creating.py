@@ -44,6 +44,11 @@ class Creating:
         #: the key of creators' address digests (`limits.client_key`), read at first use
         self._secret: bytes | None = None
 
+    async def key_of(self, client: str) -> str:
+        """The client's key as tables store it (a keyed digest of its address): what limits
+        count by and what the search scheduler shares its workers out between."""
+        return client_key(client, await self.db.read(self._client_secret))
+
     def _client_secret(self) -> bytes:
         """The database's key for creators' address digests (blocking: run it in `db`)."""
         if self._secret is None:
@@ -95,7 +100,7 @@ class Creating:
             raise ApiError(Code.CONFIG_INVALID, "stand_in must be a bot, such as 'heuristic'")
         if not isinstance(allow_undo, bool):
             raise ApiError(Code.CONFIG_INVALID, "undo must be true or false")
-        creator = client_key(client, await self.db.read(self._client_secret))
+        creator = await self.key_of(client)
         bots = any(spec not in (HUMAN, OPEN) for spec in specs)
         await self.db.read(self._check_limits, creator, bots)  # refuse early, before a deal
         tokens = [secrets.token_urlsafe(32) if spec == HUMAN else None for spec in specs]
