@@ -68,7 +68,7 @@ def _judge(game: timelord.Game, state: State, best: Action, played: Action) -> d
 #: (game, players, seat spec, seed, step, the move that wins, a move that does not)
 WINNING = [
     # Keys, 4 heuristics: moving onto the goal edge wins; staying put lets a rival escape
-    ("keys", 4, "heuristic", 2, 145, "move to a5", "stay put"),
+    ("keys", 4, "heuristic", 3, 251, "move to a1", "stay put"),  # (found again under K-R6, rules 2)
     # Clue, 3 detectives: the last name of a right accusation; a wrong one puts the seat out
     ("clue", 3, "heuristic:hard", 0, 152, "name The Moon", "name Platform One"),
 ]
