@@ -171,4 +171,8 @@ def test_the_pages_own_requests_succeed_on_every_route(web: TestClient) -> None:
     call("POST", t + "/rematch", f"{base}/rematch")  # the session's cookie opens seat 0
     call("POST", "/api/learn/{game_id}", "/api/learn/keys")
     call("DELETE", "/api/session", "/api/session")
+    # a guest's seat takes the name its person gives (a player's seat has the account's)
+    pair = call("POST", "/api/tables", "/api/tables", {"game": "keys", "seats": ["human"] * 2})
+    rename = f"/api/tables/{pair['id']}/seats/1/name"
+    call("POST", t + "/seats/{seat}/name", rename, {"name": "Bea"}, token=pair["seats"][1]["token"])
     assert done == set(changing_routes(web))

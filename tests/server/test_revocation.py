@@ -94,7 +94,8 @@ def test_a_password_change_closes_the_other_sessions_sockets(sqlite_url: str) ->
         assert second.post("/api/session", json=login).status_code == 200
         with second.websocket_connect(f"/api/tables/{table['id']}/ws") as other:
             assert other.receive_json()["legal"]
-            changed = first.patch("/api/session", json={"password": "another long secret"})
+            new = {"password": "another long secret", "current_password": "a long secret"}
+            changed = first.patch("/api/session", json=new)
             assert changed.status_code == 200, changed.text
             _say(first, table, "after the change")
             _closed_with(other, "session/none", 4401)

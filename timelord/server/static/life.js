@@ -3,6 +3,7 @@
 // "Play again", the creator's "End table", and the table's chat and notices.
 import { call, reason, toast, esc } from "./api.js";
 import { remember, remembered, alertPlayer, soundToggle, clockText, askToNotify } from "./yours.js";
+import { h } from "./dom.js";
 
 const root = document.getElementById("table");
 const tableId = root.dataset.table;
@@ -233,9 +234,11 @@ function drawNaming() {
     form = document.createElement("form");
     form.id = "name-seat";
     form.className = "claim";
-    form.innerHTML = `<label>Others see you as <strong class="as"></strong>. Your name
-      <input id="seat-name" maxlength="32" required autocomplete="nickname"></label>
-      <button type="submit" class="primary">Set my name</button>`;
+    form.append(
+      h("label", {}, "Others see you as ", h("strong", { class: "as" }), ". Your name ",
+        h("input", { id: "seat-name", maxlength: 32, required: true, autocomplete: "nickname" })),
+      " ",
+      h("button", { type: "submit", class: "primary" }, "Set my name"));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const name = form.querySelector("#seat-name").value.trim();
