@@ -310,13 +310,3 @@ def _playout_states_of(record: Record) -> Iterator[State]:
     for state, action in replay_steps(record):
         if action is not None:
             yield state
-
-
-def test_a_hint_follower_never_passes_a_certain_episode() -> None:
-    """Episodes, one full game: the seat that plays every hint's top move (the others the
-    heuristic) plays a finishing episode whenever it holds one (`timelord.sim.follow`, which
-    also checks Clue and Keys)."""
-    from timelord.sim.follow import follow
-
-    decisions, met, passed = follow("episodes", games=1, samples=40, seed=1)
-    assert decisions > 5 and met >= 1 and passed == 0

@@ -22,9 +22,10 @@ not worse. How one decision's samples are spent:
    sequential halving. Every candidate is played in the same dealt worlds (common random
    numbers); each phase gets an even part of the screening budget (at least one world, so a
    budget smaller than twice the moves is overrun), and after it the worse half is dropped
-   (ties broken by the evaluation right after the move, so a move that brings a win closer
-   is not cut by a coin toss), until `top` moves are left. Its means are biased upward by
-   the selection (the winner's curse), so they are never reported.
+   (ties broken by the seat's value once the rest of its own turn is played: a move that
+   wins this turn is never cut by a coin toss among moves that look as good), until `top`
+   moves are left. Its means are biased upward by the selection (the winner's curse), so
+   they are never reported.
 2. Estimation (the rest): the `top` moves left are valued again on fresh worlds; only these
    samples are reported, and they order the moves (best first, as a player reads a list).
    Picking the best of three fresh means still favours the luckiest by up to about one
@@ -76,6 +77,8 @@ Z95 = 1.96
 PRECISION = 0.02
 #: the estimation of a close decision may spend this many times its base share
 EXTEND = 3
+#: actions of the seat's own turn played after a move to break the screening's ties
+OWN_STEPS = 4
 #: samples a second of budget stands for, per game (about what one core of a small server
 #: plays in a second; a budget in seconds means this many samples on any machine)
 SAMPLES_PER_SECOND = {"keys": 40, "episodes": 300, "card-game": 60, "clue": 80}
@@ -241,7 +244,8 @@ class Coach:
                 stream = _mix(seed, 1, rounds)
                 for a in alive:
                     if rounds == 0:
-                        ahead[a] = self._ahead(world.apply_unchecked(a), seat, sim[1])
+                        after = world.apply_unchecked(a)
+                        ahead[a] = self._ahead(after, seat, sim, Rng(stream))
                     sums[a] += play(world, a, stream)
                 spent += len(alive)
                 rounds += 1
@@ -267,13 +271,20 @@ class Coach:
             if used >= cap or len(order) < 2 or self._settled(samples, order):
                 break
         self.last_samples = samples
-        order.sort(key=lambda a: (-sum(samples[a]), candidates.index(a)))
+        order.sort(key=lambda a: (-sum(samples[a]), -ahead.get(a, 0.0), candidates.index(a)))
         chosen = [*order, *(a for a in kept if a not in order)]
         return self._verdicts(samples, order, chosen)
 
     @staticmethod
-    def _ahead(state: State, seat: int, evaluate: Evaluation | None) -> float:
-        """The seat's value right after a move (its win share if that ended the game)."""
+    def _ahead(state: State, seat: int, sim: tuple[Policy, Evaluation | None], rng: Rng) -> float:
+        """The seat's value once the rest of its own turn is played by the simulation policy
+        after a move (at most `OWN_STEPS` actions): its win share if the game ended, else
+        the evaluation. A move that lets the seat win this turn scores 1."""
+        policy, evaluate = sim
+        steps = 0
+        while not state.is_over and state.to_move == seat and steps < OWN_STEPS:
+            state = state.apply_unchecked(policy(state, state.legal_actions(), rng))
+            steps += 1
         if state.is_over:
             return win_share(state, seat)
         return evaluate(state)[seat] if evaluate is not None else 0.0
