@@ -81,8 +81,8 @@ class ReviewAnswer(BaseModel):
         None,
         description="once done: {game, seat, steps, budget, method, decisions: [{step, "
         "played, best, loss, loss_error, costly, judged}], costly: [steps]}; each move is "
-        "{action, label, value (expected win share, ties split), error (standard error), "
-        "samples}",
+        "{action, label, value (expected win share, ties split), error (sampling and model "
+        "error), low, high (the 95% interval, clipped to 0-1), samples, verdict}",
     )
 
 
@@ -90,8 +90,16 @@ class HintMove(BaseModel):
     action: dict[str, Any]
     label: str
     value: float = Field(description="expected win share from the seat's view")
-    error: float = Field(description="standard error of value")
+    error: float = Field(
+        description="error of value: sampling and the coach's model error (docs/coach.md)"
+    )
+    low: float = Field(description="the 95% interval's lower end, clipped to 0-1")
+    high: float = Field(description="the 95% interval's upper end, clipped to 0-1")
     samples: int
+    verdict: str = Field(
+        description="best, worse, close (within the error of the best) or unsure (too few "
+        "samples to rank)"
+    )
 
 
 class HintAnswer(BaseModel):
@@ -358,8 +366,10 @@ async def get_review(
     summary="The coach's top moves for the seat of the token, from its view",
     description="Only on tables created with hints: true (403 hint/forbidden otherwise); "
     "403 seat/forbidden without a seat token; 409 hint/not_your_turn when the seat is not "
-    "to move or the game is over. Thinks at most about 1.5 s in the bot pool; moves are "
-    "best first with expected win share and its standard error.",
+    "to move or the game is over. Works a fixed number of samples (the coach counts work in "
+    "samples, not seconds, so the answer does not depend on the server's load) in the fair "
+    "search pool; moves are best first with expected win share, its error, its 95% "
+    "interval and a verdict.",
 )
 async def get_hint(
     request: Request, live: TableDep, seat: SeatDep, token: str | None = None
