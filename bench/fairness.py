@@ -29,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any
@@ -108,7 +109,7 @@ async def hint_flood(server: Server, flooders: int, served: list[int]) -> list[A
     async def loop() -> None:
         while True:
             answer = await http.get(url, params={"token": made["seats"][0]["token"]})
-            served[0] += answer.status_code == 200
+            served.append(answer.status_code)
 
     return [loop() for _ in range(flooders)]
 
@@ -130,7 +131,9 @@ async def bot_table_flood(server: Server, tables: int, made: list[str]) -> None:
 
 
 async def pipeline_flood(server: Server, flooders: int, answered: list[int]) -> list[Any]:
-    request = b"GET /api/tables HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.66\r\n\r\n" * 50
+    one = b"GET /api/tables HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.66\r\n"
+    # 50 pipelined, the last asking the server to close: each loop reads to the end
+    request = (one + b"\r\n") * 49 + one + b"Connection: close\r\n\r\n"
 
     async def loop() -> None:
         while True:
@@ -161,10 +164,10 @@ async def main_async(server: Server, args: argparse.Namespace) -> None:
     idle_get = await get_latency(server)
     line("idle", idle, idle_times, f"GET median {idle_get * 1000:.1f} ms")
 
-    served = [0]
+    served: list[int] = []
     async with running(await hint_flood(server, args.flooders, served)):
         times = await bot_answers(server, args.answers)
-    line("hints", idle, times, f"flooder's hints answered: {served[0]}")
+    line("hints", idle, times, f"flooder's hints answered (status: count): {dict(Counter(served))}")
 
     made: list[str] = []
     await bot_table_flood(server, args.bot_tables, made)

@@ -139,3 +139,30 @@ def test_an_overrun_search_plays_the_heuristics_move(monkeypatch: pytest.MonkeyP
             bots.close()
 
     assert asyncio.run(run()) == heuristic
+
+
+def test_one_address_holds_at_most_half_the_workers() -> None:
+    """With two workers, a flooding address's searches hold one; another address's search
+    starts at once instead of waiting for a long search to end."""
+
+    async def run() -> None:
+        queue = FairQueue(2)
+        gate = asyncio.Event()
+        started: list[str] = []
+
+        async def search(client: str, table: str) -> None:
+            async with queue.turn(table, client):
+                started.append(client)
+                await gate.wait()
+
+        flood = [asyncio.create_task(search("flood", f"t{n}")) for n in range(5)]
+        await asyncio.sleep(0)
+        assert started == ["flood"] and queue.busy == 1  # one worker stays free
+        other = asyncio.create_task(search("other", "mine"))
+        await asyncio.sleep(0)
+        assert started == ["flood", "other"]
+        gate.set()
+        await asyncio.gather(*flood, other)
+        assert queue.busy == 0 and not queue.holding
+
+    asyncio.run(run())

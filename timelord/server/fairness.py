@@ -7,26 +7,33 @@ for (a table's creator; whoever asked for the hint or review) and its table. A f
 goes to the next address in a ring of the addresses with a search waiting, and within that
 address to the next of its tables in a ring of its own: however many tables or requests one
 address keeps waiting, another address's search gets a worker within (addresses waiting)
-turns, and one of its tables within (its tables waiting) of its own turns.
+turns, and one of its tables within (its tables waiting) of its own turns. One address holds
+at most half the workers (at least one), so with two or more workers a single flooding
+address never has them all, and another address's search starts at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator
 
 Waiters = OrderedDict[str, deque[asyncio.Future[None]]]
 
 
 class FairQueue:
-    """At most `slots` holders at once; waiters are served round-robin by client, then by
-    table within a client."""
+    """At most `slots` holders at once, and at most `per_client` of them for one client
+    (default: half the slots, at least one), so with two or more workers another address's
+    search finds one free instead of waiting for a long one to end; waiters are served
+    round-robin by client, then by table within a client."""
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, per_client: int | None = None) -> None:
         self.slots = max(1, slots)
+        self.per_client = max(1, self.slots // 2 if per_client is None else per_client)
         self.busy = 0
+        #: slots held per client
+        self.holding: Counter[str] = Counter()
         #: client -> (table -> its waiters, oldest first); the first of each ring goes next
         self._waiting: OrderedDict[str, Waiters] = OrderedDict()
 
@@ -37,8 +44,13 @@ class FairQueue:
     @contextlib.asynccontextmanager
     async def turn(self, table: str, client: str = "") -> AsyncIterator[None]:
         """Hold one slot for `table` of `client` for the body of the `async with`."""
-        if self.busy < self.slots and not self._waiting:
+        if (
+            self.busy < self.slots
+            and client not in self._waiting
+            and self.holding[client] < self.per_client
+        ):
             self.busy += 1
+            self.holding[client] += 1
         else:
             ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._waiting.setdefault(client, OrderedDict()).setdefault(table, deque()).append(ready)
@@ -46,14 +58,14 @@ class FairQueue:
                 await ready
             except asyncio.CancelledError:
                 if ready.done() and not ready.cancelled():
-                    self._release()  # it was handed a slot just as it was cancelled
+                    self._release(client)  # it was handed a slot just as it was cancelled
                 else:
                     self._forget(client, table, ready)
                 raise
         try:
             yield
         finally:
-            self._release()
+            self._release(client)
 
     def _forget(self, client: str, table: str, ready: asyncio.Future[None]) -> None:
         tables = self._waiting.get(client)
@@ -66,11 +78,22 @@ class FairQueue:
         if not tables:
             del self._waiting[client]
 
-    def _release(self) -> None:
-        """Give the freed slot to the first waiter of the next table of the next client in
-        the rings; that table and that client go to the back of their rings."""
-        while self._waiting:
-            client, tables = next(iter(self._waiting.items()))
+    def _release(self, client: str) -> None:
+        """`client` gives back a slot; it goes to the first waiter of the next table of the
+        next client in the rings that holds fewer than `per_client` slots; that table and
+        that client go to the back of their rings. With no such waiter the slot is free."""
+        self.holding[client] -= 1
+        if self.holding[client] <= 0:
+            del self.holding[client]
+        self.busy -= 1
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        while self.busy < self.slots:
+            client = next((c for c in self._waiting if self.holding[c] < self.per_client), None)
+            if client is None:
+                return
+            tables = self._waiting[client]
             table, queue = next(iter(tables.items()))
             ready = queue.popleft()
             if queue:
@@ -82,6 +105,6 @@ class FairQueue:
             else:
                 del self._waiting[client]
             if not ready.done():
+                self.busy += 1
+                self.holding[client] += 1
                 ready.set_result(None)
-                return
-        self.busy -= 1
