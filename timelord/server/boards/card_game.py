@@ -318,7 +318,6 @@ def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take:
     return {
         "attrs": {"data-tile": f"L{L}"} | act_attrs(snap, acts, cs.name[cid]),
         "card": _card(snap, game, cid, (), "small"),
-        "number": L,
         "tardis": bool(loc["tardis"]),
         "defence": f"defence {strength}" + (f" + {hidden} face-down" if hidden else ""),
         "defenders": [_card(snap, game, d, (), "mini") for d in loc["defenders"]],
