@@ -91,7 +91,8 @@ def test_the_stand_in_is_never_you() -> None:
     """While the stand-in bot plays your seat, neither the chips nor the log say "You" for
     that seat (the log told "You play ..." for the bot's moves)."""
     game, state, events = _play_until(
-        "keys", lambda s, ev: sum(1 for e in ev if e.data.get("actor") == 0) >= 2
+        "keys",
+        lambda s, ev: s.to_move == 0 and sum(1 for e in ev if e.data.get("actor") == 0) >= 2,
     )
     plain = render_board(game, 0, _snap(game, state, 0, events, seats=_seats("Ann", "Bob")))
     assert re.search(r"<li[^>]*>You ", plain)  # the person plays: "You ..." as before
@@ -102,6 +103,8 @@ def test_the_stand_in_is_never_you() -> None:
     assert re.search(r"<li[^>]*>Ann ", log)
     snap = read_snapshot(game, 0, stood)
     assert snap.seat_name(0) == "Ann" and not snap.is_you(0)
+    assert "Bot (casual) plays your turn" in html and "Your turn" not in html
+    assert 'data-my-turn="false"' in html
 
 
 def test_the_replay_says_alice_is_active() -> None:

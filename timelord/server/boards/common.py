@@ -165,9 +165,11 @@ class Snapshot:
 
     @property
     def my_turn(self) -> bool:
-        """Whether this seat may act now (a replay's snapshots offer no moves, so never)."""
+        """Whether this seat may act now (a replay's snapshots offer no moves, so never;
+        while the stand-in bot plays the seat, its person's moves are refused)."""
         return (
-            self.seat is not None
+            not self.stand_in
+            and self.seat is not None
             and self.to_move == self.seat
             and not self.over
             and bool(self.legal)
@@ -453,6 +455,8 @@ def frame(
     drawn from `board`, result, log, actions."""
     if snap.over:
         status = "Game over"
+    elif snap.stand_in and snap.to_move == snap.seat:
+        status = f"{snap.stand_in} plays your turn"
     elif snap.my_turn:
         status = "Your turn"
     elif snap.to_move is not None:
