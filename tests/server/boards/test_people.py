@@ -105,6 +105,8 @@ def test_the_stand_in_is_never_you() -> None:
     assert snap.seat_name(0) == "Ann" and not snap.is_you(0)
     assert "Bot (casual) plays your turn" in html and "Your turn" not in html
     assert 'data-my-turn="false"' in html
+    assert "data-action=" not in html and "data-actions=" not in html
+    assert "Bot (casual) is playing your seat" in html
 
 
 def test_the_replay_says_alice_is_active() -> None:

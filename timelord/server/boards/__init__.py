@@ -72,7 +72,8 @@ def read_snapshot(
         game=game,
         seat=seat,
         view=view,
-        legal=actions,
+        # the person's moves are refused while the stand-in plays: offer them none
+        legal=[] if stand_in else actions,
         events=list(events),
         to_move=to_move,
         over=bool(data.get("over", False)),

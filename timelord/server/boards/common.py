@@ -355,6 +355,8 @@ def legal_panel(snap: Snapshot) -> Model:
             note = "The game is over."
         elif snap.seat is None:
             note = "You are watching."
+        elif snap.stand_in:
+            note = f"{snap.stand_in} is playing your seat: take it back to play."
         elif snap.to_move == snap.seat:
             note = "This seat was to move here."
         else:
