@@ -185,7 +185,7 @@ def test_episodes_pile_is_shown_whole_and_counts_read_well() -> None:
     state, events = _play(game, 3, lambda s: len(s.view(0)["discard"]) > 12)
     pile = state.view(0)["discard"]
     html = _draw(game, state, 0, events)
-    box = html.split('class="row pile">', 1)[1].split("<aside", 1)[0]
+    box = html.split('class="row pile">', 1)[1].split('class="side"', 1)[0]
     assert len(re.findall(r'class="card suit-\w+ mini"', box)) == len(pile) > 8
     one, one_events = _play(game, 3, lambda s: len(s.view(0)["discard"]) == 1)
     assert "1 card)" in _draw(game, one, 0, one_events)

@@ -284,7 +284,13 @@ def action_label(game: Any, view: dict[str, Any], action: Action) -> str:
     locs = view.get("locations", [])
 
     def loc(L: int) -> str:
-        return f"{cs.name[locs[L]['card']]} [{L}]" if 0 <= L < len(locs) else f"location {L}"
+        # a Location by its name, as on the table; two of one name by their owners
+        if not 0 <= L < len(locs):
+            return "a Location no longer in play"
+        name = cs.name[locs[L]["card"]]
+        if sum(1 for other in locs if cs.name[other["card"]] == name) > 1:
+            return f"{name} ({game.seat_name(locs[L]['owner'])}'s)"
+        return name
 
     def card(c: int) -> str:
         return cs.name[c] if 0 <= c < len(cs.name) else f"card {c}"

@@ -56,11 +56,15 @@ def read_snapshot(
     seats = data.get("seats")
     names = None
     guests: list[bool] = []
+    stand_in = None
     if isinstance(seats, list) and len(seats) == game.players:
         found = [s.get("name") if isinstance(s, Mapping) else None for s in seats]
         if all(isinstance(n, str) and n for n in found):
             names = [str(n) for n in found]
             guests = [s.get("guest") is True for s in seats]
+        own = seats[seat] if seat is not None and isinstance(seats[seat], Mapping) else {}
+        if own.get("stand_in"):
+            stand_in = str(own.get("stand_in_name") or "the stand-in bot")
     return Snapshot(
         names=names,
         guests=guests,
@@ -68,12 +72,14 @@ def read_snapshot(
         game=game,
         seat=seat,
         view=view,
-        legal=actions,
+        # the person's moves are refused while the stand-in plays: offer them none
+        legal=[] if stand_in else actions,
         events=list(events),
         to_move=to_move,
         over=bool(data.get("over", False)),
         version=version,
         replay=replay,
+        stand_in=stand_in,
     )
 
 

@@ -155,7 +155,7 @@ def render(snap: Snapshot) -> str:
     board = {
         "turn": view["turn"],
         "active": snap.seat_name(view["active"]),
-        "verb": "are" if view["active"] == snap.seat else "is",
+        "verb": "are" if snap.is_you(view["active"]) else "is",
         "supply": view["supply"],
         "deck": view["deck"]["count"],
         "discards": len(view["discard"]),
@@ -250,7 +250,7 @@ def _conflict(snap: Snapshot, game: CardGame) -> Model | None:
             else {
                 "defenders": named(reveal["data"].get("defenders")),
                 "enemies": named(reveal["data"].get("enemies")),
-                "during": [str(e["text"]) for e in during],
+                "during": [snap.told(str(e["text"])) for e in during],
             }
         ),
         "sides": sides,
@@ -258,7 +258,7 @@ def _conflict(snap: Snapshot, game: CardGame) -> Model | None:
         "defence": defence,
         "winner": winner,
         "by": snap.seat_name(won) if isinstance(won, int) else None,
-        "after": [str(e["text"]) for e in after],
+        "after": [snap.told(str(e["text"])) for e in after],
     }
 
 
@@ -291,7 +291,7 @@ def _line(
         if loc["owner"] == seat
     ]
     cls = "line seat-box to-move" if seat == snap.to_move and not snap.over else "line seat-box"
-    title = "Your line" if seat == snap.seat else f"{snap.table_name(seat)}'s line"
+    title = "Your line" if snap.is_you(seat) else f"{snap.table_name(seat)}'s line"
     return {
         "cls": cls,
         "seat": seat,
@@ -318,7 +318,6 @@ def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take:
     return {
         "attrs": {"data-tile": f"L{L}"} | act_attrs(snap, acts, cs.name[cid]),
         "card": _card(snap, game, cid, (), "small"),
-        "number": L,
         "tardis": bool(loc["tardis"]),
         "defence": f"defence {strength}" + (f" + {hidden} face-down" if hidden else ""),
         "defenders": [_card(snap, game, d, (), "mini") for d in loc["defenders"]],

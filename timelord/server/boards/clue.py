@@ -109,8 +109,13 @@ def render(snap: Snapshot) -> str:
     if snap.over:
         turn = "the game is over"
     else:
-        whose = "your" if view["current"] == snap.seat else f"{snap.table_name(view['current'])}'s"
+        current = view["current"]
+        whose = "your" if snap.is_you(current) else f"{snap.table_name(current)}'s"
         turn = f"{whose} turn · {PHASE_WORDS.get(view['phase'], view['phase'])}"
+        if snap.to_move is not None and snap.to_move != current:
+            # another seat answers inside this turn (shows a card): say who acts now, so
+            # this line agrees with the status line's "Your turn" / "X to move"
+            turn += f" · {'you answer' if snap.is_you(snap.to_move) else _answers(snap)}"
     steps = view["steps"]
     hint = ""
     if snap.my_turn:
@@ -138,6 +143,9 @@ def render(snap: Snapshot) -> str:
         "turn_no": view["turn"],
         "turn": turn,
         "dice": dice if roll and not snap.over else [],
+        "marks": [
+            {"mark": character_mark(game, ch), "name": who} for ch, who in enumerate(game.suspects)
+        ],
         "steps": f"{steps} step{'' if steps == 1 else 's'}",
         "pile": view["pile_size"],
         "hint": hint,
@@ -278,9 +286,33 @@ def _tokens(
     for ch in chars:
         seat = seat_of.get(ch)
         colour = seat_colour(seat) if seat is not None else "#666"
-        initial = "★" if seat is not None and seat == snap.seat else game.suspects[ch][:1]
+        initial = "★" if seat is not None and seat == snap.seat else character_mark(game, ch)
         out.append({"colour": colour, "name": game.suspects[ch], "initial": initial})
     return out
+
+
+def _answers(snap: Snapshot) -> str:
+    assert snap.to_move is not None
+    return f"{snap.table_name(snap.to_move)} answers"
+
+
+def character_mark(game: ClueGame, ch: int) -> str:
+    """A character token's mark, unique among the suspects so two grey tokens can be told
+    apart without pointing at them (a touch screen has no hover): the initial ("J"), the
+    initials of its words where two share one ("CS" Commander Strax, "CO" Clara Oswald),
+    else the initial and the character's number."""
+    names = game.suspects
+
+    def initial(name: str) -> str:
+        return name[:1].upper()
+
+    def words(name: str) -> str:
+        return "".join(w[:1].upper() for w in name.split() if w[:1].isalpha())[:2]
+
+    for mark in (initial, words):
+        if [mark(n) for n in names].count(mark(names[ch])) == 1:
+            return mark(names[ch])
+    return f"{initial(names[ch])}{ch + 1}"
 
 
 def _hand(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -> list[Model] | None:
@@ -351,7 +383,7 @@ def _notebook(snap: Snapshot, game: ClueGame, view: dict[str, Any], take: Any) -
     # (the page remembers the choice); a spectator sees them once the game is over.
     return {
         "default": "on" if snap.seat is None else "off",
-        "head": ["you" if s == snap.seat else f"S{s}" for s in range(players)],
+        "head": ["you" if s == snap.seat else f"S{s + 1}" for s in range(players)],
         "span": players + 3,
         "cats": cats,
     }

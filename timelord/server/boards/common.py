@@ -57,6 +57,15 @@ Attrs = dict[str, str]
 Model = dict[str, Any]
 
 
+#: "Seat 0" as a game names its seats (programs count from 0)
+SEAT_NUMBER = re.compile(r"\bSeat (\d+)")
+
+
+def people_numbered(name: str) -> str:
+    """A game's name for a seat as people count seats: "Seat 0 (north)" -> "Seat 1 (north)"."""
+    return SEAT_NUMBER.sub(lambda m: f"Seat {int(m.group(1)) + 1}", name)
+
+
 def draw(template: str, **context: Any) -> str:
     """The HTML of a board template drawn from `context`."""
     return TEMPLATES.get_template(template).render(**context)
@@ -95,12 +104,15 @@ class Snapshot:
     #: what a board asks the player to confirm before an action is sent ("" for none): a
     #: move that cannot be taken back and may cost the game, such as a Clue accusation
     confirm: Callable[[Action], str] | None = None
+    #: the name of the stand-in bot playing this seat for its person now (None when the
+    #: person plays): the board then never calls that seat "You", since the bot decides
+    stand_in: str | None = None
 
     def label(self, action: Action) -> str:
         """How the menu names `action` for this seat (from the view only)."""
         key = action_json(action)
         if key not in self.labels:
-            self.labels[key] = self.game.action_label(self.view, action)
+            self.labels[key] = self.told(self.game.action_label(self.view, action))
         return self.labels[key]
 
     def card_text(self, name: str | None) -> str:
@@ -119,31 +131,45 @@ class Snapshot:
         return self.confirm(action) if self.confirm is not None else ""
 
     def seat_name(self, seat: int) -> str:
-        """'You' for this seat at its table; every seat by its name in a replay."""
-        return "You" if seat == self.seat and not self.replay else self.table_name(seat)
+        """'You' for this seat at its table while its person plays it; every seat by its
+        name in a replay, and this seat by its name while the stand-in bot plays it."""
+        return "You" if self.is_you(seat) else self.table_name(seat)
+
+    def is_you(self, seat: int | None) -> bool:
+        """Whether the board speaks of `seat` as "you": the viewer's own seat, played by
+        the viewer (not a replay's seat, nor a seat the stand-in bot is playing)."""
+        return seat is not None and seat == self.seat and not self.replay and not self.stand_in
 
     def table_name(self, seat: int) -> str:
-        """The seat's one name at this table (never "You"), a guest's marked as one."""
+        """The seat's one name at this table (never "You"), a guest's marked as one; a
+        seat known only by the game's name for it is numbered from 1 ("Seat 1" for seat 0),
+        as people count."""
+        plain = self.game.seat_name(seat)
         if self.names is not None and 0 <= seat < len(self.names):
+            name = self.names[seat]
             guest = seat < len(self.guests) and self.guests[seat]
-            return f"{self.names[seat]} (guest)" if guest else self.names[seat]
-        return self.game.seat_name(seat)
+            name = people_numbered(name) if name == plain else name
+            return f"{name} (guest)" if guest else name
+        return people_numbered(plain)
 
     def told(self, text: str) -> str:
         """An event's sentence with the game's seat names replaced by the table's, in one
-        pass: a name put in is never read again, so a person called like another seat's
+        pass (one regex): a name put in is never read again, so "Seat 0" becoming "Seat 1"
+        does not go on to become seat 1's name, and a person called like another seat's
         game name ("Seat 2") is not turned into that seat's player."""
-        if self.names is None:
-            return text
-        table = {self.game.seat_name(s): self.table_name(s) for s in range(len(self.names))}
-        pattern = "|".join(re.escape(old) for old in sorted(table, key=len, reverse=True))
-        return re.sub(pattern, lambda m: table[m.group(0)], text) if pattern else text
+        table = {self.game.seat_name(s): self.table_name(s) for s in range(self.game.players)}
+        names = "|".join(re.escape(old) for old in sorted(table, key=len, reverse=True))
+        # whole words only: the Card Game's "Red" must not change inside "Redemption"
+        pattern = rf"(?<!\w)(?:{names})(?!\w)"
+        return re.sub(pattern, lambda m: table[m.group(0)], text) if names else text
 
     @property
     def my_turn(self) -> bool:
-        """Whether this seat may act now (a replay's snapshots offer no moves, so never)."""
+        """Whether this seat may act now (a replay's snapshots offer no moves, so never;
+        while the stand-in bot plays the seat, its person's moves are refused)."""
         return (
-            self.seat is not None
+            not self.stand_in
+            and self.seat is not None
             and self.to_move == self.seat
             and not self.over
             and bool(self.legal)
@@ -244,12 +270,22 @@ def explain_attrs(snap: Snapshot, actions: Sequence[Action], probe: Action | Non
 
 
 def seat_initial(snap: Snapshot, seat: int) -> str:
-    """A seat's one-character mark beside its colour: ★ for you, else its name's initial
-    (its number when names are "Seat N")."""
+    """A seat's short mark beside its colour: ★ for you, else its name's initial (its
+    number from 1 when names are "Seat N" or "Bot ..."); two seats whose names share an
+    initial each add their number ("A1", "A2"), so no two marks at a table are alike."""
     if seat == snap.seat:
         return "★"
+    mark = _plain_initial(snap, seat)
+    players = snap.game.players
+    alike = [s for s in range(players) if s != snap.seat and _plain_initial(snap, s) == mark]
+    if len(alike) > 1 and not mark.isdigit():
+        return f"{mark}{seat + 1}"
+    return mark
+
+
+def _plain_initial(snap: Snapshot, seat: int) -> str:
     name = snap.table_name(seat)
-    return str(seat) if name.startswith(("Seat", "Bot")) else name[:1]
+    return str(seat + 1) if name.startswith(("Seat", "Bot")) else name[:1].upper()
 
 
 def seat_colour(seat: int) -> str:
@@ -319,6 +355,8 @@ def legal_panel(snap: Snapshot) -> Model:
             note = "The game is over."
         elif snap.seat is None:
             note = "You are watching."
+        elif snap.stand_in:
+            note = f"{snap.stand_in} is playing your seat: take it back to play."
         elif snap.to_move == snap.seat:
             note = "This seat was to move here."
         else:
@@ -355,11 +393,20 @@ def event_log(snap: Snapshot, limit: int = 60) -> Model:
     """The seat's latest events in words, newest first and highlighted, each numbered by
     its place in the whole game (the newest of 300 events is 300., not 60.)."""
     events = list(snap.events)[-limit:]
-    items = [
-        {"kind": str(e.get("kind", "")), "text": snap.told(str(e.get("text", "")))}
-        for e in reversed(events)
-    ]
+    items = [{"kind": str(e.get("kind", "")), "text": _told(snap, e)} for e in reversed(events)]
     return {"items": items, "start": len(snap.events), "earlier": len(snap.events) - len(events)}
+
+
+def _told(snap: Snapshot, event: Mapping[str, Any]) -> str:
+    """An event's sentence for the log. While the stand-in bot plays this seat, the seat's
+    own events are told as anyone would read them ("Alice plays ...", never "You play ..."):
+    the snapshot does not say which of them the bot made, and "You" would credit the
+    person with the bot's moves."""
+    text = str(event.get("text", ""))
+    data = event.get("data")
+    if snap.stand_in and isinstance(data, Mapping) and data.get("actor") == snap.seat:
+        text = snap.game.event_text(str(event.get("kind", "")), data, None)
+    return snap.told(text)
 
 
 def result_panel(
@@ -374,7 +421,7 @@ def result_panel(
     won = sorted(winners)
     if not won:
         headline = "nobody wins"
-    elif won == [snap.seat] and not snap.replay:
+    elif len(won) == 1 and snap.is_you(won[0]):
         headline = "you win!"
     else:
         names = [snap.seat_name(w) for w in won]
@@ -410,6 +457,8 @@ def frame(
     drawn from `board`, result, log, actions."""
     if snap.over:
         status = "Game over"
+    elif snap.stand_in and snap.to_move == snap.seat:
+        status = f"{snap.stand_in} plays your turn"
     elif snap.my_turn:
         status = "Your turn"
     elif snap.to_move is not None:

@@ -66,6 +66,13 @@ BACK_SHORT = {
     "teleport": "T",
     "control": "C",
 }
+#: Each phase in words (the view's phase ids are for programs).
+PHASE_TEXT = {
+    "play": "play a card",
+    "move": "move your pawn",
+    "bonus": "bonus move",
+    "over": "game over",
+}
 OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
 
 
@@ -112,13 +119,15 @@ def render(snap: Snapshot) -> str:
         "seats": _seats(snap, view),
         "round": _round_now(view),
         "round_limit": view["round_limit"],
-        "phase": view["phase"],
+        "phase": PHASE_TEXT.get(view["phase"], view["phase"]),
         "deck_size": view["deck_size"],
         "discards": len(pile),
         "top": names.get(pile[-1], pile[-1]) if pile else "empty",
         "grid": _grid(snap, view),
         "controls": _turn_controls(snap),
         "hand": _hand(snap, game, view),
+        # what each door back's mark means: on a phone a back shows only its mark
+        "backs": [{"mark": BACK_SHORT[b], "label": BACK_LABELS[b]} for b in BACK_SHORT],
     }
     return frame(snap, "Keys to the TARDIS", "keys.html", board, result)
 
