@@ -229,6 +229,7 @@ function resync(message) {
 async function act(action, confirmText = "") {
   if (busy || shown < 0) return;
   closeMenu();
+  closeDrawer();
   if (lesson && !lessonAllows(action)) return;
   if (confirmText && !(await confirmMove(confirmText))) return;
   busy = true;
@@ -249,6 +250,14 @@ async function act(action, confirmText = "") {
   }
   toast(`Not allowed: ${res.data?.reason ?? reason(res.data)}`, "error", ruleLink(game, res.data?.rule));
   refresh();
+}
+
+/** A move picked from the moves list in the phone's drawer: the drawer goes, so the board
+ * shows what it did. */
+function closeDrawer() {
+  if (!document.body.classList.contains("log-open")) return;
+  document.body.classList.remove("log-open");
+  document.querySelectorAll(".drawer-buttons [aria-expanded]").forEach((b) => b.setAttribute("aria-expanded", "false"));
 }
 
 /** Ask the player to confirm a move that cannot be taken back; resolves true or false. */
@@ -577,7 +586,9 @@ async function start() {
   const title = root.dataset.gameName || game;
   if (who) who.textContent = seat === null ? `Watching a table of ${title}` : `You play at a table of ${title}`;
   if (who && seat !== null && root.dataset.hints === "1") hintButton(who, apiBase, q);
-  drawers();
+  // a lesson docks its own panel at the foot of a phone and points at what to click: its
+  // log and moves stay in the page
+  if (!lesson) drawers();
   // the chips' texts come when they come: the board does not wait for them
   glossary(game).then((g) => { words = g; drawLog(); });
   await refresh();
