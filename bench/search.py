@@ -7,8 +7,8 @@ view of the seat to move with the given level's settings (sims raised so the clo
 budget, ends each search), and the rate is simulations per second of this process's CPU
 time (`time.process_time`: one core; on a busy machine wall time would also count other
 jobs), sample_state included.
-The targets (issue 23, compiled build, hard level, 4 players): 2,000 per second for the Card
-Game, 5,000 for the others. For scale the
+The targets (issue 35, compiled build, hard level, 4 players): 3,000 per second for the Card
+Game, 8,000 for the others. For scale the
 same run measures the game's random-playout rate (actions/s) on the same positions.
 """
 
@@ -27,8 +27,8 @@ from timelord import Rng
 from timelord.agents.hooks import hooks_for
 from timelord.agents.ismcts import IsmctsAgent, parse_settings
 
-TARGETS = {"card-game": 2000.0}
-DEFAULT_TARGET = 5000.0
+TARGETS = {"card-game": 3000.0}
+DEFAULT_TARGET = 8000.0
 
 
 def positions(game: timelord.Game, count: int) -> list[timelord.State]:

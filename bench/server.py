@@ -2,17 +2,25 @@
 WebSocket. Run by hand (not a test):
 
     python bench/server.py [--tables 50] [--seconds 20] [--db sqlite|postgresql|both]
+        [--think 0] [--bot-delay 0] [--processes 1] [--whole] [--root CHECKOUT]
 
 A real `timelord serve` process (uvicorn, SQLite file or a throw-away PostgreSQL cluster)
 serves `--tables` tables of `--game` with one human seat and bots (bot delay 0 by default, so
-the bots make as much load as they can). One asyncio client per table holds the human
-seat's WebSocket; whenever its seat must act it sends the first legal action and times the
-round trip until the snapshot of the next version arrives. A table that ends is replaced by
-a new one. Printed per database: round trip p50 / p95 / max, the person's actions and all
-actions (bots included) served per second, and the server's resident memory per table
-(growth of its RSS from the idle server to the loaded one, divided by the tables), and its
-CPU use (percent of one core, and milliseconds per action served, bots' moves included). The
-issue's target: p95 <= 50 ms on a 2-core machine. For scale the same run measures the
+the bots make as much load as they can; `--think 2 --bot-delay 1` is a human pace). One
+asyncio client per table holds the human seat's WebSocket, with `delta=1` as the browser
+does (`--whole`: whole snapshots, as the browser did before); whenever its seat must act it
+waits `--think` seconds, sends the first legal action and times the round trip until the
+next version arrives. A table that ends is replaced by a new one. `--processes 2` (with
+PostgreSQL) starts two servers on the one database, the tables shared out between them.
+`--root` serves another checkout's code (a run of the code before a change, for a
+before/after in one session).
+
+Printed per database: round trip p50 / p95 / max, the person's actions and all actions
+(bots included) served per second, the servers' resident memory per table (growth of their
+RSS from idle to loaded, divided by the tables), and their CPU use (percent of one core, and
+milliseconds per action served, bots' moves included). The issue's targets: p95 <= 50 ms at
+50 tables at a human pace on an idle 2-core machine; CPU per action <= 0.4 ms on SQLite and
+0.8 ms on PostgreSQL. For scale the same run measures the
 engine's own cost of one action as the server does it (apply_with_events, view, legal
 actions and JSON), in this process.
 """
@@ -37,7 +45,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 import timelord
-from tests.server.helpers import Server, cluster, postgres_bin
+from tests.server.helpers import ROOT, Server, cluster, postgres_bin
 from timelord import Rng
 
 TARGET_P95_MS = 50.0
@@ -57,8 +65,18 @@ def rss_kib(pid: int) -> int:
 
 
 class Load:
-    def __init__(self, server: Server, game: str, seats: list[str], options: dict[str, Any]):
-        self.server = server
+    def __init__(
+        self,
+        servers: list[Server],
+        game: str,
+        seats: list[str],
+        options: dict[str, Any],
+        think: float = 0.0,
+        whole: bool = False,
+    ):
+        self.servers = servers
+        self.think = think
+        self.whole = whole
         self.game = game
         self.seats = seats
         self.options = options
@@ -68,34 +86,48 @@ class Load:
         self.errors: list[str] = []
         self.stop = False
 
+    async def told(self, ws: Any, known: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The next snapshot or refusal the socket sends: a delta applied to `known` (only
+        what the person reads: version, over, legal), messages about the table skipped."""
+        while True:
+            message: dict[str, Any] = json.loads(await ws.recv())
+            kind = message.get("type")
+            if kind == "delta" and known is not None:
+                return {**known, **{k: message[k] for k in ("version", "over", "legal")}}
+            if kind is None:
+                return message
+
     async def create(self, http: httpx.AsyncClient, seed: int) -> Any:
         body = {"game": self.game, "seats": self.seats, "options": self.options, "seed": seed}
         answer = await http.post("/api/tables", json=body)
         answer.raise_for_status()
         return answer.json()
 
-    async def person(self, http: httpx.AsyncClient, index: int) -> None:
-        """One table after another, the human seat played over a WebSocket."""
+    async def person(self, http: httpx.AsyncClient, server: Server, index: int) -> None:
+        """One table after another on `server`, the human seat played over a WebSocket."""
         seed = index * 1000
         while not self.stop:
             table = await self.create(http, seed)
             seed += 1
             token = table["seats"][0]["token"]
-            url = self.server.ws_url(f"/api/tables/{table['id']}/ws?token={token}")
+            query = f"?token={token}" + ("" if self.whole else "&delta=1")
+            url = server.ws_url(f"/api/tables/{table['id']}/ws{query}")
             async with connect(url, max_size=2**24) as ws:
-                snapshot = json.loads(await ws.recv())
+                snapshot = await self.told(ws)
                 while not self.stop:
                     self.live_versions[table["id"]] = snapshot["version"]
                     if snapshot["over"]:
                         break
                     if not snapshot["legal"]:
-                        snapshot = json.loads(await ws.recv())
+                        snapshot = await self.told(ws, snapshot)
                         continue
+                    if self.think:
+                        await asyncio.sleep(self.think)
                     version = snapshot["version"]
                     sent = time.perf_counter()
                     await ws.send(json.dumps({"version": version, "action": snapshot["legal"][0]}))
                     while True:
-                        message = json.loads(await ws.recv())
+                        message = await self.told(ws, snapshot)
                         if "code" in message:
                             self.errors.append(message["code"])
                             break
@@ -128,29 +160,39 @@ def engine_cost(game_id: str, players: int, options: dict[str, Any]) -> float:
     return (time.perf_counter() - start) / count
 
 
-async def measure(server: Server, args: argparse.Namespace) -> dict[str, float]:
+async def measure(servers: list[Server], args: argparse.Namespace) -> dict[str, float]:
     seats = ["human", *args.bots.split(",")]
-    load = Load(server, args.game, seats, {"players": len(seats)})
-    idle = rss_kib(server.process.pid)
-    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-        tasks = [asyncio.create_task(load.person(http, i)) for i in range(args.tables)]
+    load = Load(servers, args.game, seats, {"players": len(seats)}, args.think, args.whole)
+    pids = [server.process.pid for server in servers]
+    idle = sum(rss_kib(pid) for pid in pids)
+    clients = [httpx.AsyncClient(base_url=server.url, timeout=60) for server in servers]
+    try:
+        tasks = [
+            asyncio.create_task(
+                load.person(clients[i % len(servers)], servers[i % len(servers)], i)
+            )
+            for i in range(args.tables)
+        ]
         await asyncio.sleep(args.warmup)
         load.round_trips.clear()
         first = load.actions()
         start = time.perf_counter()
-        cpu = cpu_seconds(server.process.pid)
+        cpu = sum(cpu_seconds(pid) for pid in pids)
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - start
-        cpu = cpu_seconds(server.process.pid) - cpu
+        cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
         served = load.actions() - first
         trips = sorted(load.round_trips)
-        loaded = rss_kib(server.process.pid)
+        loaded = sum(rss_kib(pid) for pid in pids)
         load.stop = True
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+    finally:
+        for client in clients:
+            await client.aclose()
     if not trips:
         raise RuntimeError("no round trips measured")
     return {
@@ -168,14 +210,21 @@ async def measure(server: Server, args: argparse.Namespace) -> dict[str, float]:
 
 def run_one(db: str, args: argparse.Namespace, workdir: Path) -> dict[str, float]:
     def serve(url: str) -> dict[str, float]:
-        server = Server(url, args.bot_delay, workdir / f"{db}.log")
+        servers = []
         try:
-            server.wait_ready()
-            return asyncio.run(measure(server, args))
+            for n in range(args.processes):
+                log = workdir / f"{db}-{n}.log"
+                servers.append(Server(url, args.bot_delay, log, root=args.root))
+            for server in servers:
+                server.wait_ready()
+            return asyncio.run(measure(servers, args))
         finally:
-            server.stop()
+            for server in servers:
+                server.stop()
 
     if db == "sqlite":
+        if args.processes != 1:
+            raise SystemExit("several processes share a PostgreSQL database, not SQLite")
         return serve(f"sqlite:///{workdir / 'bench.sqlite3'}")
     if postgres_bin() is None:
         raise SystemExit("PostgreSQL is not installed")
@@ -192,12 +241,18 @@ def main() -> None:
     parser.add_argument("--game", default="keys")
     parser.add_argument("--bots", default="random,random", help="the bot seats beside the person")
     parser.add_argument("--bot-delay", type=float, default=0.0)
+    parser.add_argument("--think", type=float, default=0.0, help="the person's seconds per move")
+    parser.add_argument("--processes", type=int, default=1, help="servers on one PostgreSQL")
+    parser.add_argument("--whole", action="store_true", help="whole snapshots, no deltas")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout that serves")
     args = parser.parse_args()
     players = 1 + len(args.bots.split(","))
     engine = engine_cost(args.game, players, {})
     print(
         f"{args.tables} tables of {args.game} (human + {args.bots}), bot delay {args.bot_delay}s, "
-        f"{args.seconds:g}s measured; engine work per action {engine * 1000:.2f} ms"
+        f"{args.seconds:g}s measured, person thinks {args.think:g}s, "
+        f"{args.processes} process(es), {'whole snapshots' if args.whole else 'deltas'}, "
+        f"code of {args.root}; engine work per action {engine * 1000:.2f} ms"
     )
     print(
         f"{'db':<12}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}{'person/s':>10}{'actions/s':>11}"

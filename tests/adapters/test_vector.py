@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 from timelord.adapters import gym as tg
-from timelord.adapters.vector import async_vector_env, vector_env
+from timelord.adapters.vector import NextStepMask, async_vector_env, vector_env
 from timelord.core import ConfigError
 
 GAMES = ["card-game", "clue", "episodes", "keys"]
@@ -32,7 +32,7 @@ def _actions(infos: dict[str, Any], rng: np.random.Generator, illegal: float = 0
 def test_same_as_gymnasiums_sync_vector_env(game_id: str) -> None:
     n = 3
     mine = vector_env(game_id, n, opponents=["random"])
-    reference = SyncVectorEnv([lambda: tg.env(game_id, opponents=["random"])] * n)
+    reference = SyncVectorEnv([lambda: NextStepMask(tg.env(game_id, opponents=["random"]))] * n)
     assert reference.metadata["autoreset_mode"] == mine.metadata["autoreset_mode"]
     assert mine.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     assert mine.observation_space == reference.observation_space
@@ -62,9 +62,12 @@ def test_a_table_resets_the_step_after_it_ends() -> None:
     good = int(np.flatnonzero(infos["action_mask"][1])[0])
     _obs, rewards, terminated, _, infos = envs.step([bad, good])
     assert rewards[0] == -1.0 and terminated[0] and infos["illegal"][0]
-    assert not infos["action_mask"][0].any()
+    # the next step takes any index for table 0 (and ignores it): its row says so
+    assert infos["action_mask"][0].all() and infos["autoreset"].tolist() == [True, False]
     _obs, rewards, terminated, _, infos = envs.step([bad, good])  # table 0's action is ignored
-    assert rewards[0] == 0.0 and not terminated[0] and infos["action_mask"][0].any()
+    assert rewards[0] == 0.0 and not terminated[0] and not infos["illegal"][0]
+    assert 0 < infos["action_mask"][0].sum() < len(infos["action_mask"][0])
+    assert not infos["autoreset"][0]
     assert isinstance(envs.single_action_space, spaces.Discrete)
     with pytest.raises(ConfigError):
         vector_env("clue", 0)
@@ -110,3 +113,22 @@ def test_copy_false_hands_out_the_batch_itself() -> None:
     assert np.array_equal(infos_a2["action_mask"], infos_b2["action_mask"])
     assert b is b2 and infos_b["action_mask"] is infos_b2["action_mask"]  # overwritten in place
     assert a is not a2 and not np.array_equal(a, a2)  # a copy keeps the first step's values
+
+
+@pytest.mark.parametrize("make", [vector_env, async_vector_env])
+def test_the_usual_masked_draw_runs_through_episode_ends(make: Any) -> None:
+    # NEXT_STEP autoreset: with an all-zero row at an episode's end the usual draw raised.
+    envs = make("keys", 3, opponents=["random"], variant="tiny")
+    try:
+        _, infos = envs.reset(seed=4)
+        rng = np.random.default_rng(4)
+        ends = 0
+        for _ in range(200):
+            actions = [int(rng.choice(np.flatnonzero(row))) for row in infos["action_mask"]]
+            _, _, terminated, _, infos = envs.step(actions)
+            assert infos["autoreset"].tolist() == terminated.tolist()
+            assert not infos["illegal"].any()
+            ends += int(terminated.sum())
+        assert ends >= 3
+    finally:
+        envs.close()

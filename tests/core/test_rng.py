@@ -64,3 +64,120 @@ def test_spawn_is_independent_but_deterministic() -> None:
     child_a, child_b = a.spawn(), b.spawn()
     assert child_a.next64() == child_b.next64()
     assert child_a.state != a.state
+
+
+# The stream every record and golden replay holds: SplitMix64 on whole integers, written out
+# here once more so the generator's word arithmetic is checked against the formula itself.
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_C1, _C2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def _mix(s: int) -> int:
+    z = ((s ^ (s >> 30)) * _C1) & _MASK
+    z = ((z ^ (z >> 27)) * _C2) & _MASK
+    return z ^ (z >> 31)
+
+
+def _unshift(z: int, k: int) -> int:
+    x = z
+    for _ in range(64 // k + 1):
+        x = z ^ (x >> k)
+    return x
+
+
+def _unmix(z: int) -> int:
+    """The state after the step whose output is `z` (SplitMix's mix is a bijection)."""
+    z = _unshift(z, 31)
+    z = _unshift((z * pow(_C2, -1, 1 << 64)) & _MASK, 27)
+    return _unshift((z * pow(_C1, -1, 1 << 64)) & _MASK, 30)
+
+
+def _reference_below(state: int, n: int) -> tuple[int, int]:
+    """(below(n), the state after) by the formula."""
+    while True:
+        state = (state + _GAMMA) & _MASK
+        x = _mix(state)
+        if n & (n - 1) == 0:
+            return x & (n - 1), state
+        if x < (1 << 64) - (1 << 64) % n:
+            return x % n, state
+
+
+def _both_paths(seed: int) -> list[Rng]:
+    """A generator on each path: 64-bit words and one whole integer (the build picks one)."""
+    words, whole = Rng(), Rng()
+    words._store(seed, True)
+    whole._store(seed, False)
+    return [words, whole]
+
+
+SEEDS = [0, 1, 7, 72306, 1 << 32, (1 << 32) - 1, 1 << 63, _MASK, 0x0123456789ABCDEF]
+BOUNDS = [*range(1, 80), 1000, 52 * 51, (1 << 31) - 1, 1 << 31, (1 << 31) + 1, 10**12, 1 << 64]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_both_paths_give_the_formulas_stream_bit_for_bit(seed: int) -> None:
+    for rng in _both_paths(seed):
+        assert rng.state == seed
+        state = seed
+        for n in BOUNDS:
+            expected, state = _reference_below(state, n)
+            assert rng.below(n) == expected, (seed, n)
+            assert rng.state == state
+        for _ in range(50):
+            state = (state + _GAMMA) & _MASK
+            assert rng.next64() == _mix(state)
+            state = (state + _GAMMA) & _MASK
+            assert rng.random() == (_mix(state) >> 11) / (1 << 53)
+        assert Rng(rng.state).next64() == rng.copy().next64() == rng.next64()
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 7, 52, 1000, (1 << 31) - 1])
+def test_an_output_in_the_biased_top_is_drawn_again_on_both_paths(n: int) -> None:
+    # Outputs at or above 2**64 - 2**64 % n would favour small values: below() must skip
+    # them. Steer the state so the next outputs are the very top values.
+    top = (1 << 64) - 1 - (1 << 64) % n + 1  # the first rejected output
+    for rejected in (top, _MASK):
+        state = (_unmix(rejected) - _GAMMA) & _MASK
+        expected, after = _reference_below(state, n)
+        assert after != (state + _GAMMA) & _MASK  # the formula drew twice
+        for rng in _both_paths(state):
+            assert rng.below(n) == expected
+            assert rng.state == after
+
+
+def test_the_largest_accepted_output_is_kept() -> None:
+    n = 6
+    last = (1 << 64) - (1 << 64) % n - 1
+    state = (_unmix(last) - _GAMMA) & _MASK
+    for rng in _both_paths(state):
+        assert rng.below(n) == last % n
+        assert rng.state == (state + _GAMMA) & _MASK
+
+
+def test_below_refuses_a_range_past_64_bits_instead_of_looping() -> None:
+    with pytest.raises(ValueError):
+        Rng(0).below((1 << 64) + 1)
+
+
+def test_a_state_is_never_negative() -> None:
+    with pytest.raises(ValueError):
+        Rng(0).state = -1
+    assert Rng(-1).state == _MASK  # a seed is taken modulo 2**64, as always
+
+
+def test_generators_pickle_and_copy_as_their_state() -> None:
+    import copy
+    import pickle
+
+    from timelord.core.keyed import KeyedRng
+    from timelord.core.scripted import ScriptedRng
+
+    keyed = KeyedRng(bytes(range(32)))
+    keyed.next64()
+    for rng in [Rng(99), keyed, ScriptedRng([2, 0, 1])]:
+        for twin in (pickle.loads(pickle.dumps(rng)), copy.copy(rng), copy.deepcopy(rng)):
+            assert type(twin) is type(rng) and twin.state == rng.state
+            original = rng.copy()
+            assert [twin.below(3) for _ in range(3)] == [original.below(3) for _ in range(3)]

@@ -107,16 +107,18 @@ class Server:
         bot_delay: float = 0.0,
         log: Path | None = None,
         extra: tuple[str, ...] = (),
+        root: Path = ROOT,
     ) -> None:
+        """`root`: the checkout whose code serves (a benchmark compares two)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.db_url = db_url
         command = [sys.executable, "-m", "timelord", "serve", "--port", str(self.port)]
         command += ["--db", db_url, "--bot-delay", str(bot_delay), "--allow-seed", *extra]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(root)}
         self._log = open(log or os.devnull, "ab")  # noqa: SIM115  (closed in stop)
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=self._log
+            command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=self._log
         )
         self.client = httpx.Client(base_url=self.url, timeout=30)
 

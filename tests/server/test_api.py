@@ -194,17 +194,19 @@ def _not_offered(legal: list[Any]) -> dict[str, Any]:
 def test_malformed_bodies_are_400(local: TestClient, raw: bytes) -> None:
     table = create(local, "keys", ["human", "human"])
     token = table["seats"][0]["token"]
-    answer = local.post(f"/api/tables/{table['id']}/actions", params={"token": token}, content=raw)
+    url, typed = f"/api/tables/{table['id']}/actions", {"Content-Type": "application/json"}
+    answer = local.post(url, params={"token": token}, content=raw, headers=typed)
     assert answer.status_code == 400
     assert answer.json()["code"] == "request/malformed"
-    assert local.post("/api/tables", content=raw).status_code == 400
+    assert local.post("/api/tables", content=raw, headers=typed).status_code == 400
 
 
 def test_oversized_bodies_are_413(local: TestClient) -> None:
     table = create(local, "keys", ["human", "human"])
     huge = json.dumps({"version": 0, "action": {"type": "DiscardCard", "card": "x" * 100_000}})
     token = table["seats"][0]["token"]
-    answer = local.post(f"/api/tables/{table['id']}/actions", params={"token": token}, content=huge)
+    url, typed = f"/api/tables/{table['id']}/actions", {"Content-Type": "application/json"}
+    answer = local.post(url, params={"token": token}, content=huge, headers=typed)
     assert answer.status_code == 413 and answer.json()["code"] == "request/too_large"
     big_table = {"game": "keys", "seats": ["human"] * 2, "options": {"x": "y" * 100_000}}
     assert local.post("/api/tables", json=big_table).status_code == 413

@@ -37,6 +37,8 @@ RESERVED = [
     "Bot (heuristic)",
     "Bot (ismcts:hard)",
     "B\u03bft (random)",  # Greek omicron
+    "B0t (random)",  # a zero
+    "Seat 1",
     "Seat 2",
     "Seat 0 (south)",
     "Open seat",
@@ -163,3 +165,19 @@ def test_stored_name_keys_become_skeletons_and_look_alikes_stay_apart(db_url: st
     store.close()
     assert keys["p0"] == name_key("Ace") == "ace" and keys["p2"] == name_key("Bee")
     assert keys["p1"] == f"{name_key('Ace')}#p1"  # the later look-alike stays, apart
+
+
+def test_a_replay_marks_its_guests(web: TestClient) -> None:
+    from tests.server.test_players import _play_out
+
+    body = {
+        "game": "episodes",
+        "options": {"players": 2, "target": 15, "max_rounds": 8},
+        "seats": ["open", "random"],
+    }
+    table = _fresh(web).post("/api/tables", json=body).json()
+    tid = table["id"]
+    claimed = web.post(f"/api/tables/{tid}/seats/0/claim", json={"name": "Bee"}).json()
+    _play_out(web, tid, claimed["token"])
+    board = web.get(f"/tables/{tid}/replay/board?step=1").json()["html"]
+    assert "Bee (guest)" in board

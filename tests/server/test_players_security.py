@@ -183,3 +183,13 @@ def test_signing_up_ends_the_session_the_browser_held(web: TestClient) -> None:
     stale.cookies.set(COOKIE, before)
     assert stale.get("/api/session").status_code == 401
     assert web.get("/api/session").json()["name"] == "Bee"
+
+
+def test_the_api_viewer_gets_the_headers_but_not_the_script_policy(web: TestClient) -> None:
+    """FastAPI's /docs loads its viewer from a CDN with an inline script, and shows no
+    player's text: it keeps working, with the other headers."""
+    answer = web.get("/docs")
+    assert answer.status_code == 200
+    assert "content-security-policy" not in answer.headers
+    assert answer.headers["referrer-policy"] == "no-referrer"
+    assert answer.headers["x-content-type-options"] == "nosniff"

@@ -44,6 +44,7 @@ import numpy as np
 from gymnasium import spaces
 
 import timelord
+from timelord.adapters.clone import Clonable
 from timelord.adapters.encode import Encoder, encoder_for
 from timelord.adapters.space import ActionIndex
 from timelord.agents import make_agent
@@ -80,7 +81,7 @@ def build_agent(spec: OpponentSpec, game: Game) -> Agent:
     raise ConfigError(f"an opponent is a seat spec, an Agent class or a factory, not {spec!r}")
 
 
-class TimelordEnv(gymnasium.Env[ObsArray, np.int64]):
+class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
     """One table of a timelord game seen from the learner's seat."""
 
     metadata = {"render_modes": ["ansi"]}

@@ -46,6 +46,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import timelord
+from timelord.adapters.clone import Clonable
 from timelord.adapters.encode import Encoder, encoder_for
 from timelord.adapters.space import ActionIndex
 from timelord.core import Action, ConfigError, Game, State
@@ -61,7 +62,7 @@ def env(game: str, players: int | None = None, **kwargs: Any) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv):
+class raw_env(Clonable, AECEnv):
     """One table of a timelord game. Options other than `render_mode` go to `timelord.load`."""
 
     metadata = {"render_modes": ["ansi"], "name": "timelord_v0", "is_parallelizable": False}
@@ -431,3 +432,17 @@ class SeatInfos(dict[str, dict[str, Any]]):
 
     def __repr__(self) -> str:
         return repr(self.copy())
+
+    def __reduce__(self) -> tuple[Any, tuple[()], tuple[dict[str, Any], dict[str, Any]]]:
+        # the items after the attributes, which `__setitem__` reads (pickle's default for a
+        # dict subclass sets the items first)
+        return _new_seat_infos, (), (self.__dict__, dict(dict.items(self)))
+
+    def __setstate__(self, state: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        attributes, items = state
+        self.__dict__.update(attributes)
+        dict.update(self, items)
+
+
+def _new_seat_infos() -> SeatInfos:
+    return SeatInfos.__new__(SeatInfos)

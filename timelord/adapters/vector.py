@@ -11,10 +11,25 @@ Each table is the single-agent env of `timelord.adapters.gym` with the same argu
 the learner's seat, opponents, rewards and illegal indices behave as there. Autoreset is
 Gymnasium's default (`AutoresetMode.NEXT_STEP`): the step after a table's episode ends
 resets that table, ignores its action and returns its first observation with reward 0.
+So the mask row a table hands out with its episode's end is all ones, not all zeros: every
+index is accepted on the step that resets it (none is refused, none is played), and the
+usual masked draw keeps working for the whole batch; `infos["autoreset"]` marks those rows,
+whose transitions a learner drops (their observation is the final one):
+
+    obs, infos = envs.reset(seed=1)
+    for _ in range(1000):
+        masks = infos["action_mask"]
+        actions = [rng.choice(np.flatnonzero(row)) for row in masks]
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        # learn from every table i where not infos["autoreset"][i] on the step before
+
+`NextStepMask` gives the same row to any Gymnasium vector env built over the single-agent
+env (`async_vector_env` wraps its tables in it).
 `reset(seed=S)` seeds table i with S + i, as `gymnasium.vector.SyncVectorEnv` does, and the
 results are the same as that class's over the same tables (tested); this one writes every
 table's observation and mask into one preallocated batch instead of stacking per-table
-dicts. `infos` holds `action_mask`, `seat` and `illegal`, each with its `_key` mask.
+dicts. `infos` holds `action_mask`, `seat`, `illegal` and `autoreset`, each with its `_key`
+mask.
 
 The tables share one loaded game, so one set of action objects, move tables and memos
 serves them all. Observations and masks come back as copies of the batch; `copy=False`
@@ -33,6 +48,7 @@ import numpy as np
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from timelord.adapters.clone import Clonable
 from timelord.adapters.gym import OpponentSpec, TimelordEnv
 from timelord.core import ConfigError
 
@@ -66,20 +82,43 @@ def async_vector_env(
     specs = list(opponents or [])
 
     def make() -> gymnasium.Env[Any, Any]:
-        return TimelordEnv(game_id, specs, seat, **options)
+        return NextStepMask(TimelordEnv(game_id, specs, seat, **options))
 
     TimelordEnv(game_id, specs, seat, **options)  # bad arguments fail here, not in a worker
     return AsyncVectorEnv([make] * num_envs, **own)
+
+
+class NextStepMask(gymnasium.Wrapper[Any, Any, Any, Any]):
+    """The single-agent env as a table of a vector env that resets it on the step after its
+    episode ends (`AutoresetMode.NEXT_STEP`): the step that ends an episode hands out an
+    all-ones mask, since the next step ignores the action, and `info["autoreset"]` says so.
+    Alone, the env's mask at the end is all zeros (it takes no step until `reset()`)."""
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        info["autoreset"] = False
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        ended = bool(terminated or truncated)
+        if ended:
+            info["action_mask"] = np.ones_like(info["action_mask"])
+        info["autoreset"] = ended
+        return obs, reward, terminated, truncated, info
 
 
 #: the keyword arguments of `TimelordEnv` that are not options of the game
 _ENV_ARGS = ("render_mode", "illegal", "recall")
 
 
-class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
+class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
     """`num_envs` single-agent tables, stepped in turn, their results written in batches."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    _clone_skip = ("_obs_bytes", "_mask_bytes")
 
     def __init__(
         self,
@@ -114,16 +153,19 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
         size, actions = first.encoder.size, len(first.index)
         self._obs = np.zeros((num_envs, size), np.float32)
         self._masks = np.zeros((num_envs, actions), np.int8)
-        # the batches as flat bytes: a table's row is written in one slice assignment
-        self._obs_bytes = self._obs.data.cast("B")
-        self._mask_bytes = self._masks.data.cast("B")
+        self._restored()
         self._row = 4 * size
         self._width = actions
-        #: per table, the indices its row of the mask batch has set
-        self._set: list[list[int]] = [[] for _ in range(num_envs)]
+        #: per table, the indices its row of the mask batch has set (None: all of them)
+        self._set: list[list[int] | None] = [[] for _ in range(num_envs)]
         self._seats = np.zeros(num_envs, int)
         self._every = np.ones(num_envs, np.bool_)
         self._autoreset = np.zeros(num_envs, np.bool_)
+
+    def _restored(self) -> None:
+        # the batches as flat bytes: a table's row is written in one slice assignment
+        self._obs_bytes = self._obs.data.cast("B")
+        self._mask_bytes = self._masks.data.cast("B")
 
     def reset(
         self,
@@ -184,9 +226,18 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
         # the new ones set. Clearing whole rows (22 KB a table in the Card Game) swept the
         # whole batch through the cache at every step.
         masks, at = self._mask_bytes, i * self._width
-        for k in self._set[i]:
-            masks[at + k] = 0
-        offered = [] if env._done else list(env._offered)
+        was = self._set[i]
+        if env._done:  # the next step resets this table and takes any index (NextStepMask)
+            if was is not None:
+                self._masks[i] = 1
+                self._set[i] = None
+            return
+        if was is None:
+            self._masks[i] = 0
+        else:
+            for k in was:
+                masks[at + k] = 0
+        offered = list(env._offered)
         for k in offered:
             masks[at + k] = 1
         self._set[i] = offered
@@ -200,6 +251,8 @@ class TimelordVectorEnv(VectorEnv[Any, Any, Any]):
             "_seat": every.copy(),
             "illegal": illegal,
             "_illegal": every.copy(),
+            "autoreset": self._autoreset.copy(),
+            "_autoreset": every.copy(),
         }
 
     def action_masks(self) -> np.ndarray[Any, Any]:

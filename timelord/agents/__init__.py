@@ -1,6 +1,8 @@
 """Bots, built by name from a seat spec such as "random", "heuristic:easy" or "ismcts:hard".
 
 - `random`: uniform over the legal actions.
+- `rollout`: the policy the coach and the search simulate every seat with, on one world dealt
+  from its view (`timelord.agents.rollout_agent`), for measuring it against the table's bots.
 - `heuristic[:level]`: the game's own heuristic (from its hooks), else a generic one-ply
   lookahead (`timelord.agents.heuristic`).
 - `ismcts[:level]`: single-observer ISMCTS (`timelord.agents.ismcts`); the level is a name
@@ -30,6 +32,7 @@ from timelord.agents.heuristic import make_heuristic
 from timelord.agents.hooks import Hooks, hooks_for, register_hooks
 from timelord.agents.ismcts import make_ismcts
 from timelord.agents.random_agent import RandomAgent
+from timelord.agents.rollout_agent import RolloutAgent
 from timelord.agents.tabular import make_tabular
 from timelord.core import ConfigError, Game
 
@@ -53,6 +56,7 @@ def _trained(game: Game, folder: str | None) -> Agent:
 #: name -> factory(game, level) ; level is the text after ":" in a spec, or None.
 AGENTS: dict[str, Callable[[Game, str | None], Agent]] = {
     "random": lambda game, level: RandomAgent(game),
+    "rollout": lambda game, level: RolloutAgent(game),
     "heuristic": make_heuristic,
     "ismcts": make_ismcts,
     "cfr": make_tabular,

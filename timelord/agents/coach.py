@@ -1,32 +1,53 @@
 """The coach: what each move was worth from one seat's view, for post-game reviews and hints.
 
 The value of a move is the seat's expected win share (1 for a win, 1/k for a tie of k
-winners, 0 otherwise) if it plays that move and everyone, itself included, then plays the
-game's rollout policy (its heuristic, from the agent hooks) to the end. A game whose rollout
-policy cannot end a game well names a `playout_cutoff` in its hooks; there a playout stops
-after that many actions and the seat's share comes from the game's evaluation (Clue: the
-chance to solve first from the cards each seat has placed), so its values are that model's.
+winners, 0 otherwise) if it plays that move and every seat, itself included, then plays the
+game's simulation policy to the end (the hooks' `rollout`, or what their `simulation` builds
+from the view: Clue's crosses off the seat's exact deductions). The policies are built to be
+at least as strong as the table's `heuristic` and to take a certain win when they have one
+(docs/strength.md measures them head to head). A game whose policy cannot end a game quickly
+names a `playout_cutoff` in its hooks; there a playout stops after that many actions and the
+seat's share comes from the game's evaluation (Clue: the chance to solve first from the
+cards each seat has crossed off, a seat certain of the envelope far ahead).
 It is estimated by Monte Carlo from the seat's view alone: every sample deals a world with
 `game.sample_state` (the only way a state is made here), plays the move in it and plays the
 game out. The coach never sees the true state, so it answers "what could this player have
-known", and two worlds that look the same to the seat get the same answer (the generator is
-seeded from the view).
+known", and two worlds that look the same to the seat get the same answer (every generator
+is seeded from the view).
 
-Each estimate comes with its standard error. How the samples are spent:
-1. Screening (half the budget): every candidate is played in the same dealt worlds (common
-   random numbers, so differences between moves are sharper than the values themselves);
-   after 2, 4, 8, ... rounds the worse half is dropped, keeping the moves that must be
-   valued (the move played, for a review).
-2. Estimation (the other half): the survivors are valued again on fresh worlds, and only
-   these samples are reported. The screening picked the survivors, so its means are biased
-   upward (the winner's curse); the fresh samples are not, which is what lets the stated
-   uncertainty hold (see `timelord.sim.calibration`).
+Work is counted in samples (playouts), never in seconds: a budget in seconds is turned into
+samples at a fixed rate per game (`SAMPLES_PER_SECOND`), so a loaded machine answers later,
+not worse. How one decision's samples are spent:
+1. Screening (about half the budget, only where there are more than `top` moves):
+   sequential halving. Every candidate is played in the same dealt worlds (common random
+   numbers); each phase gets an even part of the screening budget (at least one world, so a
+   budget smaller than twice the moves is overrun), and after it the worse half is dropped
+   (ties broken by the seat's value once the rest of its own turn is played: a move that
+   wins this turn is never cut by a coin toss among moves that look as good), until `top`
+   moves are left. Its means are biased upward by the selection (the winner's curse), so
+   they are never reported.
+2. Estimation (the rest): the `top` moves left are valued again on fresh worlds; only these
+   samples are reported, and they order the moves (best first, as a player reads a list).
+   Picking the best of three fresh means still favours the luckiest by up to about one
+   standard error when the three are equal; that is the case the verdicts call "close" or
+   "unsure", never "best".
+   While the best and the second are within two standard errors of each other and the gap's
+   error is above `PRECISION`, more fresh worlds are dealt, up to `EXTEND` times the base
+   (samples go where the decision is close). A move that must be valued too (the one played,
+   for a review) is played in the same fresh worlds but steers nothing, so a hint and a
+   review of the same position with the same budget give the same ranking and values.
+Every world and every playout has its own generator seeded from the view and its index, so
+adding a kept move changes no other move's samples.
 
-A budget is either seconds of wall clock (interactive use) or a count of rollouts
-(reproducible: tests, calibration). A review values the seat's every decision with more than
-one legal move, marks the costly ones (the best move found beats the one played by more than
-`COSTLY` with the paired difference at least twice its standard error), and says what the
-better move was.
+A value's `error` is its standard error with the game's model error added in quadrature
+(`MODEL_ERROR`, the spread between the coach's values and ground truth that
+`python -m timelord.sim.calibration` measures); `low` and `high` are the 95% interval, clipped
+to 0..1. Each move carries a `verdict` next to the best: "best" (it beats the second by two
+standard errors), "worse" (the best beats it by two), "close" (the two are within `COSTLY`
+either way) or "unsure" (too few samples to tell: say so rather than rank noise). A review
+values the seat's every decision with more than one legal move and marks the costly ones
+(the best move found beats the one played by more than `COSTLY` with the paired difference,
+model error included, at least twice its standard error).
 """
 
 from __future__ import annotations
@@ -34,12 +55,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from timelord.agents.hooks import Policy, hooks_for
+from timelord.agents.hooks import Evaluation, Policy, hooks_for
 from timelord.core import Action, Game, Rng, State, View
 from timelord.core.record import Record, replay_steps
 
@@ -53,11 +73,30 @@ MARKED = 5
 TOP = 3
 #: standard normal quantile of the stated 95% intervals
 Z95 = 1.96
+#: the estimation stops once the error of the gap between the best two moves is below this
+PRECISION = 0.02
+#: the estimation of a close decision may spend this many times its base share
+EXTEND = 3
+#: actions of the seat's own turn played after a move to break the screening's ties
+OWN_STEPS = 4
+#: samples a second of budget stands for, per game (about what one core of a small server
+#: plays in a second; a budget in seconds means this many samples on any machine)
+SAMPLES_PER_SECOND = {"keys": 40, "episodes": 300, "card-game": 60, "clue": 80}
+DEFAULT_RATE = 200
+#: the coach's model error per game, as a standard error: how far its values stray from
+#: ground truth beyond sampling noise. Fitted by `python -m timelord.sim.calibration
+#: --samples 150 --reference 24` on 8 positions a game with seed 1 and 12 with seed 2 (root
+#: mean square of the two fits, weighted by their estimates: card-game 0.119, episodes 0.000,
+#: keys 0.091, clue 0.155 against heuristic:hard), rounded up, 0.03 at least; the held-out
+#: check (seed 3) is the table in docs/coach.md
+MODEL_ERROR = {"keys": 0.09, "episodes": 0.03, "card-game": 0.12, "clue": 0.16}
+DEFAULT_MODEL_ERROR = 0.08
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a valuation may spend: `seconds` of wall clock, or exactly `rollouts`."""
+    """How much a valuation may spend: `seconds` (turned into samples at the game's fixed
+    rate, never read from a clock), or exactly `rollouts` samples."""
 
     seconds: float | None = None
     rollouts: int | None = None
@@ -65,6 +104,13 @@ class Budget:
     def __post_init__(self) -> None:
         if (self.seconds is None) == (self.rollouts is None):
             raise ValueError("a budget is either seconds or rollouts")
+
+    def samples(self, game: Game) -> int:
+        """The samples this budget stands for in `game`."""
+        if self.rollouts is not None:
+            return self.rollouts
+        assert self.seconds is not None
+        return max(2, round(self.seconds * SAMPLES_PER_SECOND.get(game.id, DEFAULT_RATE)))
 
     def split(self, parts: int) -> Budget:
         """An even share of this budget for each of `parts` decisions."""
@@ -77,12 +123,23 @@ class Budget:
 
 @dataclass(frozen=True)
 class MoveValue:
-    """One move's estimated value for the seat: mean win share and its standard error."""
+    """One move's estimated value for the seat: mean win share on fresh samples, its error
+    (sampling and model together), the 95% interval clipped to 0..1, and its verdict next to
+    the best move (see the module docstring)."""
 
     action: Action
     value: float
     error: float
     samples: int
+    verdict: str = "unsure"
+
+    @property
+    def low(self) -> float:
+        return max(0.0, self.value - Z95 * self.error)
+
+    @property
+    def high(self) -> float:
+        return min(1.0, self.value + Z95 * self.error)
 
     def to_json(self, game: Game, view: View) -> dict[str, Any]:
         return {
@@ -90,7 +147,10 @@ class MoveValue:
             "label": game.action_label(view, self.action),
             "value": round(self.value, 4),
             "error": round(self.error, 4),
+            "low": round(self.low, 4),
+            "high": round(self.high, 4),
             "samples": self.samples,
+            "verdict": self.verdict,
         }
 
 
@@ -107,29 +167,45 @@ def view_seed(view: View, salt: int = 0) -> int:
     return int.from_bytes(digest.digest(), "big")
 
 
+def _mix(seed: int, *parts: int) -> int:
+    """A seed for one world or playout, from the valuation's seed and its indices."""
+    text = ",".join(str(p) for p in (seed, *parts)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
 class Coach:
     """Values moves of one game from a seat's view; see the module docstring."""
 
-    def __init__(self, game: Game, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         hooks = hooks_for(game)
-        self.policy: Policy = hooks.rollout or _uniform
-        self.evaluate = hooks.evaluate
+        self.hooks = hooks
         self.cutoff = hooks.playout_cutoff if hooks.playout_cutoff is not None else game.max_actions
-        self.clock = clock
+        self.model_error = MODEL_ERROR.get(game.id, DEFAULT_MODEL_ERROR)
         self.last_samples: dict[Action, list[float]] = {}
 
-    def playout(self, state: State, seat: int, rng: Rng) -> float:
-        """Play `state` out with the rollout policy; the seat's win share at the end (or the
-        evaluation's, where the game's hooks cut playouts short)."""
-        policy = self.policy
+    def simulation(self, view: View) -> tuple[Policy, Evaluation | None]:
+        """The policy and evaluation of playouts from `view`."""
+        policy, evaluate = self.hooks.for_view(self.game, view, thorough=True)
+        return policy or _uniform, evaluate
+
+    def playout(
+        self,
+        state: State,
+        seat: int,
+        rng: Rng,
+        simulation: tuple[Policy, Evaluation | None] | None = None,
+    ) -> float:
+        """Play `state` out with the simulation policy; the seat's win share at the end (or
+        the evaluation's, where the game's hooks cut playouts short)."""
+        policy, evaluate = simulation or (self.hooks.rollout or _uniform, self.hooks.evaluate)
         limit = self.cutoff
         steps = 0
         while not state.is_over and steps < limit:
             state = state.apply_unchecked(policy(state, state.legal_actions(), rng))
             steps += 1
-        if not state.is_over and self.evaluate is not None:
-            return self.evaluate(state)[seat]
+        if not state.is_over and evaluate is not None:
+            return evaluate(state)[seat]
         return win_share(state, seat)
 
     def value_moves(
@@ -142,96 +218,124 @@ class Coach:
         salt: int = 0,
     ) -> list[MoveValue]:
         """The best `top` moves found (and every move in `keep`), best first, each valued on
-        fresh samples after screening; see the module docstring."""
+        fresh samples; see the module docstring."""
         seat = view["seat"]
-        rng = Rng(view_seed(view, salt))
+        seed = view_seed(view, salt)
+        sim = self.simulation(view)
         candidates = list(dict.fromkeys(legal))
         kept = [a for a in dict.fromkeys(keep) if a in candidates]
-        if budget.seconds is not None:
-            end = self.clock() + budget.seconds
-            screen_end = self.clock() + budget.seconds / 2
+        total = budget.samples(self.game)
 
-            def screening() -> bool:
-                return self.clock() < screen_end
+        def play(world: State, action: Action, stream: int) -> float:
+            return self.playout(world.apply_unchecked(action), seat, Rng(stream), sim)
 
-            def estimating() -> bool:
-                return self.clock() < end
-
-        else:
-            assert budget.rollouts is not None
-            spent = [0]
-            half = budget.rollouts // 2
-
-            def screening() -> bool:
-                return spent[0] < half
-
-            def estimating() -> bool:
-                return spent[0] < budget.rollouts  # type: ignore[operator]
-
+        # 1. screening by sequential halving: all candidates in shared worlds, each phase
+        # given an even part of half the budget, the worse half dropped after each phase
         sums = {a: 0.0 for a in candidates}
-        alive = self._first_round(view, candidates, kept, sums, screening, rng)
-        if budget.rollouts is not None:
-            spent[0] += len(alive)
-        rounds = 1
-        while len(alive) > len(kept) + top and screening():
-            world = self.game.sample_state(view, rng)
-            for a in alive:
-                sums[a] += self.playout(world.apply_unchecked(a), seat, rng)
-            if budget.rollouts is not None:
-                spent[0] += len(alive)
-            rounds += 1
-            if rounds & (rounds - 1) == 0 and rounds > 1:  # 2, 4, 8, ...: halve the field
-                ranked = sorted(alive, key=lambda a: -sums[a])
-                size = max(top, len(alive) // 2)
-                alive = [a for a in alive if a in ranked[:size] or a in kept]
-        ranked = sorted(alive, key=lambda a: -sums[a])
-        chosen = [a for a in alive if a in ranked[:top] or a in kept]
+        ahead: dict[Action, float] = {}  # the evaluation just after the move: breaks ties
+        alive = candidates
+        phases = max(1, math.ceil(math.log2(max(1, len(candidates)) / top)))
+        spent = 0
+        rounds = 0
+        while len(alive) > top:
+            per = max(1, (total // 2) // (len(alive) * phases))
+            for _ in range(per):
+                world = self.game.sample_state(view, Rng(_mix(seed, 0, rounds)))
+                stream = _mix(seed, 1, rounds)
+                for a in alive:
+                    if rounds == 0:
+                        after = world.apply_unchecked(a)
+                        ahead[a] = self._ahead(after, seat, sim, Rng(stream))
+                    sums[a] += play(world, a, stream)
+                spent += len(alive)
+                rounds += 1
+            ranked = sorted(alive, key=lambda a: (-sums[a], -ahead[a], candidates.index(a)))
+            alive = ranked[: max(top, (len(alive) + 1) // 2)]
+        order = sorted(alive, key=lambda a: (-sums[a], -ahead.get(a, 0.0), candidates.index(a)))
+        chosen = [*order, *(a for a in kept if a not in order)]
+        # 2. estimation on fresh worlds, longer where the best two are close
         samples: dict[Action, list[float]] = {a: [] for a in chosen}
+        base = max(2 * len(order), total - spent) if len(candidates) > 1 else 2
+        cap = EXTEND * base
+        used = 0
+        worlds = 0
         while True:
-            world = self.game.sample_state(view, rng)
+            world = self.game.sample_state(view, Rng(_mix(seed, 2, worlds)))
+            stream = _mix(seed, 3, worlds)
             for a in chosen:
-                samples[a].append(self.playout(world.apply_unchecked(a), seat, rng))
-            if budget.rollouts is not None:
-                spent[0] += len(chosen)
-            if not estimating() and len(samples[chosen[0]]) >= 2:
+                samples[a].append(play(world, a, stream))
+            used += len(order)
+            worlds += 1
+            if worlds < 2 or used < base:
+                continue
+            if used >= cap or len(order) < 2 or self._settled(samples, order):
                 break
         self.last_samples = samples
-        values = [MoveValue(a, *_mean_error(xs), len(xs)) for a, xs in samples.items()]
-        return sorted(values, key=lambda m: (-m.value, candidates.index(m.action)))
+        order.sort(key=lambda a: (-sum(samples[a]), -ahead.get(a, 0.0), candidates.index(a)))
+        chosen = [*order, *(a for a in kept if a not in order)]
+        return self._verdicts(samples, order, chosen)
 
-    def _first_round(
-        self,
-        view: View,
-        candidates: list[Action],
-        kept: list[Action],
-        sums: dict[Action, float],
-        screening: Callable[[], bool],
-        rng: Rng,
-    ) -> list[Action]:
-        """One playout of each candidate in one world: the kept moves and the rollout
-        policy's own choice first, then the others in random order until the screening time
-        is up (a budget too small for every move still values these); the moves played."""
-        seat = view["seat"]
-        world = self.game.sample_state(view, rng)
-        guess = self.policy(world, candidates, rng)
-        rest = [a for a in candidates if a not in kept and a != guess]
-        for i in range(len(rest) - 1, 0, -1):
-            j = rng.below(i + 1)
-            rest[i], rest[j] = rest[j], rest[i]
-        first = [*kept, *([guess] if guess not in kept else [])]
-        played: list[Action] = []
-        for a in [*first, *rest]:
-            if len(played) >= len(first) and not screening():
-                break
-            sums[a] += self.playout(world.apply_unchecked(a), seat, rng)
-            played.append(a)
-        return [a for a in candidates if a in played]
+    @staticmethod
+    def _ahead(state: State, seat: int, sim: tuple[Policy, Evaluation | None], rng: Rng) -> float:
+        """The seat's value once the rest of its own turn is played by the simulation policy
+        after a move (at most `OWN_STEPS` actions): its win share if the game ended, else
+        the evaluation. A move that lets the seat win this turn scores 1."""
+        policy, evaluate = sim
+        steps = 0
+        while not state.is_over and state.to_move == seat and steps < OWN_STEPS:
+            state = state.apply_unchecked(policy(state, state.legal_actions(), rng))
+            steps += 1
+        if state.is_over:
+            return win_share(state, seat)
+        return evaluate(state)[seat] if evaluate is not None else 0.0
+
+    def _settled(self, samples: dict[Action, list[float]], order: list[Action]) -> bool:
+        """Whether the best two moves (by fresh means) are told apart, or their gap is
+        known to `PRECISION`."""
+        ranked = sorted(order, key=lambda a: -sum(samples[a]))
+        gap, error = _paired(samples[ranked[0]], samples[ranked[1]])
+        return error <= PRECISION or abs(gap) >= 2 * error
+
+    def _verdicts(
+        self, samples: dict[Action, list[float]], order: list[Action], chosen: list[Action]
+    ) -> list[MoveValue]:
+        model = self.model_error
+        best = order[0]
+        values = []
+        for a in chosen:
+            xs = samples[a]
+            mean, error = _mean_error(xs)
+            if len(xs) < JUDGED:
+                verdict = "unsure"
+            elif a == best:
+                if len(order) < 2:
+                    verdict = "best"
+                else:
+                    gap, gap_error = self.gain(best, order[1])
+                    verdict = _verdict(gap, gap_error, "best")
+            else:
+                gap, gap_error = self.gain(best, a)
+                verdict = _verdict(gap, gap_error, "worse")
+            values.append(MoveValue(a, mean, math.hypot(error, model), len(xs), verdict))
+        return values
 
     def gain(self, better: Action, played: Action) -> tuple[float, float]:
-        """Mean and standard error of (better - played) over the last valuation's shared
-        worlds (paired, so it is sharper than the two errors added)."""
-        xs, ys = self.last_samples[better], self.last_samples[played]
-        return _mean_error([x - y for x, y in zip(xs, ys, strict=True)])
+        """Mean of (better - played) over the last valuation's shared fresh worlds (paired,
+        so sharper than the two errors added) and its standard error, model error included."""
+        gap, error = _paired(self.last_samples[better], self.last_samples[played])
+        return gap, math.hypot(error, self.model_error)
+
+
+def _verdict(gap: float, error: float, apart: str) -> str:
+    if gap >= 2 * error:
+        return apart
+    if abs(gap) + 2 * error <= COSTLY:
+        return "close"
+    return "unsure"
+
+
+def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
+    return _mean_error([x - y for x, y in zip(xs, ys, strict=True)])
 
 
 def _uniform(state: State, legal: Sequence[Action], rng: Rng) -> Action:
@@ -269,7 +373,9 @@ def decisions(record: Record, seat: int) -> Iterator[Decision]:
 
 
 def review_decision(coach: Coach, decision: Decision, budget: Budget) -> dict[str, Any]:
-    """The review of one decision: played and best moves with values, the loss, costly?"""
+    """The review of one decision: played and best moves with values, the loss, costly?
+    The same valuation as a hint of that position with that budget (see the module
+    docstring), with the move played valued in the same fresh worlds."""
     game = coach.game
     found = coach.value_moves(decision.view, decision.legal, budget, keep=[decision.played])
     played = next(m for m in found if m.action == decision.played)
@@ -285,6 +391,7 @@ def review_decision(coach: Coach, decision: Decision, budget: Budget) -> dict[st
         "loss_error": round(loss_error, 4),
         "costly": False,
         "judged": min(played.samples, best.samples) >= JUDGED,
+        "verdict": played.verdict if best.action != decision.played else best.verdict,
     }
 
 
@@ -304,22 +411,20 @@ def review(
     seat: int,
     budget: Budget,
     progress: Callable[[int, int], None] | None = None,
-    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, Any]:
     """The post-game review of `seat`: every decision valued from its view, the costly ones
-    marked; `progress(done, total)` after each decision."""
+    marked; `progress(done, total)` after each decision. The budget is shared evenly in
+    samples (a close decision spends up to `EXTEND` times its share), so a review does not
+    depend on the machine's load."""
     from timelord.core import load
 
     game = load(record.game, **record.options)
     game.check_seat(seat)
-    coach = Coach(game, clock)
+    coach = Coach(game)
     chosen = list(decisions(record, seat))
-    share = budget.split(len(chosen))
-    end = None if budget.seconds is None else clock() + budget.seconds
+    share = Budget(rollouts=budget.samples(game)).split(len(chosen))
     items = []
     for i, decision in enumerate(chosen):
-        if end is not None:  # what is left, shared by the decisions left (an overrun is repaid)
-            share = Budget(seconds=max(0.0, end - clock()) / (len(chosen) - i))
         items.append(review_decision(coach, decision, share))
         if progress is not None:
             progress(i + 1, len(chosen))
@@ -328,15 +433,27 @@ def review(
         "game": record.game,
         "seat": seat,
         "steps": len(record.actions),
-        "budget": {"seconds": budget.seconds, "rollouts": budget.rollouts},
-        "method": "win share under the game's rollout policy, from the seat's view",
+        "budget": {
+            "seconds": budget.seconds,
+            "rollouts": budget.rollouts,
+            "samples": budget.samples(game),
+        },
+        "method": METHOD,
         "decisions": items,
         "costly": costly,
     }
 
 
+#: how a review's values were made, in its JSON
+METHOD = (
+    "win share under the game's simulation policy, from the seat's view; "
+    "errors include the calibrated model error"
+)
+
+
 def hint(game: Game, view: View, legal: Sequence[Action], seconds: float) -> list[dict[str, Any]]:
-    """The coach's top moves for the seat of `view`, with values, within `seconds`."""
+    """The coach's top moves for the seat of `view`: the valuation a review makes of the
+    same position with a budget of `seconds` (counted in samples, see `Budget`)."""
     coach = Coach(game)
     found = coach.value_moves(view, legal, Budget(seconds=seconds))
     return [m.to_json(game, view) for m in found[:TOP]]

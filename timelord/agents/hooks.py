@@ -41,6 +41,20 @@ class Hooks:
     #: seat's share from `evaluate` (None: play to the end, the exact win share); for games
     #: whose rollout policy cannot finish a game well (Clue's never accuses)
     playout_cutoff: int | None = None
+    #: (game, view, thorough) -> the rollout policy and evaluation for simulations from that
+    #: view, where what the seats have worked out (a Clue seat's exact deductions) is more
+    #: than the sampled state shows, or the policy is stronger than `rollout` and dearer;
+    #: `thorough` asks for the dearest, most faithful one (the coach; the search asks
+    #: without). None: `rollout` and `evaluate` as they are
+    simulation: Callable[[Game, View, bool], tuple[Policy, Evaluation]] | None = None
+
+    def for_view(
+        self, game: Game, view: View, thorough: bool = False
+    ) -> tuple[Policy | None, Evaluation | None]:
+        """The rollout policy and evaluation to simulate from `view` (see `simulation`)."""
+        if self.simulation is not None:
+            return self.simulation(game, view, thorough)
+        return self.rollout, self.evaluate
 
 
 _REGISTERED: dict[str, Hooks] = {}

@@ -20,6 +20,8 @@ What is built:
   bias `prior / (visits + 1)` in UCB, so a small budget falls back on the heuristic's move
   instead of a coin toss among many near-equal options, and the search overrides it only
   where the statistics disagree.
+- Simulations from the view: where a game's `simulation` hook builds the rollout and the
+  evaluation from the seat's view (a Clue seat's exact deductions), the search uses those.
 - Settled moves: a game's `settled` hook may name a move the seat's own knowledge decides
   (a Clue seat certain of the envelope goes to accuse); it is played without a search.
 - `depth` caps how deep the tree grows; `depth=1` is flat Monte Carlo: UCB over the root's
@@ -234,6 +236,8 @@ class IsmctsAgent(Agent):
         settings = self.settings
         sample = self.game.sample_state
         policy, evaluate = self.policy, self.hooks.evaluate
+        if self.hooks.simulation is not None and self.settings.rollout == "heuristic":
+            policy, evaluate = self.hooks.simulation(self.game, view, False)
         cutoff = settings.cutoff if settings.cutoff is not None else 1 << 62
         c = settings.c
         random_rollout = policy is _random_policy  # same draws as the policy, no list

@@ -16,7 +16,8 @@ _LIMIT_HELP = {
     "tables_total": "tables in play on the whole database",
     "bot_tables_total": "tables with a bot seat in play on the whole database",
     "sockets_per_client": "WebSockets one client address may hold open",
-    "sockets_per_table": "WebSockets open on one table",
+    "sockets_per_table": "spectators' WebSockets open on one table",
+    "sockets_per_seat": "WebSockets open on one seat (its person's tabs; never spectators')",
     "header_timeout": "seconds a connection has to send a request's headers",
     "bot_move_seconds": "wall-clock seconds one bot move may search",
     "bot_workers": "bot searches running at once (shared round the tables)",
@@ -66,6 +67,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a reverse proxy (address or network) whose X-Forwarded-For is believed "
         "(repeatable); from any other peer the header is ignored",
     )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=200.0,
+        metavar="N",
+        help="requests per second one client address may make, and messages per second "
+        "one WebSocket may send, on average (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--burst",
+        type=float,
+        default=400.0,
+        metavar="N",
+        help="how many requests (or messages) may come at once above --rate (default: %(default)s)",
+    )
     from timelord.server.limits import Limits
 
     for limit in dataclasses.fields(Limits):
@@ -98,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(Limits)}
     if any(not value >= 0 for value in values.values()):
         raise ConfigError("limits must be 0 (none) or more")
+    if not (args.rate > 0 and args.burst >= 1):
+        raise ConfigError("--rate must be more than 0 and --burst at least 1")
     limits = Limits(**values)
     if args.db is not None:
         check_database(args.db)
@@ -110,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
             limits=limits,
             allow_seed=args.allow_seed,
             trusted_proxies=args.trusted_proxy,
+            rate=args.rate,
+            burst=args.burst,
         )
     except ValueError as exc:  # a --trusted-proxy that is no address
         raise ConfigError(str(exc)) from exc

@@ -16,6 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from timelord.server.accounts import COOKIE
 from timelord.server.bodies import (
     MAX_BODY,
     MAX_SINCE,
@@ -32,6 +33,7 @@ from timelord.server.bodies import (
 from timelord.server.deps import OwnSeatDep, SeatDep, TableDep, TablesDep, tables_of
 from timelord.server.errors import ApiError, Code, malformed, rate_limited, responses, too_large
 from timelord.server.review import check_hints, coaching
+from timelord.server.revocation import authorise
 from timelord.server.session import accounts_of, current_player, seat_for
 from timelord.server.table import Live, Tables, seat_list, seat_url
 from timelord.server.table.wire import snapshot_text
@@ -636,7 +638,9 @@ async def rematch(
     "whom, who took their seat back, undos) have seat null. Chat is part of the table's "
     "record, not of the game.",
 )
-async def chat_log(tables: TablesDep, live: TableDep, after: int = Query(0, ge=0)) -> Response:
+async def chat_log(
+    tables: TablesDep, live: TableDep, after: int = Query(0, ge=0, le=MAX_SINCE)
+) -> Response:
     return JSONResponse({"messages": await tables.chat.lines(live, after)})
 
 
@@ -708,7 +712,7 @@ async def watch(websocket: WebSocket, table_id: str) -> None:
         live = await tables.live(table_id)
         seat = await seat_for(websocket, live, websocket.query_params.get("token"))
         since = since_text(websocket.query_params.get("since"))
-        sockets.open(client, live.id)
+        sockets.open(client, live.id, seat)
     except ApiError as exc:
         await websocket.send_text(_error_text(exc))
         await websocket.close(4000 + exc.status)
@@ -716,7 +720,7 @@ async def watch(websocket: WebSocket, table_id: str) -> None:
     try:
         await _serve_socket(websocket, tables, live, seat, since)
     finally:
-        sockets.close(client, live.id)
+        sockets.close(client, live.id, seat)
 
 
 _CHAT = '{"type": "chat", "text": "..."}'
@@ -736,11 +740,20 @@ async def _serve_socket(
     presence = websocket.query_params.get("seats") == "1"
     delta = websocket.query_params.get("delta") == "1"
     outbox = tables.fanout.subscribe(live, seat, since, token, base, presence, delta)
+    if token is None and seat is not None:  # the session's cookie opened the seat
+        player = await current_player(websocket)
+        outbox.player = None if player is None else player.id
+        outbox.cookie = websocket.cookies.get(COOKIE)
 
     async def send() -> None:
         while (text := await outbox.next()) is not None:
             await websocket.send_text(text)
-        await websocket.close(1008, "too many messages unanswered")
+        if outbox.revoked is not None:  # its link was renewed or its session ended
+            refusal, code = outbox.revoked
+            await websocket.send_text(refusal)
+            await websocket.close(code)
+        else:
+            await websocket.close(1008, "too many messages unanswered")
 
     sender = asyncio.create_task(send())
     refused = 0
@@ -750,8 +763,6 @@ async def _serve_socket(
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
             try:
                 if not bucket.allow():
                     refused += 1
@@ -759,6 +770,11 @@ async def _serve_socket(
                         await websocket.close(1008, "flooding")
                         break
                     raise rate_limited()
+                if raw is None:
+                    raise malformed("this socket takes JSON in text frames, not binary ones")
+                if not await authorise(websocket, live, outbox):
+                    await sender  # it tells the client why and closes the socket
+                    break
                 if len(raw) > MAX_BODY:
                     raise too_large(MAX_BODY)
                 body = parse_json(raw)

@@ -11,6 +11,7 @@ Pages reach the tables through `request.app.state.tables` (a `Tables`).
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
@@ -23,6 +24,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from timelord.agents import user_agent_class
+from timelord.server import frames_log, revocation
 from timelord.server.accounts import Accounts
 from timelord.server.api import RateLimit, router
 from timelord.server.clocks import Clock
@@ -30,6 +32,7 @@ from timelord.server.errors import ApiError, Code, rate_limited
 from timelord.server.errors import summary as error_summary
 from timelord.server.headers import SecurityHeaders
 from timelord.server.limits import Limits, Sockets
+from timelord.server.origin import SameOrigin
 from timelord.server.players_api import Players
 from timelord.server.players_api import router as players_router
 from timelord.server.proxy import ForwardedScheme, Proxies
@@ -85,6 +88,7 @@ def create_app(
     is where table clocks read the time (the real one unless a test hands in its own)."""
     for spec in agents:
         user_agent_class(spec)  # ConfigError now, not when a table first seats it
+    frames_log.install()
     limits = limits or Limits()
     proxies = Proxies(trusted_proxies)
     store = Store(db_url or default_url())
@@ -92,6 +96,7 @@ def create_app(
     accounts = Accounts(store)
     players = Players(store, accounts)
     tables.moves.on_finish = players.finished
+    revocation.watch_links(tables)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -146,8 +151,9 @@ def create_app(
         refusal = ApiError(Code.SERVER_ERROR)
         return JSONResponse(refusal.body(), status_code=refusal.status)
 
-    app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)
+    app.add_middleware(SameOrigin, proxies=proxies)
     app.add_middleware(ForwardedScheme, proxies=proxies)
+    app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)  # first
     app.add_middleware(SecurityHeaders)  # outermost: 429s and errors get the headers too
     app.openapi = lambda: _exact_openapi(app)  # type: ignore[method-assign]
     return app
@@ -173,11 +179,30 @@ def _exact_openapi(app: FastAPI) -> dict[str, Any]:
             if found.get("schema", {}).get("$ref", "").endswith("/HTTPValidationError"):
                 del responses["422"]
                 responses.setdefault("400", {"description": "request/malformed", **error})
-    schemas = doc.get("components", {}).get("schemas", {})
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
+    _hoist_defs(doc, schemas)
     app.openapi_schema = doc
     return doc
+
+
+def _hoist_defs(node: Any, schemas: dict[str, Any]) -> None:
+    """Move the `$defs` of request bodies the routes document themselves (`body_doc`) into
+    the document's components, pointing their `$ref`s there: `#/$defs/X` means the root of
+    the whole document, where nothing of that name is."""
+    if isinstance(node, dict):
+        for name, schema in node.pop("$defs", {}).items():
+            schemas.setdefault(name, schema)
+            _hoist_defs(schema, schemas)
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            node["$ref"] = "#/components/schemas/" + ref.removeprefix("#/$defs/")
+        for value in list(node.values()):
+            _hoist_defs(value, schemas)
+    elif isinstance(node, list):
+        for value in node:
+            _hoist_defs(value, schemas)
 
 
 def _methods(app: FastAPI, path: str) -> list[str]:
@@ -237,7 +262,23 @@ class ClientRateLimit:
             if len(self._buckets) > self.remember:
                 del self._buckets[next(iter(self._buckets))]
             if not bucket.allow():
-                response = JSONResponse(rate_limited().body(), status_code=429)
-                await response(scope, receive, send)
+                await send(_REFUSED_START)
+                await send(_REFUSED_BODY)
                 return
         await self.app(scope, receive, send)
+
+
+# A refusal costs the server as little as it can: its bytes are made once, and the
+# connection is closed after it, so requests pipelined behind it are never read.
+_REFUSED = json.dumps(rate_limited().body()).encode()
+_REFUSED_START = {
+    "type": "http.response.start",
+    "status": 429,
+    "headers": [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(_REFUSED)).encode()),
+        (b"retry-after", b"1"),
+        (b"connection", b"close"),
+    ],
+}
+_REFUSED_BODY = {"type": "http.response.body", "body": _REFUSED}

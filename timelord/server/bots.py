@@ -1,21 +1,29 @@
 """Server-side bots: which specs may sit at a table, and where their thinking runs.
 
 A bot gets only its seat's view and the legal actions, as in the CLI. Cheap agents choose in
-a worker thread; searches (ISMCTS) run in a small process pool so a long think never holds the
-event loop, and the pool's workers go round the tables with a search waiting (`FairQueue`), so
-one table's bots cannot keep another's waiting. A search is bounded in wall-clock time as well
-as in simulations (`Limits.bot_move_seconds`). A bot's generator is derived from the table's
-secret, its seat and the version (`Live.bot_seed`).
+a worker thread; every search (an ISMCTS bot's or stand-in's move, a hint, a review's
+decision) runs in a small process pool so a long think never holds the event loop, and the
+pool's workers are handed out by one `FairQueue`, fair between client addresses first and
+their tables second, so no address's searches keep another's waiting. A search is bounded in
+wall-clock time as well as in simulations (`Limits.bot_move_seconds`); a worker stays
+counted as busy until its search has really stopped, and a search whose caller gave up
+(cancelled, or past its bound) is told to stop at its next simulation through a shared flag
+(`_Tickets`). Should a bot's search overrun its bound, the move is the heuristic's, not the
+first legal one. A bot's generator is derived from the table's secret, its seat and the
+version (`Live.bot_seed`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
+import math
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.pool import Pool
@@ -35,6 +43,17 @@ OPEN = "open"
 
 #: agents whose thinking is heavy enough to belong in another process
 _SEARCHERS = frozenset({"ismcts"})
+#: bots whose move costs less than a database round trip: never worth a lease
+_CHEAP = frozenset({"random", "heuristic"})
+
+
+def cheap(spec: str) -> bool:
+    """Whether a bot decides faster than processes could agree who decides (`lease`): its
+    move is deterministic in its seed, so two processes that both decide make the same move,
+    and the version check of the commit keeps one."""
+    return spec.partition(":")[0] in _CHEAP
+
+
 #: agents whose level names a file to read (a trained policy's folder, a tabular policy):
 #: only the operator may name one, through `timelord serve --agent`
 _OPERATOR_ONLY = frozenset({"ppo", "cfr"})
@@ -68,6 +87,31 @@ def bot_seed(table_seed: int, seat: int, version: int) -> int:
     return Rng(table_seed ^ (seat + 1) * 0x9E3779B97F4A7C15 ^ version * 0xBF58476D1CE4E5B9).next64()
 
 
+class _Tickets:
+    """Stop flags shared with the pool's processes: a search holds a ticket (an index) while
+    it runs, and setting its flag makes the searcher's clock read infinity, so the search
+    ends at its next simulation (its caller no longer wants the answer)."""
+
+    def __init__(self, context: Any, size: int) -> None:
+        self.flags = context.RawArray("b", size)
+        self.free = list(range(size))
+
+    def take(self) -> int | None:
+        if not self.free:
+            return None  # more searches than tickets: this one runs to its own bound
+        ticket = self.free.pop()
+        self.flags[ticket] = 0
+        return ticket
+
+    def stop(self, ticket: int | None) -> None:
+        if ticket is not None:
+            self.flags[ticket] = 1
+
+    def give_back(self, ticket: int | None) -> None:
+        if ticket is not None:
+            self.free.append(ticket)
+
+
 class Bots:
     """Runs bots' decisions off the event loop."""
 
@@ -76,14 +120,17 @@ class Bots:
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="timelord-bot")
         self._processes: Pool | None = None
         self._process_count = max(1, self.limits.bot_workers)
-        #: the search workers, handed round the tables waiting for one
+        #: the search workers, handed round the clients and tables waiting for one
         self.queue = FairQueue(self._process_count)
+        # forkserver: the server has threads running, and forking those is unsafe
+        self._context = multiprocessing.get_context("forkserver")
+        self._tickets = _Tickets(self._context, 4 * self._process_count + 16)
 
     def _pool(self) -> Pool:
         if self._processes is None:
-            # forkserver: the server has threads running, and forking those is unsafe
-            context = multiprocessing.get_context("forkserver")
-            self._processes = context.Pool(self._process_count, initializer=_lower_priority)
+            self._processes = self._context.Pool(
+                self._process_count, initializer=_start_worker, initargs=(self._tickets.flags,)
+            )
         return self._processes
 
     async def choose(
@@ -95,58 +142,109 @@ class Bots:
         legal: Sequence[Action],
         seed: int,
         table: str = "",
+        client: str = "",
     ) -> Action:
-        """The agent's choice for the seat to move at `table`; `view_of` builds the seat's
-        view, only for a bot that reads it (a random bot does not)."""
+        """The agent's choice for the seat to move at `table` (created by `client`);
+        `view_of` builds the seat's view, only for a bot that reads it (a random bot does
+        not)."""
         loop = asyncio.get_running_loop()
         if spec.partition(":")[0] in _SEARCHERS:
-            async with self.queue.turn(table):
-                return await self._search(game, spec, view_of(), legal, seed)
+            return await self._search(game, spec, view_of(), legal, seed, table, client)
         if spec == "random":  # a coin toss costs less than the hop to a thread
             return agent.act_on(view_of, legal, Rng(seed))
         return await loop.run_in_executor(self._threads, agent.act_on, view_of, legal, Rng(seed))
 
     async def _search(
-        self, game: Game, spec: str, view: View, legal: Sequence[Action], seed: int
+        self,
+        game: Game,
+        spec: str,
+        view: View,
+        legal: Sequence[Action],
+        seed: int,
+        table: str,
+        client: str,
     ) -> Action:
-        """A search in the pool, told to stop after `bot_move_seconds`; should a worker
-        overrun that by far, the move is the first legal one and the table goes on."""
-        loop = asyncio.get_running_loop()
+        """A search in the pool, told to stop after `bot_move_seconds`; should it overrun
+        that by far, it is told to stop and the move is the heuristic's."""
         bound = self.limits.bot_move_seconds
         options = json.dumps(game.options, sort_keys=True)
-        answer: asyncio.Future[int] = loop.create_future()
-        self._pool().apply_async(
-            _choose_in_worker,
-            (game.id, options, timed(spec, bound), view, [a.to_json() for a in legal], seed),
-            callback=lambda index: loop.call_soon_threadsafe(_settle, answer, index, None),
-            error_callback=lambda exc: loop.call_soon_threadsafe(_settle, answer, 0, exc),
-        )
-        if bound <= 0:
-            return legal[await answer]
+        args = (game.id, options, timed(spec, bound), view, [a.to_json() for a in legal], seed)
+        wait = None if bound <= 0 else 2 * bound + 5
         try:
-            return legal[await asyncio.wait_for(answer, 2 * bound + 5)]
+            index = await self.run(_choose_in_worker, *args, table=table, client=client, wait=wait)
         except TimeoutError:
-            log.error("a %s search ran past %.0f s; playing the first legal move", spec, bound)
-            return legal[0]
+            log.error("a %s search ran past %.0f s; playing the heuristic's move", spec, bound)
+            fallback = make_agent("heuristic", game)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(
+                self._threads, fallback.act, view, list(legal), Rng(seed)
+            )
+        return legal[index]
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` in the search pool (the coach's reviews and hints): one task of about
-        a bot move's size, queued with the bots' own."""
+    async def run(
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        table: str = "",
+        client: str = "",
+        wait: float | None = None,
+    ) -> T:
+        """`fn(*args, ticket)` in the search pool, when the fair queue gives `client`'s
+        `table` a worker: a bot's move, a hint, a review's decision. The worker counts as
+        busy until `fn` returns; if the caller is cancelled, or `wait` seconds pass
+        (TimeoutError), `fn` is told to stop (its ticket's flag)."""
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[T] = loop.create_future()
-        self._pool().apply_async(
-            fn,
-            args,
-            callback=lambda value: loop.call_soon_threadsafe(_settle, answer, value, None),
-            error_callback=lambda exc: loop.call_soon_threadsafe(_settle, answer, None, exc),
-        )
-        return await answer
+        async with self.queue.turn(table, client):
+            ticket = self._tickets.take()
+            answer: asyncio.Future[T] = loop.create_future()
+            finished = asyncio.Event()
+
+            def done(value: Any, error: BaseException | None) -> None:
+                self._tickets.give_back(ticket)
+                finished.set()
+                _settle(answer, value, error)
+
+            self._pool().apply_async(
+                fn,
+                (*args, ticket),
+                callback=lambda value: loop.call_soon_threadsafe(done, value, None),
+                error_callback=lambda exc: loop.call_soon_threadsafe(done, None, exc),
+            )
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer), wait)
+            except (TimeoutError, asyncio.CancelledError):
+                self._tickets.stop(ticket)
+                # the worker is busy until the search notices: keep its slot till then
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.shield(asyncio.wait_for(finished.wait(), _STOP_GRACE))
+                raise
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             # a search still thinking for a table that is going away is of no use to anyone
             self._processes.terminate()
+
+
+#: seconds a stopped search has to notice its flag before its worker counts as free anyway
+_STOP_GRACE = 2.0
+#: the stop flags, in a pool process (`_start_worker`)
+_FLAGS: Any = None
+
+
+def stopped(ticket: int | None) -> Callable[[], bool]:
+    """In a pool process: whether the search holding `ticket` was told to stop."""
+    flags = _FLAGS
+    if ticket is None or flags is None:
+        return lambda: False
+    return lambda: bool(flags[ticket])
+
+
+def stoppable_clock(ticket: int | None) -> Callable[[], float]:
+    """A searcher's clock that reads infinity once its ticket is told to stop, so a search
+    bounded in time ends at its next simulation."""
+    asked = stopped(ticket)
+    return lambda: math.inf if asked() else time.perf_counter()
 
 
 def timed(spec: str, seconds: float) -> str:
@@ -157,9 +255,12 @@ def timed(spec: str, seconds: float) -> str:
     return f"{name}:{level + '/' if level else ''}time={seconds:g}"
 
 
-def _lower_priority() -> None:
-    """Searches yield the CPU to the process that answers people (moves, snapshots)."""
+def _start_worker(flags: Any) -> None:
+    """A pool process: it yields the CPU to the process that answers people (moves,
+    snapshots), and reads the stop flags of its searches."""
+    global _FLAGS
     os.nice(10)
+    _FLAGS = flags
 
 
 def _settle(answer: asyncio.Future[Any], index: Any, error: BaseException | None) -> None:
@@ -180,9 +281,18 @@ def _worker_agent(game_id: str, options: str, spec: str) -> tuple[Game, Agent]:
 
 
 def _choose_in_worker(
-    game_id: str, options: str, spec: str, view: View, legal: list[dict[str, Any]], seed: int
+    game_id: str,
+    options: str,
+    spec: str,
+    view: View,
+    legal: list[dict[str, Any]],
+    seed: int,
+    ticket: int | None = None,
 ) -> int:
-    """In a pool process: the index in `legal` of the agent's choice."""
+    """In a pool process: the index in `legal` of the agent's choice (its search stops
+    early when its `ticket` is told to)."""
     game, agent = _worker_agent(game_id, options, spec)
+    if hasattr(agent, "clock"):
+        agent.clock = stoppable_clock(ticket)
     actions = [game.action_from_json(a) for a in legal]
     return actions.index(agent.act(view, actions, Rng(seed)))

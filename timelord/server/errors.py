@@ -26,6 +26,11 @@ class Code(Enum):
     OWNER_FORBIDDEN = ("owner/forbidden", 403, "only the table's creator's token may do this")
     CHAT_MUTED = ("chat/muted", 403, "the table's creator muted this seat's chat")
     HINT_FORBIDDEN = ("hint/forbidden", 403, "the table was created without hints")
+    ORIGIN_FORBIDDEN = (
+        "origin/forbidden",
+        403,
+        "a browser sent this change from another site's page (Origin or Sec-Fetch-Site)",
+    )
     TABLE_NOT_OVER = (
         "table/not_over",
         403,
@@ -58,6 +63,11 @@ class Code(Enum):
         "a guest may not sit under a player's name or a look-alike of it",
     )
     REQUEST_TOO_LARGE = ("request/too_large", 413, "the body or message is too large")
+    REQUEST_MEDIA_TYPE = (
+        "request/media_type",
+        415,
+        "the API takes JSON bodies only (Content-Type: application/json)",
+    )
     ACTION_ILLEGAL = ("action/illegal", 422, "the rules forbid the action now (reason and rule)")
     ACTION_INVALID = ("action/invalid", 422, "the action is not one of the game's actions")
     CONFIG_INVALID = ("config/invalid", 422, "unknown game, option, seat, clock, stand-in or seed")

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from timelord.server.errors import rate_limited
 
@@ -29,9 +30,12 @@ class Limits:
     #: tables in play on the whole database, and of them tables with bots
     tables_total: int = 20_000
     bot_tables_total: int = 2_000
-    #: WebSockets one client address may hold open at once (on one process), and one table
+    #: WebSockets one client address may hold open at once (on one process); spectators'
+    #: sockets on one table; one seat's sockets (its person's tabs). Spectators never take
+    #: a seat's room: a seat's socket is counted against its own cap, not the table's
     sockets_per_client: int = 64
     sockets_per_table: int = 256
+    sockets_per_seat: int = 8
     #: seconds a connection may take to send a request's headers (item 6)
     header_timeout: float = 10.0
     #: wall-clock seconds one bot move may think, whatever its simulation budget
@@ -56,26 +60,41 @@ def check_count(count: int, limit: int, what: str) -> None:
 
 
 class Sockets:
-    """The WebSockets open on this process, by client address and by table."""
+    """The WebSockets open on this process, by client address, and by table and seat (None:
+    the table's spectators)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.by_client: Counter[str] = Counter()
-        self.by_table: Counter[str] = Counter()
+        self.by_table: Counter[tuple[str, int | None]] = Counter()
 
-    def open(self, client: str, table_id: str) -> None:
-        """Count one more socket, or 429 `rate/limited` if it would pass a limit."""
+    def open(self, client: str, table_id: str, seat: int | None = None) -> None:
+        """Count one more socket, or 429 `rate/limited` if it would pass a limit: a
+        spectator's against the table's spectators, a seat's against that seat's own."""
         check_count(
             self.by_client[client], self.limits.sockets_per_client, "too many sockets from you"
         )
-        check_count(
-            self.by_table[table_id], self.limits.sockets_per_table, "too many sockets on this table"
-        )
+        if seat is None:
+            check_count(
+                self.by_table[table_id, None],
+                self.limits.sockets_per_table,
+                "too many spectators' sockets on this table",
+            )
+        else:
+            check_count(
+                self.by_table[table_id, seat],
+                self.limits.sockets_per_seat,
+                "too many sockets open on this seat",
+            )
         self.by_client[client] += 1
-        self.by_table[table_id] += 1
+        self.by_table[table_id, seat] += 1
 
-    def close(self, client: str, table_id: str) -> None:
-        for counter, key in ((self.by_client, client), (self.by_table, table_id)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+    def close(self, client: str, table_id: str, seat: int | None = None) -> None:
+        self._drop(self.by_client, client)
+        self._drop(self.by_table, (table_id, seat))
+
+    @staticmethod
+    def _drop(counter: Counter[Any], key: Any) -> None:
+        counter[key] -= 1
+        if counter[key] <= 0:
+            del counter[key]

@@ -3,8 +3,9 @@
 Two names are one when they look alike: each is put in Unicode normal form (NFC for what is
 stored and shown, so a precomposed and a decomposed "ë" are one text; NFKC for comparing, so
 fullwidth and mathematical letters fold to their plain forms) and then to its confusable
-skeleton (Unicode Technical Standard #39, as the `disarm` library computes it: Cyrillic
-U+0430, Greek alpha and Latin "a" share one skeleton, as do "I" and "l"), lowercased. A name key is
+skeleton (Unicode Technical Standard #39, as the `disarm` library computes it with its
+`tr39` digit policy: Cyrillic U+0430, Greek alpha and Latin "a" share one skeleton, as do
+"I", "l" and "1", and "O" and "0"), lowercased. A name key is
 that skeleton; accounts are unique by key, so a look-alike of a taken name is taken too.
 
 Reserved names are the ones the server itself shows for seats and bots ("Bot (heuristic)",
@@ -35,7 +36,8 @@ KEY_MAX = 120
 #: bots, and words that claim a role.
 RESERVED_PATTERNS = (
     re.compile(r"bot\b.*"),  # "Bot", "Bot (heuristic)", "bot-2"; not "Botanist"
-    re.compile(r"(seat|player)\s*[0-9]+\b.*"),  # "Seat 2", "Seat 0 (south)", "Player 1"
+    # "Seat 2", "Seat 0 (south)", "Player 1" (0 and 1 fold to "o" and "l" in a key)
+    re.compile(r"(seat|player)\s*[0-9ol]+\b.*"),
     re.compile(r"open\s*seat\b.*"),
     re.compile(r"guest\b.*"),
     re.compile(r"(you|me|spectator|server|system|admin|administrator|moderator|timelord)"),
@@ -49,9 +51,10 @@ def nfc(name: str) -> str:
 
 def name_key(name: str) -> str:
     """The form two names are compared in: NFKC, then the UTS #39 confusable skeleton,
-    lowercased ('Ace', 'ACE', and 'Ace' with a Cyrillic or a fullwidth A are one key). At most
+    lowercased ('Ace', 'ACE', and 'Ace' with a Cyrillic or a fullwidth A are one key; digits
+    fold as UTS #39 folds them, so 'B0b' is 'Bob' and 'A1' is 'Al'). At most
     `KEY_MAX` characters: a longer key is replaced by its SHA-256."""
-    key: str = skeleton_key(unicodedata.normalize("NFKC", name))
+    key: str = skeleton_key(unicodedata.normalize("NFKC", name), digit_policy="tr39")
     if len(key) > KEY_MAX:
         return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
     return key

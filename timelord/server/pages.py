@@ -13,7 +13,6 @@ import json
 import re
 from collections import OrderedDict
 from functools import lru_cache
-from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -253,9 +252,13 @@ class _Replay:
     """Every state of a finished game and the events of each step (a game over never
     changes, so it is replayed once for all its viewers and steps)."""
 
-    def __init__(self, game: Game, record: Record, names: list[str]) -> None:
+    def __init__(
+        self, game: Game, record: Record, names: list[str], guests: list[bool] | None = None
+    ) -> None:
         self.game = game
         self.names = names
+        #: per seat, whether a guest sat there (the board marks them)
+        self.guests = guests or [False] * len(names)
         state = game.new_game(record.start())
         self.states: list[State] = [state]
         self.events: list[list[Event]] = []
@@ -278,7 +281,10 @@ class _Replay:
             "view": state.view(seat),
             "legal": [],
             "events": self.game.tell(told, seat),
-            "seats": [{"seat": i, "name": n} for i, n in enumerate(self.names)],
+            "seats": [
+                {"seat": i, "name": n, "guest": g}
+                for i, (n, g) in enumerate(zip(self.names, self.guests, strict=True))
+            ],
         }
         return render_board(self.game, seat, snapshot, final_result(state), replay=True)
 
@@ -295,7 +301,10 @@ async def _replay(request: Request, table_id: str) -> _Replay:
         tables: Tables = state.tables
         record = await tables.loader.record(table_id)
         live = await tables.live(table_id)
-        found = kept[table_id] = await run_in_threadpool(_Replay, live.game, record, live.names())
+        guests = [live.guest(s) for s in range(len(live.seats))]
+        found = kept[table_id] = await run_in_threadpool(
+            _Replay, live.game, record, live.names(), guests
+        )
         while len(kept) > REPLAYS_KEPT:
             kept.popitem(last=False)
     kept.move_to_end(table_id)
@@ -334,27 +343,41 @@ async def replay_board(
     )
 
 
-#: Rulebook markup a clause's text may use, and what a page shows for it.
-_CODE = re.compile(r"`([^`]+)`")
-_STRONG = re.compile(r"\*\*([^*]+)\*\*")
-_EM = re.compile(r"\*([^*\s][^*]*)\*")
+#: Rulebook markup a clause's text may use: `code`, **strong**, *emphasis*; and the clause
+#: ids its text cites.
+_MARKUP = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*")
 _CITE = re.compile(r"\b([A-Z]{1,2}-(?:card-[a-z0-9-]+|R?\d+(?:\.\d+)?))\b")
 
 
-def _clause_html(ids: list[str], text: str, known: set[str]) -> str:
-    """One clause: its ids as anchors (each a link to itself), then its text with the
-    rulebook's markup and every clause it cites linked within the page."""
+def _clause(ids: list[str], text: str, known: set[str]) -> dict[str, Any]:
+    """One clause as the rules template draws it (templates/rules.html): its ids as anchors,
+    then its text as parts (plain, code, strong, emphasis, links to the clauses it cites)."""
+    return {"ids": ids, "parts": _inline(text, known)}
 
-    def cite(m: re.Match[str]) -> str:
-        return f'<a href="#{m[1]}">{m[1]}</a>' if m[1] in known else m[1]
 
-    body = html_escape(text, quote=False)
-    body = _CODE.sub(r"<code>\1</code>", body)
-    body = _STRONG.sub(r"<strong>\1</strong>", body)
-    body = _EM.sub(r"<em>\1</em>", body)
-    body = _CITE.sub(cite, body)
-    head = " ".join(f'<a class="clause-id" id="{i}" href="#{i}">{i}</a>' for i in ids)
-    return f"{head} {body}"
+def _inline(text: str, known: set[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    at = 0
+    for m in _MARKUP.finditer(text):
+        out += _cited(text[at : m.start()], known)
+        if m[1] is not None:
+            out.append({"tag": "code", "text": m[1]})
+        else:
+            tag = "strong" if m[2] is not None else "em"
+            out.append({"tag": tag, "parts": _cited(m[2] or m[3], known)})
+        at = m.end()
+    return out + _cited(text[at:], known)
+
+
+def _cited(text: str, known: set[str]) -> list[dict[str, Any]]:
+    """Plain text, with every clause id it cites that the page holds as a link."""
+    out: list[dict[str, Any]] = []
+    at = 0
+    for m in _CITE.finditer(text):
+        if m[1] in known:
+            out += [{"tag": "", "text": text[at : m.start()]}, {"tag": "a", "text": m[1]}]
+            at = m.end()
+    return [*out, {"tag": "", "text": text[at:]}]
 
 
 @lru_cache(maxsize=16)
@@ -378,7 +401,7 @@ def rules_page_context(game_id: str) -> dict[str, Any]:
                 "id": section.id,
                 "title": section.title,
                 "anchor": section.id or f"section-{n}",
-                "clauses": [_clause_html(c.ids, c.text, known) for c in section.clauses],
+                "clauses": [_clause(c.ids, c.text, known) for c in section.clauses],
             }
         )
     example = next((c.ids[0] for s in sections for c in s.clauses if c.ids), "")

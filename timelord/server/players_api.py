@@ -41,6 +41,7 @@ from timelord.server.ratings import (
     totals,
 )
 from timelord.server.review import table_allows_hints
+from timelord.server.revocation import sessions_changed
 from timelord.server.session import current_player
 from timelord.server.storage import Store
 from timelord.server.table import Live
@@ -314,7 +315,10 @@ async def who(request: Request) -> Response:
     summary="Log out: the session ends on the server and the cookie is cleared",
 )
 async def log_out(request: Request) -> Response:
+    player = await current_player(request)
     await run_in_threadpool(_players(request).accounts.logout, request.cookies.get(COOKIE))
+    if player is not None:
+        await sessions_changed(request, player.id)  # its sockets close now
     response = Response(status_code=204)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
     return response
@@ -353,6 +357,7 @@ async def change(request: Request) -> Response:
         body.get("password"),
         body.get("current_password"),
     )
+    await sessions_changed(request, player.id)  # sockets of sessions it ended close now
     response = JSONResponse(changed.public())
     return response if cookie is None else _with_cookie(request, response, cookie)
 

@@ -40,7 +40,7 @@ from timelord.agents.coach import (
 )
 from timelord.core import Record, View, load
 from timelord.server.bots import HUMAN
-from timelord.server.deps import SeatDep, TableDep
+from timelord.server.deps import SeatDep, TableDep, tables_of
 from timelord.server.errors import ApiError, Code, forbidden, malformed, responses
 from timelord.server.table import Live, Tables
 
@@ -155,8 +155,9 @@ class Coaching:
     def hints_allowed(self, table_id: str) -> bool:
         return table_allows_hints(self._store(), table_id)
 
-    async def review(self, live: Live, seat: int) -> tuple[int, dict[str, Any]]:
-        """(status, body) of the review of `seat`: stored, running or just started."""
+    async def review(self, live: Live, seat: int, client: str = "") -> tuple[int, dict[str, Any]]:
+        """(status, body) of the review of `seat`: stored, running or just started (its
+        searches in the pool are `client`'s, the address that started it)."""
         key = (live.id, seat)
         stored = await self.tables.db.read(self._read, live.id, seat)
         if stored is not None:
@@ -179,7 +180,7 @@ class Coaching:
                 chosen = await asyncio.to_thread(lambda: list(decisions(record, seat)))
                 running = self.running[key] = Running(len(chosen))
                 running.task = asyncio.create_task(
-                    self._compute(live, seat, record, chosen, running)
+                    self._compute(live, seat, record, chosen, running, client)
                 )
         return 202, {
             "status": "running",
@@ -190,7 +191,13 @@ class Coaching:
         }
 
     async def _compute(
-        self, live: Live, seat: int, record: Record, chosen: list[Decision], running: Running
+        self,
+        live: Live,
+        seat: int,
+        record: Record,
+        chosen: list[Decision],
+        running: Running,
+        client: str = "",
     ) -> None:
         game = live.game
         options = json.dumps(game.options, sort_keys=True)
@@ -205,6 +212,8 @@ class Coaching:
                     [a.to_json() for a in decision.legal],
                     decision.played.to_json(),
                     self.review_seconds,
+                    table=live.id,
+                    client=client,
                 )
                 running.items.append(item)
                 running.done += 1
@@ -224,14 +233,22 @@ class Coaching:
             log.exception("review of table %s seat %s failed", live.id, seat)
             running.error = str(exc) or type(exc).__name__
 
-    async def hint(self, live: Live, seat: int) -> dict[str, Any]:
+    async def hint(self, live: Live, seat: int, client: str = "") -> dict[str, Any]:
+        """The coach's top moves for `seat`, searched in the pool as `client`'s."""
         state = live.state
         version = live.version
         view = state.view(seat)
         legal = [a.to_json() for a in state.legal_actions()]
         options = json.dumps(live.game.options, sort_keys=True)
         moves = await self.tables.bots.run(
-            _hint_step, live.game.id, options, view, legal, self.hint_seconds
+            _hint_step,
+            live.game.id,
+            options,
+            view,
+            legal,
+            self.hint_seconds,
+            table=live.id,
+            client=client,
         )
         return {"version": version, "moves": moves}
 
@@ -244,8 +261,10 @@ def _review_step(
     legal: list[dict[str, Any]],
     played: dict[str, Any],
     seconds: float,
+    ticket: int | None = None,
 ) -> dict[str, Any]:
-    """In a pool process: one decision's review, from the seat's view only."""
+    """In a pool process: one decision's review, from the seat's view only (`ticket`: the
+    pool's stop flag, unread: a review step is bounded by its `seconds`)."""
     game = load(game_id, **json.loads(options))
     actions = [game.action_from_json(a) for a in legal]
     decision = Decision(step, view, actions, game.action_from_json(played))
@@ -253,9 +272,15 @@ def _review_step(
 
 
 def _hint_step(
-    game_id: str, options: str, view: View, legal: list[dict[str, Any]], seconds: float
+    game_id: str,
+    options: str,
+    view: View,
+    legal: list[dict[str, Any]],
+    seconds: float,
+    ticket: int | None = None,
 ) -> list[dict[str, Any]]:
-    """In a pool process: the coach's top moves from `view`."""
+    """In a pool process: the coach's top moves from `view` (`ticket` unread: a hint is
+    bounded by its `seconds`)."""
     game = load(game_id, **json.loads(options))
     return hint(game, view, [game.action_from_json(a) for a in legal], seconds)
 
@@ -318,7 +343,9 @@ async def get_review(
         raise ApiError(Code.TABLE_NOT_OVER, "a review is given once the game is over")
     if not 0 <= seat < live.game.players:
         raise malformed(f"no seat {seat} at a {live.game.players}-player table")
-    status, body = await coaching(request).review(live, seat)
+    client = request.app.state.proxies.client_address(request.scope)
+    key = await tables_of(request).creating.key_of(client)
+    status, body = await coaching(request).review(live, seat, key)
     return JSONResponse(body, status_code=status)
 
 
@@ -343,4 +370,6 @@ async def get_hint(
         raise ApiError(Code.HINT_FORBIDDEN, "this table does not allow hints")
     if live.state.is_over or live.state.to_move != seat:
         raise ApiError(Code.HINT_NOT_YOUR_TURN, "a hint is given on your turn")
-    return JSONResponse(await coaching(request).hint(live, seat))
+    client = request.app.state.proxies.client_address(request.scope)
+    key = await tables_of(request).creating.key_of(client)
+    return JSONResponse(await coaching(request).hint(live, seat, key))

@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import re
+import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: the channel processes sharing a PostgreSQL database announce committed actions on
@@ -139,6 +141,8 @@ class StoredTable:
     undo_used: bool = False
     rematch: str | None = None
     rev: int = 0
+    #: `limits.client_key` of the creator's address (whose share of the search pool)
+    creator: str | None = None
 
 
 @dataclass(frozen=True)
@@ -193,7 +197,16 @@ _PG_APPEND = text(
 )
 
 
+#: `_PG_APPEND` as psycopg takes it
+_PG_APPEND_SQL = re.sub(r":([a-z_]+)", r"%(\1)s", str(_PG_APPEND))
+
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+#: the statuses of a table that holds the server's room: in play, or waiting for people
+_HELD = ("playing", "open")
+#: the advisory lock key that makes a creation's limit check and insert one step
+_CREATE_LOCK = 0x71E10E
 
 
 class Conflict(Exception):
@@ -232,6 +245,7 @@ def _stored(row: TableRow) -> StoredTable:
         bool(row.undo_used),
         row.rematch,
         row.rev or 0,
+        row.creator,
     )
 
 
@@ -255,6 +269,13 @@ class Store:
             self._write_lock: threading.Lock | None = threading.Lock()
         else:
             self._write_lock = None
+        #: the connection SQLite moves are committed on, and the statements compiled for it
+        self._writer: Any = None
+        #: PostgreSQL: each worker thread's connection for moves, and all of them (to close)
+        self._local = threading.local()
+        self._held: list[Any] = []
+        self._held_lock = threading.Lock()
+        self._statements: dict[Any, tuple[Any, list[str], list[Any]]] = {}
 
     def migrate(self) -> None:
         """Bring the schema up to date (Alembic, scripts shipped in the package)."""
@@ -263,6 +284,13 @@ class Store:
         upgrade(self.engine)
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        with self._held_lock:
+            held, self._held = self._held, []
+        for conn in held:
+            conn.close()
         self.engine.dispose()
 
     def libpq_url(self) -> str:
@@ -282,11 +310,14 @@ class Store:
         creator: str | None = None,
         to_move: int | None = None,
         now: dt.datetime | None = None,
+        check: Callable[[Any], None] | None = None,
         **life: Any,
     ) -> StoredTable:
         """A new table at version 0, dealt from `key` when given, else from `seed`;
         `seeded` when the creator chose that seed; `life` sets the columns of a table's life
-        (status, owner_hash, clock, stand_in, undo) where their defaults do not fit."""
+        (status, owner_hash, clock, stand_in, undo) where their defaults do not fit.
+        `check(conn)` runs in the inserting transaction, after every other creation's (it
+        counts against limits and raises to refuse): counts and insert are one step."""
         row = _new_row(table_id, game, options, seed, seats, life)
         now = now or row.created
         row.created = now
@@ -297,6 +328,10 @@ class Store:
         row.to_move = to_move
         row.touched = now
         with self._writing(), self.engine.begin() as conn:
+            if check is not None:
+                if self.is_postgres:  # one creation's count-and-insert at a time, everywhere
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CREATE_LOCK})
+                check(conn)
             conn.execute(insert(TableRow).values(**_row_values(row)))
         return _stored(row)
 
@@ -446,16 +481,71 @@ class Store:
         else:
             step = _LAST_STEP
             params |= {"version": version, "status": "over", "result": result}
-        try:
-            with self._writing(), self.engine.begin() as conn:
-                if conn.execute(step, params).rowcount != 1:
+        record = {"table_id": table_id, "version": version, "action": action, "events": events}
+        with self._writing():
+            conn = self._sqlite_writer()
+            try:
+                if conn.execute(*self._prepared(step, params)).rowcount != 1:
                     raise Conflict(f"table {table_id} is no longer at version {version - 1}")
-                conn.execute(
-                    _RECORD,
-                    {"table_id": table_id, "version": version, "action": action, "events": events},
-                )
-        except IntegrityError as exc:
-            raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
+                conn.execute(*self._prepared(_RECORD, record))
+                conn.commit()
+            except sqlite3.IntegrityError as exc:
+                conn.rollback()
+                raise Conflict(
+                    f"table {table_id} version {version} was committed elsewhere"
+                ) from exc
+            except sqlite3.Error as exc:
+                conn.rollback()
+                raise OperationalError("append", record, exc) from exc
+            except Conflict:
+                conn.rollback()
+                raise
+
+    def _held_connection(self) -> Any:
+        """This thread's own pooled connection, kept from one move to the next."""
+        found = getattr(self._local, "conn", None)
+        if found is None:
+            found = self._local.conn = self.engine.raw_connection()
+            with self._held_lock:
+                self._held.append(found)
+        return found
+
+    def _drop_held(self) -> None:
+        """Forget this thread's connection (it failed); the next move takes a new one."""
+        found = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if found is not None:
+            with self._held_lock:
+                self._held.remove(found)
+            found.invalidate()
+
+    def _sqlite_writer(self) -> sqlite3.Connection:
+        """The one connection SQLite moves are committed on (under the write lock), taken
+        from the engine's pool once: a move's commit then costs SQLite's work and little
+        more (through SQLAlchemy Core its statement handling cost twice the commit)."""
+        if self._writer is None:
+            self._writer = self.engine.raw_connection()
+        found = self._writer.driver_connection
+        assert isinstance(found, sqlite3.Connection)
+        return found
+
+    def _prepared(self, statement: Any, params: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        """`statement` compiled once for this database, and `params` in its order, each
+        value converted as SQLAlchemy's column types would (JSON text, date format)."""
+        found = self._statements.get(statement)
+        if found is None:
+            dialect = self.engine.dialect
+            compiled = statement.compile(dialect=dialect)
+            names = list(compiled.positiontup or ())
+            convert = [compiled.binds[name].type.bind_processor(dialect) for name in names]
+            found = self._statements[statement] = (compiled, names, convert)
+        compiled, names, convert = found
+        values = compiled.construct_params(params)
+        out = tuple(
+            values[name] if fn is None else fn(values[name])
+            for name, fn in zip(names, convert, strict=True)
+        )
+        return compiled.string, out
 
     def _append_postgres(
         self,
@@ -484,11 +574,23 @@ class Store:
             "to_move": to_move,
             "touched": now,
         }
+        # psycopg itself, on a connection each worker thread keeps: SQLAlchemy's statement
+        # handling and its pool's ping on every checkout cost more than the round trip
+        # (psycopg prepares the statement on the server once it recurs)
+        import psycopg
+
+        raw = self._held_connection()
         try:
-            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                notified = conn.execute(_PG_APPEND, params).rowcount
-        except IntegrityError as exc:
+            cursor = raw.cursor()
+            cursor.execute(_PG_APPEND_SQL, params)
+            notified = cursor.rowcount
+            raw.commit()
+        except psycopg.IntegrityError as exc:
+            raw.rollback()
             raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
+        except psycopg.Error as exc:
+            self._drop_held()
+            raise OperationalError("append", params, exc) from exc
         if notified != 1:
             raise Conflict(f"table {table_id} is no longer at version {version - 1}")
 
@@ -497,28 +599,34 @@ class Store:
         creator: str | None = None,
         bots: bool = False,
         moved_since: dt.datetime | None = None,
+        conn: Any = None,
     ) -> int:
-        """Tables in play (of one creator; only those with a bot seat when `bots`; only
-        those moved at since `moved_since` when given)."""
-        where = TableRow.status == "playing"
+        """Tables in play or waiting for their open seats (of one creator; only those with
+        a bot seat when `bots`; only those moved at since `moved_since` when given), on
+        `conn` where given."""
+        where: Any = TableRow.status.in_(_HELD)
         if creator is not None:
             where &= TableRow.creator == creator
         if bots:
             where &= TableRow.bots.is_(True)
         if moved_since is not None:
             where &= TableRow.touched >= moved_since
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).where(where)).scalar_one())
+        return self._count(where, conn)
 
-    def created_since(self, creator: str, since: dt.datetime) -> int:
+    def created_since(self, creator: str, since: dt.datetime, conn: Any = None) -> int:
         """Tables `creator` made at or after `since`."""
-        query = select(func.count()).where(TableRow.creator == creator, TableRow.created >= since)
-        with self.engine.connect() as conn:
-            return int(conn.execute(query).scalar_one())
+        return self._count((TableRow.creator == creator) & (TableRow.created >= since), conn)
+
+    def _count(self, where: Any, conn: Any) -> int:
+        if conn is not None:
+            return int(conn.execute(select(func.count()).where(where)).scalar_one())
+        with self.engine.connect() as own:
+            return int(own.execute(select(func.count()).where(where)).scalar_one())
 
     def archive(self, before: dt.datetime) -> list[str]:
-        """Archive the tables in play that nobody moved at since `before`; their ids."""
-        idle = (TableRow.status == "playing") & (TableRow.touched < before)
+        """Archive the tables in play or waiting for open seats that nobody moved at (or
+        joined) since `before`; their ids."""
+        idle = TableRow.status.in_(_HELD) & (TableRow.touched < before)
         with self._writing(), self.engine.begin() as conn:
             ids = list(conn.execute(select(TableRow.id).where(idle)).scalars())
             if ids:

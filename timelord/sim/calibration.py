@@ -1,14 +1,26 @@
-"""Is the coach's stated uncertainty honest? `python -m timelord.sim.calibration` checks it.
+"""Are the coach's intervals honest? `python -m timelord.sim.calibration` checks them.
 
-On endgame positions of seeded games (the last actions of games played by heuristics, where
-playouts are short and the value is well defined), each move the coach reports is valued
-again with `--factor` times more fresh samples. An estimate "holds" when it lies within 1.96
-combined standard errors of that reference (the reference's own noise counted, so the
-expected rate is 95%). The table gives, per game, the share of estimates that hold, the mean
-stated standard error and the mean absolute difference from the reference.
+Ground truth here is what a move is worth when the table's bots play the rest of the game:
+on endgame positions of seeded games (3 to 20 decisions before the end of games played by
+`REFERENCE`, the strongest cheap bot of each game), each move the coach reports is played
+again in `--reference` fresh worlds dealt from the seat's view, and every seat then plays
+`REFERENCE` (from its own view, as at a table) to the end. That value differs from the
+coach's by sampling noise on both sides and by the coach's model error (its simulation
+policy is not the table's bots, and a cut-off playout ends on an evaluation).
 
-    python -m timelord.sim.calibration [--positions 30] [--samples 64] [--factor 10]
-        [--game keys] [--output docs/calibration.md]
+Per game the table gives:
+- `hold`: the share of the coach's 95% intervals (its stated error, model error included,
+  clipped to 0..1) that contain the reference, the reference's own sampling noise widening
+  the interval as it should (nominal 0.95);
+- `hold, sampling only`: the same with the coach's sampling error alone, which is what the
+  intervals were before the model error was added;
+- `model error (fit)`: the root-mean-square difference left after both sampling errors are
+  taken out, the figure `timelord.agents.coach.MODEL_ERROR` should hold.
+
+    python -m timelord.sim.calibration [--positions 10] [--samples 200] [--reference 40]
+        [--game keys] [--seed 1] [--doc docs/coach.md]
+
+`--doc` replaces the part of that file between the calibration markers with the table.
 """
 
 from __future__ import annotations
@@ -18,21 +30,29 @@ import math
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from timelord.agents import make_agent
-from timelord.agents.coach import Z95, Budget, Coach, view_seed
-from timelord.core import GAMES, Rng, State, load
+from timelord.agents.coach import Z95, Budget, Coach, view_seed, win_share
+from timelord.core import GAMES, Action, Game, Rng, State, View, load
 
 PLAYERS = {"keys": 2, "episodes": 3, "card-game": 3, "clue": 3}
-SPEC = {"clue": "heuristic:hard"}
+#: the bots whose play is the ground truth (the strongest that play a game in seconds)
+REFERENCE = {"clue": "heuristic:hard"}
+BEGIN = "<!-- calibration: begin -->"
+END = "<!-- calibration: end -->"
+
+
+def reference_spec(game_id: str) -> str:
+    return REFERENCE.get(game_id, "heuristic")
 
 
 def endgames(game_id: str, players: int, positions: int, seed: int) -> Iterator[State]:
-    """`positions` states, each 3 to 20 actions before the end of its own seeded game of
-    heuristics, with a choice for the seat to move."""
+    """`positions` states, each 3 to 20 decisions before the end of its own seeded game of
+    the reference bots, with a choice for the seat to move."""
     game = load(game_id, players=players)
-    agents = [make_agent(SPEC.get(game_id, "heuristic"), game) for _ in range(players)]
+    agents = [make_agent(reference_spec(game_id), game) for _ in range(players)]
     rng = Rng(seed)
     made = 0
     g = 0
@@ -54,75 +74,122 @@ def endgames(game_id: str, players: int, positions: int, seed: int) -> Iterator[
         yield trail[-back]
 
 
-def check_position(state: State, samples: int, factor: int) -> tuple[int, int]:
-    """(estimates that hold, estimates made) at one position: the coach's values with about
-    `samples` fresh samples per reported move, against `factor` times as many."""
+def reference_value(
+    game: Game, view: View, action: Action, playouts: int, rng: Rng
+) -> tuple[float, float]:
+    """Mean win share and its standard error of `action` when every seat then plays the
+    reference bots to the end, over `playouts` worlds dealt from `view`."""
+    seat = view["seat"]
+    agents = [make_agent(reference_spec(game.id), game) for _ in range(game.players)]
+    xs = []
+    for _ in range(playouts):
+        state = game.sample_state(view, rng).apply(action)
+        while not state.is_over:
+            mover = state.to_move
+            assert mover is not None
+            legal = state.legal_actions()
+            move = legal[0] if len(legal) == 1 else agents[mover].act(state.view(mover), legal, rng)
+            state = state.apply_unchecked(move)
+        xs.append(win_share(state, seat))
+    mean = sum(xs) / len(xs)
+    spread = sum((x - mean) ** 2 for x in xs) + 0.25  # as the coach's own floor
+    return mean, math.sqrt(spread / len(xs) / len(xs))
+
+
+@dataclass
+class Tally:
+    """What the checked estimates of one game came to."""
+
+    hits: int = 0
+    sampling_hits: int = 0
+    total: int = 0
+    excess: list[float] = field(default_factory=list)  # squared difference less both noises
+    differences: list[float] = field(default_factory=list)
+
+    def add(self, coach: Coach, value: float, error: float, ref: float, ref_error: float) -> None:
+        sampling = math.sqrt(max(0.0, error**2 - coach.model_error**2))
+        both = Z95 * math.hypot(error, ref_error)
+        self.hits += max(0.0, value - both) <= ref <= min(1.0, value + both)
+        self.sampling_hits += abs(value - ref) <= Z95 * math.hypot(sampling, ref_error)
+        self.total += 1
+        self.excess.append((value - ref) ** 2 - sampling**2 - ref_error**2)
+        self.differences.append(abs(value - ref))
+
+    def model_error(self) -> float:
+        return math.sqrt(max(0.0, sum(self.excess) / len(self.excess)))
+
+
+def check_position(state: State, samples: int, playouts: int, tally: Tally) -> None:
+    """The coach's reported moves at one position (a budget of `samples`) against the
+    reference bots' values (`playouts` worlds each)."""
     game = state.game
     seat = state.to_move
     assert seat is not None
     view, legal = state.view(seat), state.legal_actions()
     coach = Coach(game)
-    reported = min(len(legal), 3)
-    found = coach.value_moves(view, legal, Budget(rollouts=2 * samples * reported))
+    found = coach.value_moves(view, legal, Budget(rollouts=samples))
     rng = Rng(view_seed(view, salt=1))
-    hits = 0
     for move in found:
-        xs = []
-        for _ in range(factor * move.samples):
-            world = game.sample_state(view, rng)
-            xs.append(coach.playout(world.apply_unchecked(move.action), seat, rng))
-        mean = sum(xs) / len(xs)
-        error = math.sqrt((sum((x - mean) ** 2 for x in xs) + 0.25) / len(xs) / len(xs))
-        hits += abs(move.value - mean) <= Z95 * math.hypot(move.error, error)
-        _STATS.append((move.error, abs(move.value - mean)))
-    return hits, len(found)
+        ref, ref_error = reference_value(game, view, move.action, playouts, rng)
+        tally.add(coach, move.value, move.error, ref, ref_error)
 
 
-#: (stated error, absolute difference) of every estimate checked in this process
-_STATS: list[tuple[float, float]] = []
+def calibrate(game_id: str, positions: int, samples: int, playouts: int, seed: int) -> Tally:
+    tally = Tally()
+    for state in endgames(game_id, PLAYERS.get(game_id, 2), positions, seed):
+        check_position(state, samples, playouts, tally)
+    return tally
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=30, help="per game (%(default)s)")
-    parser.add_argument("--samples", type=int, default=64, help="per reported move")
-    parser.add_argument("--factor", type=int, default=10, help="reference samples / samples")
+    parser.add_argument("--positions", type=int, default=10, help="per game (%(default)s)")
+    parser.add_argument("--samples", type=int, default=200, help="coach budget per position")
+    parser.add_argument("--reference", type=int, default=40, help="reference playouts per move")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
-    parser.add_argument("--output", "-o", help="also write the table (markdown) here")
+    parser.add_argument("--doc", help="write the table between the calibration markers here")
     args = parser.parse_args(argv)
     lines = [
-        "| game | players | positions | estimates | hold (95% stated) | mean stated error "
-        "| mean abs. difference | seconds |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| game | players | reference bots | positions | estimates | hold | hold, sampling "
+        "only | model error (fit) | stated model error | mean abs. difference | seconds |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    print(lines[0])
+    print(lines[0], flush=True)
     for game_id in args.game or list(GAMES):
-        players = PLAYERS.get(game_id, 2)
-        _STATS.clear()
         start = time.perf_counter()
-        hits = total = 0
-        for state in endgames(game_id, players, args.positions, args.seed):
-            h, n = check_position(state, args.samples, args.factor)
-            hits += h
-            total += n
-        stated = sum(e for e, _ in _STATS) / len(_STATS)
-        diff = sum(d for _, d in _STATS) / len(_STATS)
+        tally = calibrate(game_id, args.positions, args.samples, args.reference, args.seed)
+        coach = Coach(load(game_id, players=PLAYERS.get(game_id, 2)))
         line = (
-            f"| {game_id} | {players} | {args.positions} | {total} | {hits / total:.3f} "
-            f"| {stated:.4f} | {diff:.4f} | {time.perf_counter() - start:.0f} |"
+            f"| {game_id} | {PLAYERS.get(game_id, 2)} | {reference_spec(game_id)} "
+            f"| {args.positions} | {tally.total} | {tally.hits / tally.total:.3f} "
+            f"| {tally.sampling_hits / tally.total:.3f} | {tally.model_error():.3f} "
+            f"| {coach.model_error:.3f} "
+            f"| {sum(tally.differences) / tally.total:.3f} | {time.perf_counter() - start:.0f} |"
         )
         lines.append(line)
         print(line, flush=True)
-    if args.output:
-        head = (
-            f"Coach calibration: `python -m timelord.sim.calibration --positions "
-            f"{args.positions} --samples {args.samples} --factor {args.factor} --seed "
-            f"{args.seed}`. Endgame positions of heuristic games; each reported move's value "
-            f"with about {args.samples} fresh samples against {args.factor} times as many.\n\n"
+    if args.doc:
+        command = (
+            f"`python -m timelord.sim.calibration --positions {args.positions} --samples "
+            f"{args.samples} --reference {args.reference} --seed {args.seed}`"
         )
-        Path(args.output).write_text(head + "\n".join(lines) + "\n")
+        table = "\n".join([command, "", *lines])
+        write_between(Path(args.doc), table)
     return 0
+
+
+def write_between(path: Path, text: str) -> None:
+    """Replace what lies between `BEGIN` and `END` in `path` with `text` (appended with the
+    markers when they are missing)."""
+    old = path.read_text() if path.exists() else ""
+    block = f"{BEGIN}\n{text}\n{END}"
+    if BEGIN in old and END in old:
+        head, rest = old.split(BEGIN, 1)
+        new = head + block + rest.split(END, 1)[1]
+    else:
+        new = old.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(new)
 
 
 if __name__ == "__main__":

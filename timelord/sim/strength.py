@@ -338,6 +338,7 @@ def _sections(text: str) -> str:
     for begin, end in (
         (COACH_BEGIN, COACH_END),
         ("<!-- adapters:begin -->", "<!-- adapters:end -->"),
+        ("<!-- simulation:begin -->", "<!-- simulation:end -->"),
     ):
         if begin in text and end in text:
             kept.append(text[text.index(begin) : text.index(end) + len(end)])

@@ -62,8 +62,8 @@ def test_two_people_live_through_a_table(browser: Any, server: str, artifacts: P
         bob_url = _join(bob, server, tid, "Bob", 1)
         for p in (ann, bob):
             p.wait_for_selector('.seat-info[data-seat="1"] .seat-name:has-text("Bob")')
-        assert ann.inner_text('.seat-info[data-seat="0"] .seat-name') == "Ann (you)"
-        assert bob.inner_text('.seat-info[data-seat="0"] .seat-name') == "Ann"
+        assert ann.inner_text('.seat-info[data-seat="0"] .seat-name') == "Ann (guest) (you)"
+        assert bob.inner_text('.seat-info[data-seat="0"] .seat-name') == "Ann (guest)"
         bob.screenshot(path=str(artifacts / "life-2-bob-joined.png"))
 
         # chat: escaped, in both pages
@@ -72,7 +72,7 @@ def test_two_people_live_through_a_table(browser: Any, server: str, artifacts: P
         for p in (ann, bob):
             p.wait_for_selector('#chat-log .chat-line:has-text("hello")')
             line = p.locator("#chat-log .chat-line").first
-            assert line.inner_text() == "Ann: <b>hello</b> Bob"
+            assert line.inner_text() == "Ann (guest): <b>hello</b> Bob"
             assert p.locator("#chat-log b").count() == 0
         bob.fill("#chat-text", "hi Ann, back in a minute")
         bob.click("#chat-form button")
@@ -150,7 +150,7 @@ def test_the_lobby_plays_against_bots_in_one_click(page: Any, server: str, artif
     page.click("#play-bots")
     page.wait_for_url(re.compile(r"/tables/.+\?token="))
     page.wait_for_selector(".frame")
-    assert page.inner_text('.seat-info[data-seat="0"] .seat-name') == "Cleo (you)"
+    assert page.inner_text('.seat-info[data-seat="0"] .seat-name') == "Cleo (guest) (you)"
     assert "Bot (casual)" in page.inner_text("#seats-bar")
     page.screenshot(path=str(artifacts / "life-8-play-against-bots.png"))
     page.goto(server)

@@ -22,6 +22,7 @@ import json
 import math
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -232,6 +233,12 @@ class Encoder:
         self.high: Array = np.repeat(
             np.array(probe.highs, np.float32), [n for _, n in probe.layout]
         ).astype(np.float32)
+        #: whether `encoder_for` built this with `recall` (what a pickle rebuilds it from)
+        self.recall = False
+
+    def __reduce__(self) -> tuple[Any, tuple[Game, bool]]:
+        # the game's `state_parts` are closures: an env pickles its encoder as how to build it
+        return encoder_for, (self.game, self.recall)
 
     def encode(self, view: View) -> Array:
         """The observation of `view` (a seat's view; spectators have none)."""
@@ -285,20 +292,29 @@ def encoder_for(game: Game, recall: bool = False) -> Encoder:
     write: Callable[[Game, Writer, View], None] = module.write
     extra: Callable[[Game, Writer, View], None] | None = getattr(module, "write_recall", None)
     if recall and extra is not None:
-        more = extra
-
-        def both(w: Writer, view: View) -> None:
-            write(game, w, view)
-            more(game, w, view)
-
-        return Encoder(game, both)
+        encoder = Encoder(game, partial(_write_both, write, extra, game))
+        encoder.recall = True
+        return encoder
     key = (game.id, json.dumps(game.options, sort_keys=True))
     parts = _PARTS.get(key)
     if parts is None:
         make_parts: Callable[[Game], Parts] | None = getattr(module, "state_parts", None)
         if make_parts is not None:
             parts = _PARTS[key] = make_parts(game)
-    return Encoder(game, lambda w, view: write(game, w, view), parts)
+    # partials of module functions, not closures: an env pickles with its encoder
+    return Encoder(game, partial(write, game), parts)
+
+
+def _write_both(
+    first: Callable[[Game, Writer, View], None],
+    then: Callable[[Game, Writer, View], None],
+    game: Game,
+    w: Writer,
+    view: View,
+) -> None:
+    """The first observation, then the recall segments."""
+    first(game, w, view)
+    then(game, w, view)
 
 
 #: (game id, options) -> its `state_parts`: every table of one game shares one set of

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from timelord.agents.base import Agent
 from timelord.agents.card_game.play import choose, table_from_state, table_from_view
 from timelord.agents.heuristic import leveled
-from timelord.agents.hooks import Hooks
+from timelord.agents.hooks import Evaluation, Hooks, Policy
 from timelord.core import Action, Game, Rng, State, View
 
 TEMPERATURE = 4.0
@@ -108,6 +108,21 @@ def heuristic_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action
     return choose(table_from_state(state), legal)
 
 
+def plain_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The heuristic's choice on a sampled state with no random moves: the coach's
+    simulations, whose playouts differ by the dealt world (the random tenth of
+    `heuristic_rollout` lost conflicts the heuristic wins)."""
+    if len(legal) == 1:
+        return legal[0]
+    return choose(table_from_state(state), legal)
+
+
+def simulation(game: Game, view: View, thorough: bool = False) -> tuple[Policy, Evaluation]:
+    """The coach's simulations (`thorough`): `plain_rollout`; the search keeps
+    `heuristic_rollout`, whose random tenth lets its tree see other lines."""
+    return (plain_rollout if thorough else heuristic_rollout), evaluate
+
+
 def _make(game: Game, level: str | None) -> Agent:
     return leveled(CardGameHeuristic(game), level)
 
@@ -123,4 +138,10 @@ LEVELS = {
     for level, sims in (("easy", 50), ("medium", 100), ("hard", 200), ("expert", 800))
 }
 
-HOOKS = Hooks(heuristic=_make, rollout=heuristic_rollout, evaluate=evaluate, levels=LEVELS)
+HOOKS = Hooks(
+    heuristic=_make,
+    rollout=heuristic_rollout,
+    evaluate=evaluate,
+    levels=LEVELS,
+    simulation=simulation,
+)

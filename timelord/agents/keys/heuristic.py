@@ -12,9 +12,10 @@ determinisation of a view.
 - `evaluate` (search cut-off): each seat's share of exp(-distance / 1.5) (a `TEMPO` weight
   can add the wait for each seat's next turn; it is 0: in a short check, 11 games against
   three heuristics, ismcts:hard won 0.27 with TEMPO 1 against 0.45 without on the same deals).
-- `rollout` (search playouts, fast): move to the neighbour nearest the goal; in the card
-  phase open (or cookie) the best adjacent door that shortens the path, else play a random
-  card half the time and discard the first card otherwise.
+- `rollout` (search playouts, fast): a win at hand first (`winning`: the step onto the goal
+  edge, or the card that opens the way for it this turn); otherwise move to the neighbour
+  nearest the goal; in the card phase open (or cookie) the best adjacent door that shortens
+  the path, else play a random card half the time and discard the first card otherwise.
 - The heuristic agent is the generic one-ply lookahead (`LookaheadAgent`) valued by
   `evaluate`: it tries each card or move on one deal (three at `hard`) and keeps the one
   that leaves its pawn closest to the goal relative to the others; a newcomer's "get there
@@ -37,9 +38,16 @@ from typing import Any
 
 from timelord.agents.base import Agent
 from timelord.agents.heuristic import LookaheadAgent
-from timelord.agents.hooks import Hooks
-from timelord.core import Action, Game, Rng, State
-from timelord.games.keys.actions import DiscardCard, MovePawn, OpenDoor, PlaceCookie, StayPut
+from timelord.agents.hooks import Evaluation, Hooks, Policy
+from timelord.core import Action, Game, Rng, State, View
+from timelord.games.keys.actions import (
+    DiscardCard,
+    MovePawn,
+    OpenDoor,
+    PlaceCookie,
+    PlaceTunnel,
+    StayPut,
+)
 from timelord.games.keys.board import DALEK, TELEPORT, Geometry
 
 INF = 10**6
@@ -330,10 +338,44 @@ def evaluate(state: State) -> list[float]:
     return list(found)
 
 
+def winning(state: State, legal: Sequence[Action]) -> Action | None:
+    """A move that wins at once for the seat to move (K-7.1), or a card after which its
+    pawn can step onto the goal edge this turn (a door opened, a Time Barrier removed, a
+    Jam Cookie placed); None when it has none. Only a pawn next to its goal edge is tried,
+    so the check costs nothing elsewhere."""
+    s: Any = state
+    seat = s.seat
+    pos = s.pos[seat]
+    if pos < 0:
+        return None
+    goal = s.goal_mask(seat)
+    if not board(state)._spread(1 << pos) & goal:
+        return None
+    for a in legal:
+        after: Any = state.apply_unchecked(a)
+        if after.is_over:
+            if after.winner == seat:
+                return a
+            continue
+        if type(a) is MovePawn or after.seat != seat:
+            continue
+        for b in after.legal_actions():
+            if (
+                type(b) is MovePawn
+                and goal >> b.tile & 1
+                and after.apply_unchecked(b).winner == seat
+            ):
+                return a
+    return None
+
+
 def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     s: Any = state
     seat = s.seat
     pos = s.pos[seat]
+    win = winning(state, legal)
+    if win is not None:
+        return win
     near = s.tables.orthogonal[pos] if pos >= 0 else s.tables.home_tiles[seat]
     field: list[int] | None = None  # the goal field, computed only when a move needs it
     best: Action | None = None
@@ -367,6 +409,60 @@ def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     return legal[-1]
 
 
+def greedy_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The simulations' policy (`HOOKS.simulation`): `rollout`, except that a card is chosen
+    by the path evaluation after it and the move that follows (the table heuristic's
+    judgement of a card, its own door opened or a rival's way barred, without its look at
+    the rivals' replies). Only cards acting next to some pawn (and tunnels, pawn cards and
+    discards) are weighed: the others change no race this turn, and skipping them makes a
+    card decision several times cheaper."""
+    s: Any = state
+    if len(legal) < 2 or type(legal[0]) is MovePawn or type(legal[-1]) is StayPut:
+        return rollout(state, legal, rng)
+    win = winning(state, legal)
+    if win is not None:
+        return win
+    seat = s.seat
+    near = _near_pawns(s)
+    best: Action | None = None
+    best_value = -1.0
+    for a in legal:
+        tile = getattr(a, "tile", -1)
+        if tile >= 0 and not near >> tile & 1 and type(a) is not PlaceTunnel:
+            continue  # a door or barrier away from every pawn changes no race this turn
+        value = evaluate(_moved(state.apply_unchecked(a), seat, rng))[seat]
+        if value > best_value + 1e-9:
+            best, best_value = a, value
+    return best if best is not None else rollout(state, legal, rng)
+
+
+def _near_pawns(s: Any) -> int:
+    """The tiles next to a pawn on the board, or next to the home edge of one off it."""
+    here = board(s)
+    mask = 0
+    for seat, pos in enumerate(s.pos):
+        mask |= here._spread(1 << pos) if pos >= 0 else s.tables.home_mask[seat]
+    return mask
+
+
+def _moved(state: State, seat: int, rng: Rng) -> State:
+    """`state` after `seat`'s move of this turn by `rollout` (as it is when the turn passed)."""
+    s: Any = state
+    if s.is_over or s.seat != seat:
+        return state
+    legal = state.legal_actions()
+    if type(legal[0]) is not MovePawn and type(legal[-1]) is not StayPut:
+        return state
+    return state.apply_unchecked(rollout(state, legal, rng))
+
+
+def simulation(game: Game, view: View, thorough: bool = False) -> tuple[Policy, Evaluation]:
+    """The coach's simulations (`thorough`): `greedy_rollout` and `evaluate`. The search
+    keeps `rollout`: its playouts are one action long, after a tree that has weighed the
+    cards itself, and a greedy card look there would cost most of its 0.8 s."""
+    return (greedy_rollout if thorough else rollout), evaluate
+
+
 def _make(game: Game, level: str | None) -> Agent:
     return LookaheadAgent(game, level, HOOKS, deals={"easy": 1, "medium": 1, "hard": 3})
 
@@ -383,4 +479,16 @@ LEVELS = {
     "expert": {"sims": 2000, "cutoff": 1, "rollout": "heuristic"},
 }
 
-HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)
+#: the coach's playouts: this many actions (a few turns each) by `greedy_rollout`, then the
+#: path evaluation; played to the end a Keys game is a hundred actions more, each card a
+#: one-turn look, about two playouts a second
+COACH_CUTOFF = 16
+
+HOOKS = Hooks(
+    heuristic=_make,
+    rollout=rollout,
+    evaluate=evaluate,
+    levels=LEVELS,
+    simulation=simulation,
+    playout_cutoff=COACH_CUTOFF,
+)

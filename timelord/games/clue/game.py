@@ -70,12 +70,12 @@ class ClueGame(ClueRules):
     options_doc: ClassVar[Mapping[str, str]] = {
         "rules": (
             "rules version, 1 or 2 (default 2, the current rules): 1 keeps a player put out by "
-            "the 8th Pocketwatch answering rumours and the old defaults at 2 players and "
+            "the 8th Pocketwatch answering rumours and the old choices at 2 players and "
             "without intrigue (rulings CL-7, CL-12, CL-18)"
         ),
         "players": "number of seats, 2 to 6 (default 4)",
-        "variant": '"standard" (default from 3 players), "two-player" (default at 2 players, '
-        "CL-18): exactly 2 seats or teams, four face-down side cards, no intrigue deck "
+        "variant": 'by default "standard" from 3 players and "two-player" at 2 (CL-18); '
+        '"two-player": exactly 2 seats or teams, four face-down side cards, no intrigue deck '
         '(C-8.2), or "tiny": a 2-player research '
         "variant for exact CFR, the two-player rules with data/tiny.toml (2 suspects, 2 "
         "weapons, 2 locations round the TARDIS, 1 side card, no dice: every move 2 steps; "

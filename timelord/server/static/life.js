@@ -3,6 +3,7 @@
 // "Play again", the creator's "End table", and the table's chat and notices.
 import { call, reason, toast, esc } from "./api.js";
 import { remember, remembered, alertPlayer, soundToggle, clockText, askToNotify } from "./yours.js";
+import { h } from "./dom.js";
 
 const root = document.getElementById("table");
 const tableId = root.dataset.table;
@@ -59,7 +60,7 @@ function show(snapshot, back = false) {
 
 function drawSeats() {
   if (!snap?.seats) return;
-  bar.innerHTML = "";
+  bar.replaceChildren();
   snap.seats.forEach((s, i) => {
     const li = document.createElement("li");
     li.className = "seat-info";
@@ -112,7 +113,7 @@ function button(text, id, onClick) {
 }
 
 function drawButtons() {
-  buttons.innerHTML = "";
+  buttons.replaceChildren();
   const me = mine();
   const playing = snap.status === "playing" && !snap.over;
   if (me && me.agent === "human" && playing && !inLesson) {
@@ -209,7 +210,7 @@ function drawClaim() {
     ? snap.seats.filter((s) => s.agent === "open") : [];
   form.hidden = open.length === 0;
   const box = document.getElementById("claim-seats");
-  box.innerHTML = "";
+  box.replaceChildren();
   for (const s of open) {
     const b = document.createElement("button");
     b.type = "button"; b.className = "primary"; b.dataset.claim = s.seat;
@@ -234,9 +235,11 @@ function drawNaming() {
     form = document.createElement("form");
     form.id = "name-seat";
     form.className = "claim";
-    form.innerHTML = `<label>Others see you as <strong class="as"></strong>. Your name
-      <input id="seat-name" maxlength="32" required autocomplete="nickname"></label>
-      <button type="submit" class="primary">Set my name</button>`;
+    form.append(
+      h("label", {}, "Others see you as ", h("strong", { class: "as" }), ". Your name ",
+        h("input", { id: "seat-name", maxlength: 32, required: true, autocomplete: "nickname" })),
+      " ",
+      h("button", { type: "submit", class: "primary" }, "Set my name"));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const name = form.querySelector("#seat-name").value.trim();

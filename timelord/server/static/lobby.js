@@ -1,7 +1,8 @@
 // The lobby: play against bots in one click, or set up a table (options in the rules' words,
 // seats for friends, bots or anyone who joins by name, a clock); the tables this browser sits
 // at ("Your tables", from local storage), the open tables to join, and the others.
-import { call, reason, toast, tableList, isFinished, esc } from "./api.js";
+import { call, reason, toast, tableList, isFinished } from "./api.js";
+import { h, fill } from "./dom.js";
 import { remember, remembered, forget, alertPlayer, soundToggle, clockText, askToNotify } from "./yours.js";
 
 const games = JSON.parse(document.getElementById("games-data").textContent);
@@ -24,16 +25,15 @@ const myName = () => nameInput.value.trim() || null;
 
 function drawOptions() {
   const g = current();
-  playersSel.innerHTML = g.counts.map((n) =>
-    `<option value="${n}" ${n === g.players ? "selected" : ""}>${n}</option>`).join("");
-  optionsBox.innerHTML = "";
+  fill(playersSel, g.counts.map((n) => h("option", { value: n, selected: n === g.players }, n)));
+  fill(optionsBox);
   for (const [name, value] of Object.entries(g.options)) {
     const label = document.createElement("label");
     label.append(`${g.labels[name] ?? name} `);
     let input;
     if (name === "variant") {
       input = document.createElement("select");
-      input.innerHTML = `<option value="standard">standard</option><option value="two-player">two-player</option>`;
+      fill(input, ["standard", "two-player"].map((v) => h("option", { value: v }, v)));
       input.value = value;
     } else {
       input = document.createElement("input");
@@ -75,15 +75,14 @@ function matchIntrigue() {
 function drawSeats() {
   const n = Number(playersSel.value);
   const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-  seatsBox.innerHTML = "";
+  fill(seatsBox);
   for (let i = 0; i < n; i++) {
     const label = document.createElement("label");
     label.append(i === 0 ? "Seat 1 " : `Seat ${i + 1} `);
     const sel = document.createElement("select");
     sel.name = `seat-${i}`;
     sel.dataset.seat = i;
-    sel.innerHTML = kinds.map(([k, words]) =>
-      `<option value="${esc(k)}">${esc(i === 0 && k === "human" ? "You" : words)}</option>`).join("");
+    fill(sel, kinds.map(([k, words]) => h("option", { value: k }, i === 0 && k === "human" ? "You" : words)));
     sel.value = old[i] ?? (i === 0 ? "human" : "heuristic");
     label.append(sel);
     seatsBox.append(label);
@@ -159,13 +158,13 @@ function absolute(url) { return new URL(url, location.href).href; }
 
 function showCreated(table) {
   const list = document.getElementById("seat-links");
-  list.innerHTML = "";
+  fill(list);
   for (const s of table.seats) {
     const li = document.createElement("li");
     li.dataset.seat = s.seat;
     if (s.agent === "human" && s.url) {
       const url = absolute(s.url);
-      li.innerHTML = `Seat ${s.seat + 1}: <a class="seat-link" href="${esc(url)}">open seat ${s.seat + 1}</a> `;
+      li.append(`Seat ${s.seat + 1}: `, h("a", { class: "seat-link", href: url }, `open seat ${s.seat + 1}`), " ");
       const input = document.createElement("input");
       input.readOnly = true; input.value = url; input.size = 40; input.setAttribute("aria-label", `seat ${s.seat + 1} link`);
       const copy = document.createElement("button");
@@ -187,15 +186,17 @@ function showCreated(table) {
   document.getElementById("created").hidden = false;
 }
 
-const seatNames = (t) => (t.seats ?? []).map((s) => (s.name ?? s.agent) + (s.guest ? " (guest)" : "")).join(" · ");
+/** A seat's name as the lobby shows it: a guest marked as one. */
+const nameOf = (s) => (s?.name ?? s?.agent ?? "") + (s?.guest ? " (guest)" : "");
+const seatNames = (t) => (t.seats ?? []).map(nameOf).join(" · ");
 function whoseTurn(t) {
   if (t.status === "open") return "waiting for players";
   if (t.status === "abandoned") return "ended by its creator";
   if (isFinished(t)) {
-    const won = (t.winners ?? []).map((w) => t.seats[w]?.name ?? `seat ${w + 1}`);
+    const won = (t.winners ?? []).map((w) => (t.seats[w] ? nameOf(t.seats[w]) : `seat ${w + 1}`));
     return won.length ? `won by ${won.join(" and ")}` : "nobody won";
   }
-  return t.to_move === null || t.to_move === undefined ? "" : `${t.seats[t.to_move]?.name} to move`;
+  return t.to_move === null || t.to_move === undefined ? "" : `${nameOf(t.seats[t.to_move])} to move`;
 }
 function clockOf(t) {
   const c = t.clock;
@@ -206,19 +207,19 @@ function clockOf(t) {
 async function loadTables() {
   const res = await call("GET", "/api/tables");
   const lists = ["open-tables", "live-tables", "done-tables"].map((id) => document.getElementById(id));
-  if (!res.ok) { lists[1].innerHTML = `<li class="muted">Cannot list tables: ${esc(reason(res.data))}</li>`; return; }
+  if (!res.ok) { fill(lists[1], h("li", { class: "muted" }, `Cannot list tables: ${reason(res.data)}`)); return; }
   const tables = tableList(res.data);
   const link = (t) => `/tables/${encodeURIComponent(t.id)}`;
-  const item = (t, action) => `<li data-table="${esc(t.id)}"><strong>${esc(titles[t.game] ?? t.game)}</strong> `
-    + `<span class="muted">${esc(seatNames(t))}</span> · ${esc(whoseTurn(t))}${esc(clockOf(t))} ${action(t)}</li>`;
+  const item = (t, action) => h("li", { "data-table": t.id }, h("strong", {}, titles[t.game] ?? t.game), " ",
+    h("span", { class: "muted" }, seatNames(t)), ` · ${whoseTurn(t)}${clockOf(t)} `, action(t));
   const groups = [
-    [tables.filter((t) => t.status === "open"), (t) => `<a class="join" href="${link(t)}">join</a>`],
-    [tables.filter((t) => t.status === "playing"), (t) => `<a href="${link(t)}">watch</a>`],
+    [tables.filter((t) => t.status === "open"), (t) => h("a", { class: "join", href: link(t) }, "join")],
+    [tables.filter((t) => t.status === "playing"), (t) => h("a", { href: link(t) }, "watch")],
     [tables.filter((t) => isFinished(t) || t.status === "abandoned"),
-      (t) => `<a href="${link(t)}/replay">replay</a> · <a href="${link(t)}">final table</a>`],
+      (t) => [h("a", { href: `${link(t)}/replay` }, "replay"), " · ", h("a", { href: link(t) }, "final table")]],
   ];
   groups.forEach(([found, action], i) => {
-    lists[i].innerHTML = found.length ? found.map((t) => item(t, action)).join("") : `<li class="muted">none</li>`;
+    fill(lists[i], found.length ? found.map((t) => item(t, action)) : h("li", { class: "muted" }, "none"));
   });
 }
 
@@ -228,14 +229,14 @@ const lastTurn = {};
 async function loadYours() {
   const box = document.getElementById("your-tables");
   const mine = Object.entries(remembered()).sort((a, b) => b[1].at - a[1].at).slice(0, 30);
-  if (!mine.length) { box.innerHTML = `<li class="muted">none yet</li>`; return; }
+  if (!mine.length) { fill(box, h("li", { class: "muted" }, "none yet")); return; }
   const items = [];
   for (const [id, entry] of mine) {
     const token = new URLSearchParams((entry.url ?? "").split("?")[1] ?? "").get("token");
     const res = await call("GET", `/api/tables/${encodeURIComponent(id)}${token ? `?token=${encodeURIComponent(token)}` : ""}`);
     if (!res.ok) { if (res.status === 404 || res.status === 403) forget(id); continue; }
     const s = res.data;
-    const names = s.seats.map((x) => x.name);
+    const names = s.seats.map(nameOf);
     const mineNow = entry.seat !== null && entry.seat !== undefined && s.to_move === entry.seat && !s.over;
     if (mineNow && lastTurn[id] === false) alertPlayer(`Your turn at ${entry.game}`);
     lastTurn[id] = mineNow;
@@ -243,11 +244,14 @@ async function loadYours() {
       : s.status === "open" ? "waiting for players"
       : mineNow ? "your turn" : `${names[s.to_move] ?? ""} to move`;
     const clock = s.clock && s.clock.deadline && s.to_move !== null ? ` · ⏱ ${clockText(s.clock.remaining[s.to_move])}` : "";
-    items.push(`<li class="${mineNow ? "your-turn" : ""}" data-table="${esc(id)}"><a href="${esc(entry.url)}"><strong>${esc(entry.game ?? "")}</strong></a> `
-      + `<span class="muted">${esc(names.join(" · "))}</span> · ${esc(turn)}${esc(clock)}`
-      + `${s.rematch ? ` · <a href="/tables/${esc(s.rematch)}${token ? `?token=${esc(token)}` : ""}">rematch offered</a>` : ""}</li>`);
+    const rematch = s.rematch
+      ? [" · ", h("a", { href: `/tables/${encodeURIComponent(s.rematch)}${token ? `?token=${encodeURIComponent(token)}` : ""}` }, "rematch offered")]
+      : [];
+    items.push(h("li", { class: mineNow ? "your-turn" : null, "data-table": id },
+      h("a", { href: entry.url }, h("strong", {}, entry.game ?? "")), " ",
+      h("span", { class: "muted" }, names.join(" · ")), ` · ${turn}${clock}`, rematch));
   }
-  box.innerHTML = items.join("") || `<li class="muted">none yet</li>`;
+  fill(box, items.length ? items : h("li", { class: "muted" }, "none yet"));
 }
 
 drawOptions();

@@ -10,8 +10,8 @@
 // it animates. Under prefers-reduced-motion nothing moves.
 //
 // Use (table.js, around the board redraw):
-//   const before = timelordMotion.capture(board);   // just before board.innerHTML = html
-//   board.innerHTML = html;
+//   const before = timelordMotion.capture(board);   // just before the board is redrawn
+//   (redraw the board)
 //   timelordMotion.play(board, before);              // just after
 // Elements are matched by a key: data-card (cards), a pawn's or mover's title (who it is),
 // data-tile (tiles, for the door flip), .die by position. Hints a board may add: data-deck on

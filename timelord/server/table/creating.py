@@ -44,6 +44,11 @@ class Creating:
         #: the key of creators' address digests (`limits.client_key`), read at first use
         self._secret: bytes | None = None
 
+    async def key_of(self, client: str) -> str:
+        """The client's key as tables store it (a keyed digest of its address): what limits
+        count by and what the search scheduler shares its workers out between."""
+        return client_key(client, await self.db.read(self._client_secret))
+
     def _client_secret(self) -> bytes:
         """The database's key for creators' address digests (blocking: run it in `db`)."""
         if self._secret is None:
@@ -95,10 +100,9 @@ class Creating:
             raise ApiError(Code.CONFIG_INVALID, "stand_in must be a bot, such as 'heuristic'")
         if not isinstance(allow_undo, bool):
             raise ApiError(Code.CONFIG_INVALID, "undo must be true or false")
-        creator = client_key(client, await self.db.read(self._client_secret))
-        await self.db.read(
-            self._check_limits, creator, any(spec not in (HUMAN, OPEN) for spec in specs)
-        )
+        creator = await self.key_of(client)
+        bots = any(spec not in (HUMAN, OPEN) for spec in specs)
+        await self.db.read(self._check_limits, creator, bots)  # refuse early, before a deal
         tokens = [secrets.token_urlsafe(32) if spec == HUMAN else None for spec in specs]
         owner = secrets.token_urlsafe(32)
         try:
@@ -134,6 +138,7 @@ class Creating:
                 clock=clock_settings,
                 stand_in=stand_in_spec,
                 undo=allow_undo,
+                check=functools.partial(self._check_limits, creator, bots),
             )
         )
         live = self.loader.from_stored(stored, game, state)
@@ -143,30 +148,35 @@ class Creating:
         self.loader.add(live)
         return live, tokens, owner
 
-    def _check_limits(self, creator: str, bots: bool) -> None:
-        """429 `rate/limited` if one more table would pass a limit (blocking: a worker)."""
+    def _check_limits(self, creator: str, bots: bool, conn: Any = None) -> None:
+        """429 `rate/limited` if one more table would pass a limit (blocking: a worker);
+        on `conn`, the transaction that inserts the table (`Store.create_table`'s check)."""
         limits, store = self.limits, self.db.store
         minute_ago = self.utcnow() - dt.timedelta(minutes=1)
         check_count(
-            store.created_since(creator, minute_ago),
+            store.created_since(creator, minute_ago, conn),
             limits.creations_per_minute,
             "you created too many tables in the last minute",
         )
         check_count(
-            store.in_play(creator), limits.tables_per_client, "you have too many tables in play"
+            store.in_play(creator, conn=conn),
+            limits.tables_per_client,
+            "you have too many tables in play",
         )
-        check_count(store.in_play(), limits.tables_total, "this server has too many tables in play")
+        check_count(
+            store.in_play(conn=conn), limits.tables_total, "this server has too many tables in play"
+        )
         if bots:
             # a bot game its person walked away from stops counting after a day, not only
             # when it is archived (30 days): the bots there wait and cost nothing
             awake = self.utcnow() - BOT_TABLE_IDLE
             check_count(
-                store.in_play(creator, bots=True, moved_since=awake),
+                store.in_play(creator, bots=True, moved_since=awake, conn=conn),
                 limits.bot_tables_per_client,
                 "you have too many tables with bots in play",
             )
             check_count(
-                store.in_play(bots=True, moved_since=awake),
+                store.in_play(bots=True, moved_since=awake, conn=conn),
                 limits.bot_tables_total,
                 "this server has too many tables with bots in play",
             )

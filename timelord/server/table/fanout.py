@@ -46,6 +46,12 @@ class Outbox:
         self.base = base
         self.limit = limit
         self.overflowed = False
+        #: the logged-in player whose session cookie opened the seat (None: a token did)
+        self.player: str | None = None
+        self.cookie: str | None = None
+        #: why the client may no longer be sent anything: the refusal to tell it, and the
+        #: close code (its seat's link was renewed, its session ended)
+        self.revoked: tuple[str, int] | None = None
         #: the version of the newest snapshot or delta queued, and of the newest sent
         self.version = -1
         self.delivered = -1
@@ -81,12 +87,19 @@ class Outbox:
             self._items.append((MESSAGE, text, -1))
         self._ready.set()
 
+    def revoke(self, refusal: str, code: int) -> None:
+        """Send nothing more, not even what is queued: tell the client `refusal` and close
+        with `code`."""
+        self.revoked = (refusal, code)
+        self._items.clear()
+        self._ready.set()
+
     async def next(self) -> str | None:
-        """The next text to send; None once the client fell too far behind."""
-        while not self._items and not self.overflowed:
+        """The next text to send; None once the client fell too far behind or was revoked."""
+        while not self._items and not self.overflowed and self.revoked is None:
             self._ready.clear()
             await self._ready.wait()
-        if self.overflowed:
+        if self.overflowed or self.revoked is not None:
             return None
         kind, text, version = self._items.popleft()
         if kind != MESSAGE:
@@ -157,10 +170,10 @@ class Fanout:
                     self._push_delta(live, outbox, seats=kind is not Kind.MOVED)
                     continue
                 key = (outbox.seat, outbox.since)
-                text = snapshots.get(key)
-                if text is None:
-                    text = snapshots[key] = snapshot_text(live, outbox.seat, outbox.since)
-                outbox.push_snapshot(text, live.version)
+                whole = snapshots.get(key)
+                if whole is None:
+                    whole = snapshots[key] = snapshot_text(live, outbox.seat, outbox.since)
+                outbox.push_snapshot(whole, live.version)
         if kind in (Kind.LIFE, Kind.PRESENCE):
             text = json.dumps({"type": "seats", "seats": live.seats_json()})
             for outbox in outboxes:

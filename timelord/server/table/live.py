@@ -81,6 +81,8 @@ class Live:
     #: per person's seat, [decisions its person made, decisions its stand-in made], as seen
     #: by this process since it loaded the table (what ratings read: docs/ratings.md)
     decided: dict[int, list[int]] = field(default_factory=dict)
+    #: the creator's client key: whose share of the search pool the table's bots use
+    creator: str = ""
 
     def bot_seed(self, seat: int, version: int) -> int:
         """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
@@ -197,6 +199,11 @@ class Live:
             return self.stand_in if entry.get("stand_in") else None
         return str(entry["agent"])
 
+    def guest(self, seat: int) -> bool:
+        """Whether a person without an account sits at the seat (shown as a guest)."""
+        entry = self.seats[seat]
+        return entry["agent"] == HUMAN and not entry.get("player")
+
     def seats_json(self) -> list[dict[str, Any]]:
         """The snapshot's `seats`: name, kind, presence and stand-in of each seat."""
         out = []
@@ -207,7 +214,7 @@ class Live:
                     "seat": seat,
                     "name": self.name(seat),
                     "agent": entry["agent"],
-                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
+                    "guest": self.guest(seat),
                     "connected": self.watchers[seat] > 0 if person else True,
                     "stand_in": self.stand_in if person and entry.get("stand_in") else None,
                     "stand_in_name": (
@@ -250,7 +257,7 @@ class Live:
                     "seat": i,
                     "agent": entry["agent"],
                     "name": self.name(i),
-                    "guest": entry["agent"] == HUMAN and not entry.get("player"),
+                    "guest": self.guest(i),
                 }
                 for i, entry in enumerate(self.seats)
             ],

@@ -63,6 +63,7 @@ class Loader:
         live.take_life(stored)
         live.tie_seats(stored.seats)
         live.now = self.timer.now
+        live.creator = stored.creator or ""
         return live
 
     def add(self, live: Live) -> None:

@@ -63,7 +63,7 @@ class Tables:
         self.db = Db(store)
         self.hub = Hub()
         self.bots = Bots(self.limits)
-        self.leases = Leases(store.libpq_url() if store.is_postgres else None)
+        self.leases = Leases(store.libpq_url() if store.is_postgres else None, clock=self.timer)
         self.loader = Loader(self.db, self.hub, self.timer, self.limits, self._utcnow)
         self.chat = Chat(self.db, self.hub)
         self.moves = Moves(self.db, self.hub, self.loader, self.chat, self.timer)

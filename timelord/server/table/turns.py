@@ -10,7 +10,7 @@ from functools import partial
 
 from timelord.agents import make_agent
 from timelord.server import clocks
-from timelord.server.bots import Bots
+from timelord.server.bots import Bots, cheap
 from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError
 from timelord.server.lease import MINE, MOVED, Leases
@@ -83,7 +83,8 @@ class Turns:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             # one process thinks for this move; the others wait for it (or for the lease)
-            while live.version == version:
+            spec = live.player(seat)
+            while live.version == version and spec is not None and not cheap(spec):
                 found = await self.leases.take(live.id, version)
                 if found == MINE:
                     held = True
@@ -107,6 +108,7 @@ class Turns:
                 state.legal_actions(),
                 live.bot_seed(seat, version),
                 live.id,
+                live.creator,
             )
             if live.player(seat) is None:  # the person took the seat back meanwhile
                 return

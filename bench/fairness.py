@@ -1,0 +1,219 @@
+"""Does one address slow everyone? (issue 30, finding 7). Run by hand (not a test):
+
+    python bench/fairness.py [--answers 5] [--flooders 8] [--bot-tables 20]
+
+A real `timelord serve` process (SQLite, two search workers, bot delay 0) believes
+X-Forwarded-For from loopback, so one process plays several client addresses. A victim
+address plays a table of keys against an `ismcts:easy` bot and times its bot's answers:
+from the person's move sent on the WebSocket to the snapshot in which the bot has answered.
+The same measure is taken idle and then under each flood from another address, one at a
+time, each bounded:
+
+- hints: `--flooders` loops asking for hints at once on the flooder's own hint table;
+- bot tables: the flooder creates tables of two `ismcts:hard` bots up to its limit (20 by
+  default), first as open tables claimed afterwards (they count toward the limit now);
+- 429s: `--flooders` connections pipelining GETs as fast as they can be written.
+
+Printed per flood: the victim's median and max bot answer time, its ratio to idle (the
+issue's target: within 1.5x), how many of the flooder's tables or requests got through,
+and for the 429 flood the victim's GET latency against idle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Coroutine
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import httpx
+from websockets.asyncio.client import connect
+
+from tests.server.helpers import Server
+
+VICTIM = {"X-Forwarded-For": "198.51.100.1"}
+FLOODER = {"X-Forwarded-For": "203.0.113.66"}
+
+
+async def bot_answers(server: Server, count: int) -> list[float]:
+    """Seconds from the victim's move to its bot's answer, `count` times (new tables as
+    games end)."""
+    times: list[float] = []
+    async with httpx.AsyncClient(base_url=server.url, headers=VICTIM, timeout=60) as http:
+        while len(times) < count:
+            body = {"game": "keys", "seats": ["human", "ismcts:easy"]}
+            made = (await http.post("/api/tables", json=body)).json()
+            url = server.url.replace("http", "ws", 1)
+            path = f"{url}/api/tables/{made['id']}/ws?token={made['seats'][0]['token']}"
+            async with connect(path, additional_headers=VICTIM) as ws:
+                snap = json.loads(await ws.recv())
+                while len(times) < count and not snap["over"]:
+                    if snap.get("to_move") != 0 or not snap.get("legal"):
+                        snap = json.loads(await ws.recv())
+                        continue
+                    version = snap["version"]
+                    start = time.perf_counter()
+                    await ws.send(json.dumps({"version": version, "action": snap["legal"][0]}))
+                    while True:
+                        snap = json.loads(await ws.recv())
+                        if "version" not in snap:
+                            continue
+                        if snap["over"] or (snap["version"] > version + 1 and snap["to_move"] == 0):
+                            break
+                    if not snap["over"]:
+                        times.append(time.perf_counter() - start)
+    return times
+
+
+async def get_latency(server: Server, count: int = 20) -> float:
+    """The victim's median GET /api/tables time, in seconds."""
+    times = []
+    async with httpx.AsyncClient(base_url=server.url, headers=VICTIM, timeout=60) as http:
+        for _ in range(count):
+            start = time.perf_counter()
+            await http.get("/api/tables", params={"limit": 5})
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+@contextlib.asynccontextmanager
+async def running(loops: list[Coroutine[Any, Any, None]]) -> AsyncIterator[None]:
+    tasks = [asyncio.create_task(loop) for loop in loops]
+    try:
+        await asyncio.sleep(1.0)  # the flood is under way before the victim plays
+        yield
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+
+async def hint_flood(server: Server, flooders: int, served: list[int]) -> list[Any]:
+    http = httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60)
+    body = {"game": "keys", "seats": ["human", "random"], "hints": True}
+    made = (await http.post("/api/tables", json=body)).json()
+    url = f"/api/tables/{made['id']}/hint"
+
+    async def loop() -> None:
+        while True:
+            answer = await http.get(url, params={"token": made["seats"][0]["token"]})
+            served[0] += answer.status_code == 200
+
+    return [loop() for _ in range(flooders)]
+
+
+async def bot_table_flood(server: Server, tables: int, made: list[str]) -> None:
+    """Open tables against a hard bot, claimed afterwards and handed to a hard stand-in
+    (so bots search on every turn), until the limit refuses: up to twice the limit."""
+    async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60) as http:
+        for _ in range(tables * 2):
+            body = {"game": "keys", "seats": ["open", "ismcts:hard"], "stand_in": "ismcts:hard"}
+            answer = await http.post("/api/tables", json=body)
+            if answer.status_code != 201:
+                continue
+            table = answer.json()["id"]
+            made.append(f"/api/tables/{table}/end?owner={answer.json()['owner_token']}")
+            seat = await http.post(f"/api/tables/{table}/seats/0/claim", json={"name": "F"})
+            token = seat.json()["token"]
+            await http.post(f"/api/tables/{table}/seats/0/stand-in", params={"token": token})
+
+
+async def pipeline_flood(server: Server, flooders: int, answered: list[int]) -> list[Any]:
+    request = b"GET /api/tables HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.66\r\n\r\n" * 50
+
+    async def loop() -> None:
+        while True:
+            with contextlib.suppress(OSError):
+                reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+                writer.write(request)
+                with contextlib.suppress(OSError):
+                    await writer.drain()
+                data = await reader.read()
+                answered[0] += data.count(b"HTTP/1.1 ")
+                writer.close()
+
+    return [loop() for _ in range(flooders)]
+
+
+def line(name: str, idle: float, times: list[float], extra: str) -> None:
+    median = statistics.median(times)
+    print(
+        f"{name:<12} bot answer median {median * 1000:7.0f} ms  max {max(times) * 1000:7.0f} ms"
+        f"  x{median / idle:4.2f} idle  {extra}",
+        flush=True,
+    )
+
+
+async def main_async(server: Server, args: argparse.Namespace) -> None:
+    idle_times = await bot_answers(server, args.answers)
+    idle = statistics.median(idle_times)
+    idle_get = await get_latency(server)
+    line("idle", idle, idle_times, f"GET median {idle_get * 1000:.1f} ms")
+
+    served = [0]
+    async with running(await hint_flood(server, args.flooders, served)):
+        times = await bot_answers(server, args.answers)
+    line("hints", idle, times, f"flooder's hints answered: {served[0]}")
+
+    made: list[str] = []
+    await bot_table_flood(server, args.bot_tables, made)
+    await asyncio.sleep(1.0)
+    times = await bot_answers(server, args.answers)
+    line("bot tables", idle, times, f"flooder's bot tables: {len(made)} (limit {args.bot_tables})")
+    async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60) as http:
+        for end in made:  # the next flood is measured alone
+            await http.post(end)
+
+    answered = [0]
+    async with running(await pipeline_flood(server, args.flooders, answered)):
+        started = time.perf_counter()
+        times = await bot_answers(server, args.answers)
+        get = await get_latency(server)
+        spent = time.perf_counter() - started
+    line(
+        "429 flood",
+        idle,
+        times,
+        f"GET median {get * 1000:.1f} ms (idle {idle_get * 1000:.1f}); "
+        f"flooder answered {answered[0] / spent:.0f}/s",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--answers", type=int, default=5, help="victim bot answers per measure")
+    parser.add_argument("--flooders", type=int, default=8, help="concurrent flood loops")
+    parser.add_argument("--bot-tables", type=int, default=20, help="the flooder's bot limit")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/bench.db"
+        extra = (
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--bot-tables-per-client",
+            str(args.bot_tables),
+            "--creations-per-minute",
+            "1000",
+        )
+        server = Server(url, 0.0, Path(tmp) / "log", extra=extra)
+        try:
+            server.wait_ready()
+            asyncio.run(main_async(server, args))
+        finally:
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
