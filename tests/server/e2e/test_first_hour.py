@@ -226,7 +226,7 @@ def test_a_friend_invited_by_link_sets_a_name(browser: Any, server: str, artifac
         page.click("#name-seat button[type=submit]")
         page.wait_for_function(
             "() => document.querySelector('.seat-info[data-seat=\"1\"] .seat-name')"
-            "?.textContent === 'Cleo (you)'"
+            "?.textContent === 'Cleo (guest) (you)'"
         )
         assert page.is_hidden("#name-seat")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
