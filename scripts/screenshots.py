@@ -38,30 +38,6 @@ def _latest(snap: dict[str, Any], kind: str, last: int = 6) -> bool:
 SIZES = {"desktop": (1440, 1000), "phone": (390, 844)}
 
 
-#: What table.js will do once the lead wires static/log.js in (the report gives the lines):
-#: the log drawn by log.js from the seat's events, the phone's drawers. The "-wired"
-#: screenshots show it; the others show the pages as they are.
-WIRE_LOG = """async (gameNames) => {
-  const root = document.getElementById('table');
-  const seat = root.dataset.seat === '' ? null : Number(root.dataset.seat);
-  const res = await fetch(`/api/tables/${root.dataset.table}${location.search}`);
-  const snap = await res.json();
-  const names = snap.seats.map((s) => s.name);
-  const glossary = await window.timelordLog.glossary(root.dataset.game);
-  document.getElementById('log').replaceChildren(
-    window.timelordLog.render(snap.events, { seat, names, gameNames, glossary }));
-  window.timelordLog.drawers();
-}"""
-
-
-def seat_names(game: str) -> list[str]:
-    """The game's own names for the seats of a two-seat table (what event texts say)."""
-    import timelord
-
-    rules = timelord.load(game, players=2)
-    return [rules.seat_name(s) for s in range(2)]
-
-
 def api(base: str, method: str, path: str, body: Any = None) -> Any:
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(
@@ -164,16 +140,11 @@ def main() -> None:
                 page.wait_for_load_state("networkidle")
                 page.wait_for_timeout(800)
                 page.screenshot(path=str(out / f"{name}-{size}.png"))
-                if name.endswith("-mid"):
-                    page.add_script_tag(url="/static/log.js", type="module")
-                    page.wait_for_function("() => !!window.timelordLog")
-                    game = name.removesuffix("-mid")
-                    page.evaluate(WIRE_LOG, seat_names(game))
+                if name.endswith("-mid") and phone:
+                    # the log and the moves are a drawer on a phone: the same table with it open
+                    page.get_by_role("button", name="Log · moves").click()
                     page.wait_for_timeout(400)
-                    if phone:
-                        page.get_by_role("button", name="Log · moves").click()
-                        page.wait_for_timeout(400)
-                    page.screenshot(path=str(out / f"{name}-wired-{size}.png"))
+                    page.screenshot(path=str(out / f"{name}-log-{size}.png"))
             ctx.close()
         browser.close()
     for path in out.glob("*.png"):

@@ -260,6 +260,8 @@ def test_a_card_menu_opens_inside_the_window(browser: Any, server: str, size: An
             if cards:
                 break
             version = page.get_attribute(".frame", "data-version")
+            if page.is_visible(".drawer-buttons"):  # a phone: the moves are in the drawer
+                page.click(".drawer-buttons button[aria-controls=log]")
             page.click("#legal [data-action]")
             page.wait_for_function(
                 "v => document.querySelector('.frame')?.dataset.version !== v", arg=version

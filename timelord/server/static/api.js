@@ -39,11 +39,14 @@ export function reason(data) {
   return parts.join(" ");
 }
 
-/** A rule clause as a link to its anchor on the game's rules page (opens beside the table). */
+/** A rule clause as a link to its anchor on the game's rules page, and the game's short
+ * page for people beside it (both open beside the table). */
 export function ruleLink(game, rule) {
-  if (!rule) return "";
-  if (!game) return ` (rule ${esc(rule)})`;
-  return ` (rule <a class="rule" target="_blank" href="/rules/${encodeURIComponent(game)}#${encodeURIComponent(rule)}">${esc(rule)}</a>)`;
+  if (!game) return rule ? ` (rule ${esc(rule)})` : "";
+  const g = encodeURIComponent(game);
+  if (!rule) return ` (<a class="rule howto-link" target="_blank" href="/how-to-play/${g}">how to play</a>)`;
+  return ` (rule <a class="rule" target="_blank" href="/rules/${g}#${encodeURIComponent(rule)}">${esc(rule)}</a>;`
+    + ` <a class="rule howto-link" target="_blank" href="/how-to-play/${g}">how to play</a>)`;
 }
 
 let toastTimer = null;

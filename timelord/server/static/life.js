@@ -39,7 +39,8 @@ function show(snapshot, back = false) {
   if (snap && !back && snapshot.version < snap.version) return;
   const myTurnNow = seat !== null && snapshot.to_move === seat && !snapshot.over
     && !snapshot.seats?.[seat]?.stand_in && snapshot.status === "playing";
-  if (myTurnNow && !wasMyTurn && snap !== null) alertPlayer("It is your turn");
+  // on screen, table.js plays the turn's own sound (sound.js); a hidden tab is notified
+  if (myTurnNow && !wasMyTurn && snap !== null && document.hidden) alertPlayer("It is your turn");
   wasMyTurn = myTurnNow;
   const names = (x) => JSON.stringify((x?.seats ?? []).map((t) => t.name));
   // a seat claimed or renamed: the board names seats too, so it is drawn again

@@ -45,11 +45,16 @@ export function groups(events) {
   return out;
 }
 
-/** The index of the first event after this seat's last own event (0 when it never moved,
- * events.length when its move is the newest). */
+/** The index of the first event after this seat's last move before the others' (0 when it
+ * never moved, events.length when nobody else has acted yet). The run of the seat's own
+ * events at the very end is its turn now (its start, a card drawn for it, what it did so
+ * far), not news to it: what is news is what the others did since its turn before. */
 export function sinceMine(events, seat) {
   if (seat === null || seat === undefined) return events.length;
-  for (let i = events.length - 1; i >= 0; i--) {
+  let i = events.length - 1;
+  while (i >= 0 && events[i].data?.actor === seat) i--;
+  if (i < 0) return events.length;
+  for (; i >= 0; i--) {
     if (events[i].data?.actor === seat) return i + 1;
   }
   return 0;

@@ -109,8 +109,10 @@ export function play(root, before) {
     const ghost = before.clones.get(key).cloneNode(true);
     ghost.classList.add("motion-ghost");
     ghost.setAttribute("aria-hidden", "true");
-    ghost.removeAttribute("id");
-    ghost.querySelectorAll("[id]").forEach((el) => el.removeAttribute("id"));
+    // a picture of the card, no longer a control: no id, no move, no key of its own
+    for (const el of [ghost, ...ghost.querySelectorAll("[id], [data-action], [data-actions], [data-card]")]) {
+      for (const a of ["id", "data-action", "data-actions", "data-card", "data-tile"]) el.removeAttribute(a);
+    }
     ghost.inert = true;
     document.body.append(ghost);
     // a fixed element is placed by the Web Animations API too: no inline style attribute

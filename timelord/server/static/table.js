@@ -4,6 +4,9 @@
 // snapshot the socket's deltas build.
 import { call, reason, toast, esc, ruleLink, UNREACHABLE } from "./api.js";
 import { startReview, hintButton } from "./coach.js";
+import { capture, play } from "./motion.js";
+import { cue } from "./sound.js";
+import { render as renderLog, glossary, announce, drawers } from "./log.js";
 
 const root = document.getElementById("table");
 const board = document.getElementById("board");
@@ -83,6 +86,40 @@ function told(snapshot) {
   if (known !== shown) refresh();
 }
 
+// The readable log (log.js) from the seat's events, with each sentence as the board wrote
+// it (the server puts the table's names for the seats in it), plus a live region that tells
+// a screen reader what just happened and whose turn it is.
+let words = null;           // the game's card and tile texts by name (the log's chips)
+const toldTexts = new Map(); // event index -> the board's sentence for it
+let announced = -1;         // events already announced (-1: none drawn yet, nothing is news)
+let mineAnnounced = false;  // "your turn" was said for the turn now on
+
+/** Keep the board log's sentences by event index (its list is numbered from the newest). */
+function keepTold() {
+  const list = board.querySelector("#log ol.log");
+  if (!list) return;
+  const start = Number(list.getAttribute("start"));
+  for (const i of [...toldTexts.keys()]) if (i >= start) toldTexts.delete(i);
+  [...list.children].forEach((li, i) => toldTexts.set(start - 1 - i, li.textContent));
+}
+
+/** Draw the log in place of the board's plain list, and announce what is news. */
+function drawLog() {
+  if (mode !== "play" || !snap) return;
+  const box = board.querySelector("#log");
+  if (!box) return;
+  const names = (snap.seats ?? []).map((s) => s.name);
+  const events = (snap.events ?? []).map((e, i) => (toldTexts.has(i) ? { ...e, text: toldTexts.get(i) } : e));
+  box.replaceChildren(renderLog(events, { seat, names, glossary: words }));
+  const myTurn = seat !== null && snap.to_move === seat && !snap.over && snap.status === "playing";
+  const said = announced >= 0 && events.length > announced
+    ? events.slice(announced).slice(-4).map((e) => e.text).filter(Boolean) : [];
+  if (myTurn && !mineAnnounced && announced >= 0 && !said.some((t) => /\byour turn\b/i.test(t))) said.push("Your turn");
+  if (said.length) announce(said.join(". "));
+  announced = events.length;
+  mineAnnounced = myTurn;
+}
+
 /** Board elements that stand for one thing (a tile, a location, a seat), by a stable key. */
 function elements() {
   return [...board.querySelectorAll(".board-area [data-tile], .board-area [data-seat]")]
@@ -110,7 +147,15 @@ function place(html) {
   const why = document.getElementById("why");
   if (why) why.hidden = true;   // a reason given for the board before no longer holds
   const before = marks();
+  // where each card, pawn and door was, so the redraw plays out what changed (motion.js);
+  // the animations run on their own and never hold up the next snapshot
+  const moved = capture(board);
   board.innerHTML = html;
+  play(board, moved);
+  // a seat's hand is docked at the foot of a phone's window (style.css)
+  document.body.classList.toggle("hand-docked", !!board.querySelector("[data-hand]"));
+  keepTold();
+  drawLog();
   // What changed glows briefly, so a player sees what the last move touched.
   if (before.size) {
     for (const [key, el] of elements()) {
@@ -184,6 +229,7 @@ function resync(message) {
 async function act(action, confirmText = "") {
   if (busy || shown < 0) return;
   closeMenu();
+  closeDrawer();
   if (lesson && !lessonAllows(action)) return;
   if (confirmText && !(await confirmMove(confirmText))) return;
   busy = true;
@@ -204,6 +250,14 @@ async function act(action, confirmText = "") {
   }
   toast(`Not allowed: ${res.data?.reason ?? reason(res.data)}`, "error", ruleLink(game, res.data?.rule));
   refresh();
+}
+
+/** A move picked from the moves list in the phone's drawer: the drawer goes, so the board
+ * shows what it did. */
+function closeDrawer() {
+  if (!document.body.classList.contains("log-open")) return;
+  document.body.classList.remove("log-open");
+  document.querySelectorAll(".drawer-buttons [aria-expanded]").forEach((b) => b.setAttribute("aria-expanded", "false"));
 }
 
 /** Ask the player to confirm a move that cannot be taken back; resolves true or false. */
@@ -415,6 +469,20 @@ function applyDelta(base, d) {
   return next;
 }
 
+/** The sound of an update: its most telling new event (sound.js), only for a change the
+ * socket told as a step on from the snapshot on screen (not the first one, not a resync). */
+function hear(prev, next, step) {
+  const state = (x) => ({
+    mine: !!x && seat !== null && x.to_move === seat && !x.over && x.status === "playing",
+    over: !!x?.over,
+  });
+  const was = state(prev);
+  const now = state(next);
+  if (!step || !prev || next.version <= prev.version) return;
+  const fresh = (next.events ?? []).slice((prev.events ?? []).length);
+  cue(fresh, { seat, myTurn: now.mine, wasMyTurn: was.mine, over: now.over, wasOver: was.over });
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   // after a reconnect, only what came after the version this page already has
@@ -427,6 +495,7 @@ function connect() {
     let data;
     try { data = JSON.parse(m.data); } catch { return; }
     heard();
+    const prev = snap;
     if (data && data.type === "delta") {
       if (!snap || (data.from !== 0 && data.from !== snap.version)) {
         snap = null;  // reconnect for the whole snapshot
@@ -446,7 +515,9 @@ function connect() {
       if (data && (data.code || data.reason)) toast(reason(data), "error", ruleLink(game, data.rule));
       return;
     }
+    hear(prev, snap, data.type === "delta" && data.from !== 0);
     told(snap);
+    if (snap.version === shown) drawLog();   // else the board's redraw draws it
     document.dispatchEvent(new CustomEvent("table-snapshot", { detail: snap }));
   };
   socket.onclose = () => { setConn("reconnecting…"); socket = null; setTimeout(connect, 1500); };
@@ -505,6 +576,7 @@ async function startReplay() {
   document.getElementById("next").onclick = () => replayStep(+1);
   document.getElementById("step").oninput = (e) => { step = Number(e.target.value); replayDraw(); };
   setConn("replay");
+  drawers();
   await replayDraw();
 }
 
@@ -514,6 +586,11 @@ async function start() {
   const title = root.dataset.gameName || game;
   if (who) who.textContent = seat === null ? `Watching a table of ${title}` : `You play at a table of ${title}`;
   if (who && seat !== null && root.dataset.hints === "1") hintButton(who, apiBase, q);
+  // a lesson docks its own panel at the foot of a phone and points at what to click: its
+  // log and moves stay in the page
+  if (!lesson) drawers();
+  // the chips' texts come when they come: the board does not wait for them
+  glossary(game).then((g) => { words = g; drawLog(); });
   await refresh();
   connect();
   setInterval(poll, 2000);
