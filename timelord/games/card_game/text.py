@@ -172,6 +172,10 @@ def event_text(game: Any, kind: str, d: dict[str, Any], seat: int | None) -> str
             parts.append("Defenders " + _names(cs, d["defenders"], "card"))
         if d["enemies"]:
             parts.append("Enemies " + _names(cs, d["enemies"], "card"))
+        if d.get("end"):
+            return f"The game is over: the attack on {at} turns face-up to be scored: " + (
+                "; ".join(parts)
+            )
         return f"The cards at {at} turn face-up: " + "; ".join(parts)
     if kind == "beaten":
         return f"{cs.name[d['card']]} is beaten outright by a Defender at {at}"
