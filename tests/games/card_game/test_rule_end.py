@@ -153,6 +153,40 @@ def test_c_6_4_scoring(game3: CardGame) -> None:
     assert s.winners() == [0, 1]
 
 
+def test_c_6_4_vp_as_it_stands_counts_only_what_the_table_shows(game3: CardGame) -> None:
+    """C-6.4 applied to the table now, for the board and the terminal: unattacked Locations
+    count for their owners, face-up attacks for their attackers (a face-up Papal Mainframe
+    for nobody), and an attack with a face-down Enemy for nobody yet: it is listed as
+    unknown, and every seat (and the spectator) is shown the same standing."""
+    t = Scenario(game3, active=0)
+    t.location(0, "big-place")  # 4 for seat 0
+    t.location(1, "big-place", enemies=["dalek"], attacker=0, face_up=True)  # 4 for seat 0
+    t.location(1, "small-place")  # 1 for seat 1
+    t.location(2, "small-place", enemies=["dalek"], attacker=1)  # face down: unknown
+    t.location(2, "small-place", enemies=["papal-mainframe"], attacker=1, face_up=True)
+    s = t.state()
+    views = [s.view(seat)["standing"] for seat in (None, 0, 1, 2)]
+    assert views == [{"vp": [8, 1, 0], "unknown": [3]}] * 4
+    assert s.scores() == [8.0, 2.0, 0.0]  # the face-down Dalek does not void: seat 1's
+    s.phase = "over"  # the end turns it up (C-R30): the standing is the score
+    assert s.view(None)["standing"] == {"vp": [8, 2, 0], "unknown": []}
+
+
+def test_c_6_4_vp_as_it_stands_is_the_same_in_every_world_a_seat_cannot_tell_apart() -> None:
+    """C-6.4, C-7: the standing comes from public facts only: a world dealt from any seat's
+    view stands the same, and at the end it is the final score."""
+    game = timelord.load("card-game", players=3)
+    for seed in range(3):
+        state, rng = game.new_game(seed), Rng(seed)
+        while not state.is_over:
+            public = state.view(None)["standing"]
+            for seat in range(3):
+                world = game.sample_state(state.view(seat), Rng(seed))
+                assert world.view(None)["standing"] == public == state.view(seat)["standing"]
+            state = state.apply(rng.choice(state.legal_actions()))
+        assert state.view(None)["standing"]["vp"] == [int(v) for v in state.scores()]
+
+
 def test_c_6_5_turn_limit() -> None:
     """C-6.5: the simulation bound ends the game at max_turns and scores it."""
     g = timelord.load("card-game", players=3, max_turns=2)
