@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.games.card_game.text import ENDED, PHASE_WORDS, seat_word
+from timelord.games.card_game.state import PHASE_WORDS
+from timelord.games.card_game.text import ENDED, seat_word
 
 
 def _name(cs: Any, c: int | None) -> str:

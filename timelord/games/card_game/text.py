@@ -52,7 +52,7 @@ _UNSEEN = {
 
 def _names(cs: CardSet, cards: list[Any], hidden: str) -> str:
     """Card names joined ("Dalek and Rory"); cards not seen counted ("2 face-down Enemies")."""
-    named = [cs.name[c] for c in cards if c is not None]
+    named: list[str] = [cs.name[c] for c in cards if c is not None]
     unseen = len(cards) - len(named)
     if unseen:
         one, many = _UNSEEN[hidden]

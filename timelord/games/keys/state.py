@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import abstractmethod
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -978,7 +979,7 @@ class KeysState(State):
             return self._step_off_refusal()
         if type(action) is not MovePawn:
             return None
-        tile = action.tile  # type: ignore[attr-defined]
+        tile = action.tile
         if self.stuck[seat]:
             return IllegalAction("your pawn is in the Pandorica and cannot move", "K-6.5")
         if not isinstance(tile, int) or not 0 <= tile < self.tables.geo.cells:
@@ -1324,7 +1325,7 @@ _EFFECTS: dict[type[Action], Any] = {
 
 _FIELDS = {cls: _field_types(cls) for cls in _EFFECTS}
 
-_PLAY_CHECKS: dict[type[Action], Any] = {
+_PLAY_CHECKS: dict[type[Action], Callable[[KeysState, Any], IllegalAction | None]] = {
     DiscardCard: KeysState._discard_refusal,
     OpenDoor: KeysState._toggle_refusal,
     CloseDoor: KeysState._toggle_refusal,
