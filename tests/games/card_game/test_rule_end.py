@@ -167,6 +167,8 @@ def test_c_6_4_vp_as_it_stands_counts_only_what_the_table_shows(game3: CardGame)
     s = t.state()
     views = [s.view(seat)["standing"] for seat in (None, 0, 1, 2)]
     assert views == [{"vp": [8, 1, 0], "unknown": [3]}] * 4
+    picture = game3.render_view(s.view(1))  # the terminal's table shows it
+    assert "8 VP as it stands" in picture and "VP unknown until the attack turns up" in picture
     assert s.scores() == [8.0, 2.0, 0.0]  # the face-down Dalek does not void: seat 1's
     s.phase = "over"  # the end turns it up (C-R30): the standing is the score
     assert s.view(None)["standing"] == {"vp": [8, 2, 0], "unknown": []}
