@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.core.toy_game import ToyGame, ToyState
+from tests.core.toy_game import PlayCard, ToyGame, ToyState
 from timelord.core import Action, Rng, View, register
 from timelord.core.conformance import ConformanceError, check_game
 
@@ -112,3 +112,28 @@ def test_default_counted_enumeration_follows_the_list() -> None:
     ours, theirs = Rng(9), Rng(9)
     assert state.random_legal(ours) == legal[theirs.below(len(legal))]
     assert ours.state == theirs.state
+
+
+class _OrderRevealingState(ToyState):
+    """Says its plays reveal nothing, yet lays a card before or after the one already down
+    according to whether the next seat's hidden hand holds a higher card."""
+
+    def reveals(self, action: Action) -> bool:
+        return False
+
+    def apply_unchecked(self, action: Action) -> ToyState:
+        after = super().apply_unchecked(action)
+        assert isinstance(action, PlayCard)
+        seat = self.turn % self.game.players
+        nxt = (seat + 1) % self.game.players
+        if after.hands[nxt] and max(after.hands[nxt]) > action.card:
+            row = after.played[seat]
+            row.insert(0, row.pop())
+        return _OrderRevealingState(after.game, after.hands, after.played, after.turn, after.rng)
+
+
+def test_an_order_that_depends_on_hidden_cards_is_a_reveal() -> None:
+    """The views after an action are compared exactly, order included: the same cards laid in
+    an order that hidden cards decide tell a seat something."""
+    with pytest.raises(ConformanceError, match="reveals\\(\\) said no"):
+        check_game(_game_with(_OrderRevealingState), games=30, illegal_per_step=0)

@@ -1,5 +1,6 @@
-"""The keyed generator of served tables (issue 18, item 1): the `Rng` interface over
-BLAKE2b in counter mode, its state carried by a game from the deal to the last draw."""
+"""The keyed generator of served tables, so no seat can work out the deals to come from the
+draws it has seen: the `Rng` interface over BLAKE2b in counter mode, its state carried by a
+game from the deal to the last draw."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What a seat is told leaks nothing beyond what the rules make public (issue 18 item 10).
+"""What a seat is told leaks nothing beyond what the rules make public: a log that says more
+than the view lets a player (or a bot reading it) learn hidden cards.
 
 A seat's knowledge is the pair (its view, the events it was told). Take two worlds the seat
 cannot tell apart: the real one and one `sample_state` deals from the seat's view, with the

@@ -1,4 +1,5 @@
-"""Texts that misled (issue 31 item 8), each checked where it is made."""
+"""Texts that misled players (a door named for a back nobody saw, wrong pronouns, labels that
+called named cards reconstructions), each checked where it is made."""
 
 from __future__ import annotations
 

@@ -13,8 +13,6 @@ from timelord.core.errors import (
     IllegalAction,
     InvalidAction,
     InvalidSeat,
-    NotYourTurn,
-    StaleState,
 )
 from timelord.core.events import Event, emit
 from timelord.core.game import Game, State, View
@@ -36,10 +34,8 @@ __all__ = [
     "InvalidAction",
     "InvalidSeat",
     "KeyedRng",
-    "NotYourTurn",
     "Record",
     "Rng",
-    "StaleState",
     "State",
     "View",
     "decode_action",

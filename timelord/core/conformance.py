@@ -165,7 +165,10 @@ def _check_reveals(
 ) -> None:
     """`state.reveals(action)` never says False when the action drew chance or taught a seat
     something: then the generator stands still, and in worlds dealt from any seat's view
-    before, the action leaves that seat the very view it has after. (In a world dealt for
+    before, the action leaves that seat the very view it has after, order included: the order
+    of a declared attack is public (each card is laid by an action of its own, and a seat that
+    knows the card is told it as it is laid, C-R28), and worlds are dealt into the same
+    places. (In a world dealt for
     another seat the action may name a card its actor does not hold there, a card placed
     face down, say: such a world cannot stand for the real one and is skipped.)"""
     if state.reveals(action):
@@ -183,8 +186,8 @@ def _check_reveals(
                     what = f"{action} is illegal in a world of its own seat"
                     raise _fail(game_seed, step, what) from exc
                 continue
-            if _unordered(seen) != _unordered(after):
-                differ = sorted(k for k in after if _unordered(seen.get(k)) != _unordered(after[k]))
+            if seen != after:
+                differ = sorted(k for k in after if seen.get(k) != after[k])
                 raise _fail(
                     game_seed,
                     step,
@@ -192,17 +195,6 @@ def _check_reveals(
                     "world dealt from its view); reveals() said no",
                 )
     report.reveals_checked += 1
-
-
-def _unordered(value: Any) -> Any:
-    """`value` with every list made a sorted tuple: what a seat knows, leaving aside the order
-    in which cards it knows lie in a group (the Card Game keeps a declared attack in the order
-    of declaration, which a world dealt from another seat's view need not repeat)."""
-    if isinstance(value, dict):
-        return tuple(sorted((k, _unordered(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return tuple(sorted((_unordered(v) for v in value), key=repr))
-    return value
 
 
 def _check_counted(

@@ -8,13 +8,14 @@ path for search and playouts, for actions taken from `legal_actions()` of that s
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from timelord.core.action import Action, decode_action
 from timelord.core.errors import ConfigError, GameOver, IllegalAction, InvalidAction, InvalidSeat
 from timelord.core.events import Event
 from timelord.core.rng import Rng
+from timelord.core.viewcache import snapshot
 
 View = dict[str, Any]
 
@@ -147,6 +148,23 @@ class Game(ABC):
         opts = ", ".join(f"{k}={v!r}" for k, v in sorted(self.options.items()))
         return f"<{type(self).__name__} {self.id} {opts}>"
 
+    # A game is its class and its options (a record rebuilds it from them), so that is what
+    # pickling sends, not its caches (a lock, closures), and copying one gives itself.
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_game, (type(self), dict(self.options)))
+
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
+
+
+def _rebuild_game(cls: Callable[..., Game], options: dict[str, Any]) -> Game:
+    """The game of class `cls` with `options`, as unpickled."""
+    return cls(**options)
+
 
 def _offered(action: Action, legal: list[Action]) -> bool:
     """Whether `action` is among `legal`; identity first, since callers mostly pass back one
@@ -224,6 +242,18 @@ class State(ABC):
     def to_json(self) -> dict[str, Any]:
         """Canonical JSON form; `game.state_from_json` reads it back exactly."""
 
+    # Pickling and copying go through the canonical JSON form, the one thing every build of
+    # every game reads back exactly (a compiled state has no instance dict to copy).
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_state, (self.game, self.to_json()))
+
+    def __copy__(self) -> State:
+        return _rebuild_state(self.game, self.to_json())
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return _rebuild_state(self.game, self.to_json())
+
     def check(self, action: Action) -> None:
         """Refuse `action` unless it is legal now: `InvalidAction`, `GameOver` or the
         game's `IllegalAction` with reason and rule."""
@@ -274,3 +304,9 @@ class State(ABC):
     @property
     def players(self) -> int:
         return self.game.players
+
+
+def _rebuild_state(game: Game, data: dict[str, Any]) -> State:
+    """`game`'s state read from its JSON form, sharing no list with the state it came from
+    (`to_json` may hand out a state's own lists)."""
+    return game.state_from_json(snapshot(data))

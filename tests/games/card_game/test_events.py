@@ -1,4 +1,5 @@
-"""Events (issue 11): what each seat is told of every action, redacted exactly as views are
+"""Events, the log a seat reads to follow the game: what each seat is told of every action,
+redacted exactly as views are
 (C-7.1): a seat never sees a card in an event that its views do not show it, the spectator
 only face-up cards, and what a seat is told never depends on what it cannot see."""
 

@@ -1,4 +1,5 @@
-"""Every door refuses bad input with a library error (issue 10): seats, spectators,
+"""Every door refuses bad input with a library error, since clients, edited records and agents
+send what no legal game makes: seats, spectators,
 saved states, views given to `sample_state`, actions built outside the legal list, options."""
 
 from __future__ import annotations

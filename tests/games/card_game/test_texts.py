@@ -1,5 +1,5 @@
-"""Card texts, option docs and menu labels (issue 11): every design and counter explained
-from data, the card each move uses, every option documented."""
+"""Card texts, option docs and menu labels, so a player learns the cards at the table: every
+design and counter explained from data, the card each move uses, every option documented."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Issue 11: every action tells what happened as events, redacted per seat like views, and
+"""Every action tells what happened as events (the log a seat follows the game by), redacted
+per seat like views, and
 what a seat is told never depends on what it cannot see."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 10: actions built outside the legal list (API clients, edited records) are refused
+"""Actions built outside the legal list (API clients, edited records) are refused
 with the real reason and clause, never with an IndexError or a wrapped-round index."""
 
 from __future__ import annotations

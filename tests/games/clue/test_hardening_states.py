@@ -1,4 +1,5 @@
-"""Issue 10: `state_from_json` refuses every state the rules could not reach, and a mutation
+"""`state_from_json` refuses every state the rules could not reach (stored tables and records
+are read back from outside), and a mutation
 fuzzer over real mid-game states checks that each mutant is refused with `CorruptRecord` or
 plays on correctly (views, render, `sample_state`, further random moves)."""
 

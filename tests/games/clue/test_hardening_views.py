@@ -1,5 +1,5 @@
-"""Issue 10: `sample_state` checks the view it is given at the door, and its per-view cache
-(`ViewCache`) is safe under threads."""
+"""`sample_state` checks the view it is given at the door (agents and clients hand it views
+they built), and its per-view cache (`ViewCache`) is safe under the server's threads."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Issue 11 for Episodes: every transition tells each seat what happened, redacted as views
-are, with steps the engine resolved by itself; nothing a seat is told depends on its secrets."""
+"""Episodes: every transition tells each seat what happened (the log it follows the game
+by), redacted as views are, with steps the engine resolved by itself; nothing a seat is told
+depends on its secrets."""
 
 from __future__ import annotations
 

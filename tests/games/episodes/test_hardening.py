@@ -1,4 +1,5 @@
-"""Issue 10 for Episodes: every door refuses bad input with a library error, quickly."""
+"""Episodes: every door refuses bad input with a library error, quickly, since clients, edited
+records and agents send what no legal game makes."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """E-8.8 / E-R13: a step is taken without asking only when every seat can see that it has one
 option. Where only the player's hidden cards leave one option (a Gadget draw of equal cards,
 a forced hand-limit discard, an episode phase with no episode in hand), the player is asked
-as at a table, and the others see and are told exactly what a free choice shows them
-(issue 18 item 10).
+as at a table, and the others see and are told exactly what a free choice shows them:
+otherwise the step taken by itself tells them what the hidden cards are.
 
 Each test builds two worlds the observers cannot tell apart, one where the player's hidden
 cards leave a single option and one where they leave a choice, makes the same public moves in

@@ -1,4 +1,5 @@
-"""Issue 11 for Episodes: card and step texts as data, option docs, menu labels."""
+"""Episodes: card and step texts as data, option docs, menu labels, so a player learns the
+cards and steps at the table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Issue 11 for Keys to the TARDIS: each transition tells every seat what happened (opened
+"""Keys to the TARDIS: each transition tells every seat what happened, the log it follows the
+game by (opened
 backs, moves, teleports, earned Extra Turns, draws to the drawer only, the end), and nothing a
 seat is told depends on what it cannot see."""
 

@@ -1,4 +1,5 @@
-"""Issue 10 for Keys to the TARDIS: every door refuses bad input with a library error."""
+"""Keys to the TARDIS: every door refuses bad input with a library error, since clients, edited
+records and agents send what no legal game makes."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import timelord
 from timelord.core import CorruptRecord, IllegalAction, InvalidAction, Record, Rng, replay
 from timelord.games.keys.actions import MovePawn
+from timelord.games.keys.board import tile_index
 
 
 def _random_record(players: int, seed: int) -> Record:
@@ -129,8 +130,10 @@ def test_corrupt_states_are_refused() -> None:
 
 def test_why_illegal_names_the_clause(make) -> None:
     state = make()
-    err = state.why_illegal(MovePawn(3))
+    err = state.why_illegal(MovePawn(tile_index("a1")))  # the own edge: a card comes first
     assert isinstance(err, IllegalAction) and err.rule == "K-3.2"
+    err = state.why_illegal(MovePawn(tile_index("d7")))  # another edge: no card helps
+    assert isinstance(err, IllegalAction) and err.rule == "K-4.3"
 
 
 def test_malformed_and_foreign_actions_are_invalid(make) -> None:

@@ -49,6 +49,33 @@ def test_k3_2_must_play_before_moving(make) -> None:
         assert err.value.rule == "K-3.2"
 
 
+def test_k3_2_a_move_no_card_could_allow_names_its_own_rule(make) -> None:
+    """K-3.2 with K-5.4, K-4.1, K-4.3, K-6.5: a move asked for before the card is played,
+    which no card could make legal this turn, is refused by the rule that forbids it (typing
+    `move to d4` is answered "Control is entered only by Teleport", not "play a card")."""
+    on_board = make(pawns=["c2", None], open_=["c2"])
+    assert _refused(on_board, MovePawn(T("d4"))) == "K-5.4"  # Control
+    assert _refused(on_board, MovePawn(T("f2"))) == "K-4.1"  # not adjacent
+    assert _refused(make(pawns=[None, None]), MovePawn(T("c3"))) == "K-4.3"  # not the edge
+    stuck = make(pawns=["c2", "e6"], open_=["c2", "e6", "c3"], pandorica=[2, 0])
+    assert _refused(stuck, MovePawn(T("c3"))) == "K-6.5"
+
+
+def test_k3_2_a_move_a_card_could_allow_still_waits_for_the_card(make) -> None:
+    """K-3.2: a closed door (a Key opens it), a diagonal (a Time Tunnel joins it) and a tile
+    held by another pawn (a Cyberman pushes it) are refused with "play a card first": the
+    answer never turns on a door's unseen back."""
+    state = make(pawns=["c2", "c3"], open_=["c2", "c3"])
+    for tile in ("b2", "b3", "c3"):  # closed, diagonal, occupied
+        assert _refused(state, MovePawn(T(tile))) == "K-3.2", tile
+
+
+def _refused(state, action) -> str:  # type: ignore[no-untyped-def]
+    with pytest.raises(IllegalAction) as err:
+        state.apply(action)
+    return err.value.rule
+
+
 def test_k3_2_play_exactly_one_card(make) -> None:
     """K-3.2: the play step offers each distinct card once and takes exactly one."""
     state = make(hands=[["key-blue", "key-blue", "key-red", "sonic"], ["key-blue"] * 3])

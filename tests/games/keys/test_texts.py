@@ -1,4 +1,5 @@
-"""Issue 11 for Keys to the TARDIS: texts of every card, tile and piece as data; clear menu
+"""Keys to the TARDIS, so a player learns the game at the table: texts of every card, tile and
+piece as data; clear menu
 labels named by board squares; a legend for every symbol of the grid."""
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from timelord.games.card_game.text import ENDED, PHASE_WORDS, seat_word
+from timelord.games.card_game.state import PHASE_WORDS
+from timelord.games.card_game.text import ENDED, seat_word
 
 
 def _name(cs: Any, c: int | None) -> str:
@@ -38,14 +39,16 @@ def render_view(game: Any, view: dict[str, Any]) -> str:
     )
     locs = view["locations"]
     counters = cs.constants.counters
+    standing = view.get("standing")  # (views stored before it was added have none)
     for p in range(view["players"]):
         mark = " (you)" if p == seat else ""
         h = view["hands"][p]
         r = view["reserves"][p]
         tardis = sum(1 for x in locs if x["owner"] == p and x["tardis"])
         daleks = sum(1 for x in locs if x["attacker"] == p)
+        vp = f"{standing['vp'][p]} VP as it stands, " if standing else ""
         out.append(
-            f"-- {game.seat_name(p)}{mark}: {view['time'][p]} TP, hand {h['count']}, "
+            f"-- {game.seat_name(p)}{mark}: {vp}{view['time'][p]} TP, hand {h['count']}, "
             f"reserve {r['count']}, TARDIS in play {tardis}/{counters}, "
             f"Daleks in play {daleks}/{counters}"
         )
@@ -58,6 +61,8 @@ def render_view(game: Any, view: dict[str, Any]) -> str:
                 bits.append("TARDIS")
             if x["defenders"]:
                 bits.append("defenders: " + ", ".join(_name(cs, q) for q in x["defenders"]))
+            if standing and L in standing["unknown"]:
+                bits.append("VP unknown until the attack turns up")
             if x["enemies"]:
                 ens = []
                 for e, up in zip(x["enemies"], x["face_up"], strict=True):

@@ -52,7 +52,7 @@ _UNSEEN = {
 
 def _names(cs: CardSet, cards: list[Any], hidden: str) -> str:
     """Card names joined ("Dalek and Rory"); cards not seen counted ("2 face-down Enemies")."""
-    named = [cs.name[c] for c in cards if c is not None]
+    named: list[str] = [cs.name[c] for c in cards if c is not None]
     unseen = len(cards) - len(named)
     if unseen:
         one, many = _UNSEEN[hidden]
@@ -172,6 +172,10 @@ def event_text(game: Any, kind: str, d: dict[str, Any], seat: int | None) -> str
             parts.append("Defenders " + _names(cs, d["defenders"], "card"))
         if d["enemies"]:
             parts.append("Enemies " + _names(cs, d["enemies"], "card"))
+        if d.get("end"):
+            return f"The game is over: the attack on {at} turns face-up to be scored: " + (
+                "; ".join(parts)
+            )
         return f"The cards at {at} turn face-up: " + "; ".join(parts)
     if kind == "beaten":
         return f"{cs.name[d['card']]} is beaten outright by a Defender at {at}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from timelord.games.card_game.rules.endgame import standing
 from timelord.games.card_game.state import ATTACK, DEFEND, IRON, OVER, VALIANT, CardGameState
 
 
@@ -89,6 +90,7 @@ def build_view(s: CardGameState, seat: int | None) -> dict[str, Any]:
         "reserve_new": list(s.newres) if own_new else [],
         "reserve_new_count": len(s.newres),
         "passed": [list(x) for x in s.passed[seat]] if seat is not None else [],
+        "standing": standing(s),  # VP as it stands, public: the same for every seat
     }
     if s.fought:  # only then, so views of rules-1 games read as before (C-R33)
         view["fought"] = list(s.fought)

@@ -1028,28 +1028,27 @@ def _no_such(state: ClueState, action: Action) -> IllegalAction | None:
     """The refusal of an action naming a node, card, side card, seat or intrigue card that
     does not exist (actions built outside the legal list: API clients, edited records)."""
     g = state.game
+    # the fields as given, read untyped: an edited action may hold text where a number is due
+    # (the compiled build would refuse a typed read of it with a TypeError)
+    raw: Any = action
 
     def bad(value: object, size: int) -> bool:
         return isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size
 
-    if isinstance(action, Move) and (
-        bad(action.to, g.board.nodes) or action.to not in g.board.places
-    ):
-        return IllegalAction(f"there is no board node {action.to!r}", "C-3.2")
-    if isinstance(action, UsePassage) and bad(action.location, g.board.rooms):
-        return IllegalAction(f"there is no location {action.location!r}", "C-2.2")
-    if isinstance(action, NameCard | ShowCard) and bad(action.card, len(g.card_names)):
-        return IllegalAction(f"there is no card {action.card!r}", "C-4.1")
-    if isinstance(action, LookAtSideCard) and bad(action.index, len(state.side)):
+    if isinstance(action, Move) and (bad(raw.to, g.board.nodes) or raw.to not in g.board.places):
+        return IllegalAction(f"there is no board node {raw.to!r}", "C-3.2")
+    if isinstance(action, UsePassage) and bad(raw.location, g.board.rooms):
+        return IllegalAction(f"there is no location {raw.location!r}", "C-2.2")
+    if isinstance(action, NameCard | ShowCard) and bad(raw.card, len(g.card_names)):
+        return IllegalAction(f"there is no card {raw.card!r}", "C-4.1")
+    if isinstance(action, LookAtSideCard) and bad(raw.index, len(state.side)):
         if not state.side:
             return IllegalAction("side cards are only in the two-player variant", "C-8.2")
-        return IllegalAction(f"there is no side card {action.index!r}", "C-8.2")
-    if isinstance(action, Target) and bad(action.seat, g.players):
-        return IllegalAction(f"there is no seat {action.seat!r} at this table", "C-6.4")
-    if isinstance(action, PlayCard) and (
-        not isinstance(action.card, str) or action.card not in g.effect
-    ):
-        return IllegalAction(f"there is no intrigue action card {action.card!r}", "C-6.4")
+        return IllegalAction(f"there is no side card {raw.index!r}", "C-8.2")
+    if isinstance(action, Target) and bad(raw.seat, g.players):
+        return IllegalAction(f"there is no seat {raw.seat!r} at this table", "C-6.4")
+    if isinstance(action, PlayCard) and (not isinstance(raw.card, str) or raw.card not in g.effect):
+        return IllegalAction(f"there is no intrigue action card {raw.card!r}", "C-6.4")
     return None
 
 

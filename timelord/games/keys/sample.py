@@ -87,7 +87,8 @@ def sample_state(game: KeysRules, view: Any, rng: Rng) -> KeysState:
     """
     with door(CorruptRecord, "not a view of this Keys game"):
         plan = game._views.get(view)  # the cache copies the view before `prepare` sees it
-    return plan.deal(rng)
+    dealt: KeysState = plan.deal(rng)
+    return dealt
 
 
 def prepare(game: KeysRules, view: Any) -> _Plan:

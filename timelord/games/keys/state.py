@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import abstractmethod
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -745,7 +746,9 @@ class KeysState(State):
             if check is None:
                 if cls is ForgoBonus:
                     return IllegalAction("there is no TARDIS Key bonus to forgo", "K-5.6")
-                return IllegalAction("play one card before you move", "K-3.2")
+                return self._early_move_refusal(action) or IllegalAction(
+                    "play one card before you move", "K-3.2"
+                )
             return check(self, action)
         if phase == MOVE:
             if cls is MovePawn:
@@ -965,6 +968,35 @@ class KeysState(State):
                 f"{self._name(tile)} is not one step (or one Time Tunnel) away", "K-4.1"
             )
         return self._entry_refusal(tile, seat)
+
+    def _early_move_refusal(self, action: Action) -> IllegalAction | None:
+        """A move asked for before the card is played, refused by a rule no card can change:
+        that rule is the useful answer, not "play a card first" (K-3.2). Whatever a card could
+        change (a closed door, a barrier, a pawn in the way, a diagonal a Time Tunnel could
+        join) is left to K-3.2, so the answer never depends on an unseen door's back."""
+        seat = self.seat
+        if type(action) is StepOff:
+            return self._step_off_refusal()
+        if type(action) is not MovePawn:
+            return None
+        tile = action.tile
+        if self.stuck[seat]:
+            return IllegalAction("your pawn is in the Pandorica and cannot move", "K-6.5")
+        if not isinstance(tile, int) or not 0 <= tile < self.tables.geo.cells:
+            return IllegalAction(f"there is no tile {tile!r}", "K-1.1")
+        if tile == self.tables.control:
+            return IllegalAction("the TARDIS Control tile is entered only by Teleport", "K-5.4")
+        p = self.pos[seat]
+        if p < 0:
+            return self._move_refusal(tile) if tile not in self.tables.home_tiles[seat] else None
+        if tile in self.neighbours(p):
+            return None
+        corner = self.tables.geo.diagonal_corner(p, tile)
+        if corner is not None and p != self.tables.control and not self.corner_mask >> corner & 1:
+            return None  # a Time Tunnel played now could join them (K-6.7)
+        return IllegalAction(
+            f"{self._name(tile)} is not one step (or one Time Tunnel) away", "K-4.1"
+        )
 
     def _step_off_refusal(self) -> IllegalAction | None:
         seat = self.seat
@@ -1293,7 +1325,7 @@ _EFFECTS: dict[type[Action], Any] = {
 
 _FIELDS = {cls: _field_types(cls) for cls in _EFFECTS}
 
-_PLAY_CHECKS: dict[type[Action], Any] = {
+_PLAY_CHECKS: dict[type[Action], Callable[[KeysState, Any], IllegalAction | None]] = {
     DiscardCard: KeysState._discard_refusal,
     OpenDoor: KeysState._toggle_refusal,
     CloseDoor: KeysState._toggle_refusal,

@@ -14,7 +14,7 @@ from timelord.games.card_game.rules.common import (
     to_discard,
 )
 from timelord.games.card_game.rules.endgame import victory_points
-from timelord.games.card_game.rules.tell import say, say_hidden
+from timelord.games.card_game.rules.tell import place, say, say_hidden
 from timelord.games.card_game.state import MAIN, OVER, CardGameRules, CardGameState
 
 
@@ -178,11 +178,17 @@ def finish(s: CardGameState, why: str) -> None:
     s.p_cards = ()
     s.p_n = 0
     if s.log is not None:
+        # C-R30: every attack turns up to be scored, and the table is told what it shows,
+        # so that what a seat was told accounts for the Enemies its final view names.
+        for L, ens in enumerate(s.loc_en):
+            up = s.loc_up[L]
+            if any(not up >> i & 1 for i in range(len(ens))):
+                enemies = list(ens)
+                say(s, "reveal", actor=None, defenders=[], enemies=enemies, end=True, **place(s, L))
         vp = victory_points(s)
         best = max(vp)
         winners = [p for p, v in enumerate(vp) if v == best]
-        if s.log is not None:
-            say(s, "game-over", actor=None, why=why, scores=vp, winners=winners)
+        say(s, "game-over", actor=None, why=why, scores=vp, winners=winners)
 
 
 __all__ = ["after_action", "all_mask", "end_turn", "setup"]

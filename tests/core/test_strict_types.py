@@ -1,0 +1,26 @@
+"""The rules core and the games type-check under `mypy --strict`: they are what the compiled
+build is made from (mypyc trusts the types), and what every other layer builds on. The rest
+of the package is held to the project's milder settings (pyproject.toml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_core_and_games_pass_mypy_strict() -> None:
+    api = pytest.importorskip("mypy.api", reason="the test extra brings mypy")
+    # a cache of its own: the strict options would invalidate the plain run's cache
+    out, err, status = api.run(
+        [
+            "--strict",
+            "--cache-dir",
+            str(ROOT / ".mypy_cache" / "strict"),
+            str(ROOT / "timelord" / "core"),
+            str(ROOT / "timelord" / "games"),
+        ]
+    )
+    assert status == 0, out + err
