@@ -45,10 +45,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a fresh `timelord` server on a free loopback port."""
     db = tmp_path_factory.mktemp("e2e") / "tables.db"
     port = _free_port()
+    # every page of the suite comes from this one loopback address: the per-client table,
+    # creation and socket limits (tested on their own in tests/server) would refuse the
+    # suite's later tables, so this server counts none of them
     code = (
         "import uvicorn; from timelord.server import create_app; "
-        f"uvicorn.run(create_app({f'sqlite:///{db}'!r}, 0.0), host='127.0.0.1', port={port}, "
-        "log_level='warning')"
+        "from timelord.server.limits import Limits; "
+        "free = Limits(tables_per_client=0, bot_tables_per_client=0, creations_per_minute=0, "
+        "sockets_per_client=0); "
+        f"uvicorn.run(create_app({f'sqlite:///{db}'!r}, 0.0, limits=free), host='127.0.0.1', "
+        f"port={port}, log_level='warning')"
     )
     # short coach reviews (the review chart's test); an override gives better screenshots
     env = {"TIMELORD_REVIEW_SECONDS": "0.05", **os.environ, "PYTHONPATH": str(ROOT)}
