@@ -9,7 +9,7 @@ the CPU time per step and its ratio to the raw step:
 - pz no events: the same with `events=False` (no events recorded);
 - pz step+last: the first plus `env.last()` of the seat to move, as an AEC loop calls it:
   the observation, the mask, the reward and that seat's info (its sentences are written only
-  when read, so not here) — issue #23's target, <= 3x raw;
+  when read, so not here) — the target, <= 3x raw;
 - openspiel: `legal_actions()` and `apply_action` on the adapter's state;
 - pz loop: the standard AEC loop through `env()`, PettingZoo's standard wrappers included
   (`agent_iter`, `last()`, a random offered index from the mask, `step`): what the

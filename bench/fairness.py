@@ -1,4 +1,4 @@
-"""Does one address slow everyone? (issue 30, finding 7). Run by hand (not a test):
+"""Does one address slow everyone? Run by hand (not a test):
 
     python bench/fairness.py [--answers 5] [--flooders 8] [--bot-tables 20]
 
@@ -15,7 +15,7 @@ time, each bounded:
 - 429s: `--flooders` connections pipelining GETs as fast as they can be written.
 
 Printed per flood: the victim's median and max bot answer time, its ratio to idle (the
-issue's target: within 1.5x), how many of the flooder's tables or requests got through,
+target: within 1.5x), how many of the flooder's tables or requests got through,
 and for the 429 flood the victim's GET latency against idle.
 """
 

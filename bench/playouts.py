@@ -23,7 +23,7 @@ the same process, so machine noise hits all of them alike. Also prints `sample_s
 per CPU second on mid-game views (search bots call it once per iteration), the build
 (`timelord.BUILD`: the targets differ) and the load average before and after.
 
-Targets (issue 35), on the unchecked drive: compiled, every game >= 2x native `gin_rummy` and
+Targets, on the unchecked drive: compiled, every game >= 2x native `gin_rummy` and
 Keys >= 0.25x native 7x7 `breakthrough`; pure Python, every game >= 1x native `gin_rummy`.
 """
 

@@ -7,8 +7,8 @@ view of the seat to move with the given level's settings (sims raised so the clo
 budget, ends each search), and the rate is simulations per second of this process's CPU
 time (`time.process_time`: one core; on a busy machine wall time would also count other
 jobs), sample_state included.
-The targets (issue 35, compiled build, hard level, 4 players): 3,000 per second for the Card
-Game, 8,000 for the others. For scale the
+The targets (what a search needs to play well in 0.8 s; compiled build, hard level, 4
+players): 3,000 per second for the Card Game, 8,000 for the others. For scale the
 same run measures the game's random-playout rate (actions/s) on the same positions.
 """
 

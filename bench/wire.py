@@ -1,4 +1,5 @@
-"""Bytes on the wire to one seat over a whole game (issue 29). Run by hand (not a test):
+"""Bytes on the wire to one seat over a whole game (the target: at most 1 MiB).
+Run by hand (not a test):
 
     python bench/wire.py [--game episodes] [--players 3] [--min-moves 500]
 

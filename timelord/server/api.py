@@ -1,4 +1,5 @@
-"""The HTTP and WebSocket contract (issue 12), documented in /openapi.json.
+"""The HTTP and WebSocket contract that programs outside this repository are built against,
+documented in /openapi.json.
 
 Every refusal answers `{"code", "reason", "rule"}` with its status and changes nothing.
 """

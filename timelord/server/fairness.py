@@ -1,5 +1,6 @@
 """Search time shared fairly: between client addresses first, and each address's tables
-second (issue 18, item 3; issue 30, finding 7).
+second, so that one address flooding
+searches cannot make every other table wait.
 
 The search pool has a few workers. Every search that runs there (a bot's move, a stand-in's,
 a hint, a review's decision) asks `FairQueue` for a worker, naming the client address it is

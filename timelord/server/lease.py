@@ -1,5 +1,5 @@
-"""One process thinks for a bot move, however many serve its table (issue 18, item 4), and
-a frozen one does not hold the table up (issue 30, finding 9).
+"""One process thinks for a bot move, however many serve its table, so no bot
+move is searched twice, and a frozen one does not hold the table up.
 
 Processes sharing one PostgreSQL database each follow every table they have loaded, and each
 would run its bots. Before a bot that searches decides the move that takes a table past

@@ -1,4 +1,5 @@
-"""What one client, and everybody together, may hold of a server (issue 18, item 3 and 5).
+"""What one client, and everybody together, may hold of a server, so that one address cannot crowd
+the others out.
 
 A client is its address (`timelord.server.proxy.client_address`: the peer, or the address a
 trusted proxy passed on), never a connection, so opening a new connection starts no fresh

@@ -1,5 +1,6 @@
 """Players over HTTP: sign-up, log-in and out, the session's player, profiles, histories and
-leaderboards; and the results a table leaves when it ends (issue 20).
+leaderboards; and the results a table leaves when it ends (what ratings are
+built from).
 
 The session cookie opens every seat tied to its player wherever a seat token is taken
 (`seat_for`), so a logged-in person needs no link to return to their tables.

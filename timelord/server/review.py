@@ -1,4 +1,5 @@
-"""The coach on the web: post-game reviews and in-game hints (issue 22).
+"""The coach on the web: post-game reviews and in-game hints, run in the
+fair search pool like every other search.
 
 - `GET /api/tables/{id}/review?seat=N[&token=T]`: once the game is over, the review of seat N
   (`timelord.agents.coach.review`), computed in the bot pool in the background, one decision

@@ -84,7 +84,7 @@ class TableRow(Base):
     #: the bot spec that plays a seat whose player is away
     stand_in: Mapped[str] = mapped_column(String(64), default="heuristic")
     undo: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: whether any seat took an action back (such a table is not rated, issue 20)
+    #: whether any seat took an action back (such a table is not rated: docs/ratings.md)
     undo_used: Mapped[bool] = mapped_column(Boolean, default=False)
     #: the table made by the first rematch request, once there is one
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -1,4 +1,5 @@
-"""The coach's tables: stored post-game reviews and the tables that allow hints (issue 22).
+"""The coach's tables: stored post-game reviews and the tables that allow hints, so a review is
+computed once.
 
 Revision ID: 0004
 Revises: 0003

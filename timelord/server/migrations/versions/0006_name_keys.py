@@ -1,4 +1,5 @@
-"""Players' name keys become confusable skeletons (issue 30, finding 5).
+"""Players' name keys become confusable skeletons, so a look-alike of a
+taken name is taken too.
 
 Upgrades a database of 0005 in place: each player's `name_key` was the case-folded name;
 it becomes `names.name_key` (NFKC, then the UTS #39 skeleton). Where two existing names turn

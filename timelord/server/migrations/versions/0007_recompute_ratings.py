@@ -1,4 +1,5 @@
-"""Ratings rebuilt from the stored results under the rules of issue 30, finding 6.
+"""Ratings rebuilt from the stored results under the rules docs/ratings.md states
+(one seat per account, stand-in seats, ties), so farmed ratings stored earlier are repaired.
 
 The old rules rated an account sitting at two seats of one table (from its better place),
 and openskill's default damping let each tied pairing shrink a seat's uncertainty as if it
