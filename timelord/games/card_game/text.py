@@ -291,7 +291,7 @@ def action_label(game: Any, view: dict[str, Any], action: Action) -> str:
         # a Location by its name, as on the table; two of one name by their owners
         if not 0 <= L < len(locs):
             return "a Location no longer in play"
-        name = cs.name[locs[L]["card"]]
+        name = str(cs.name[locs[L]["card"]])
         if sum(1 for other in locs if cs.name[other["card"]] == name) > 1:
             return f"{name} ({game.seat_name(locs[L]['owner'])}'s)"
         return name
