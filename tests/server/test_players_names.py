@@ -181,3 +181,20 @@ def test_a_replay_marks_its_guests(web: TestClient) -> None:
     _play_out(web, tid, claimed["token"])
     board = web.get(f"/tables/{tid}/replay/board?step=1").json()["html"]
     assert "Bee (guest)" in board
+
+
+@pytest.mark.parametrize("name", ["Ace", "\u0410ce", "ACE"])
+def test_a_guest_cannot_rename_their_seat_to_a_players_name(web: TestClient, name: str) -> None:
+    """Finding 5: a guest could not claim a seat under a player's name, but could rename the
+    seat to it afterwards through the seat-name route."""
+    assert _sign_up(web, "Ace").status_code == 201
+    guest = _fresh(web)
+    made = guest.post("/api/tables", json={"game": "keys", "seats": ["human", "human"]}).json()
+    token = made["seats"][1]["token"]
+    renamed = guest.post(
+        f"/api/tables/{made['id']}/seats/1/name?token={token}", json={"name": name}
+    )
+    assert renamed.status_code == 409 and renamed.json()["code"] == "name/taken"
+    assert guest.post(
+        f"/api/tables/{made['id']}/seats/1/name?token={token}", json={"name": "Bee"}
+    ).is_success

@@ -431,7 +431,12 @@ async def _not_a_players_name(request: Request, name: Any) -> None:
     "/tables/{table_id}/seats/{seat}/claim",
     response_model=SeatLink,
     responses=responses(
-        *_TABLE, C.SEAT_NOT_FOUND, C.SEAT_TAKEN, C.REQUEST_TOO_LARGE, C.NAME_INVALID
+        *_TABLE,
+        C.SEAT_NOT_FOUND,
+        C.SEAT_TAKEN,
+        C.NAME_TAKEN,
+        C.REQUEST_TOO_LARGE,
+        C.NAME_INVALID,
     ),
     openapi_extra=body_doc(ClaimIn),
     summary="Claim an open seat by name",
@@ -458,13 +463,19 @@ async def claim(request: Request, tables: TablesDep, live: TableDep, seat: int) 
     "/tables/{table_id}/seats/{seat}/name",
     response_model=Snapshot,
     responses=responses(
-        *_SEAT, C.SEAT_NOT_FOUND, C.SEAT_NOT_HUMAN, C.REQUEST_TOO_LARGE, C.NAME_INVALID
+        *_SEAT,
+        C.SEAT_NOT_FOUND,
+        C.SEAT_NOT_HUMAN,
+        C.NAME_TAKEN,
+        C.REQUEST_TOO_LARGE,
+        C.NAME_INVALID,
     ),
     openapi_extra=body_doc(ClaimIn),
     summary="Set your seat's name",
     description="With the seat's token: the name others see (a friend invited by a link "
     "starts as the game's name of the seat); it stays with the seat in a rematch. 422 "
-    "name/invalid unless 1-32 printable characters, 409 seat/not_human for a bot's seat, "
+    "name/invalid unless 1-32 printable characters, 409 name/taken for a player's name (or "
+    "a look-alike), 409 seat/not_human for a bot's seat, "
     "403 seat/forbidden for another seat's token or a seat that takes an account's name.",
 )
 async def name_seat(
@@ -475,6 +486,7 @@ async def name_seat(
     token: str | None = None,
 ) -> Response:
     body = only(await read_json(request), {"name"}, '{"name": "..."}')
+    await _not_a_players_name(request, body["name"])  # as a claim: a guest is no player
     await tables.seats.rename(live, seat, body["name"])
     return _json(snapshot_text(live, seat))
 
