@@ -92,9 +92,9 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+def _page(browser: Any, motion: str) -> Iterator[Any]:
+    """A fresh context's page that records its JavaScript errors in `page.errors`."""
+    context = browser.new_context(reduced_motion=motion, viewport={"width": 1280, "height": 800})
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -103,6 +103,19 @@ def page(browser: Any) -> Iterator[Any]:
         yield pg
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A page that prefers reduced motion: boards redraw without animating, so Playwright's
+    wait for a still element never races a card in flight (motion has its own tests)."""
+    yield from _page(browser, "reduce")
+
+
+@pytest.fixture
+def moving_page(browser: Any) -> Iterator[Any]:
+    """A page with motion on, for the tests whose subject is the animation."""
+    yield from _page(browser, "no-preference")
 
 
 @pytest.fixture(scope="session")

@@ -99,7 +99,9 @@ def _axe(page: Any, url: str) -> list[dict[str, Any]]:
 def test_every_page_passes_axe(pages: dict[str, str], browser: Any, artifacts: Path) -> None:
     # the pages' strict CSP refuses inline scripts, axe's injected one too: the test's own
     # context lets the test tool in (the pages and their headers are unchanged)
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    ctx = browser.new_context(
+        reduced_motion="reduce", viewport={"width": 1280, "height": 800}, bypass_csp=True
+    )
     page = ctx.new_page()
     found: dict[str, list[dict[str, Any]]] = {}
     try:
@@ -118,7 +120,9 @@ def test_every_page_passes_axe(pages: dict[str, str], browser: Any, artifacts: P
 
 def test_no_page_scrolls_sideways_on_a_phone(pages: dict[str, str], browser: Any) -> None:
     """Issue 34, "Phone first-class": at 390x844 no page is wider than the screen."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    ctx = browser.new_context(
+        reduced_motion="reduce", viewport={"width": 390, "height": 844}, has_touch=True
+    )
     page = ctx.new_page()
     try:
         wide = {}

@@ -48,7 +48,7 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def test_card_game_hand_covers_no_own_location_and_menus_fit(
     server: str, browser: Any, size: dict[str, int]
 ) -> None:
-    ctx = browser.new_context(viewport=size)
+    ctx = browser.new_context(reduced_motion="reduce", viewport=size)
     page = ctx.new_page()
     try:
         page.goto(_table(server))

@@ -44,7 +44,7 @@ def _post(base: str, path: str, body: Any) -> Any:
 
 
 def _context(browser: Any, size: dict[str, int]) -> Any:
-    return browser.new_context(viewport=size)
+    return browser.new_context(reduced_motion="reduce", viewport=size)
 
 
 def _walk_lesson(page: Any, server: str, game: str, size: dict[str, int]) -> int:

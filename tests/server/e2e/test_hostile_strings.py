@@ -63,7 +63,7 @@ def _call(method: str, url: str, body: Any = None) -> tuple[int, Any]:
 @pytest.fixture(scope="module")
 def person(browser: Any, server: str) -> Iterator[Any]:
     """A browser context logged in as the player with the hostile name."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 800})
     context.add_init_script(WATCH)
     name = PLAYER_NAME
     answer = context.request.post(f"{server}/api/players", data={"name": name})
@@ -175,7 +175,9 @@ def _table_pages(
 def test_hostile_strings_run_nowhere_on_a_table(
     person: Any, browser: Any, server: str, artifacts: Path, game: str
 ) -> None:
-    spectator = browser.new_context(viewport={"width": 1280, "height": 800})
+    spectator = browser.new_context(
+        reduced_motion="reduce", viewport={"width": 1280, "height": 800}
+    )
     spectator.add_init_script(WATCH)
     try:
         table = _table(person, server, game)

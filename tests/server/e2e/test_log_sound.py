@@ -77,7 +77,9 @@ def test_the_log_groups_turns_marks_news_and_chips(server: str, page: Any) -> No
 
 
 def test_the_log_is_a_drawer_on_a_phone(server: str, browser: Any) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    ctx = browser.new_context(
+        reduced_motion="reduce", viewport={"width": 390, "height": 844}, has_touch=True
+    )
     page = ctx.new_page()
     try:
         res = page.request.post(

@@ -32,7 +32,11 @@ EXERCISE = """async () => {
 }"""
 
 
-def test_the_look_modules_need_nothing_a_strict_policy_blocks(server: str, page: Any) -> None:
+def test_the_look_modules_need_nothing_a_strict_policy_blocks(
+    server: str, moving_page: Any
+) -> None:
+    page = moving_page
+
     def strict(route: Any) -> None:
         response = route.fetch()
         headers = {**response.headers, "content-security-policy": POLICY}

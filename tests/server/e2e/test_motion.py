@@ -46,7 +46,8 @@ def _load(page: Any, base: str) -> None:
     page.evaluate(SETUP)
 
 
-def test_a_moved_card_travels_and_a_door_flips(server: str, page: Any) -> None:
+def test_a_moved_card_travels_and_a_door_flips(server: str, moving_page: Any) -> None:
+    page = moving_page
     _load(page, server)
     seen = page.evaluate(MOVE)
     assert seen["count"] == 2  # the card and the door
@@ -54,12 +55,14 @@ def test_a_moved_card_travels_and_a_door_flips(server: str, page: Any) -> None:
     assert seen["left"] < seen["finalLeft"] - 100
     assert seen["tile"] != "none"
     assert all(150 <= d <= 400 for d in seen["durations"])
-    # input is not blocked while it moves: the card in its new place takes a click
+    # input is not blocked while it moves: held mid-flight (so the click's target stands still),
+    # the card takes a click
     page.evaluate(
         "() => { const box = document.getElementById('motion-test');"
         " const b = window.timelordMotion.capture(box);"
         " box.querySelector('.table').style.marginLeft = '0px';"
-        " window.anims = window.timelordMotion.play(box, b); }"
+        " window.anims = window.timelordMotion.play(box, b);"
+        " for (const a of window.anims) { a.pause(); a.currentTime = 100; } }"
     )
     assert page.evaluate("window.anims.length") == 1
     page.click('#motion-test [data-card="7"]', force=True)

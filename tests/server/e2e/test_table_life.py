@@ -50,7 +50,10 @@ def test_two_people_live_through_a_table(browser: Any, server: str, artifacts: P
     }
     table = _post(server, "/api/tables", body)
     tid = table["id"]
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
+    contexts = [
+        browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 800})
+        for _ in range(2)
+    ]
     try:
         ann, bob = (c.new_page() for c in contexts)
         errors: list[str] = []

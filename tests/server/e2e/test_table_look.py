@@ -106,7 +106,10 @@ def _watch_other_move(base: str, page: Any) -> dict[str, Any]:
     }
 
 
-def test_another_seats_move_is_seen_heard_logged_and_announced(server: str, page: Any) -> None:
+def test_another_seats_move_is_seen_heard_logged_and_announced(
+    server: str, moving_page: Any
+) -> None:
+    page = moving_page
     seen = _watch_other_move(server, page)
     # the door seat 1 opened turns over on seat 0's board
     assert seen["anims"], "nothing moved when the other seat moved"
