@@ -19,15 +19,19 @@ Then throughput, in the same run: observations encoded per second per seat (stra
 the state, every seat of every position of the games; target >= 20,000), the Gymnasium env's
 learner steps per second against random opponents (and its cost per move of the game,
 opponents' moves included, as a ratio to the raw step), the vector env's learner steps per
-second at N = 1, 16, 256 tables (only `step` timed, not the choice of the actions; at least
-`--vector-steps` learner steps and `--vector-batches` batch steps, so that at every N the
-tables play whole episodes and not only their openings, which cost other than the rest),
+second at N = 1, 16, 64, 256 tables and the ratio N=64 / N=1 (the target: >= 1.5; only
+`step` timed, not the choice of the actions; at least `--vector-steps` learner steps and
+`--vector-batches` batch steps, so that at every N the tables play whole episodes and not
+only their openings, which cost other than the rest),
 beside them the raw engine's moves per second with 256 games stepped in turn over one game
 at a time (what many tables cost the engine alone: its states fall out of the CPU's caches),
 and C++ gin_rummy's random-playout actions per second
-through pyspiel as the yardstick. `--ismcts SIMS` adds OpenSpiel's ISMCTSBot through the
-adapter against timelord's own ISMCTS with the same settings (UCT c=2, random rollouts to
-the end), CPU milliseconds per simulation at the same positions.
+through pyspiel as the yardstick. `--async-steps K` adds the process-per-table env
+(`async_vector_env`) with 2 tables against 1 (learner steps per *wall* second, the only clock
+that sees two processes; the target is >= 1.7 on 2 cores, which only an otherwise idle
+machine can show: the load average is printed beside it). `--ismcts SIMS` adds OpenSpiel's
+ISMCTSBot through the adapter against timelord's own ISMCTS with the same settings (UCT c=2,
+random rollouts to the end), CPU milliseconds per simulation at the same positions.
 
 Times are CPU seconds of this process (`time.process_time`), so other load on the machine
 counts less than in wall time (it still slows each instruction: compare ratios of one run).
@@ -37,7 +41,8 @@ across rounds, as in a long training run, but never meet the same positions agai
 best round is shown. The load average is printed at the start and the end.
 
     python bench/adapters.py [--games N] [--seed S] [--only GAME] [--rounds R]
-                             [--vector-steps K] [--vector-batches B] [--ismcts SIMS]
+                             [--vector-steps K] [--vector-batches B] [--async-steps K]
+                             [--ismcts SIMS]
 """
 
 from __future__ import annotations
@@ -240,6 +245,27 @@ def vector_steps(game_id: str, players: int, n: int, total: int, batches: int, s
     return steps / spent
 
 
+def async_steps(game_id: str, players: int, n: int, total: int, seed: int) -> float:
+    """Learner steps per wall second of `async_vector_env` with `n` tables (one process
+    each), random offered indices; the workers start before the clock does."""
+    from timelord.adapters.vector import async_vector_env
+
+    envs = async_vector_env(game_id, n, players=players)
+    try:
+        _, infos = envs.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        steps, spent = 0, 0.0
+        while steps < total:
+            actions = [rng.choice(np.flatnonzero(row)) for row in infos["action_mask"]]
+            t0 = time.perf_counter()
+            _, _, _, _, infos = envs.step(np.array(actions))
+            spent += time.perf_counter() - t0
+            steps += n
+        return steps / spent
+    finally:
+        envs.close()
+
+
 def gin_rummy(games: int, seed: int) -> float | None:
     """C++ gin_rummy random-playout actions per second through pyspiel (chance sampled)."""
     try:
@@ -338,6 +364,7 @@ def main() -> None:
     ap.add_argument("--only", default=None)
     ap.add_argument("--vector-steps", type=int, default=4096)
     ap.add_argument("--vector-batches", type=int, default=200, metavar="B")
+    ap.add_argument("--async-steps", type=int, default=0, metavar="K")
     ap.add_argument("--ismcts", type=int, default=0, metavar="SIMS")
     args = ap.parse_args()
     cases = [(g, n) for g, n in CASES if not args.only or g == args.only]
@@ -388,12 +415,12 @@ def main() -> None:
     print("throughput per CPU second (best of rounds); gym us/move: its time per game move")
     print(
         f"{'game':<12}{'N':>3}{'raw moves':>11}{'obs/seat':>10}{'gym steps':>11}"
-        f"{'gym us/move':>18}{'vec N=1':>10}{'vec N=16':>10}{'vec N=256':>11}"
-        f"{'raw x256/x1':>13}"
+        f"{'gym us/move':>18}{'vec N=1':>10}{'vec N=16':>10}{'vec N=64':>10}{'vec N=256':>11}"
+        f"{'x64/x1':>8}{'raw x256/x1':>13}"
     )
     for game_id, players in cases:
         obs = gym = gym_move = 0.0
-        vec = {1: 0.0, 16: 0.0, 256: 0.0}
+        vec = {1: 0.0, 16: 0.0, 64: 0.0, 256: 0.0}
         one = many = 0.0
         for r in range(args.rounds):
             one = max(one, raw_interleaved(game_id, players, 1, 256 * 100, seeds(r)[0]))
@@ -412,9 +439,25 @@ def main() -> None:
         print(
             f"{game_id:<12}{players:>3}{1 / base:>11,.0f}{obs:>10,.0f}{gym:>11,.0f}"
             f"{f'{gym_move:.1f} ({gym_move / 1e6 / base:.2f}x)':>18}"
-            f"{vec[1]:>10,.0f}{vec[16]:>10,.0f}{vec[256]:>11,.0f}{many / one:>13.2f}",
+            f"{vec[1]:>10,.0f}{vec[16]:>10,.0f}{vec[64]:>10,.0f}{vec[256]:>11,.0f}"
+            f"{vec[64] / vec[1]:>8.2f}{many / one:>13.2f}",
             flush=True,
         )
+    if args.async_steps:
+        print("\nasync vector env, learner steps per wall second: 1 table (1 process), 2 tables")
+        for game_id, players in cases:
+            load = os.getloadavg()[0]
+            one = max(
+                async_steps(game_id, players, 1, args.async_steps, seeds(r)[0]) for r in range(2)
+            )
+            two = max(
+                async_steps(game_id, players, 2, args.async_steps, seeds(r)[0]) for r in range(2)
+            )
+            print(
+                f"{game_id:<12}{players:>3}{one:>10,.0f}{two:>10,.0f}{two / one:>7.2f}x"
+                f"   load {load:.2f}",
+                flush=True,
+            )
     gin = max((gin_rummy(args.games * 2, args.seed + r) or 0.0) for r in range(args.rounds))
     if gin:
         print(f"\nC++ gin_rummy through pyspiel, random playouts: {gin:,.0f} actions/s")
