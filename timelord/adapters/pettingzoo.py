@@ -18,6 +18,8 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
   `env.unwrapped.encoder.layout`; `recall=True`: the perfect-recall observation, a function
   of the seat's whole history); the mask covers the game's fixed action space
   (`Game.action_space()`, index = position) and is all zero for a seat not to move.
+  Observing one agent again in the same position gives the same object, encoded once
+  (`last()` after a wrapper's `observe`, or a loop that reads an agent twice).
 - Actions: `Discrete(len(action space))`. `env(...)` wraps the raw environment like the
   classic ones: an index that is not offered ends the game with reward -1 for the seat that
   chose it (`TerminateIllegalWrapper`), an index outside the space fails an assertion,
@@ -99,6 +101,9 @@ class raw_env(Clonable, AECEnv):
         self._offered: dict[int, Action] | None = None
         #: agent -> (the state its mask was made for, the mask), so rereads share one array
         self._masks: dict[str, tuple[State, np.ndarray[Any, np.dtype[np.int8]]]] = {}
+        #: agent -> (the state it observed, the observation): `last()` and a wrapper's
+        #: `observe` of the same agent in the same state share one, encoded once
+        self._observed: dict[str, tuple[State, Any]] = {}
 
     def _obs_space(self) -> spaces.Space[Any]:
         box = spaces.Box(
@@ -131,6 +136,7 @@ class raw_env(Clonable, AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self._masks = {}
+        self._observed = {}
         self.infos = SeatInfos(self.game, self._seat, self._mask if self.flat else None)
         self._select(self.state_)
 
@@ -138,12 +144,16 @@ class raw_env(Clonable, AECEnv):
         state = self.state_
         if state is None:
             raise ConfigError("reset() the environment before using it")
+        got = self._observed.get(agent)
+        if got is not None and got[0] is state:
+            return got[1]
         seat = self._seat[agent]
-        obs = self.encoder.encode_state(state, seat)
-        if self.flat:
-            return obs
-        offered = self._offers(state) if state.to_move == seat else ()
-        return {"observation": obs, "action_mask": self.index.mask_of(offered)}
+        obs: Any = self.encoder.encode_state(state, seat)
+        if not self.flat:
+            offered = self._offers(state) if state.to_move == seat else ()
+            obs = {"observation": obs, "action_mask": self.index.mask_of(offered)}
+        self._observed[agent] = (state, obs)
+        return obs
 
     def _mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The flat mode's mask of `agent` now (one array per agent and state)."""

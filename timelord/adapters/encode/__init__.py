@@ -249,12 +249,12 @@ class Encoder:
         out: Array = np.bincount(w.idx, weights=w.val, minlength=self.size).astype(np.float32)
         return out
 
-    def state_bytes(self, state: State, seat: int) -> bytes | bytearray:
-        """The float32 bytes of `encode_state(state, seat)` (a batch row is written from
-        them in one slice assignment)."""
+    def state_bytes(self, state: State, seat: int) -> bytes:
+        """The float32 bytes of `encode_state(state, seat)`: a batch row is written from
+        them in one slice assignment, with no array made for it."""
         if self._parts is None:
             return self.encode(state.view(seat)).tobytes()
-        buf = bytearray().join(self._parts(state, seat))
+        buf = b"".join(self._parts(state, seat))
         if len(buf) != self._nbytes:
             raise AssertionError("an encoder wrote a part of varying length")
         return buf
@@ -264,7 +264,11 @@ class Encoder:
         has `state_parts` (equal on every step of seeded games: tests/adapters)."""
         if self._parts is None:
             return self.encode(state.view(seat))
-        out: Array = np.frombuffer(self.state_bytes(state, seat), np.float32)
+        # a bytearray, so the array is writable as `encode`'s is
+        buf = bytearray().join(self._parts(state, seat))
+        if len(buf) != self._nbytes:
+            raise AssertionError("an encoder wrote a part of varying length")
+        out: Array = np.frombuffer(buf, np.float32)
         return out
 
 

@@ -179,22 +179,28 @@ def state_parts(game: Game) -> Parts:
             got = hit[1][seat] = segment(w)
         return got
 
+    get_place = places.__getitem__
+
     def parts(s: Any, seat: int) -> list[bytes]:
-        out = [heads[s.phase, s.to_move, s.cur, seat], chars_of[s.chars, seat]]
-        out += [places[node] for node in s.pos]
-        out += [places[node] for node in s.wpos]
-        out.append(steps_of[s.steps])
-        out.append(seats_of[s.out, tuple(map(len, s.hands)), tuple(map(len, s.kept)), seat])
-        out.append(cards[s.hands[seat]])
-        out.append(seen(s.log, seat))
+        hands, out_why = s.hands, s.out
         public = {*s.left, *(s.side[i] for i in s.seen_side[seat])}
-        public.update(c for p in range(N) if s.out[p] == WATCH for c in s.hands[p])
-        out.append(cards[tuple(sorted(public))])
-        out.append(cards[s.env if s.phase == _OVER or s.saw[seat] else ()])
-        out.append(cards[tuple(sorted(set(s.rum[1:])))])
-        out.append(cards[s.naming])
-        out.append(kept_of[s.kept[seat]])
-        return out
+        if WATCH in out_why:
+            public.update(c for p in range(N) if out_why[p] == WATCH for c in hands[p])
+        return [
+            heads[s.phase, s.to_move, s.cur, seat],
+            chars_of[s.chars, seat],
+            *map(get_place, s.pos),
+            *map(get_place, s.wpos),
+            steps_of[s.steps],
+            seats_of[out_why, tuple(map(len, hands)), tuple(map(len, s.kept)), seat],
+            cards[hands[seat]],
+            seen(s.log, seat),
+            cards[tuple(sorted(public))],
+            cards[s.env if s.phase == _OVER or s.saw[seat] else ()],
+            cards[tuple(sorted(set(s.rum[1:])))],
+            cards[s.naming],
+            kept_of[s.kept[seat]],
+        ]
 
     return parts
 

@@ -79,28 +79,34 @@ def state_parts(game: Game) -> Parts:
 
     heads, vps, sizes_of, decks = Memo(head), Memo(vp), Memo(sizes), Memo(deck_round)
 
+    get_cards = cards.__getitem__
+    #: per observer, the other seats in turn order from it
+    after = [[(seat + k) % N for k in range(1, N)] for seat in range(N)]
+
     def parts(st: Any, seat: int) -> list[bytes]:
+        # per-seat parts by `map`: their keys built and looked up in C
         hands, known = st.hands, st.known
+        mine = known[seat]
+        others = after[seat]
         out = [
             heads[st.phase, st.to_move, st.pending, seat],
             vps[tuple(st.vp), seat],
             sizes_of[tuple(map(len, hands)), seat],
             decks[len(st.deck), st.turn // N + 1],
-            cards[tuple(hands[seat])],
-            cards[tuple(st.discard)],
+            get_cards(tuple(hands[seat])),
+            get_cards(tuple(st.discard)),
+            *map(get_cards, map(tuple, [mine[q] for q in others])),
+            *map(get_cards, map(tuple, [known[q][seat] for q in others])),
         ]
-        mine = known[seat]
-        out += [cards[tuple(mine[(seat + k) % N])] for k in range(1, N)]
-        out += [cards[tuple(known[(seat + k) % N][seat])] for k in range(1, N)]
         seen = st.top[seat]
-        out.append(cards[tuple(st.deck[-1 : -seen - 1 : -1]) if seen else ()])
+        out.append(get_cards(tuple(st.deck[-1 : -seen - 1 : -1]) if seen else ()))
         if st.phase != H.KEEP:
             drawn: Any = ()
         elif seat == st.turn % N:
             drawn = st.limbo
         else:
             drawn = st.limbo_known[seat]
-        out.append(cards[tuple(drawn)])
+        out.append(get_cards(tuple(drawn)))
         return out
 
     return parts

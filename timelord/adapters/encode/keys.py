@@ -128,26 +128,29 @@ def state_parts(game: Game) -> Parts:
         )
         return got
 
+    get_pawn, get_tiles = pawn.__getitem__, tiles.__getitem__
+
     def parts(s: Any, seat: int) -> list[bytes]:
+        # per-seat parts by `map` over the seats rotated to the observer: looked up in C
         pos, used = s.pos, s.used
-        out = [
+        back, seen = s.back, s.seen_mask
+        return [
             heads[s.phase, s.to_move, s.extra, seat],
             rounds[s.round],
             edges[seat],
             colour_of[s.colour],
-            back_of.get((s.back, s.seen_mask)) or known_backs(s.back, s.seen_mask),
-            tiles[s.open_mask],
-            tiles[s.barrier_mask],
-            tiles[s.cookie_mask],
+            back_of.get((back, seen)) or known_backs(back, seen),
+            get_tiles(s.open_mask),
+            get_tiles(s.barrier_mask),
+            get_tiles(s.cookie_mask),
             tunnels_of[s.tunnels],
+            *map(get_pawn, pos[seat:] + pos[:seat]),
+            stuck_of[s.stuck, seat],
+            *map(get_tiles, used[seat:] + used[:seat]),
+            hands[s.hands[seat]],
+            discards[s.discard],
+            sizes_of[tuple(map(len, s.hands)), seat],
+            decks[len(s.deck)],
         ]
-        out += [pawn[pos[(seat + k) % N]] for k in range(N)]
-        out.append(stuck_of[s.stuck, seat])
-        out += [tiles[used[(seat + k) % N]] for k in range(N)]
-        out.append(hands[s.hands[seat]])
-        out.append(discards[s.discard])
-        out.append(sizes_of[tuple(map(len, s.hands)), seat])
-        out.append(decks[len(s.deck)])
-        return out
 
     return parts
