@@ -100,3 +100,17 @@ def test_a_gym_env_steps_in_a_worker_process() -> None:
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         remote = pool.map(_step_remote, [env])
     assert remote == [_step_remote(env)]
+
+
+@pytest.mark.parametrize("clone", CLONES)
+def test_a_copy_learns_its_action_objects_afresh(clone: Callable[[Any], Any]) -> None:
+    """The action index knows offered actions by `id()`: a copy must not carry those ids,
+    which name other objects once the original is gone (or in another process)."""
+    env = tg.env("keys", opponents=["random"])
+    env.reset(seed=3)
+    _steps(env, 3, pick=0)
+    assert env.index._known
+    twin = clone(env)
+    assert twin.index._known == {} and twin.index._held == []
+    assert twin.index.actions is env.index.actions  # the shared action space, not a copy
+    assert _steps(twin, 6, pick=1) == _steps(env, 6, pick=1)

@@ -1,30 +1,27 @@
-"""Pickling and copying the adapters' environments, whatever their games hold.
+"""Pickling and copying the adapters' environments.
 
-A loaded `Game` keeps memos, a view cache and a lock, and a compiled `State` has no pickle
-protocol of its own, so neither pickles or deep-copies as it is (the game-side causes are
-listed in docs/adapters.md). An environment does not need them to: it pickles its attributes
-with every `Game` it reaches replaced by a reference (its id and options) and every `State`
-by its JSON form, and unpickling loads the game once per reference and reads each state back
-(`Game.state_from_json` is exact). So `pickle`, `copy.copy` and `copy.deepcopy` of an env
-give an env at the same point of the same episode, whose next steps are the same; the
-tables of a vector env still share one game, and a multiprocessing worker can take an env.
+`Game` and `State` pickle and copy on their own in both builds (a game as its class and
+options, a state as its canonical JSON form), so an env's attributes pickle as they are, in
+one stream: pickle's memo keeps one game for every table and state that shares it. Two
+things still need this module: an opponent may keep a module at hand (the Clue heuristic
+keeps its deduction modules), which pickles here as its name; and a vector env's tables are
+envs themselves, which go into the same stream as their vector env, so that they still share
+one game after unpickling. `pickle`, `copy.copy` and `copy.deepcopy` of an env give an env at
+the same point of the same episode, whose next steps are the same; a multiprocessing worker
+can take one.
 """
 
 from __future__ import annotations
 
 import importlib
 import io
-import json
 import pickle
 from types import ModuleType
 from typing import Any
 
-import timelord
-from timelord.core import Game, State
-
 
 class _Pickler(pickle.Pickler):
-    """Pickles an env's attributes with its games and states as references."""
+    """Pickles an env's attributes, modules by name and the env itself as a reference."""
 
     def __init__(self, file: io.BytesIO, root: object) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
@@ -40,29 +37,17 @@ class _Pickler(pickle.Pickler):
     def persistent_id(self, obj: Any) -> Any:
         if obj is self.root:  # a bound method or a helper pointing back at the env
             return ("self",)
-        if isinstance(obj, ModuleType):  # an agent may keep a module at hand
+        if isinstance(obj, ModuleType):
             return ("module", obj.__name__)
-        if isinstance(obj, Game):
-            return ("game", obj.id, json.dumps(obj.options, sort_keys=True))
-        if isinstance(obj, State):
-            game = obj.game
-            return ("state", game.id, json.dumps(game.options, sort_keys=True), obj.to_json())
         return None
 
 
 class _Unpickler(pickle.Unpickler):
-    """Loads what `_Pickler` wrote, each game once, into `root`'s attributes."""
+    """Loads what `_Pickler` wrote into `root`'s attributes."""
 
     def __init__(self, file: io.BytesIO, root: object) -> None:
         super().__init__(file)
         self.root = root
-        self.games: dict[tuple[str, str], Game] = {}
-
-    def _game(self, game_id: str, options: str) -> Game:
-        game = self.games.get((game_id, options))
-        if game is None:
-            game = self.games[game_id, options] = timelord.load(game_id, **json.loads(options))
-        return game
 
     def persistent_load(self, pid: Any) -> Any:
         kind = pid[0]
@@ -70,10 +55,6 @@ class _Unpickler(pickle.Unpickler):
             return self.root
         if kind == "module":
             return importlib.import_module(pid[1])
-        if kind == "game":
-            return self._game(pid[1], pid[2])
-        if kind == "state":
-            return self._game(pid[1], pid[2]).state_from_json(pid[3])
         raise pickle.UnpicklingError(f"unknown reference {kind!r}")
 
 
@@ -89,7 +70,7 @@ def _attributes(obj: Any) -> dict[str, Any]:
 
 
 def dump_attributes(obj: Clonable) -> bytes:
-    """`obj`'s attributes pickled with games and states as references."""
+    """`obj`'s attributes pickled, modules by name."""
     out = io.BytesIO()
     _Pickler(out, obj).dump(_attributes(obj))
     return out.getvalue()

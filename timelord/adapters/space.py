@@ -67,6 +67,11 @@ class ActionIndex:
             module, "canonical", None
         )
 
+    def __reduce__(self) -> tuple[Any, tuple[Game]]:
+        # rebuilt from its game: the identity map is keyed by `id()`s of this process's
+        # action objects, which would name other objects after unpickling
+        return ActionIndex, (self.game,)
+
     def __len__(self) -> int:
         return len(self.actions)
 
