@@ -16,7 +16,6 @@ observer):
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import Any
 
 from timelord.adapters.encode import (
@@ -126,74 +125,57 @@ def state_parts(game: Game) -> Parts:
     empty = [bytes(4 * width * k) for k in range(L + 1)]  # the slots after the last location
     pending_at = onehot_table(L)
 
-    others_of = [[q for q in range(N) if q != seat] for seat in range(N)]
-    get_point, get_count, get_cards, get_slot = (
-        points.__getitem__,
-        counts.__getitem__,
-        cards.__getitem__,
-        slots.__getitem__,
-    )
-
     def parts(s: Any, seat: int) -> list[bytes]:
-        # the per-seat and per-location parts are looked up by `map` over `zip`: the keys
-        # are built and looked up in C, not one Python step each
         known = s.known
         bit = 1 << seat
         hands, reserve = s.hands, s.reserve
-        tp = s.tp
         out = [
             heads[s.phase, s.to_move, s.active, s.first, s.endgame, s.end_now, seat],
             steps_of[s.steps],
-            *map(get_point, tp[seat:] + tp[:seat]),
-            supply_of[s.supply, len(s.deck)],
-            get_cards(tuple([c for c in hands[seat] if known[c] & bit])),
-            get_cards(tuple([c for c in reserve[seat] if known[c] & bit])),
-            get_cards(s.discard),
         ]
-        others = set()
-        for q in others_of[seat]:
-            others.update([c for c in hands[q] if known[c] & bit])
-            others.update([c for c in reserve[q] if known[c] & bit])
-        out.append(get_cards(tuple(sorted(others))))
-        sizes = list(map(len, hands))
-        out += map(get_count, sizes[seat:] + sizes[:seat])
-        sizes = list(map(len, reserve))
-        out += map(get_count, sizes[seat:] + sizes[:seat])
+        tp = s.tp
+        out += [points[tp[(seat + k) % N]] for k in range(N)]
+        out += [
+            supply_of[s.supply, len(s.deck)],
+            cards[tuple([c for c in hands[seat] if known[c] & bit])],
+            cards[tuple([c for c in reserve[seat] if known[c] & bit])],
+            cards[s.discard],
+        ]
+        others = [c for q in range(N) if q != seat for c in hands[q] if known[c] & bit]
+        others += [c for q in range(N) if q != seat for c in reserve[q] if known[c] & bit]
+        out.append(cards[tuple(sorted(set(others)))])
+        out += [counts[len(hands[(seat + k) % N])] for k in range(N)]
+        out += [counts[len(reserve[(seat + k) % N])] for k in range(N)]
         locs = s.loc_card
-        defs, ens, up = s.loc_def, s.loc_en, s.loc_up
-        out += map(
-            get_slot,
-            zip(
-                s.loc_owner,
-                s.loc_att,
-                s.loc_tardis,
-                map(len, defs),
-                map(len, ens),
-                up,
-                repeat(seat, len(locs)),
-                strict=True,
-            ),
+        owner, att, tardis, defs, ens, up = (
+            s.loc_owner,
+            s.loc_att,
+            s.loc_tardis,
+            s.loc_def,
+            s.loc_en,
+            s.loc_up,
         )
+        out += [
+            slots[owner[i], att[i], tardis[i], len(defs[i]), len(ens[i]), up[i], seat]
+            for i in range(len(locs))
+        ]
         out.append(empty[L - len(locs)])
-        out.append(get_cards(tuple(locs)))
-        out.append(get_cards(tuple([d for ds in defs for d in ds if known[d] & bit])))
+        out.append(cards[tuple(locs)])
+        out.append(cards[tuple([d for ds in defs for d in ds if known[d] & bit])])
         # at the end every attack is turned up to be scored (C-R30), so every Enemy is known
-        if s.phase == OVER:
-            shown = [e for es in ens for e in es]
-        else:
-            shown = [
-                e
-                for es, u in zip(ens, up, strict=True)
-                if es
-                for k, e in enumerate(es)
-                if u >> k & 1 or known[e] & bit
-            ]
-        out.append(get_cards(tuple(shown)))
+        scored = s.phase == OVER
+        shown = [
+            e
+            for es, u in zip(ens, up, strict=True)
+            for k, e in enumerate(es)
+            if scored or u >> k & 1 or known[e] & bit
+        ]
+        out.append(cards[tuple(shown)])
         if s.phase in (DEFEND, ATTACK):
             staged = tuple([c for c in s.p_cards if known[c] & bit])
         else:
             staged = s.p_cards if s.phase == IRON else ()
-        out.append(get_cards(staged))
+        out.append(cards[staged])
         out.append(pending_at[s.p_loc])
         return out
 
