@@ -152,3 +152,19 @@ def test_random_opponents_move_as_their_act_on_does(game_id: str, players: int) 
             assert (reward, done) == (reward_b, done_b)
             if done:
                 break
+
+
+def test_every_episode_starts_with_a_decision() -> None:
+    """Seed 35 deals a Clue game that seat 3's opponents end (a right accusation) before
+    seat 3 ever moves: reset deals on, so the episode has an offered index, not an empty
+    mask and a finished game."""
+    env = tg.env("clue", opponents=["random"] * 3, seat=3)
+    for seed in (34, 35, 36):
+        _, info = env.reset(seed=seed)
+        assert env.state is not None and not env.state.is_over
+        assert info["action_mask"].any()
+    _, info = env.reset(seed=35)
+    again = env.state
+    env.reset(seed=35)
+    assert env.state is not None and again is not None
+    assert env.state.to_json() == again.to_json()  # still one game per seed

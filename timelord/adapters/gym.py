@@ -28,7 +28,10 @@ played by timelord agents.
   same array. An index that is not offered ends the episode with reward -1 and
   `info["illegal"]` true (`illegal="raise"` raises the engine's `IllegalAction` instead).
 - Reward: 0 until the game ends, then the learner's win share (1/k for k tied winners).
-  Games always end within `game.max_actions`, so nothing truncates.
+  Games always end within `game.max_actions`, so nothing truncates. A game the opponents
+  end before the learner's first decision (a Clue accusation right on the first turn) is
+  not handed out: `reset` deals the next one from the same generator, so every episode
+  starts with a decision and a mask with an offered index.
 - `info["seat"]`: the learner's seat this episode; `render_mode="ansi"` renders the
   learner's own view as text.
 """
@@ -165,15 +168,22 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
         if self.seat_rule == "rotate":
             self.seat = self._episodes % n
         self._episodes += 1
-        game_seed = int(self.np_random.integers(2**62))
-        self.state = self.game.new_game(game_seed)
-        self._rngs = seat_rngs(game_seed, n)
         others = [s for s in range(n) if s != self.seat]
-        self._agents = {
-            s: build_agent(spec, self.game) for s, spec in zip(others, self.opponents, strict=True)
-        }
-        self._done = False
-        self._advance()
+        while True:
+            game_seed = int(self.np_random.integers(2**62))
+            self.state = self.game.new_game(game_seed)
+            self._rngs = seat_rngs(game_seed, n)
+            self._agents = {
+                s: build_agent(spec, self.game)
+                for s, spec in zip(others, self.opponents, strict=True)
+            }
+            self._done = False
+            self._advance()
+            # A game the opponents end before the learner's first decision (a Clue seat
+            # accusing rightly on its first turn) has nothing to learn from and no legal
+            # index to offer: deal the next one from the same generator.
+            if not self.state.is_over:
+                break
 
     def play(self, action: Any) -> tuple[float, bool, bool]:
         """The learner's `action`, then the opponents' moves: (reward, terminated, illegal)."""
