@@ -19,10 +19,11 @@ Then throughput, in the same run: observations encoded per second per seat (stra
 the state, every seat of every position of the games; target >= 20,000), the Gymnasium env's
 learner steps per second against random opponents (and its cost per move of the game,
 opponents' moves included, as a ratio to the raw step), the vector env's learner steps per
-second at N = 1, 16, 64, 256 tables and the ratio N=64 / N=1 (the target: >= 1.5; only
-`step` timed, not the choice of the actions; at least `--vector-steps` learner steps and
-`--vector-batches` batch steps, so that at every N the tables play whole episodes and not
-only their openings, which cost other than the rest),
+second at N = 1, 16, 64, 256 tables (`--sizes`) and the ratio N=64 / N=1 (the target:
+>= 1.5; only `step` timed, not the choice of the actions; at least `--vector-steps` learner
+steps and `--vector-batches` batch steps, so that at every N the tables play whole episodes
+and not only their openings, which cost other than the rest: a batch count below a game's
+episode length in learner steps, 60-170 here, flatters the large N),
 beside them the raw engine's moves per second with 256 games stepped in turn over one game
 at a time (what many tables cost the engine alone: its states fall out of the CPU's caches),
 and C++ gin_rummy's random-playout actions per second
@@ -364,10 +365,12 @@ def main() -> None:
     ap.add_argument("--only", default=None)
     ap.add_argument("--vector-steps", type=int, default=4096)
     ap.add_argument("--vector-batches", type=int, default=200, metavar="B")
+    ap.add_argument("--sizes", default="1,16,64,256", help="the vector env's table counts")
     ap.add_argument("--async-steps", type=int, default=0, metavar="K")
     ap.add_argument("--ismcts", type=int, default=0, metavar="SIMS")
     args = ap.parse_args()
     cases = [(g, n) for g, n in CASES if not args.only or g == args.only]
+    sizes = sorted({1, 64, *map(int, args.sizes.split(","))})
 
     def seeds(r: int) -> range:
         first = args.seed + r * args.games
@@ -413,14 +416,15 @@ def main() -> None:
         print(f"{game_id:<12}{players:>3}{total:>8}{base * 1e6:8.1f}{row}", flush=True)
     print()
     print("throughput per CPU second (best of rounds); gym us/move: its time per game move")
+    columns = "".join(f"{'vec N=' + str(k):>11}" for k in sizes)
     print(
         f"{'game':<12}{'N':>3}{'raw moves':>11}{'obs/seat':>10}{'gym steps':>11}"
-        f"{'gym us/move':>18}{'vec N=1':>10}{'vec N=16':>10}{'vec N=64':>10}{'vec N=256':>11}"
+        f"{'gym us/move':>18}{columns}"
         f"{'x64/x1':>8}{'raw x256/x1':>13}"
     )
     for game_id, players in cases:
         obs = gym = gym_move = 0.0
-        vec = {1: 0.0, 16: 0.0, 64: 0.0, 256: 0.0}
+        vec = dict.fromkeys(sizes, 0.0)
         one = many = 0.0
         for r in range(args.rounds):
             one = max(one, raw_interleaved(game_id, players, 1, 256 * 100, seeds(r)[0]))
@@ -439,7 +443,7 @@ def main() -> None:
         print(
             f"{game_id:<12}{players:>3}{1 / base:>11,.0f}{obs:>10,.0f}{gym:>11,.0f}"
             f"{f'{gym_move:.1f} ({gym_move / 1e6 / base:.2f}x)':>18}"
-            f"{vec[1]:>10,.0f}{vec[16]:>10,.0f}{vec[64]:>10,.0f}{vec[256]:>11,.0f}"
+            f"{''.join(f'{vec[k]:>11,.0f}' for k in sizes)}"
             f"{vec[64] / vec[1]:>8.2f}{many / one:>13.2f}",
             flush=True,
         )
