@@ -211,6 +211,36 @@ def test_a_loop_with_last_writes_no_sentence(monkeypatch: pytest.MonkeyPatch, fl
     assert info["events"] and written
 
 
+@pytest.mark.parametrize("flat", [False, True])
+def test_one_agent_in_one_position_is_encoded_once(
+    monkeypatch: pytest.MonkeyPatch, flat: bool
+) -> None:
+    """The wrapped loop observes the agent to move through the illegal-move wrapper and
+    `last()`; both get one observation, encoded once, until the position changes."""
+    env = tz.env("episodes", players=3, flat=flat)
+    encoder = env.unwrapped.encoder
+    encoded: list[int] = []
+    real = encoder.encode_state
+    monkeypatch.setattr(
+        encoder, "encode_state", lambda s, seat: encoded.append(seat) or real(s, seat)
+    )
+    env.reset(seed=2)
+    agent = env.agent_selection
+    first = env.observe(agent)
+    again, *_ = env.last()
+    assert again is first and len(encoded) == 1
+    other = next(a for a in env.agents if a != agent)
+    env.observe(other)
+    assert len(encoded) == 2
+    mask = env.infos[agent]["action_mask"] if flat else first["action_mask"]
+    env.step(int(np.flatnonzero(mask)[0]))
+    after = env.observe(agent)
+    assert len(encoded) == 3 and after is not first  # a new position, encoded afresh
+    observation = after if flat else after["observation"]
+    state = env.unwrapped.state_
+    assert np.array_equal(observation, real(state, env.unwrapped._seat[agent]))
+
+
 def test_render_ansi_shows_the_table() -> None:
     env = tz.raw_env("clue", players=3, render_mode="ansi")
     env.reset(seed=1)
