@@ -93,6 +93,15 @@ MODEL_ERROR = {"keys": 0.09, "episodes": 0.03, "card-game": 0.12, "clue": 0.16}
 DEFAULT_MODEL_ERROR = 0.08
 
 
+class Stopped(Exception):
+    """A valuation told to stop (`Coach.stopped`) before its budget was spent: whoever
+    asked no longer wants the answer (the server's stop flag of a cancelled search)."""
+
+
+def _never() -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Budget:
     """How much a valuation may spend: `seconds` (turned into samples at the game's fixed
@@ -183,6 +192,9 @@ class Coach:
         self.cutoff = hooks.playout_cutoff if hooks.playout_cutoff is not None else game.max_actions
         self.model_error = MODEL_ERROR.get(game.id, DEFAULT_MODEL_ERROR)
         self.last_samples: dict[Action, list[float]] = {}
+        #: read between samples; once true, `value_moves` raises `Stopped` (a budget is
+        #: counted in samples, so only this ends a valuation whose caller gave up)
+        self.stopped: Callable[[], bool] = _never
 
     def simulation(self, view: View) -> tuple[Policy, Evaluation | None]:
         """The policy and evaluation of playouts from `view`."""
@@ -240,6 +252,8 @@ class Coach:
         while len(alive) > top:
             per = max(1, (total // 2) // (len(alive) * phases))
             for _ in range(per):
+                if self.stopped():
+                    raise Stopped("the valuation was told to stop")
                 world = self.game.sample_state(view, Rng(_mix(seed, 0, rounds)))
                 stream = _mix(seed, 1, rounds)
                 for a in alive:
@@ -260,6 +274,8 @@ class Coach:
         used = 0
         worlds = 0
         while True:
+            if self.stopped():
+                raise Stopped("the valuation was told to stop")
             world = self.game.sample_state(view, Rng(_mix(seed, 2, worlds)))
             stream = _mix(seed, 3, worlds)
             for a in chosen:
@@ -451,9 +467,17 @@ METHOD = (
 )
 
 
-def hint(game: Game, view: View, legal: Sequence[Action], seconds: float) -> list[dict[str, Any]]:
+def hint(
+    game: Game,
+    view: View,
+    legal: Sequence[Action],
+    seconds: float,
+    stopped: Callable[[], bool] = _never,
+) -> list[dict[str, Any]]:
     """The coach's top moves for the seat of `view`: the valuation a review makes of the
-    same position with a budget of `seconds` (counted in samples, see `Budget`)."""
+    same position with a budget of `seconds` (counted in samples, see `Budget`); `Stopped`
+    once `stopped()` says its asker gave up."""
     coach = Coach(game)
+    coach.stopped = stopped
     found = coach.value_moves(view, legal, Budget(seconds=seconds))
     return [m.to_json(game, view) for m in found[:TOP]]
