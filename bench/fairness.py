@@ -25,12 +25,13 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from tests.server.helpers import Server
 
 VICTIM = {"X-Forwarded-For": "198.51.100.1"}
 FLOODER = {"X-Forwarded-For": "203.0.113.66"}
+FLOODS = ["hints", "tables", "429"]
 
 
 async def bot_answers(server: Server, count: int) -> list[float]:
@@ -68,9 +70,10 @@ async def bot_answers(server: Server, count: int) -> list[float]:
                         snap = json.loads(await ws.recv())
                         if "version" not in snap:
                             continue
-                        if snap["over"] or (snap["version"] > version + 1 and snap["to_move"] == 0):
+                        if snap["over"] or (snap["version"] > version and snap["to_move"] == 0):
                             break
-                    if not snap["over"]:
+                    # a move after which the person moves again had no bot answer to time
+                    if not snap["over"] and snap["version"] > version + 1:
                         times.append(time.perf_counter() - start)
     return times
 
@@ -95,21 +98,40 @@ async def running(loops: list[Coroutine[Any, Any, None]]) -> AsyncIterator[None]
     finally:
         for task in tasks:
             task.cancel()
+        failed = Counter()
         for task in tasks:
-            with contextlib.suppress(BaseException):
+            try:
                 await task
+            except asyncio.CancelledError:
+                pass
+            except Exception as exc:  # a flood that broke measures nothing: say so
+                failed[repr(exc)[:120]] += 1
+        for error, count in failed.items():
+            print(f"  {count} flood loop(s) failed: {error}", flush=True)
 
 
 async def hint_flood(server: Server, flooders: int, served: list[int]) -> list[Any]:
-    http = httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60)
+    """`flooders` loops, each at a hint table of its own, asking for a hint and then
+    playing on (a hint of a position already asked is answered from the first search, so a
+    flood must move to make the server search again); a new table when a game ends."""
     body = {"game": "keys", "seats": ["human", "random"], "hints": True}
-    made = (await http.post("/api/tables", json=body)).json()
-    url = f"/api/tables/{made['id']}/hint"
 
     async def loop() -> None:
-        while True:
-            answer = await http.get(url, params={"token": made["seats"][0]["token"]})
-            served.append(answer.status_code)
+        async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=120) as http:
+            while True:
+                made = (await http.post("/api/tables", json=body)).json()
+                url, token = f"/api/tables/{made['id']}", made["seats"][0]["token"]
+                while True:
+                    snap = (await http.get(url, params={"token": token})).json()
+                    if snap["over"]:
+                        break
+                    if snap["to_move"] != 0:
+                        await asyncio.sleep(0.05)
+                        continue
+                    answer = await http.get(f"{url}/hint", params={"token": token})
+                    served.append(answer.status_code)
+                    move = {"version": snap["version"], "action": snap["legal"][0]}
+                    await http.post(f"{url}/actions", params={"token": token}, json=move)
 
     return [loop() for _ in range(flooders)]
 
@@ -130,7 +152,10 @@ async def bot_table_flood(server: Server, tables: int, made: list[str]) -> None:
             await http.post(f"/api/tables/{table}/seats/0/stand-in", params={"token": token})
 
 
-async def pipeline_flood(server: Server, flooders: int, answered: list[int]) -> list[Any]:
+def pipeline_flood(port: int, flooders: int, answered: Any) -> None:
+    """In a process of its own (an attacker is not the victim's client): `flooders`
+    connections pipelining GETs as fast as they can be written; `answered` counts the
+    responses read."""
     one = b"GET /api/tables HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.66\r\n"
     # 50 pipelined, the last asking the server to close: each loop reads to the end
     request = (one + b"\r\n") * 49 + one + b"Connection: close\r\n\r\n"
@@ -138,15 +163,35 @@ async def pipeline_flood(server: Server, flooders: int, answered: list[int]) -> 
     async def loop() -> None:
         while True:
             with contextlib.suppress(OSError):
-                reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
                 writer.write(request)
                 with contextlib.suppress(OSError):
                     await writer.drain()
                 data = await reader.read()
-                answered[0] += data.count(b"HTTP/1.1 ")
+                with answered.get_lock():
+                    answered.value += data.count(b"HTTP/1.1 ")
                 writer.close()
 
-    return [loop() for _ in range(flooders)]
+    async def main() -> None:
+        await asyncio.gather(*(loop() for _ in range(flooders)))
+
+    asyncio.run(main())
+
+
+@contextlib.contextmanager
+def flooding_process(port: int, flooders: int) -> Iterator[Any]:
+    """The pipelined flood running in another process while the body runs."""
+    answered = multiprocessing.Value("q", 0)
+    process = multiprocessing.Process(
+        target=pipeline_flood, args=(port, flooders, answered), daemon=True
+    )
+    process.start()
+    try:
+        time.sleep(1.0)  # the flood is under way before the victim plays
+        yield answered
+    finally:
+        process.terminate()
+        process.join()
 
 
 def line(name: str, idle: float, times: list[float], extra: str) -> None:
@@ -158,39 +203,57 @@ def line(name: str, idle: float, times: list[float], extra: str) -> None:
     )
 
 
+async def bounded(name: str, work: Coroutine[Any, Any, list[float]], seconds: float) -> list[float]:
+    """`work`, or a line saying it did not finish within `seconds` (and an empty list)."""
+    try:
+        return await asyncio.wait_for(work, seconds)
+    except TimeoutError:
+        print(f"{name:<12} did not finish within {seconds:.0f} s", flush=True)
+        return []
+
+
 async def main_async(server: Server, args: argparse.Namespace) -> None:
     idle_times = await bot_answers(server, args.answers)
     idle = statistics.median(idle_times)
     idle_get = await get_latency(server)
     line("idle", idle, idle_times, f"GET median {idle_get * 1000:.1f} ms")
 
-    served: list[int] = []
-    async with running(await hint_flood(server, args.flooders, served)):
-        times = await bot_answers(server, args.answers)
-    line("hints", idle, times, f"flooder's hints answered (status: count): {dict(Counter(served))}")
+    if "hints" in args.floods:
+        served: list[int] = []
+        async with running(await hint_flood(server, args.flooders, served)):
+            times = await bounded("hints", bot_answers(server, args.answers), args.bound)
+        extra = f"flooder's hints (status: count): {dict(Counter(served))}"
+        if times:
+            line("hints", idle, times, extra)
+        else:
+            print(f"{'':<12} {extra}")
 
-    made: list[str] = []
-    await bot_table_flood(server, args.bot_tables, made)
-    await asyncio.sleep(1.0)
-    times = await bot_answers(server, args.answers)
-    line("bot tables", idle, times, f"flooder's bot tables: {len(made)} (limit {args.bot_tables})")
-    async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60) as http:
-        for end in made:  # the next flood is measured alone
-            await http.post(end)
+    if "tables" in args.floods:
+        made: list[str] = []
+        await bot_table_flood(server, args.bot_tables, made)
+        await asyncio.sleep(1.0)
+        times = await bounded("bot tables", bot_answers(server, args.answers), args.bound)
+        if times:
+            extra = f"flooder's bot tables: {len(made)} (limit {args.bot_tables})"
+            line("bot tables", idle, times, extra)
+        async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60) as http:
+            for end in made:  # the next flood is measured alone
+                await http.post(end)
 
-    answered = [0]
-    async with running(await pipeline_flood(server, args.flooders, answered)):
-        started = time.perf_counter()
-        times = await bot_answers(server, args.answers)
-        get = await get_latency(server)
-        spent = time.perf_counter() - started
-    line(
-        "429 flood",
-        idle,
-        times,
-        f"GET median {get * 1000:.1f} ms (idle {idle_get * 1000:.1f}); "
-        f"flooder answered {answered[0] / spent:.0f}/s",
-    )
+    if "429" in args.floods:
+        with flooding_process(server.port, args.flooders) as answered:
+            started = time.perf_counter()
+            times = await bounded("429 flood", bot_answers(server, args.answers), args.bound)
+            get = await get_latency(server)
+            spent = time.perf_counter() - started
+        if times:
+            line(
+                "429 flood",
+                idle,
+                times,
+                f"GET median {get * 1000:.1f} ms (idle {idle_get * 1000:.1f}); "
+                f"flooder answered {answered.value / spent:.0f}/s",
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,6 +261,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--answers", type=int, default=5, help="victim bot answers per measure")
     parser.add_argument("--flooders", type=int, default=8, help="concurrent flood loops")
     parser.add_argument("--bot-tables", type=int, default=20, help="the flooder's bot limit")
+    parser.add_argument(
+        "--floods", nargs="+", default=FLOODS, choices=FLOODS, help="which floods to measure"
+    )
+    parser.add_argument("--bound", type=float, default=60.0, help="seconds one measure may take")
+    parser.add_argument("--log", type=Path, help="where the server's log goes (default: away)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.db"
@@ -209,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
             "--creations-per-minute",
             "1000",
         )
-        server = Server(url, 0.0, Path(tmp) / "log", extra=extra)
+        server = Server(url, 0.0, args.log, extra=extra)
         try:
             server.wait_ready()
             asyncio.run(main_async(server, args))
