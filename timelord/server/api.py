@@ -130,6 +130,11 @@ class EventOut(BaseModel):
     kind: str
     text: str
     data: dict[str, Any]
+    standin: bool = Field(
+        False,
+        description="present, and true, on the events of an action the seat's stand-in bot "
+        "played for its person (absent otherwise)",
+    )
 
 
 class Snapshot(BaseModel):
