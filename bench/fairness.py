@@ -1,22 +1,29 @@
 """Does one address slow everyone? Run by hand (not a test):
 
-    python bench/fairness.py [--answers 5] [--flooders 8] [--bot-tables 20]
+    python bench/fairness.py [--answers 12] [--rounds 2] [--flooders 8] [--bot-tables 20]
+                             [--floods hints tables 429] [--bound 60] [--log FILE]
 
 A real `timelord serve` process (SQLite, two search workers, bot delay 0) believes
 X-Forwarded-For from loopback, so one process plays several client addresses. A victim
 address plays a table of keys against an `ismcts:easy` bot and times its bot's answers:
 from the person's move sent on the WebSocket to the snapshot in which the bot has answered.
-The same measure is taken idle and then under each flood from another address, one at a
-time, each bounded:
+For each flood from another address, `--rounds` times: `--answers` answers idle, then as
+many under the flood; the pooled medians are compared (a shared machine's load drifts, so
+each flood is held against idle answers taken beside it). Each measure is bounded by
+`--bound` seconds. The floods:
 
-- hints: `--flooders` loops asking for hints at once on the flooder's own hint table;
+- hints: `--flooders` loops, each at a hint table of its own, asking for a hint and playing
+  on (the same position's hint is one shared search); the victim plays on until at least two
+  hints were answered, so the flood is seen to be served while it is measured;
 - bot tables: the flooder creates tables of two `ismcts:hard` bots up to its limit (20 by
-  default), first as open tables claimed afterwards (they count toward the limit now);
-- 429s: `--flooders` connections pipelining GETs as fast as they can be written.
+  default), as open tables claimed afterwards and handed to a hard stand-in;
+- 429s: `--flooders` connections pipelining GETs as fast as they can be written, from a
+  process of their own (an attacker is not the victim's client, but shares this machine's
+  CPU with the server, which a remote one would not).
 
-Printed per flood: the victim's median and max bot answer time, its ratio to idle (the
-target: within 1.5x), how many of the flooder's tables or requests got through,
-and for the 429 flood the victim's GET latency against idle.
+Printed per flood: the victim's median and max bot answer time, its ratio to the idle median
+(the target: within 1.5x), what the flooder got through, and for the 429 flood the victim's
+GET latency against idle.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Coroutine, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +52,8 @@ from tests.server.helpers import Server
 VICTIM = {"X-Forwarded-For": "198.51.100.1"}
 FLOODER = {"X-Forwarded-For": "203.0.113.66"}
 FLOODS = ["hints", "tables", "429"]
+#: what a flood says of itself once measured
+Report = Callable[[], Awaitable[str]]
 
 
 async def bot_answers(server: Server, count: int) -> list[float]:
@@ -212,59 +221,116 @@ async def bounded(name: str, work: Coroutine[Any, Any, list[float]], seconds: fl
         return []
 
 
+async def answers_until(server: Server, count: int, enough: Callable[[], bool]) -> list[float]:
+    """At least `count` bot answer times, and more until `enough()` (the flood has shown
+    itself: some of its requests were answered while the victim played)."""
+    times = await bot_answers(server, count)
+    while not enough():
+        times += await bot_answers(server, max(1, count // 4))
+    return times
+
+
+async def measured(
+    server: Server,
+    args: argparse.Namespace,
+    name: str,
+    flood: Callable[[], contextlib.AbstractAsyncContextManager[Report]],
+    enough: Callable[[], bool] = lambda: True,
+) -> None:
+    """`--rounds` rounds of the victim's answers idle and then under `flood`, pooled: the
+    load of a shared machine drifts, so each flood is compared with idle answers taken
+    beside it, not with one taken minutes before."""
+    idle: list[float] = []
+    loaded: list[float] = []
+    extra = ""
+    for _ in range(args.rounds):
+        idle += await bot_answers(server, args.answers)
+        async with flood() as report:
+            work = answers_until(server, args.answers, enough)
+            loaded += await bounded(name, work, args.bound)
+            extra = await report()
+    if loaded:
+        line(name, statistics.median(idle), loaded, f"(idle median {_ms(idle)}) {extra}")
+    else:
+        print(f"{'':<12} {extra}", flush=True)
+
+
+def _ms(times: list[float]) -> str:
+    return f"{statistics.median(times) * 1000:.0f} ms"
+
+
 async def main_async(server: Server, args: argparse.Namespace) -> None:
-    idle_times = await bot_answers(server, args.answers)
-    idle = statistics.median(idle_times)
     idle_get = await get_latency(server)
-    line("idle", idle, idle_times, f"GET median {idle_get * 1000:.1f} ms")
+    print(f"idle GET /api/tables median {idle_get * 1000:.1f} ms", flush=True)
 
     if "hints" in args.floods:
         served: list[int] = []
-        async with running(await hint_flood(server, args.flooders, served)):
-            times = await bounded("hints", bot_answers(server, args.answers), args.bound)
-        extra = f"flooder's hints (status: count): {dict(Counter(served))}"
-        if times:
-            line("hints", idle, times, extra)
-        else:
-            print(f"{'':<12} {extra}")
+
+        @contextlib.asynccontextmanager
+        async def hints() -> AsyncIterator[Report]:
+            async def report() -> str:
+                return f"flooder's hints (status: count): {dict(Counter(served))}"
+
+            async with running(await hint_flood(server, args.flooders, served)):
+                yield report
+
+        def some_hints() -> bool:
+            return len(served) >= 2
+
+        await measured(server, args, "hints", hints, some_hints)
 
     if "tables" in args.floods:
-        made: list[str] = []
-        await bot_table_flood(server, args.bot_tables, made)
-        await asyncio.sleep(1.0)
-        times = await bounded("bot tables", bot_answers(server, args.answers), args.bound)
-        if times:
-            extra = f"flooder's bot tables: {len(made)} (limit {args.bot_tables})"
-            line("bot tables", idle, times, extra)
-        async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60) as http:
-            for end in made:  # the next flood is measured alone
-                await http.post(end)
+
+        @contextlib.asynccontextmanager
+        async def tables() -> AsyncIterator[Report]:
+            made: list[str] = []
+
+            async def report() -> str:
+                return f"flooder's bot tables: {len(made)} (limit {args.bot_tables})"
+
+            await bot_table_flood(server, args.bot_tables, made)
+            await asyncio.sleep(1.0)
+            try:
+                yield report
+            finally:
+                async with httpx.AsyncClient(
+                    base_url=server.url, headers=FLOODER, timeout=60
+                ) as http:
+                    for end in made:  # the next measure is taken without them
+                        await http.post(end)
+
+        await measured(server, args, "bot tables", tables)
 
     if "429" in args.floods:
-        with flooding_process(server.port, args.flooders) as answered:
-            started = time.perf_counter()
-            times = await bounded("429 flood", bot_answers(server, args.answers), args.bound)
-            get = await get_latency(server)
-            spent = time.perf_counter() - started
-        if times:
-            line(
-                "429 flood",
-                idle,
-                times,
-                f"GET median {get * 1000:.1f} ms (idle {idle_get * 1000:.1f}); "
-                f"flooder answered {answered.value / spent:.0f}/s",
-            )
+
+        @contextlib.asynccontextmanager
+        async def pipelined() -> AsyncIterator[Report]:
+            with flooding_process(server.port, args.flooders) as answered:
+                started = time.perf_counter()
+
+                async def report() -> str:
+                    get = await get_latency(server)
+                    rate = answered.value / (time.perf_counter() - started)
+                    return (
+                        f"GET median {get * 1000:.1f} ms (idle {idle_get * 1000:.1f}); "
+                        f"flooder answered {rate:.0f}/s"
+                    )
+
+                yield report
+
+        await measured(server, args, "429 flood", pipelined)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--answers", type=int, default=5, help="victim bot answers per measure")
+    parser.add_argument("--answers", type=int, default=12, help="victim bot answers per measure")
     parser.add_argument("--flooders", type=int, default=8, help="concurrent flood loops")
     parser.add_argument("--bot-tables", type=int, default=20, help="the flooder's bot limit")
     parser.add_argument(
         "--floods", nargs="+", default=FLOODS, choices=FLOODS, help="which floods to measure"
     )
     parser.add_argument("--bound", type=float, default=60.0, help="seconds one measure may take")
+    parser.add_argument("--rounds", type=int, default=2, help="idle/flood rounds per flood")
     parser.add_argument("--log", type=Path, help="where the server's log goes (default: away)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
