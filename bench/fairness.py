@@ -18,8 +18,8 @@ each flood is held against idle answers taken beside it). Each measure is bounde
 - bot tables: the flooder creates tables of two `ismcts:hard` bots up to its limit (20 by
   default), as open tables claimed afterwards and handed to a hard stand-in;
 - 429s: `--flooders` connections pipelining GETs as fast as they can be written, from a
-  process of their own (an attacker is not the victim's client, but shares this machine's
-  CPU with the server, which a remote one would not).
+  process of their own at the lowest CPU priority (a remote attacker spends its own CPU; here
+  it shares the server's machine), against a `--rate` low enough that most are refused.
 
 Printed per flood: the victim's median and max bot answer time, its ratio to the idle median
 (the target: within 1.5x), what the flooder got through, and for the 429 flood the victim's
@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -63,7 +64,10 @@ async def bot_answers(server: Server, count: int) -> list[float]:
     async with httpx.AsyncClient(base_url=server.url, headers=VICTIM, timeout=60) as http:
         while len(times) < count:
             body = {"game": "keys", "seats": ["human", "ismcts:easy"]}
-            made = (await http.post("/api/tables", json=body)).json()
+            answer = await http.post("/api/tables", json=body)
+            if answer.status_code != 201:
+                raise RuntimeError(f"the victim's table was refused: {answer.text}")
+            made = answer.json()
             url = server.url.replace("http", "ws", 1)
             path = f"{url}/api/tables/{made['id']}/ws?token={made['seats'][0]['token']}"
             async with connect(path, additional_headers=VICTIM) as ws:
@@ -84,6 +88,8 @@ async def bot_answers(server: Server, count: int) -> list[float]:
                     # a move after which the person moves again had no bot answer to time
                     if not snap["over"] and snap["version"] > version + 1:
                         times.append(time.perf_counter() - start)
+            # ended, so the victim's bot tables stay within its own limit however many it makes
+            await http.post(f"/api/tables/{made['id']}/end", params={"owner": made["owner_token"]})
     return times
 
 
@@ -164,7 +170,8 @@ async def bot_table_flood(server: Server, tables: int, made: list[str]) -> None:
 def pipeline_flood(port: int, flooders: int, answered: Any) -> None:
     """In a process of its own (an attacker is not the victim's client): `flooders`
     connections pipelining GETs as fast as they can be written; `answered` counts the
-    responses read."""
+    responses read and the 429s among them."""
+    os.nice(19)  # a remote attacker spends its own CPU, not the server's machine's
     one = b"GET /api/tables HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.66\r\n"
     # 50 pipelined, the last asking the server to close: each loop reads to the end
     request = (one + b"\r\n") * 49 + one + b"Connection: close\r\n\r\n"
@@ -178,7 +185,8 @@ def pipeline_flood(port: int, flooders: int, answered: Any) -> None:
                     await writer.drain()
                 data = await reader.read()
                 with answered.get_lock():
-                    answered.value += data.count(b"HTTP/1.1 ")
+                    answered[0] += data.count(b"HTTP/1.1 ")
+                    answered[1] += data.count(b"HTTP/1.1 429")
                 writer.close()
 
     async def main() -> None:
@@ -190,7 +198,7 @@ def pipeline_flood(port: int, flooders: int, answered: Any) -> None:
 @contextlib.contextmanager
 def flooding_process(port: int, flooders: int) -> Iterator[Any]:
     """The pipelined flood running in another process while the body runs."""
-    answered = multiprocessing.Value("q", 0)
+    answered = multiprocessing.Array("q", 2)  # responses read, and how many were 429s
     process = multiprocessing.Process(
         target=pipeline_flood, args=(port, flooders, answered), daemon=True
     )
@@ -310,10 +318,11 @@ async def main_async(server: Server, args: argparse.Namespace) -> None:
 
                 async def report() -> str:
                     get = await get_latency(server)
-                    rate = answered.value / (time.perf_counter() - started)
+                    rate = answered[0] / (time.perf_counter() - started)
+                    refused = answered[1] / max(1, answered[0])
                     return (
                         f"GET median {get * 1000:.1f} ms (idle {idle_get * 1000:.1f}); "
-                        f"flooder answered {rate:.0f}/s"
+                        f"flooder answered {rate:.0f}/s, {refused:.0%} of them 429"
                     )
 
                 yield report
@@ -331,6 +340,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--bound", type=float, default=60.0, help="seconds one measure may take")
     parser.add_argument("--rounds", type=int, default=2, help="idle/flood rounds per flood")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=20.0,
+        help="requests a second one address may make (burst twice that): low enough that "
+        "the pipelined flood is refused, which is what it measures (a flood within the rate "
+        "is traffic the operator allowed)",
+    )
     parser.add_argument("--log", type=Path, help="where the server's log goes (default: away)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -342,6 +359,10 @@ def main(argv: list[str] | None = None) -> int:
             str(args.bot_tables),
             "--creations-per-minute",
             "1000",
+            "--rate",
+            str(args.rate),
+            "--burst",
+            str(2 * args.rate),
         )
         server = Server(url, 0.0, args.log, extra=extra)
         try:
