@@ -279,3 +279,25 @@ def test_a_hint_stops_when_its_client_hangs_up() -> None:
         assert await unless_gone(request, asyncio.sleep(0, "now")) == "now"
 
     asyncio.run(run())
+
+
+def test_a_hint_search_that_failed_is_started_again_by_the_next_asker() -> None:
+    game = load("keys", players=2)
+    state = game.new_game(Rng(3))
+    live = SimpleNamespace(id="t", version=1, state=state, game=game)
+    calls: list[int] = []
+
+    class Failing:
+        async def run(self, *args: Any, **kwargs: Any) -> list[Any]:
+            calls.append(1)
+            if len(calls) == 1:
+                raise RuntimeError("the pool broke")
+            return ["move"]
+
+    async def run() -> None:
+        coaching = Coaching(SimpleNamespace(bots=Failing()))  # type: ignore[arg-type]
+        with pytest.raises(RuntimeError):
+            await coaching.hint(live, state.to_move)  # type: ignore[arg-type]
+        assert (await coaching.hint(live, state.to_move))["moves"] == ["move"]  # type: ignore[arg-type]
+
+    asyncio.run(run())

@@ -255,7 +255,7 @@ class Coaching:
         more); the search stops once nobody waits for it (`Shared`)."""
         key = (live.id, seat, live.version)
         shared = self.hints.get(key)
-        if shared is None or shared.task.cancelled():
+        if shared is None or shared.failed():
             shared = Shared(asyncio.create_task(self._hint(live, seat, client)))
             self.hints[key] = shared
             while len(self.hints) > HINTS_KEPT:
@@ -288,6 +288,11 @@ class Shared:
     def __init__(self, task: asyncio.Task[dict[str, Any]]) -> None:
         self.task = task
         self.waiting = 0
+
+    def failed(self) -> bool:
+        """Whether the search ended without an answer (the next asker starts another)."""
+        task = self.task
+        return task.done() and (task.cancelled() or task.exception() is not None)
 
     async def wait(self) -> dict[str, Any]:
         self.waiting += 1
