@@ -313,6 +313,7 @@ async def main_async(server: Server, args: argparse.Namespace) -> None:
 
         @contextlib.asynccontextmanager
         async def pipelined() -> AsyncIterator[Report]:
+            idle_get = await get_latency(server)  # beside the flood, as the bot's answers
             with flooding_process(server.port, args.flooders) as answered:
                 started = time.perf_counter()
 
