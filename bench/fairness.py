@@ -125,7 +125,9 @@ async def running(loops: list[Coroutine[Any, Any, None]]) -> AsyncIterator[None]
             print(f"  {count} flood loop(s) failed: {error}", flush=True)
 
 
-async def hint_flood(server: Server, flooders: int, served: list[int]) -> list[Any]:
+async def hint_flood(
+    server: Server, flooders: int, served: list[int], made: list[str]
+) -> list[Any]:
     """`flooders` loops, each at a hint table of its own, asking for a hint and then
     playing on (a hint of a position already asked is answered from the first search, so a
     flood must move to make the server search again); a new table when a game ends."""
@@ -134,8 +136,9 @@ async def hint_flood(server: Server, flooders: int, served: list[int]) -> list[A
     async def loop() -> None:
         async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=120) as http:
             while True:
-                made = (await http.post("/api/tables", json=body)).json()
-                url, token = f"/api/tables/{made['id']}", made["seats"][0]["token"]
+                table = (await http.post("/api/tables", json=body)).json()
+                url, token = f"/api/tables/{table['id']}", table["seats"][0]["token"]
+                made.append(f"{url}/end?owner={table['owner_token']}")
                 while True:
                     snap = (await http.get(url, params={"token": token})).json()
                     if snap["over"]:
@@ -149,6 +152,14 @@ async def hint_flood(server: Server, flooders: int, served: list[int]) -> list[A
                     await http.post(f"{url}/actions", params={"token": token}, json=move)
 
     return [loop() for _ in range(flooders)]
+
+
+async def end_tables(server: Server, made: list[str]) -> None:
+    """End the flooder's tables (their end links), so the next measure is taken without
+    them and the flooder's table limits start afresh."""
+    async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60) as http:
+        for end in made:
+            await http.post(end)
 
 
 async def bot_table_flood(server: Server, tables: int, made: list[str]) -> None:
@@ -279,8 +290,12 @@ async def main_async(server: Server, args: argparse.Namespace) -> None:
             async def report() -> str:
                 return f"flooder's hints (status: count): {dict(Counter(served))}"
 
-            async with running(await hint_flood(server, args.flooders, served)):
-                yield report
+            made: list[str] = []
+            try:
+                async with running(await hint_flood(server, args.flooders, served, made)):
+                    yield report
+            finally:
+                await end_tables(server, made)
 
         def some_hints() -> bool:
             return len(served) >= 2
@@ -301,11 +316,7 @@ async def main_async(server: Server, args: argparse.Namespace) -> None:
             try:
                 yield report
             finally:
-                async with httpx.AsyncClient(
-                    base_url=server.url, headers=FLOODER, timeout=60
-                ) as http:
-                    for end in made:  # the next measure is taken without them
-                        await http.post(end)
+                await end_tables(server, made)
 
         await measured(server, args, "bot tables", tables)
 

@@ -192,8 +192,8 @@ class Coach:
         self.cutoff = hooks.playout_cutoff if hooks.playout_cutoff is not None else game.max_actions
         self.model_error = MODEL_ERROR.get(game.id, DEFAULT_MODEL_ERROR)
         self.last_samples: dict[Action, list[float]] = {}
-        #: read between samples; once true, `value_moves` raises `Stopped` (a budget is
-        #: counted in samples, so only this ends a valuation whose caller gave up)
+        #: read before every playout; once true, `value_moves` raises `Stopped` (a budget
+        #: is counted in samples, so only this ends a valuation whose caller gave up)
         self.stopped: Callable[[], bool] = _never
 
     def simulation(self, view: View) -> tuple[Policy, Evaluation | None]:
@@ -239,6 +239,8 @@ class Coach:
         total = budget.samples(self.game)
 
         def play(world: State, action: Action, stream: int) -> float:
+            if self.stopped():  # per playout: a screening round may hold dozens of them
+                raise Stopped("the valuation was told to stop")
             return self.playout(world.apply_unchecked(action), seat, Rng(stream), sim)
 
         # 1. screening by sequential halving: all candidates in shared worlds, each phase
@@ -252,8 +254,6 @@ class Coach:
         while len(alive) > top:
             per = max(1, (total // 2) // (len(alive) * phases))
             for _ in range(per):
-                if self.stopped():
-                    raise Stopped("the valuation was told to stop")
                 world = self.game.sample_state(view, Rng(_mix(seed, 0, rounds)))
                 stream = _mix(seed, 1, rounds)
                 for a in alive:
@@ -274,8 +274,6 @@ class Coach:
         used = 0
         worlds = 0
         while True:
-            if self.stopped():
-                raise Stopped("the valuation was told to stop")
             world = self.game.sample_state(view, Rng(_mix(seed, 2, worlds)))
             stream = _mix(seed, 3, worlds)
             for a in chosen:
