@@ -198,3 +198,27 @@ def test_a_guest_cannot_rename_their_seat_to_a_players_name(web: TestClient, nam
     assert guest.post(
         f"/api/tables/{made['id']}/seats/1/name?token={token}", json={"name": "Bee"}
     ).is_success
+
+
+@pytest.mark.parametrize("name", ["Ace", "\u0410ce", "ACE"])
+def test_names_a_creator_gives_friends_seats_are_not_players_names(
+    web: TestClient, name: str
+) -> None:
+    """A creator naming a friend's seat at creation passes through the same door as a
+    claim or a rename: a player's name (or a look-alike) is 409 name/taken, for a guest
+    creator and a logged-in one alike; reserved names stay 422 name/invalid."""
+    assert _sign_up(web, "Ace").status_code == 201
+    guest = _fresh(web)
+    bee = _fresh(web)
+    assert bee.post("/api/players", json={"name": "Bee"}).status_code == 201
+    for creator in (guest, bee):
+        body = {"game": "keys", "seats": ["human", "human"], "names": [None, name]}
+        made = creator.post("/api/tables", json=body)
+        assert made.status_code == 409 and made.json()["code"] == "name/taken", made.json()
+    body = {"game": "keys", "seats": ["human", "human"], "names": [None, "Seat 1"]}
+    made = guest.post("/api/tables", json=body)
+    assert made.status_code == 422 and made.json()["code"] == "name/invalid"
+    # the logged-in creator's own seat takes the player's name whatever was given for it
+    body = {"game": "keys", "seats": ["human", "human"], "names": ["Bee", "Cat"]}
+    made = bee.post("/api/tables", json=body)
+    assert made.status_code == 201

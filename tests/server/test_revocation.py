@@ -4,6 +4,7 @@ close, and nothing is sent to them after."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -99,3 +100,37 @@ def test_a_password_change_closes_the_other_sessions_sockets(sqlite_url: str) ->
             assert changed.status_code == 200, changed.text
             _say(first, table, "after the change")
             _closed_with(other, "session/none", 4401)
+
+
+def _revoked(app: Any, table_id: str) -> bool:
+    """Whether every socket open on `table_id` in `app`'s process was revoked."""
+    outboxes = app.state.tables.fanout.sockets.get(table_id, ())
+    return bool(outboxes) and all(o.revoked is not None for o in outboxes)
+
+
+@pytest.mark.parametrize("how", ["logout", "password"])
+def test_ending_a_session_on_one_process_closes_its_sockets_on_another(
+    postgres: Any, how: str
+) -> None:
+    """Two processes on one PostgreSQL database: a session's socket on one is closed as soon
+    as the session ends on the other (its notice), without waiting for its next message."""
+    url = postgres.new_database()
+    with (
+        TestClient(create_app(url, bot_delay=0)) as here,
+        TestClient(create_app(url, bot_delay=0)) as there,
+    ):
+        table = _player_at_table(here, "Cy")
+        there.cookies = here.cookies  # the same session, heard by the other process
+        with here.websocket_connect(f"/api/tables/{table['id']}/ws") as ws:
+            assert ws.receive_json()["legal"]
+            if how == "logout":
+                assert there.delete("/api/session").status_code == 204
+            else:
+                new = {"password": "another long secret", "current_password": "a long secret"}
+                assert there.patch("/api/session", json=new).status_code == 200
+            # the notice travels through the database: wait for it, a bounded poll
+            deadline = time.monotonic() + 20
+            while not _revoked(here.app, table["id"]) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert _revoked(here.app, table["id"])
+            _closed_with(ws, "session/none", 4401)

@@ -5,17 +5,22 @@ fallback move is the heuristic's."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from starlette.requests import Request
 
 from timelord.agents import make_agent
+from timelord.agents.coach import Stopped
 from timelord.core import Rng, load
 from timelord.server import bots as bots_module
 from timelord.server.bots import Bots, stoppable_clock, stopped
 from timelord.server.fairness import FairQueue
 from timelord.server.limits import Limits
+from timelord.server.review import Coaching, _hint_step, _review_step, unless_gone
 
 
 def test_a_freed_worker_goes_round_the_clients_before_their_tables() -> None:
@@ -164,5 +169,135 @@ def test_one_address_holds_at_most_half_the_workers() -> None:
         gate.set()
         await asyncio.gather(*flood, other)
         assert queue.busy == 0 and not queue.holding
+
+    asyncio.run(run())
+
+
+def test_hint_and_review_steps_stop_at_their_flag() -> None:
+    """A hint or review step counts its work in samples, not seconds, so only the stop flag
+    ends one whose asker gave up: told to stop, it raises `Stopped` at its next sample."""
+    game = load("keys", players=2)
+    state = game.new_game(Rng(3))
+    seat = state.to_move
+    assert seat is not None
+    view = state.view(seat)
+    legal = [a.to_json() for a in state.legal_actions()]
+    options = json.dumps(game.options, sort_keys=True)
+    old = bots_module._FLAGS
+    bots_module._FLAGS = [0, 1]
+    try:
+        assert _hint_step("keys", options, view, legal, 0.1, ticket=0)  # not told: answers
+        with pytest.raises(Stopped):
+            _hint_step("keys", options, view, legal, 1000.0, ticket=1)
+        with pytest.raises(Stopped):
+            _review_step("keys", options, 0, view, legal, legal[0], 1000.0, ticket=1)
+    finally:
+        bots_module._FLAGS = old
+
+
+class _Bots:
+    """A search pool that counts its searches and holds each until `gate` opens."""
+
+    def __init__(self) -> None:
+        self.started = 0
+        self.cancelled = 0
+        self.gate = asyncio.Event()
+
+    async def run(self, *args: Any, **kwargs: Any) -> list[Any]:
+        self.started += 1
+        try:
+            await self.gate.wait()
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        return ["move"]
+
+
+def test_asking_the_same_hint_again_shares_one_search_and_the_last_to_leave_stops_it() -> None:
+    """A hint is a function of the seat's view: eight requests at once for one position
+    start one search, a later one reuses its answer, and a search every asker gave up is
+    cancelled (so its pool search is told to stop)."""
+    game = load("keys", players=2)
+    state = game.new_game(Rng(3))
+    seat = state.to_move
+    live = SimpleNamespace(id="t", version=4, state=state, game=game)
+
+    async def run() -> None:
+        pool = _Bots()
+        coaching = Coaching(SimpleNamespace(bots=pool))  # type: ignore[arg-type]
+        asks = [asyncio.create_task(coaching.hint(live, seat)) for _ in range(8)]  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        assert pool.started == 1
+        pool.gate.set()
+        answers = await asyncio.gather(*asks)
+        assert all(a == {"version": 4, "moves": ["move"]} for a in answers)
+        assert await coaching.hint(live, seat) == answers[0]  # type: ignore[arg-type]
+        assert pool.started == 1
+        pool.gate.clear()
+        live.version = 5
+        asks = [asyncio.create_task(coaching.hint(live, seat)) for _ in range(2)]  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        asks[0].cancel()
+        await asyncio.sleep(0.01)
+        assert pool.cancelled == 0  # another asker still waits
+        asks[1].cancel()
+        await asyncio.sleep(0.01)
+        assert (pool.started, pool.cancelled) == (2, 1)
+
+    asyncio.run(run())
+
+
+def test_a_hint_stops_when_its_client_hangs_up() -> None:
+    """The server does not cancel a handler whose client went away; `unless_gone` does."""
+    messages = [{"type": "http.request", "body": b"", "more_body": False}]
+    hung_up = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop(0)
+        await hung_up.wait()
+        return {"type": "http.disconnect"}
+
+    async def run() -> None:
+        cancelled = asyncio.Event()
+
+        async def search() -> str:
+            try:
+                await asyncio.sleep(120)
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+            return "late"
+
+        request = Request({"type": "http", "method": "GET", "headers": []}, receive)
+        waiting = asyncio.create_task(unless_gone(request, search()))
+        await asyncio.sleep(0.01)
+        hung_up.set()
+        assert await asyncio.wait_for(waiting, 5) is None
+        assert cancelled.is_set()
+        request = Request({"type": "http", "method": "GET", "headers": []}, receive)
+        assert await unless_gone(request, asyncio.sleep(0, "now")) == "now"
+
+    asyncio.run(run())
+
+
+def test_a_hint_search_that_failed_is_started_again_by_the_next_asker() -> None:
+    game = load("keys", players=2)
+    state = game.new_game(Rng(3))
+    live = SimpleNamespace(id="t", version=1, state=state, game=game)
+    calls: list[int] = []
+
+    class Failing:
+        async def run(self, *args: Any, **kwargs: Any) -> list[Any]:
+            calls.append(1)
+            if len(calls) == 1:
+                raise RuntimeError("the pool broke")
+            return ["move"]
+
+    async def run() -> None:
+        coaching = Coaching(SimpleNamespace(bots=Failing()))  # type: ignore[arg-type]
+        with pytest.raises(RuntimeError):
+            await coaching.hint(live, state.to_move)  # type: ignore[arg-type]
+        assert (await coaching.hint(live, state.to_move))["moves"] == ["move"]  # type: ignore[arg-type]
 
     asyncio.run(run())

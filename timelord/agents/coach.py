@@ -93,6 +93,15 @@ MODEL_ERROR = {"keys": 0.09, "episodes": 0.03, "card-game": 0.12, "clue": 0.16}
 DEFAULT_MODEL_ERROR = 0.08
 
 
+class Stopped(Exception):
+    """A valuation told to stop (`Coach.stopped`) before its budget was spent: whoever
+    asked no longer wants the answer (the server's stop flag of a cancelled search)."""
+
+
+def _never() -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Budget:
     """How much a valuation may spend: `seconds` (turned into samples at the game's fixed
@@ -183,6 +192,9 @@ class Coach:
         self.cutoff = hooks.playout_cutoff if hooks.playout_cutoff is not None else game.max_actions
         self.model_error = MODEL_ERROR.get(game.id, DEFAULT_MODEL_ERROR)
         self.last_samples: dict[Action, list[float]] = {}
+        #: read before every playout; once true, `value_moves` raises `Stopped` (a budget
+        #: is counted in samples, so only this ends a valuation whose caller gave up)
+        self.stopped: Callable[[], bool] = _never
 
     def simulation(self, view: View) -> tuple[Policy, Evaluation | None]:
         """The policy and evaluation of playouts from `view`."""
@@ -227,6 +239,8 @@ class Coach:
         total = budget.samples(self.game)
 
         def play(world: State, action: Action, stream: int) -> float:
+            if self.stopped():  # per playout: a screening round may hold dozens of them
+                raise Stopped("the valuation was told to stop")
             return self.playout(world.apply_unchecked(action), seat, Rng(stream), sim)
 
         # 1. screening by sequential halving: all candidates in shared worlds, each phase
@@ -451,9 +465,17 @@ METHOD = (
 )
 
 
-def hint(game: Game, view: View, legal: Sequence[Action], seconds: float) -> list[dict[str, Any]]:
+def hint(
+    game: Game,
+    view: View,
+    legal: Sequence[Action],
+    seconds: float,
+    stopped: Callable[[], bool] = _never,
+) -> list[dict[str, Any]]:
     """The coach's top moves for the seat of `view`: the valuation a review makes of the
-    same position with a budget of `seconds` (counted in samples, see `Budget`)."""
+    same position with a budget of `seconds` (counted in samples, see `Budget`); `Stopped`
+    once `stopped()` says its asker gave up."""
     coach = Coach(game)
+    coach.stopped = stopped
     found = coach.value_moves(view, legal, Budget(seconds=seconds))
     return [m.to_json(game, view) for m in found[:TOP]]

@@ -130,6 +130,11 @@ class EventOut(BaseModel):
     kind: str
     text: str
     data: dict[str, Any]
+    standin: bool = Field(
+        False,
+        description="present, and true, on the events of an action the seat's stand-in bot "
+        "played for its person (absent otherwise)",
+    )
 
 
 class Snapshot(BaseModel):
@@ -261,7 +266,12 @@ _SEAT = (*_TABLE, C.SEAT_FORBIDDEN)
     status_code=201,
     response_model=TableCreated,
     responses=responses(
-        C.REQUEST_MALFORMED, C.REQUEST_TOO_LARGE, C.CONFIG_INVALID, C.NAME_INVALID, C.RATE_LIMITED
+        C.REQUEST_MALFORMED,
+        C.REQUEST_TOO_LARGE,
+        C.NAME_TAKEN,
+        C.CONFIG_INVALID,
+        C.NAME_INVALID,
+        C.RATE_LIMITED,
     ),
     openapi_extra=body_doc(CreateTable),
     summary="Create a table",
@@ -269,8 +279,9 @@ _SEAT = (*_TABLE, C.SEAT_FORBIDDEN)
     "person to claim it gets it; the table starts when the last is claimed) or a bot spec; "
     "bots start playing at once. The answer's owner_token (given only here) invites, ends "
     "and mutes. 422 config/invalid for an unknown game, option, seat, clock or stand-in, "
-    "or a seed where the operator does not allow one; 429 rate/limited past a limit on "
-    "tables of one client address or of the server.",
+    "or a seed where the operator does not allow one; names given to seats are checked as "
+    "a claim's (409 name/taken for a player's name or a look-alike, 422 name/invalid); "
+    "429 rate/limited past a limit on tables of one client address or of the server.",
 )
 async def create_table(request: Request, tables: TablesDep) -> Response:
     body = await read_json(request)
@@ -282,6 +293,14 @@ async def create_table(request: Request, tables: TablesDep) -> Response:
     hints = check_hints(body.get("hints", False), seats if isinstance(seats, list) else [])
     client = request.app.state.proxies.client_address(request.scope)
     player = await current_player(request)
+    given = body.get("names")
+    if isinstance(given, list) and isinstance(seats, list):
+        # a friend's seat is named as a guest names one (claim, rename): never a player;
+        # a logged-in creator's own seat (the first human one) takes the player's name
+        own = seats.index("human") if player is not None and "human" in seats else None
+        for seat, name in enumerate(given):
+            if seat != own:
+                await _not_a_players_name(request, name)
     live, tokens, owner = await tables.creating.create(
         body["game"],
         body.get("options"),

@@ -97,6 +97,7 @@ def create_app(
     players = Players(store, accounts)
     tables.moves.on_finish = players.finished
     revocation.watch_links(tables)
+    revocation.watch_sessions(tables, accounts)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -18,12 +18,14 @@ fair search pool like every other search.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import logging
 import os
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request
@@ -40,7 +42,7 @@ from timelord.agents.coach import (
     review_decision,
 )
 from timelord.core import Record, View, load
-from timelord.server.bots import HUMAN
+from timelord.server.bots import HUMAN, stopped
 from timelord.server.deps import SeatDep, TableDep, tables_of
 from timelord.server.errors import ApiError, Code, forbidden, malformed, responses
 from timelord.server.table import Live, Tables
@@ -48,12 +50,15 @@ from timelord.server.table import Live, Tables
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/api")
+T = TypeVar("T")
 
 #: seconds of search per decision of a web review (a 60-decision game takes a minute of pool);
 #: the environment variable TIMELORD_REVIEW_SECONDS sets another (quick tests, big servers)
 REVIEW_SECONDS = 1.0
 #: seconds a hint may think
 HINT_SECONDS = 1.5
+#: hints (table, seat, version) kept answered or in progress, the oldest dropped first
+HINTS_KEPT = 1024
 
 _META = sa.MetaData()
 #: finished reviews, one per table and seat (migration 0004)
@@ -133,6 +138,7 @@ class Coaching:
         self._starting = asyncio.Lock()
         self.review_seconds = float(os.environ.get("TIMELORD_REVIEW_SECONDS", REVIEW_SECONDS))
         self.hint_seconds = HINT_SECONDS
+        self.hints: dict[tuple[str, int, int], Shared] = {}
 
     def _store(self) -> sa.Engine:
         return self.tables.store.engine
@@ -243,7 +249,20 @@ class Coaching:
             running.error = str(exc) or type(exc).__name__
 
     async def hint(self, live: Live, seat: int, client: str = "") -> dict[str, Any]:
-        """The coach's top moves for `seat`, searched in the pool as `client`'s."""
+        """The coach's top moves for `seat`, searched in the pool as `client`'s. A hint is
+        a function of the seat's view, so every request for the same table, seat and
+        version shares one search (asking again, or at once from many tabs, costs nothing
+        more); the search stops once nobody waits for it (`Shared`)."""
+        key = (live.id, seat, live.version)
+        shared = self.hints.get(key)
+        if shared is None or shared.failed():
+            shared = Shared(asyncio.create_task(self._hint(live, seat, client)))
+            self.hints[key] = shared
+            while len(self.hints) > HINTS_KEPT:
+                del self.hints[next(iter(self.hints))]
+        return await shared.wait()
+
+    async def _hint(self, live: Live, seat: int, client: str) -> dict[str, Any]:
         state = live.state
         version = live.version
         view = state.view(seat)
@@ -262,6 +281,29 @@ class Coaching:
         return {"version": version, "moves": moves}
 
 
+class Shared:
+    """One search several requests wait for: cancelled when the last of them gives up (its
+    pool search is then told to stop), kept when finished so later requests reuse it."""
+
+    def __init__(self, task: asyncio.Task[dict[str, Any]]) -> None:
+        self.task = task
+        self.waiting = 0
+
+    def failed(self) -> bool:
+        """Whether the search ended without an answer (the next asker starts another)."""
+        task = self.task
+        return task.done() and (task.cancelled() or task.exception() is not None)
+
+    async def wait(self) -> dict[str, Any]:
+        self.waiting += 1
+        try:
+            return await asyncio.shield(self.task)
+        finally:
+            self.waiting -= 1
+            if self.waiting == 0 and not self.task.done():
+                self.task.cancel()
+
+
 def _review_step(
     game_id: str,
     options: str,
@@ -272,12 +314,14 @@ def _review_step(
     seconds: float,
     ticket: int | None = None,
 ) -> dict[str, Any]:
-    """In a pool process: one decision's review, from the seat's view only (`ticket`: the
-    pool's stop flag, unread: a review step is bounded by its `seconds`)."""
+    """In a pool process: one decision's review, from the seat's view only; it stops at
+    its next sample once its `ticket`'s flag says the review was given up."""
     game = load(game_id, **json.loads(options))
     actions = [game.action_from_json(a) for a in legal]
     decision = Decision(step, view, actions, game.action_from_json(played))
-    return review_decision(Coach(game), decision, Budget(seconds=seconds))
+    coach = Coach(game)
+    coach.stopped = stopped(ticket)
+    return review_decision(coach, decision, Budget(seconds=seconds))
 
 
 def _hint_step(
@@ -288,10 +332,10 @@ def _hint_step(
     seconds: float,
     ticket: int | None = None,
 ) -> list[dict[str, Any]]:
-    """In a pool process: the coach's top moves from `view` (`ticket` unread: a hint is
-    bounded by its `seconds`)."""
+    """In a pool process: the coach's top moves from `view`; it stops at its next sample
+    once its `ticket`'s flag says the hint was given up."""
     game = load(game_id, **json.loads(options))
-    return hint(game, view, [game.action_from_json(a) for a in legal], seconds)
+    return hint(game, view, [game.action_from_json(a) for a in legal], seconds, stopped(ticket))
 
 
 def check_hints(value: Any, specs: list[str]) -> bool:
@@ -383,4 +427,31 @@ async def get_hint(
         raise ApiError(Code.HINT_NOT_YOUR_TURN, "a hint is given on your turn")
     client = request.app.state.proxies.client_address(request.scope)
     key = await tables_of(request).creating.key_of(client)
-    return JSONResponse(await coaching(request).hint(live, seat, key))
+    found = await unless_gone(request, coaching(request).hint(live, seat, key))
+    if found is None:  # nobody is there to read an answer
+        return JSONResponse(None, status_code=503)
+    return JSONResponse(found)
+
+
+async def unless_gone(request: Request, work: Coroutine[Any, Any, T]) -> T | None:
+    """`work`'s result, or None with `work` cancelled once the client hangs up: a search
+    nobody will read stops instead of holding the pool (ASGI servers do not cancel a
+    handler whose client went away)."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait((task, gone), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return None
+    return task.result()
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns once the client has hung up (the request's body is read already)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass

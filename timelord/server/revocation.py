@@ -10,8 +10,8 @@ Two ways lead here, so neither can be missed: every message a socket sends is au
 against the seat's current token or session (`authorise`), and the changes that revoke are
 pushed to the sockets at once: a renewed link by the hub's life change (`watch_links`, for
 a change made by any process), an ended session by the accounts routes calling
-`sessions_changed` (on the process that ended it; another process's sockets are closed at
-their next message).
+`sessions_changed` (on the process that ended it) and, on PostgreSQL, by the notice that
+call sends every other process (`watch_sessions`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from timelord.server.errors import ApiError, Code
 from timelord.server.table import Live, Tables
 from timelord.server.table.fanout import Fanout, Outbox
 from timelord.server.table.hub import Change, Kind
+from timelord.server.table.sync import announce_sessions_ended
 
 #: the close codes of a revoked socket (4000 + the status of its refusal)
 LINK_RENEWED = 4403
@@ -79,10 +80,23 @@ async def _session_opens(accounts: Any, outbox: Outbox, live: Live) -> bool:
 
 
 async def sessions_changed(connection: HTTPConnection, player_id: str) -> int:
-    """Close this process's sockets that a session of `player_id` opened and that it no
-    longer opens (call it after a logout or a password change); how many were closed."""
+    """Close the sockets that a session of `player_id` opened and that it no longer opens
+    (call it after a logout or a password change): this process's now, other processes'
+    through a notice; how many this process closed."""
     tables: Tables = connection.app.state.tables
-    accounts = connection.app.state.accounts
+    closed = await close_ended(tables, connection.app.state.accounts, player_id)
+    await tables.db.read(announce_sessions_ended, tables.store, player_id)
+    return closed
+
+
+def watch_sessions(tables: Tables, accounts: Any) -> None:
+    """Close this process's sockets of sessions another process ended (its notice)."""
+    tables.sync.on_sessions_ended.append(partial(close_ended, tables, accounts))
+
+
+async def close_ended(tables: Tables, accounts: Any, player_id: str) -> int:
+    """Close this process's sockets that a session of `player_id` opened and that no
+    longer opens their seat; how many were closed."""
     closed = 0
     for table_id, outboxes in list(tables.fanout.sockets.items()):
         live = tables.loader.cache.get(table_id)

@@ -33,6 +33,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     insert,
     select,
@@ -104,6 +105,8 @@ class ActionRow(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: the transition's events with their private parts (`Event.to_json`), told per seat later
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    #: the stand-in bot played this action for the seat's person (migration 0008)
+    standin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ChatRow(Base):
@@ -150,6 +153,7 @@ class StoredAction:
     version: int
     action: dict[str, Any]
     events: list[dict[str, Any]]
+    standin: bool = False
 
 
 # The statements of every move, built once: building them per call cost more than SQLite's
@@ -188,8 +192,8 @@ _PG_APPEND = text(
         WHERE id = :table_id AND version = :previous AND status = 'playing'
         RETURNING id
     ), recorded AS (
-        INSERT INTO actions (table_id, version, action, events)
-        SELECT id, :version, CAST(:action AS JSON), CAST(:events AS JSON) FROM moved
+        INSERT INTO actions (table_id, version, action, events, standin)
+        SELECT id, :version, CAST(:action AS JSON), CAST(:events AS JSON), :standin FROM moved
         RETURNING table_id
     )
     SELECT pg_notify(:channel, :payload) FROM recorded
@@ -441,12 +445,12 @@ class Store:
     def actions(self, table_id: str, after: int = 0) -> list[StoredAction]:
         """The table's actions with versions above `after`, in order."""
         query = (
-            select(ActionRow.version, ActionRow.action, ActionRow.events)
+            select(ActionRow.version, ActionRow.action, ActionRow.events, ActionRow.standin)
             .where(ActionRow.table_id == table_id, ActionRow.version > after)
             .order_by(ActionRow.version)
         )
         with self.engine.connect() as conn:
-            return [StoredAction(v, a, e) for v, a, e in conn.execute(query)]
+            return [StoredAction(v, a, e, bool(b)) for v, a, e, b in conn.execute(query)]
 
     def append(
         self,
@@ -457,9 +461,11 @@ class Store:
         result: dict[str, Any] | None,
         to_move: int | None = None,
         clock: dict[str, Any] | None = None,
+        standin: bool = False,
     ) -> None:
         """Commit the action that takes the table from `version - 1` to `version`, after
-        which `to_move` decides (and the table's clock as that move leaves it).
+        which `to_move` decides (and the table's clock as that move leaves it); `standin`:
+        the stand-in bot played it for the seat's person.
 
         `Conflict` if another writer got there first, or the table is no longer in play
         (archived), and nothing is written then. On PostgreSQL the same transaction notifies
@@ -467,7 +473,9 @@ class Store:
         """
         now = dt.datetime.now(dt.UTC)
         if self.is_postgres:
-            self._append_postgres(table_id, version, action, events, result, to_move, now, clock)
+            self._append_postgres(
+                table_id, version, action, events, result, to_move, now, clock, standin
+            )
             return
         params: dict[str, Any] = {
             "table_id": table_id,
@@ -481,7 +489,13 @@ class Store:
         else:
             step = _LAST_STEP
             params |= {"version": version, "status": "over", "result": result}
-        record = {"table_id": table_id, "version": version, "action": action, "events": events}
+        record = {
+            "table_id": table_id,
+            "version": version,
+            "action": action,
+            "events": events,
+            "standin": standin,
+        }
         with self._writing():
             conn = self._sqlite_writer()
             try:
@@ -557,6 +571,7 @@ class Store:
         to_move: int | None,
         now: dt.datetime,
         clock: dict[str, Any] | None,
+        standin: bool = False,
     ) -> None:
         """`append` as one statement in one round trip (a statement is its own transaction),
         notifying the other processes in it."""
@@ -573,6 +588,7 @@ class Store:
             "payload": f"{table_id}:{version}",
             "to_move": to_move,
             "touched": now,
+            "standin": standin,
         }
         # psycopg itself, on a connection each worker thread keeps: SQLAlchemy's statement
         # handling and its pool's ping on every checkout cost more than the round trip

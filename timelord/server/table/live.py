@@ -78,9 +78,11 @@ class Live:
     encoded: Encoded = field(default_factory=Encoded)
     #: per seat, the id of the logged-in player the seat is tied to (None: a guest or bot)
     players: list[str | None] = field(default_factory=list)
-    #: per person's seat, [decisions its person made, decisions its stand-in made], as seen
-    #: by this process since it loaded the table (what ratings read: docs/ratings.md)
+    #: per person's seat, [decisions its person made, decisions its stand-in made], counted
+    #: from the stored actions (what ratings read: docs/ratings.md)
     decided: dict[int, list[int]] = field(default_factory=dict)
+    #: per version v, (the seat that acted for it, whether the stand-in played it): `acted[v - 1]`
+    acted: list[tuple[int | None, bool]] = field(default_factory=list)
     #: the creator's client key: whose share of the search pool the table's bots use
     creator: str = ""
 
@@ -105,7 +107,18 @@ class Live:
         """Whether moves are played now (not open, over, abandoned or archived)."""
         return self.status == "playing" and not self.over and not self.archived
 
-    def advance(self, state: State, events: list[Event], action: Action | None = None) -> None:
+    def advance(
+        self,
+        state: State,
+        events: list[Event],
+        action: Action | None = None,
+        standin: bool = False,
+    ) -> None:
+        """Move on to `state`, reached by `action` (`standin`: the stand-in played it for
+        the seat's person) with `events`."""
+        acting = self.state.to_move
+        self._count(acting, standin, 1)
+        self.acted.append((acting, standin))
         self.previous = None if action is None else (self.state, action)
         self.state = state
         self.version += 1
@@ -120,7 +133,18 @@ class Live:
         self.state = state
         self.version -= 1
         del self.events[self.version :]
+        for acting, standin in self.acted[self.version :]:
+            self._count(acting, standin, -1)
+        del self.acted[self.version :]
         self.encoded.rewound(self.version)
+
+    def _count(self, acting: int | None, standin: bool, by: int) -> None:
+        if acting is not None and self.seats[acting]["agent"] == HUMAN:
+            self.decided.setdefault(acting, [0, 0])[1 if standin else 0] += by
+
+    def played_by_standin(self, version: int) -> bool:
+        """Whether the stand-in played the action that made `version` (1 for the first)."""
+        return 0 < version <= len(self.acted) and self.acted[version - 1][1]
 
     def take_life(self, stored: StoredTable) -> None:
         """Copy what the database says of the table's life onto the live table."""

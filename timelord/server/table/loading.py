@@ -127,7 +127,7 @@ class Loader:
                 raise ApiError(
                     Code.RECORD_CORRUPT, f"table {live.id} v{row.version}: {exc}"
                 ) from exc
-            live.advance(state, events, action)
+            live.advance(state, events, action, row.standin)
         return True
 
     async def refresh(self, live: Live) -> None:

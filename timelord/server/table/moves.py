@@ -99,6 +99,7 @@ class Moves:
             clock = live.clock
             if clock is not None and clock.get("since") is not None:
                 clock = clocks.moved(clock, acting, self.timer.now())
+            standin = bot and live.seats[acting]["agent"] == HUMAN  # not a bot's own seat
             try:
                 await self.db.write(
                     store.append,
@@ -109,6 +110,7 @@ class Moves:
                     result,
                     following.to_move,
                     clock,
+                    standin,
                 )
             except Conflict as exc:
                 if not await self.loader.catch_up(live):
@@ -122,9 +124,7 @@ class Moves:
                 raise ApiError(
                     Code.ACTION_STALE, "another server committed a move first; reload"
                 ) from exc
-            live.advance(following, events, action)
-            if live.seats[acting]["agent"] == HUMAN:
-                live.decided.setdefault(acting, [0, 0])[1 if bot else 0] += 1
+            live.advance(following, events, action, standin)
             live.clock = clock
             self.hub.announce(Kind.MOVED, live)
 

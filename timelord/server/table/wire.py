@@ -23,8 +23,11 @@ def told_events(live: Live, seat: int | None) -> list[str]:
     told = encoded.told.setdefault(seat, [])
     if len(told) < len(live.events):
         joined = encoded.joined.get(seat, "")
-        for events in live.events[len(told) :]:
-            part = json.dumps(live.game.tell(events, seat))[1:-1]
+        for version, events in enumerate(live.events[len(told) :], len(told) + 1):
+            said = live.game.tell(events, seat)
+            if live.played_by_standin(version):  # so a log can say who played
+                said = [{**e, "standin": True} for e in said]
+            part = json.dumps(said)[1:-1]
             told.append(part)
             if part:
                 joined = f"{joined},{part}" if joined else part
