@@ -491,7 +491,8 @@ class Store:
         found = getattr(self._local, "conn", None)
         if found is None:
             found = self._local.conn = self.engine.raw_connection()
-            found.driver_connection.autocommit = True
+            driver: Any = found.driver_connection
+            driver.autocommit = True
             with self._held_lock:
                 self._held.append(found)
         return found
