@@ -20,7 +20,8 @@ Printed per database: round trip p50 / p95 / max, the person's actions and all a
 RSS from idle to loaded, divided by the tables), and their CPU use (percent of one core, and
 milliseconds per action served, bots' moves included). The issue's targets: p95 <= 50 ms at
 50 tables at a human pace on an idle 2-core machine; CPU per action <= 0.4 ms on SQLite and
-0.8 ms on PostgreSQL. For scale the same run measures the
+0.8 ms on PostgreSQL. `load` is the machine's one-minute load average as the row is
+printed: on a shared machine a figure is only worth its load. For scale the same run measures the
 engine's own cost of one action as the server does it (apply_with_events, view, legal
 actions and JSON), in this process.
 """
@@ -257,6 +258,7 @@ def main() -> None:
     print(
         f"{'db':<12}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}{'person/s':>10}{'actions/s':>11}"
         f"{'KiB/table':>11}{'CPU %':>7}{'CPU ms/act':>11}{'p95/engine':>12}{'errors':>8}  ok"
+        "  load"
     )
     dbs = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     with tempfile.TemporaryDirectory(prefix="timelord-bench-") as tmp:
@@ -267,7 +269,7 @@ def main() -> None:
                 f"{db:<12}{r['p50']:>8.1f}{r['p95']:>8.1f}{r['max']:>8.1f}{r['person']:>10.1f}"
                 f"{r['served']:>11.1f}{r['kib']:>11.0f}{r['cpu']:>7.0f}{r['cpu_ms']:>11.2f}"
                 f"{r['p95'] / 1000 / engine:>12.0f}"
-                f"{r['errors']:>8.0f}  {ok}",
+                f"{r['errors']:>8.0f}  {ok:<4}{os.getloadavg()[0]:.1f}",
                 flush=True,
             )
 

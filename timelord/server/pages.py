@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -29,6 +29,7 @@ from timelord.core.record import Record
 from timelord.core.rulebook import Section, game_rulings, parse_rules, rules_text
 from timelord.learn import LEARNER, Lesson, has_lesson, load_lesson, plan
 from timelord.server.boards import render_board
+from timelord.server.bodies import MAX_SINCE
 from timelord.server.errors import ApiError, Code, responses
 from timelord.server.player_pages import lobby_account
 from timelord.server.player_pages import router as player_router
@@ -216,23 +217,41 @@ def _refusals(*codes: Code) -> dict[int | str, dict[str, Any]]:
         Code.REQUEST_MALFORMED, Code.SEAT_FORBIDDEN, Code.TABLE_NOT_FOUND, Code.BOARD_INVALID
     ),
 )
-async def board(request: Request, table_id: str, token: str = "") -> Response:
+async def board(
+    request: Request,
+    table_id: str,
+    token: str = "",
+    log: int | None = Query(
+        None,
+        ge=0,
+        le=MAX_SINCE,
+        description="the log lists only the seat's events from this one on (numbered from 0 "
+        "in the order of the snapshot's `events`): a page that holds the sentences of the "
+        "events before asks for the rest, so a fetch per change does not carry the log again",
+    ),
+) -> Response:
     """The seat's board as an HTML fragment, drawn only from the seat's snapshot (the one
     GET /api/tables/{id}?token=T answers); the spectator's without a token. Drawn once per
-    (version, seat) and kept until the table changes: every page of the seat shares it."""
+    (version, seat) and kept until the table changes: every page of the seat shares it (and
+    with `log`, the latest `log` asked for: the pages of one seat ask for the same)."""
     live, seat = await _seat_table(request, table_id, token)
-    key = ("board", seat)
+    log = log or 0
+    key = ("board", seat, log)
     html = live.encoded.current.get(key)
-    if html is None:
-        snapshot = json.loads(snapshot_text(live, seat))
-        result = final_result(live.state)
-        if result is None and live.over:  # ended by its creator: nobody won
-            result = {"scores": live.state.scores(), "winners": []}
-        try:
-            html = render_board(live.game, seat, snapshot, result)
-        except GameError as exc:
-            raise ApiError(Code.BOARD_INVALID, str(exc)) from exc
-        live.encoded.current[key] = html
+    if html is not None:
+        return HTMLResponse(html)
+    snapshot = json.loads(snapshot_text(live, seat))
+    result = final_result(live.state)
+    if result is None and live.over:  # ended by its creator: nobody won
+        result = {"scores": live.state.scores(), "winners": []}
+    try:
+        html = render_board(live.game, seat, snapshot, result, log_from=log)
+    except GameError as exc:
+        raise ApiError(Code.BOARD_INVALID, str(exc)) from exc
+    if log:  # one `log` kept per seat and version, so odd values cannot fill the memory
+        for old in [k for k in live.encoded.current if k[:2] == ("board", seat) and k[2]]:
+            del live.encoded.current[old]
+    live.encoded.current[key] = html
     return HTMLResponse(html)
 
 

@@ -29,7 +29,6 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
-    bindparam,
     create_engine,
     delete,
     event,
@@ -156,33 +155,16 @@ class StoredAction:
     standin: bool = False
 
 
-# The statements of every move, built once: building them per call cost more than SQLite's
-# own commit.
-_MOVED = (TableRow.id == bindparam("table_id")) & (TableRow.version == bindparam("previous"))
-_PLAYING = _MOVED & (TableRow.status == "playing")
-_STEP = (
-    update(TableRow)
-    .where(_PLAYING)
-    .values(
-        version=bindparam("version"),
-        to_move=bindparam("to_move"),
-        touched=bindparam("touched"),
-        clock=bindparam("clock"),
-    )
-)
-_LAST_STEP = (
-    update(TableRow)
-    .where(_PLAYING)
-    .values(
-        version=bindparam("version"),
-        status=bindparam("status"),
-        result=bindparam("result"),
-        clock=bindparam("clock"),
-        to_move=None,
-        touched=bindparam("touched"),
-    )
-)
-_RECORD = insert(ActionRow)
+# A move's statements as SQL text, handed to the driver itself: through SQLAlchemy the
+# statement handling (parameters, type processors) cost more than SQLite's own commit. JSON
+# columns hold `json.dumps` text and times SQLAlchemy's text form, as its own writes do.
+_SQLITE_STEP = """UPDATE tables SET version = :version, to_move = :to_move, touched = :touched,
+    clock = :clock WHERE id = :table_id AND version = :previous AND status = 'playing'"""
+_SQLITE_LAST_STEP = """UPDATE tables SET version = :version, status = 'over', result = :result,
+    clock = :clock, to_move = NULL, touched = :touched
+    WHERE id = :table_id AND version = :previous AND status = 'playing'"""
+_SQLITE_RECORD = """INSERT INTO actions (table_id, version, action, events, standin)
+    VALUES (:table_id, :version, :action, :events, :standin)"""
 _PG_APPEND = text(
     """
     WITH moved AS (
@@ -279,7 +261,6 @@ class Store:
         self._local = threading.local()
         self._held: list[Any] = []
         self._held_lock = threading.Lock()
-        self._statements: dict[Any, tuple[Any, list[str], list[Any]]] = {}
 
     def migrate(self) -> None:
         """Bring the schema up to date (Alembic, scripts shipped in the package)."""
@@ -471,37 +452,35 @@ class Store:
         (archived), and nothing is written then. On PostgreSQL the same transaction notifies
         the other processes, delivered only once it commits.
         """
-        now = dt.datetime.now(dt.UTC)
         if self.is_postgres:
             self._append_postgres(
-                table_id, version, action, events, result, to_move, now, clock, standin
+                table_id, version, action, events, result, to_move, clock, standin
             )
             return
-        params: dict[str, Any] = {
+        params = {
             "table_id": table_id,
+            "version": version,
             "previous": version - 1,
             "to_move": to_move,
-            "touched": now,
-            "clock": clock,
+            "touched": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f"),
+            "clock": json.dumps(clock),
         }
-        if result is None:
-            step, params["version"] = _STEP, version
-        else:
-            step = _LAST_STEP
-            params |= {"version": version, "status": "over", "result": result}
+        step = _SQLITE_STEP
+        if result is not None:
+            step, params["result"] = _SQLITE_LAST_STEP, json.dumps(result)
         record = {
             "table_id": table_id,
             "version": version,
-            "action": action,
-            "events": events,
+            "action": json.dumps(action),
+            "events": json.dumps(list(events)),
             "standin": standin,
         }
         with self._writing():
             conn = self._sqlite_writer()
             try:
-                if conn.execute(*self._prepared(step, params)).rowcount != 1:
+                if conn.execute(step, params).rowcount != 1:
                     raise Conflict(f"table {table_id} is no longer at version {version - 1}")
-                conn.execute(*self._prepared(_RECORD, record))
+                conn.execute(_SQLITE_RECORD, record)
                 conn.commit()
             except sqlite3.IntegrityError as exc:
                 conn.rollback()
@@ -516,10 +495,13 @@ class Store:
                 raise
 
     def _held_connection(self) -> Any:
-        """This thread's own pooled connection, kept from one move to the next."""
+        """This thread's own pooled connection in autocommit mode, kept from one move to
+        the next."""
         found = getattr(self._local, "conn", None)
         if found is None:
             found = self._local.conn = self.engine.raw_connection()
+            driver: Any = found.driver_connection
+            driver.autocommit = True
             with self._held_lock:
                 self._held.append(found)
         return found
@@ -543,38 +525,23 @@ class Store:
         assert isinstance(found, sqlite3.Connection)
         return found
 
-    def _prepared(self, statement: Any, params: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
-        """`statement` compiled once for this database, and `params` in its order, each
-        value converted as SQLAlchemy's column types would (JSON text, date format)."""
-        found = self._statements.get(statement)
-        if found is None:
-            dialect = self.engine.dialect
-            compiled = statement.compile(dialect=dialect)
-            names = list(compiled.positiontup or ())
-            convert = [compiled.binds[name].type.bind_processor(dialect) for name in names]
-            found = self._statements[statement] = (compiled, names, convert)
-        compiled, names, convert = found
-        values = compiled.construct_params(params)
-        out = tuple(
-            values[name] if fn is None else fn(values[name])
-            for name, fn in zip(names, convert, strict=True)
-        )
-        return compiled.string, out
-
-    def _append_postgres(
+    def append_postgres_statement(
         self,
         table_id: str,
         version: int,
         action: dict[str, Any],
         events: Sequence[dict[str, Any]],
         result: dict[str, Any] | None,
-        to_move: int | None,
-        now: dt.datetime,
-        clock: dict[str, Any] | None,
+        to_move: int | None = None,
+        clock: dict[str, Any] | None = None,
         standin: bool = False,
-    ) -> None:
-        """`append` as one statement in one round trip (a statement is its own transaction),
-        notifying the other processes in it."""
+    ) -> tuple[str, dict[str, Any]]:
+        """`append` on PostgreSQL as one statement and its parameters, for psycopg itself
+        (a statement is its own transaction on an autocommit connection; it notifies the
+        other processes in it): the server runs it on its event loop's own connections
+        (`timelord.server.table.database`), one round trip, no worker thread. It returns
+        one row if the action was recorded, none if the table is no longer at
+        `version - 1` or in play; a unique violation if another writer recorded `version`."""
         params = {
             "table_id": table_id,
             "previous": version - 1,
@@ -587,22 +554,34 @@ class Store:
             "channel": CHANNEL,
             "payload": f"{table_id}:{version}",
             "to_move": to_move,
-            "touched": now,
+            "touched": dt.datetime.now(dt.UTC),
             "standin": standin,
         }
-        # psycopg itself, on a connection each worker thread keeps: SQLAlchemy's statement
-        # handling and its pool's ping on every checkout cost more than the round trip
-        # (psycopg prepares the statement on the server once it recurs)
+        return _PG_APPEND_SQL, params
+
+    def _append_postgres(
+        self,
+        table_id: str,
+        version: int,
+        action: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+        result: dict[str, Any] | None,
+        to_move: int | None,
+        clock: dict[str, Any] | None,
+        standin: bool = False,
+    ) -> None:
+        """`append` on a connection this worker thread keeps, in autocommit mode (the one
+        statement commits itself: one round trip, not BEGIN, statement and COMMIT)."""
         import psycopg
 
+        sql, params = self.append_postgres_statement(
+            table_id, version, action, events, result, to_move, clock, standin
+        )
         raw = self._held_connection()
         try:
-            cursor = raw.cursor()
-            cursor.execute(_PG_APPEND_SQL, params)
+            cursor = raw.driver_connection.execute(sql, params)
             notified = cursor.rowcount
-            raw.commit()
         except psycopg.IntegrityError as exc:
-            raw.rollback()
             raise Conflict(f"table {table_id} version {version} was committed elsewhere") from exc
         except psycopg.Error as exc:
             self._drop_held()

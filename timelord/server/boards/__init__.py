@@ -108,11 +108,14 @@ def render_board(
     snapshot: Any,
     result: Mapping[str, Any] | None = None,
     replay: bool = False,
+    log_from: int = 0,
 ) -> str:
     """The HTML fragment of `seat`'s table, made only from its snapshot (and, once the game
     is over, the public result the server's engine computed, so boards never recount it);
-    `replay`: a step of a replay, shown as `seat` saw it to anyone who asks."""
+    `replay`: a step of a replay, shown as `seat` saw it to anyone who asks; `log_from`:
+    the log lists only the events from that one on."""
     snap = read_snapshot(game, seat, snapshot, result, replay)
+    snap.log_from = log_from
     try:
         return renderer(game.id)(snap)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:

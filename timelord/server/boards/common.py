@@ -107,6 +107,8 @@ class Snapshot:
     #: the name of the stand-in bot playing this seat for its person now (None when the
     #: person plays): the board then never calls that seat "You", since the bot decides
     stand_in: str | None = None
+    #: the first event the log lists (0: the latest `event_log` limit of them)
+    log_from: int = 0
 
     def label(self, action: Action) -> str:
         """How the menu names `action` for this seat (from the view only)."""
@@ -391,8 +393,9 @@ def _words(name: str) -> str:
 
 def event_log(snap: Snapshot, limit: int = 60) -> Model:
     """The seat's latest events in words, newest first and highlighted, each numbered by
-    its place in the whole game (the newest of 300 events is 300., not 60.)."""
-    events = list(snap.events)[-limit:]
+    its place in the whole game (the newest of 300 events is 300., not 60.); only those
+    from the `log_from`-th on (a page that holds the sentences before asks for the rest)."""
+    events = list(snap.events)[max(snap.log_from, len(snap.events) - limit) :]
     items = [{"kind": str(e.get("kind", "")), "text": _told(snap, e)} for e in reversed(events)]
     return {"items": items, "start": len(snap.events), "earlier": len(snap.events) - len(events)}
 

@@ -47,7 +47,9 @@ function lost() {
 async function refresh() {
   if (inflight) { again = true; return; }
   inflight = true;
-  const res = await call("GET", `/tables/${encodeURIComponent(tableId)}/board${q}`, undefined, "text");
+  // the log's sentences the page holds are not sent again (unless the seats' names changed)
+  const log = snap && logHeld > 0 && heldNames === seatNames() ? `${q ? "&" : "?"}log=${logHeld}` : "";
+  const res = await call("GET", `/tables/${encodeURIComponent(tableId)}/board${q}${log}`, undefined, "text");
   inflight = false;
   if (res.status === 0) { lost(); again = false; return; }
   heard();
@@ -82,6 +84,7 @@ async function refresh() {
 function told(snapshot) {
   if (typeof snapshot.version !== "number") return;
   // an undo takes the version back, so any version other than the one shown is news
+  if (snapshot.version < known) logHeld = 0;  // the sentences held may be of moves taken back
   known = snapshot.version;
   if (known !== shown) refresh();
 }
@@ -93,6 +96,9 @@ let words = null;           // the game's card and tile texts by name (the log's
 const toldTexts = new Map(); // event index -> the board's sentence for it
 let announced = -1;         // events already announced (-1: none drawn yet, nothing is news)
 let mineAnnounced = false;  // "your turn" was said for the turn now on
+let logHeld = 0;            // the events before this one have their sentence in toldTexts
+let heldNames = "";         // the seats' names those sentences were written with
+const seatNames = () => JSON.stringify((snap?.seats ?? []).map((s) => s.name));
 
 /** Keep the board log's sentences by event index (its list is numbered from the newest). */
 function keepTold() {
@@ -101,6 +107,8 @@ function keepTold() {
   const start = Number(list.getAttribute("start"));
   for (const i of [...toldTexts.keys()]) if (i >= start) toldTexts.delete(i);
   [...list.children].forEach((li, i) => toldTexts.set(start - 1 - i, li.textContent));
+  logHeld = start;
+  heldNames = seatNames();
 }
 
 /** Draw the log in place of the board's plain list, and announce what is news. */

@@ -166,6 +166,8 @@ class Fanout:
         if kind is not Kind.PRESENCE:
             snapshots: dict[tuple[int | None, int], str] = {}
             for outbox in outboxes:
+                if kind is Kind.MOVED and outbox.version == live.version:
+                    continue  # it was queued this version already (a move is all it changed)
                 if outbox.delta:
                     self._push_delta(live, outbox, seats=kind is not Kind.MOVED)
                     continue

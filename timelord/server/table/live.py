@@ -85,6 +85,9 @@ class Live:
     acted: list[tuple[int | None, bool]] = field(default_factory=list)
     #: the creator's client key: whose share of the search pool the table's bots use
     creator: str = ""
+    #: the version a commit of this process is storing now (0: none), so the notice of
+    #: that commit, which may come back before the commit returns, is known as its own
+    committing: int = 0
 
     def bot_seed(self, seat: int, version: int) -> int:
         """The seed of a bot's decision; at a keyed table an HMAC of the key, so a bot's
@@ -253,15 +256,14 @@ class Live:
     def clock_json(self) -> dict[str, Any] | None:
         return clocks.public(self.clock, self.state.to_move, self.now(), self.running)
 
-    def life_json(self) -> dict[str, Any]:
-        """The table's part of a snapshot (as of now): status, seats, clock, undo, rematch."""
-        return {
-            "status": self.status,
-            "seats": self.seats_json(),
-            "clock": self.clock_json(),
-            "undo": self.undo,
-            "rematch": self.rematch,
-        }
+    def life_json(self, seats: bool = True) -> dict[str, Any]:
+        """The table's part of a snapshot (as of now): status, seats (unless not `seats`:
+        a delta after a move leaves them out), clock, undo, rematch."""
+        life: dict[str, Any] = {"status": self.status}
+        if seats:
+            life["seats"] = self.seats_json()
+        life |= {"clock": self.clock_json(), "undo": self.undo, "rematch": self.rematch}
+        return life
 
     def legal_json(self, seat: int | None) -> list[dict[str, Any]]:
         """The seat's legal actions: only for the seat to move, never once the table ended

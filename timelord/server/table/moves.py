@@ -9,7 +9,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from timelord.core import GameError, IllegalAction, InvalidAction
+from timelord.core import Action, GameError, IllegalAction, InvalidAction
+from timelord.core.events import Event
 from timelord.server import clocks, undo
 from timelord.server.bots import HUMAN, bot_seed
 from timelord.server.clocks import Clock
@@ -101,16 +102,8 @@ class Moves:
                 clock = clocks.moved(clock, acting, self.timer.now())
             standin = bot and live.seats[acting]["agent"] == HUMAN  # not a bot's own seat
             try:
-                await self.db.write(
-                    store.append,
-                    live.id,
-                    live.version + 1,
-                    action.to_json(),
-                    [e.to_json() for e in events],
-                    result,
-                    following.to_move,
-                    clock,
-                    standin,
+                await self._commit(
+                    live, action, events, result, following.to_move, clock, standin
                 )
             except Conflict as exc:
                 if not await self.loader.catch_up(live):
@@ -127,6 +120,35 @@ class Moves:
             live.advance(following, events, action, standin)
             live.clock = clock
             self.hub.announce(Kind.MOVED, live)
+
+    async def _commit(
+        self,
+        live: Live,
+        action: Action,
+        events: list[Event],
+        result: dict[str, Any] | None,
+        to_move: int | None,
+        clock: dict[str, Any] | None,
+        standin: bool,
+    ) -> None:
+        """Store the action as the table's next version (`standin`: the stand-in played it
+        for a person). The notice of the commit may reach
+        this process's own listener before the commit returns: while `live.committing`
+        names the version, `sync` knows the notice is this process's own."""
+        live.committing = live.version + 1
+        try:
+            await self.db.append(
+                live.id,
+                live.version + 1,
+                action.to_json(),
+                [e.to_json() for e in events],
+                result,
+                to_move,
+                clock,
+                standin,
+            )
+        finally:
+            live.committing = 0
 
     def explain(self, live: Live, seat: int | None, action_data: Any) -> dict[str, Any]:
         """Whether `action_data` would be legal for `seat` now and, if not, the engine's

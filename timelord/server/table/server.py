@@ -118,4 +118,4 @@ class Tables:
                 await task
         self.bots.close()
         await self.leases.close()
-        self.db.close()
+        await self.db.aclose()

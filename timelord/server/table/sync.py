@@ -80,7 +80,9 @@ class Sync:
             self._spawn(self.chat.catch_up(live))
         elif what in ("meta", "undo"):
             self._spawn(self.loader.resync(live))
-        elif what.isdigit() and int(what) > live.version:
+        elif what.isdigit() and int(what) > max(live.version, live.committing):
+            # (a notice of this process's own commit, read back before that commit
+            # returned, is left alone: the commit brings the table to that version)
             self._spawn(self.loader.refresh(live))
 
     def tasks(self) -> list[asyncio.Task[Any]]:

@@ -108,10 +108,7 @@ def delta_text(
     else:
         body["view_patch"] = view_patch(old, view)
     body["legal"] = live.legal_json(seat)
-    life = live.life_json()
-    if not seats:
-        del life["seats"]
-    body.update(life)
+    body.update(live.life_json(seats))
     encoded = json.dumps(body)
     text = f'{encoded[:-1]}, "events": {events_since(live, seat, since)}}}'
     live.encoded.current[key] = text
