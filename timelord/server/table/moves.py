@@ -102,9 +102,7 @@ class Moves:
                 clock = clocks.moved(clock, acting, self.timer.now())
             standin = bot and live.seats[acting]["agent"] == HUMAN  # not a bot's own seat
             try:
-                await self._commit(
-                    live, action, events, result, following.to_move, clock, standin
-                )
+                await self._commit(live, action, events, result, following.to_move, clock, standin)
             except Conflict as exc:
                 if not await self.loader.catch_up(live):
                     stored = await self.db.read(store.table, live.id)
