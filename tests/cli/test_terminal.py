@@ -192,6 +192,10 @@ BOARD_MARK = {
 }
 
 
+#: the first and last lines of a game's map, where the terminal draws one
+MAP_EDGES = {"clue": ("   abcdefghijklmnopqrstuvwxy", "12 PPPPPP")}
+
+
 def _tmux_start(socket: str, cols: int, rows: int, argv: str) -> None:
     import shutil
 
@@ -261,6 +265,8 @@ def test_at_80x24_the_table_the_lesson_and_what_just_happened_are_in_sight(
         assert "Legend" not in second
         for shown in (first, second):
             assert len(shown.rstrip("\n").splitlines()) <= 24
+            for line in MAP_EDGES.get(game_id, ()):  # the whole map, its top not cut off
+                assert any(row.startswith(line) for row in shown.splitlines()), shown
     finally:
         _tmux(socket, "kill-server")
 
@@ -302,3 +308,40 @@ def test_a_clue_step_at_110x45_fits_the_screen() -> None:
             _tmux(socket, "send-keys", "-t", "play", label, "Enter")
     finally:
         _tmux(socket, "kill-server")
+
+
+def test_clue_steps_at_80x24_keep_the_whole_map_in_sight() -> None:
+    """Issue 33 item 10: at 80x24 the Clue map's top scrolled away under the lines of its
+    key; the compact table sets those lines beside the map, so each early lesson step shows
+    the map whole with the instruction and the menu."""
+    from timelord.learn import LEARNER, load_lesson, plan
+
+    labels = [p.label for p in plan(load_lesson("clue")) if p.seat == LEARNER]
+    socket = f"timelord-clue-small-{os.getpid()}"
+    _tmux_start(socket, 80, 24, "learn clue")
+    prompt = "Your move (number"
+    try:
+        _wait_screen(socket, lambda s: "Press Enter to begin" in s)
+        _tmux(socket, "send-keys", "-t", "play", "Enter")
+        for n, label in enumerate(labels[:6], 1):
+            shown = _wait_screen(socket, lambda s, n=n: f"Lesson, step {n} of" in s and prompt in s)
+            rows = shown.splitlines()
+            for edge in MAP_EDGES["clue"]:
+                assert any(row.startswith(edge) for row in rows), shown
+            assert f"Do: {label}" in shown and "Your moves (" in shown
+            assert "Your cards:" in shown  # beside the map
+            _tmux(socket, "send-keys", "-t", "play", label, "Enter")
+    finally:
+        _tmux(socket, "kill-server")
+
+
+def test_split_map_finds_the_grid_and_keeps_the_rest_in_order() -> None:
+    from timelord.cli.terminal import split_map
+
+    picture = "Title line\n   abcde\n 1 MM..S\n 2 MM..S\n10 ..++.\nPlayers: a; b\n  more"
+    found = split_map(picture)
+    assert found is not None
+    grid, rest = found
+    assert grid == ["   abcde", " 1 MM..S", " 2 MM..S", "10 ..++."]
+    assert rest == ["Title line", "Players: a; b", "  more"]
+    assert split_map("no map here\njust words") is None

@@ -217,6 +217,8 @@ class HumanAgent(Agent):
         room = screen.height - fixed - board
         # the news gets up to half the room left, the menu the rest (grouped to fit)
         told = min(sum(n.height() for n in news), max(_MIN_NEWS, room // 2))
+        if told and told + _MIN_PAGE > room:  # a small terminal: the latest news, one line
+            told = max(1, room - _MIN_PAGE)
         menu = Menu(entries, max(_MIN_PAGE, room - told))
         extra = menu.header(screen.width).count("\n")  # a card's text under the title
         if extra and menu.size - extra >= _MIN_PAGE:

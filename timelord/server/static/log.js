@@ -15,16 +15,17 @@
 // `events` are the told events ({kind, text, data}) in order; `names[i]` is seat i's name.
 
 /** A seat's one-character mark, as the boards write it (boards/common.py seat_initial):
- * ★ for you, else its name's initial, or its number for "Seat N" and "Bot ..." names. */
+ * ★ for you, else its name's initial, or its number (counted from 1, as people count seats)
+ * for "Seat N" and "Bot ..." names. */
 export function initial(seat, names, me) {
   if (seat === me) return "★";
-  const name = names?.[seat] ?? `Seat ${seat}`;
-  return /^(Seat|Bot)/.test(name) ? String(seat) : name.slice(0, 1);
+  const name = names?.[seat] ?? `Seat ${seat + 1}`;
+  return /^(Seat|Bot)/.test(name) ? String(seat + 1) : name.slice(0, 1);
 }
 
 function seatName(seat, names, me) {
   if (seat === me) return "You";
-  return names?.[seat] ?? `Seat ${seat}`;
+  return names?.[seat] ?? `Seat ${seat + 1}`;
 }
 
 /** Events in groups: a group is one player's run of events; a "turn" event starts a new
@@ -106,13 +107,16 @@ function toggleChip(chip) {
 }
 
 /** An event's sentence with the game's seat names ("Seat 1 (north)") replaced by the
- * table's ("Bot (heuristic)"), as the server's boards do (boards/common.py Snapshot.told). */
+ * table's ("Bot (heuristic)"), as the server's boards do (boards/common.py Snapshot.told):
+ * in one pass, so a name put in is never read again ("Seat 0" becoming "Seat 1" does not
+ * go on to become seat 1's name). */
 export function told(text, names, gameNames) {
   if (!names || !gameNames) return text;
-  const pairs = gameNames.map((old, i) => [old, names[i]]).filter(([old, now]) => now && old !== now);
-  pairs.sort((a, b) => b[0].length - a[0].length);
-  for (const [old, now] of pairs) text = text.split(old).join(now);
-  return text;
+  const table = new Map(gameNames.map((old, i) => [old, names[i]]).filter(([old, now]) => old && now && old !== now));
+  if (!table.size) return text;
+  const olds = [...table.keys()].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(olds.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  return text.replace(pattern, (m) => table.get(m));
 }
 
 /** The log as an element: groups newest first, the line "since your last move" above the
