@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from timelord.cli import seats
 from timelord.core import load
 
 pexpect = pytest.importorskip("pexpect")
@@ -38,9 +39,9 @@ def test_your_own_move_is_told_after_you_make_it(game_id: str) -> None:
     state = game.new_game(seed)
     view = state.view(0)
     action = state.legal_actions()[0]
-    label = game.action_label(view, action)
+    label = seats.label(game, view, action)
     _, events = state.apply_with_events(action)
-    told = [t["text"] for t in game.tell(events, 0)]
+    told = seats.told(game, events, 0)  # as people read it: seats counted from 1
     assert told
 
     env = dict(os.environ, COLUMNS="160", LINES="60", TERM="xterm-256color", PYTHONPATH=str(ROOT))
@@ -90,7 +91,7 @@ def test_hot_seat_clears_the_screen_before_the_next_hand() -> None:
         while child.expect([PROMPT, "hide your hand"]) == 0:
             child.sendline("1")
         child.sendline("")
-        child.expect("Seat 1 \\(north\\), take the seat")
+        child.expect("Seat 2 \\(north\\), take the seat")
         assert "\x1b[2J" in child.before  # the screen was cleared before the hand-over
         assert "Your hand" not in _flat(child.before.rsplit("\x1b[2J", 1)[1])
         child.sendline("")
@@ -176,7 +177,7 @@ def test_hot_seat_clears_the_scrollback_too() -> None:
             _tmux(socket, "send-keys", "-t", "play", "1", "Enter")
             history = _wait_for(socket, lambda h, n=asked: h.count(prompt) > n or "hide your" in h)
         _tmux(socket, "send-keys", "-t", "play", "Enter")
-        history = _wait_for(socket, lambda h: "Seat 1 (north), take the seat" in h)
+        history = _wait_for(socket, lambda h: "Seat 2 (north), take the seat" in h)
         assert "Your hand" not in history, "the last player's hand is still in the scrollback"
         assert prompt not in history
     finally:
@@ -245,7 +246,7 @@ def test_at_80x24_the_table_the_lesson_and_what_just_happened_are_in_sight(
     latest = ""
     for ply in plies[: [p.seat for p in plies].index(LEARNER, 1)]:
         state, events = state.apply_with_events(ply.action)
-        latest = next((t["text"] for t in reversed(game.tell(events, LEARNER))), latest)
+        latest = next(iter(reversed(seats.told(game, events, LEARNER))), latest)
     socket = f"timelord-small-{game_id}-{os.getpid()}"
     _tmux_start(socket, 80, 24, f"learn {game_id}")
     prompt = "Your move (number"
@@ -304,7 +305,7 @@ def test_a_clue_step_at_110x45_fits_the_screen() -> None:
         for n, label in enumerate(labels[:4], 1):
             shown = _wait_screen(socket, lambda s, n=n: f"Lesson, step {n} of" in s and prompt in s)
             assert "Your cards:" in shown and "Notebook" in shown, shown
-            assert shown.index("clue: Seat 0 (you)") < shown.index(f"Lesson, step {n} of")
+            assert shown.index("clue: Seat 1 (you)") < shown.index(f"Lesson, step {n} of")
             _tmux(socket, "send-keys", "-t", "play", label, "Enter")
     finally:
         _tmux(socket, "kill-server")

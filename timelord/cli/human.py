@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from timelord.agents.base import Agent
+from timelord.cli import seats
 from timelord.cli.irreversible import confirm_text
 from timelord.cli.menu import (
     Entry,
@@ -193,7 +194,11 @@ class HumanAgent(Agent):
 
     def _table_args(self, view: View) -> tuple[str, Grid | None]:
         seat = view.get("seat")
-        who = "spectator" if not isinstance(seat, int) else f"{self.game.seat_name(seat)} (you)"
+        who = (
+            "spectator"
+            if not isinstance(seat, int)
+            else f"{seats.seat_name(self.game, seat)} (you)"
+        )
         grid = self._panel(self.game, view, self.show_odds) if self._panel else None
         return f"{self.game.id}: {who}", grid
 
@@ -287,12 +292,12 @@ class HumanAgent(Agent):
             self._rules_named(query)
             return
         if why_not is None:
-            name = self.game.action_label(view, candidates[0].action)
+            name = seats.label(self.game, view, candidates[0].action)
             self.screen.say(f"{name} is not offered now.")
             return
         shown_rules: set[str] = set()
         for candidate in candidates[:3]:
-            name = self.game.action_label(view, candidate.action)
+            name = seats.label(self.game, view, candidate.action)
             refusal = why_not(candidate.action)
             if refusal is None:
                 # offered after all, under another name: let the player pick it

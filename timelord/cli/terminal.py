@@ -21,6 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Lines, Text
 
+from timelord.cli import seats
 from timelord.cli.panels import Grid
 from timelord.core import Game, View
 
@@ -94,8 +95,11 @@ def latest_news(blocks: Sequence[News], room: int) -> list[News]:
     total = sum(b.height() for b in blocks)
     if total <= room:
         return list(blocks)
-    if room <= 1 and blocks:  # no room to count what is left out: the latest event alone
-        return [News(blocks[-1].lines[-1:])] if blocks[-1].lines else []
+    lines = [line for block in blocks for line in block.lines]
+    if room <= 1 and lines:  # one line: the latest event, and how many are left out
+        hidden = len(lines) - 1
+        more = f" ({hidden} earlier event{'s' if hidden > 1 else ''} left out)" if hidden else ""
+        return [News([lines[-1] + more])]
     keep: list[News] = []
     left = max(1, room - 1)
     for block in reversed(blocks):
@@ -206,7 +210,7 @@ def _colour_words(game: Game) -> list[tuple[str, str]]:
     rules = [(rf"\b{re.escape(w)}\b", s) for w, s in _COLOUR_WORDS.items()]
     rules += [(rf"\b{re.escape(w.capitalize())}\b", s) for w, s in _COLOUR_WORDS.items()]
     for seat in range(game.players):
-        name = game.seat_name(seat)
+        name = seats.seat_name(game, seat)
         style = _COLOUR_WORDS.get(name.lower(), SEAT_STYLES[seat % len(SEAT_STYLES)])
         rules.append((rf"\b{re.escape(name)}", style))
     rules.append((r"\b(You|you|Your|your)\b", "bold"))
@@ -299,7 +303,9 @@ class Screen:
         """What `table` draws, to be measured before it is drawn: a frame and the panel
         beside the picture where the width allows, and no frame at the `COMPACT` level."""
         colour = self.rich
-        picture = _colour_render(game, view) if colour else game.render_view(view)
+        picture = seats.picture(
+            game, _colour_render(game, view) if colour else game.render_view(view)
+        )
         if extra is not None and extra.replaces:
             picture = drop_section(picture, extra.replaces)
         picture = compact(picture, level)

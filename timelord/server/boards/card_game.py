@@ -314,8 +314,9 @@ def _line(
         "seat": seat,
         "attrs": act_attrs(snap, take_acts, "Take Time Points"),
         "chip": seat_chip(snap, seat),
-        "text": f"{title} · {view['time'][seat]} TP · {vp} VP as it stands{waiting} · hand {hand['count']} · "
-        f"reserve {reserve['count']} · TARDIS {tardis} · Daleks {daleks}{known}",
+        "text": f"{title} · {view['time'][seat]} TP · {vp} VP as it stands{waiting} · "
+        f"hand {hand['count']} · reserve {reserve['count']} · "
+        f"TARDIS {tardis} · Daleks {daleks}{known}",
         "locations": locs,
     }
 

@@ -28,6 +28,7 @@ from jinja2.ext import Extension
 
 from timelord.core.action import Action
 from timelord.core.game import Game, View
+from timelord.people import people_numbered
 
 #: One colour per seat, always shown with the seat's initial so colour is never the only cue.
 SEAT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b7950b", "#7d3c98", "#ca6f1e")
@@ -55,15 +56,6 @@ TEMPLATES = Environment(
 Attrs = dict[str, str]
 #: The data a template draws one part from.
 Model = dict[str, Any]
-
-
-#: "Seat 0" as a game names its seats (programs count from 0)
-SEAT_NUMBER = re.compile(r"\bSeat (\d+)")
-
-
-def people_numbered(name: str) -> str:
-    """A game's name for a seat as people count seats: "Seat 0 (north)" -> "Seat 1 (north)"."""
-    return SEAT_NUMBER.sub(lambda m: f"Seat {int(m.group(1)) + 1}", name)
 
 
 def draw(template: str, **context: Any) -> str:

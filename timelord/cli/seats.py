@@ -1,0 +1,44 @@
+"""Seats at the terminal as people count them, from 1: the games' texts (events, move
+labels, pictures, seat names) number seats from 0, and every one of them passes through
+here on its way to the screen, so a seat has the number the web boards give it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from timelord.core import Action, Game, View
+from timelord.core.events import Event
+from timelord.people import people_numbered
+
+#: a pawn on a Keys tile, after the tile's door, back and overlay letters (and the bold
+#: that the coloured picture puts round it) or after the TARDIS Control's "(CC)"
+_KEYS_PAWN = re.compile(r"((?:[#.][?A-Za-z][ *c+]|\(CC\))(?:\x1b\[1m)?)(\d)")
+#: the Keys legend's range of pawn numbers ("pawn    0-1: the seat ...")
+_KEYS_PAWNS = re.compile(r"^(\s*pawn\s+)(\d)-(\d)(?=:)", re.M)
+
+
+def seat_name(game: Game, seat: int) -> str:
+    """The game's name of `seat` as people number it ("Seat 1" for seat 0)."""
+    return people_numbered(game.seat_name(seat))
+
+
+def label(game: Game, view: View, action: Action) -> str:
+    """A move's menu label for the seat of `view`, seats numbered from 1."""
+    return people_numbered(game.action_label(view, action))
+
+
+def told(game: Game, events: Sequence[Event], seat: int | None) -> list[str]:
+    """What `seat` is told of `events`, one sentence each, seats numbered from 1."""
+    return [people_numbered(t["text"]) for t in game.tell(events, seat)]
+
+
+def picture(game: Game, text: str) -> str:
+    """A game's picture of the table with its seats numbered from 1, the pawn numbers on
+    the Keys board too (each pawn is its seat's number)."""
+    if game.id == "keys":
+        text = _KEYS_PAWN.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + 1}", text)
+        text = _KEYS_PAWNS.sub(
+            lambda m: f"{m.group(1)}{int(m.group(2)) + 1}-{int(m.group(3)) + 1}", text
+        )
+    return people_numbered(text)
