@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from timelord.cli import seats
+from timelord.cli import readable
 from timelord.core import load
 
 pexpect = pytest.importorskip("pexpect")
@@ -39,9 +39,9 @@ def test_your_own_move_is_told_after_you_make_it(game_id: str) -> None:
     state = game.new_game(seed)
     view = state.view(0)
     action = state.legal_actions()[0]
-    label = seats.label(game, view, action)
+    label = readable.label(game, view, action)
     _, events = state.apply_with_events(action)
-    told = seats.told(game, events, 0)  # as people read it: seats counted from 1
+    told = readable.told(game, events, 0)  # as people read it: seats counted from 1
     assert told
 
     env = dict(os.environ, COLUMNS="160", LINES="60", TERM="xterm-256color", PYTHONPATH=str(ROOT))
@@ -246,7 +246,7 @@ def test_at_80x24_the_table_the_lesson_and_what_just_happened_are_in_sight(
     latest = ""
     for ply in plies[: [p.seat for p in plies].index(LEARNER, 1)]:
         state, events = state.apply_with_events(ply.action)
-        latest = next(iter(reversed(seats.told(game, events, LEARNER))), latest)
+        latest = next(iter(reversed(readable.told(game, events, LEARNER))), latest)
     socket = f"timelord-small-{game_id}-{os.getpid()}"
     _tmux_start(socket, 80, 24, f"learn {game_id}")
     prompt = "Your move (number"
@@ -325,7 +325,12 @@ def test_clue_steps_at_80x24_keep_the_whole_map_in_sight() -> None:
         _wait_screen(socket, lambda s: "Press Enter to begin" in s)
         _tmux(socket, "send-keys", "-t", "play", "Enter")
         for n, label in enumerate(labels[:6], 1):
-            shown = _wait_screen(socket, lambda s, n=n: f"Lesson, step {n} of" in s and prompt in s)
+            shown = _wait_screen(
+                socket,
+                lambda s, n=n: (
+                    f"Lesson, step {n} of" in s and s.rstrip().splitlines()[-1].startswith(prompt)
+                ),
+            )
             rows = shown.splitlines()
             for edge in MAP_EDGES["clue"]:
                 assert any(row.startswith(edge) for row in rows), shown

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from timelord.agents.base import Agent
-from timelord.cli import seats
+from timelord.cli import readable
 from timelord.cli.irreversible import confirm_text
 from timelord.cli.menu import (
     Entry,
@@ -197,7 +197,7 @@ class HumanAgent(Agent):
         who = (
             "spectator"
             if not isinstance(seat, int)
-            else f"{seats.seat_name(self.game, seat)} (you)"
+            else f"{readable.seat_name(self.game, seat)} (you)"
         )
         grid = self._panel(self.game, view, self.show_odds) if self._panel else None
         return f"{self.game.id}: {who}", grid
@@ -292,12 +292,12 @@ class HumanAgent(Agent):
             self._rules_named(query)
             return
         if why_not is None:
-            name = seats.label(self.game, view, candidates[0].action)
+            name = readable.label(self.game, view, candidates[0].action)
             self.screen.say(f"{name} is not offered now.")
             return
         shown_rules: set[str] = set()
         for candidate in candidates[:3]:
-            name = seats.label(self.game, view, candidate.action)
+            name = readable.label(self.game, view, candidate.action)
             refusal = why_not(candidate.action)
             if refusal is None:
                 # offered after all, under another name: let the player pick it

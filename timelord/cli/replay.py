@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from timelord.cli import seats
+from timelord.cli import readable
 from timelord.cli.play import result_text
 from timelord.cli.terminal import FULL, NO_LEGEND, compact
 from timelord.core import CorruptRecord, Game, GameError, Record, State, load, replay_steps
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         raise CorruptRecord(f"cannot rebuild the game of {args.file}: {exc}") from exc
     seat = game.check_seat(args.seat)
     options = ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(record.options.items()))
-    who = "a spectator" if seat is None else seats.seat_name(game, seat)
+    who = "a spectator" if seat is None else readable.seat_name(game, seat)
     print(f"{record.game} ({options}), seed {record.seed}, {len(record.actions)} moves")
     print(f"as {who} saw it")
     final = None
@@ -41,14 +41,14 @@ def run(args: argparse.Namespace) -> int:
                 after, events = state.apply_with_events(action)
             except GameError as exc:
                 raise CorruptRecord(f"record step {n - 1}: {exc}") from exc
-            told = seats.told(game, events, seat)
+            told = readable.told(game, events, seat)
             print(f"{n:>4}. {told[0] if told else '(nothing you could see)'}")
             for text in told[1:]:
                 print(f"      {text}")
             if args.step:  # the table after the move told; its legend the first time only
                 print(
                     compact(
-                        seats.picture(game, game.render_view(after.view(seat))),
+                        readable.picture(game, game.render_view(after.view(seat))),
                         FULL if n == 1 else NO_LEGEND,
                     )
                 )
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     assert final is not None
     print(
         compact(
-            seats.picture(game, game.render_view(final.view(seat))),
+            readable.picture(game, game.render_view(final.view(seat))),
             NO_LEGEND if args.step else FULL,
         )
     )

@@ -17,7 +17,7 @@ import textwrap
 from typing import Any
 
 from timelord.agents.coach import Budget, review
-from timelord.cli import seats
+from timelord.cli import readable
 from timelord.cli.main import fail
 from timelord.core import CorruptRecord, Record, load, replay
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=1))
     else:
-        print(render(result, seats.seat_name(game, seat)))
+        print(render(result, readable.seat_name(game, seat)))
     return 0
 
 

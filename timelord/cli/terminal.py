@@ -21,7 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Lines, Text
 
-from timelord.cli import seats
+from timelord.cli import readable
 from timelord.cli.panels import Grid
 from timelord.core import Game, View
 
@@ -210,7 +210,7 @@ def _colour_words(game: Game) -> list[tuple[str, str]]:
     rules = [(rf"\b{re.escape(w)}\b", s) for w, s in _COLOUR_WORDS.items()]
     rules += [(rf"\b{re.escape(w.capitalize())}\b", s) for w, s in _COLOUR_WORDS.items()]
     for seat in range(game.players):
-        name = seats.seat_name(game, seat)
+        name = readable.seat_name(game, seat)
         style = _COLOUR_WORDS.get(name.lower(), SEAT_STYLES[seat % len(SEAT_STYLES)])
         rules.append((rf"\b{re.escape(name)}", style))
     rules.append((r"\b(You|you|Your|your)\b", "bold"))
@@ -303,7 +303,7 @@ class Screen:
         """What `table` draws, to be measured before it is drawn: a frame and the panel
         beside the picture where the width allows, and no frame at the `COMPACT` level."""
         colour = self.rich
-        picture = seats.picture(
+        picture = readable.picture(
             game, _colour_render(game, view) if colour else game.render_view(view)
         )
         if extra is not None and extra.replaces:

@@ -1,6 +1,7 @@
-"""Seats at the terminal as people count them, from 1: the games' texts (events, move
-labels, pictures, seat names) number seats from 0, and every one of them passes through
-here on its way to the screen, so a seat has the number the web boards give it."""
+"""The games' texts as the terminal shows them to people. The games number seats from 0
+and their pictures keep the engine's card ids; every event, move label, picture and seat
+name passes through here on its way to the screen, so a seat has the number the web
+boards give it (from 1) and no internal number reaches a person."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from timelord.people import people_numbered
 #: a pawn on a Keys tile, after the tile's door, back and overlay letters (and the bold
 #: that the coloured picture puts round it) or after the TARDIS Control's "(CC)"
 _KEYS_PAWN = re.compile(r"((?:[#.][?A-Za-z][ *c+]|\(CC\))(?:\x1b\[1m)?)(\d)")
+#: a Card Game card's engine id after its name ("Sontarans[104]"), a Location's index
+#: before it ("[3] Trenzalore"), and a hand line's id ("  19: Demons Run"): the menus name
+#: cards and Locations by name, so these numbers only stood between a person and the names
+_CARD_IDS = re.compile(r"(?<=\S)\[\d+\]|^(\s*)\[\d+\] |^(\s+)\d+: ", re.M)
 #: the Keys legend's range of pawn numbers ("pawn    0-1: the seat ...")
 _KEYS_PAWNS = re.compile(r"^(\s*pawn\s+)(\d)-(\d)(?=:)", re.M)
 
@@ -35,7 +40,9 @@ def told(game: Game, events: Sequence[Event], seat: int | None) -> list[str]:
 
 def picture(game: Game, text: str) -> str:
     """A game's picture of the table with its seats numbered from 1, the pawn numbers on
-    the Keys board too (each pawn is its seat's number)."""
+    the Keys board too (each pawn is its seat's number), and no Card Game card ids."""
+    if game.id == "card-game":
+        text = _CARD_IDS.sub(lambda m: m.group(1) or m.group(2) or "", text)
     if game.id == "keys":
         text = _KEYS_PAWN.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + 1}", text)
         text = _KEYS_PAWNS.sub(
