@@ -305,6 +305,9 @@ def test_a_clue_step_at_110x45_fits_the_screen() -> None:
         for n, label in enumerate(labels[:4], 1):
             shown = _wait_screen(socket, lambda s, n=n: f"Lesson, step {n} of" in s and prompt in s)
             assert "Your cards:" in shown and "Notebook" in shown, shown
+            assert "…" not in shown, shown  # nothing cut short beside the notebook
+            for edge in MAP_EDGES["clue"]:
+                assert any(edge in row for row in shown.splitlines()), shown
             assert shown.index("clue: Seat 1 (you)") < shown.index(f"Lesson, step {n} of")
             _tmux(socket, "send-keys", "-t", "play", label, "Enter")
     finally:

@@ -319,30 +319,34 @@ class Screen:
         if not colour:
             plain: list[RenderableType] = [picture]
             return plain + ([extra.plain()] if extra is not None else [])
+        panel = _rich_grid(extra, narrow=level >= NO_LEGEND) if extra is not None else None
+        room = self.console.width
+        if panel is not None:
+            room -= self.console.measure(panel).maximum + 2
         board: RenderableType
         if level >= COMPACT:
-            board = self._compact_board(game, title, picture)
+            board = self._compact_board(game, title, picture, room)
         else:
             board = Panel(styled(game, picture), title=title, title_align="left", expand=False)
-        if extra is None:
+        if panel is None:
             return [board]
-        panel = _rich_grid(extra, narrow=level >= NO_LEGEND)
-        room = self.console.width - self.console.measure(panel).maximum - 2
         if room >= min(self.console.measure(board).maximum, _MIN_BOARD_WIDTH):
             both = Table.grid(padding=(0, 2))
             both.add_column(max_width=room)
             both.add_row(board, panel)
             return [both]
+        if level >= COMPACT:  # the panel goes under the table: the table has the full width
+            board = self._compact_board(game, title, picture, self.console.width)
         return [board, panel]
 
-    def _compact_board(self, game: Game, title: str, picture: str) -> RenderableType:
-        """A compact table: its title over its picture; for a game in `_BESIDE`, its map
-        with the title and the other lines (whose turn, your cards, where things are) in a
-        column to its right, where the terminal leaves that column room, and never taller
-        than the map (what is cut says so: `v` shows the whole table)."""
+    def _compact_board(self, game: Game, title: str, picture: str, width: int) -> RenderableType:
+        """A compact table `width` columns wide at most: its title over its picture; for a
+        game in `_BESIDE`, its map with the title and the other lines (whose turn, your
+        cards, where things are) in a column to its right, where `width` leaves that column
+        room, and never taller than the map (what is cut says so: `v` shows it whole)."""
         parts = split_map(picture) if game.id in _BESIDE else None
-        width = max(len(_ANSI.sub("", line)) for line in parts[0]) if parts else 0
-        room = self.console.width - width - _GAP
+        drawn = max(len(_ANSI.sub("", line)) for line in parts[0]) if parts else 0
+        room = width - drawn - _GAP
         if parts is None or room < _MIN_BESIDE:
             return Group(Text(title, style="dim"), styled(game, picture))
         grid, rest = parts
