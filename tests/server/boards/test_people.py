@@ -88,8 +88,10 @@ def test_initials_count_from_1_and_tell_alike_names_apart() -> None:
 
 
 def test_the_stand_in_is_never_you() -> None:
-    """While the stand-in bot plays your seat, neither the chips nor the log say "You" for
-    that seat (the log told "You play ..." for the bot's moves)."""
+    """While the stand-in bot plays your seat, the chips do not say "You" for that seat, and
+    the log says "You ..." only for the moves you made: each move the stand-in made (the
+    server marks its events `"standin": true`) is told in the third person and says the
+    stand-in played it for you (the log told "You play ..." for the bot's moves)."""
     game, state, events = _play_until(
         "keys",
         lambda s, ev: s.to_move == 0 and sum(1 for e in ev if e.data.get("actor") == 0) >= 2,
@@ -97,16 +99,32 @@ def test_the_stand_in_is_never_you() -> None:
     plain = render_board(game, 0, _snap(game, state, 0, events, seats=_seats("Ann", "Bob")))
     assert re.search(r"<li[^>]*>You ", plain)  # the person plays: "You ..." as before
     stood = _snap(game, state, 0, events, seats=_seats("Ann", "Bob", stand_in=0))
+    mine = [i for i, e in enumerate(stood["events"]) if e.get("data", {}).get("actor") == 0]
+    bots = mine[len(mine) // 2 :]  # the later half of the seat's events: the stand-in's
+    for i in bots:
+        stood["events"][i] = {**stood["events"][i], "standin": True}
     html = render_board(game, 0, stood)
-    log = html.split('id="log"', 1)[1]
-    assert not re.search(r"<li[^>]*>You ", log)
-    assert re.search(r"<li[^>]*>Ann ", log)
+    log = unescape(html.split('id="log"', 1)[1])
+    lines = re.findall(r"<li[^>]*>([^<]*)</li>", log)
+    by_bot = [t for t in lines if t.endswith("(the stand-in played this for you)")]
+    shown = [i for i in bots if i >= len(stood["events"]) - 60]
+    assert len(by_bot) == len([i for i in shown if stood["events"][i]["kind"] != "turn"])
+    assert all(t.startswith("Ann ") for t in by_bot), by_bot
+    assert not any(t.startswith("You ") and "stand-in" in t for t in lines)
+    assert any(t.startswith("You ") for t in lines)  # what the person made stays theirs
     snap = read_snapshot(game, 0, stood)
     assert snap.seat_name(0) == "Ann" and not snap.is_you(0)
-    assert "Bot (casual) plays your turn" in html and "Your turn" not in html
+    status = html.split('id="log"', 1)[0]
+    assert "Bot (casual) plays your turn" in status and "Your turn" not in status
     assert 'data-my-turn="false"' in html
     assert "data-action=" not in html and "data-actions=" not in html
     assert "Bot (casual) is playing your seat" in html
+    # another seat's page names whose stand-in it was
+    other = _snap(game, state, 1, events, seats=_seats("Ann", "Bob", stand_in=0))
+    told = game.tell(events, 1)
+    other["events"] = [{**t, "standin": True} if i in bots else t for i, t in enumerate(told)]
+    theirs = unescape(render_board(game, 1, other))
+    assert "(the stand-in played this for Ann)" in theirs
 
 
 def test_the_replay_says_alice_is_active() -> None:

@@ -390,14 +390,25 @@ def event_log(snap: Snapshot, limit: int = 60) -> Model:
 
 
 def _told(snap: Snapshot, event: Mapping[str, Any]) -> str:
-    """An event's sentence for the log. While the stand-in bot plays this seat, the seat's
-    own events are told as anyone would read them ("Alice plays ...", never "You play ..."):
-    the snapshot does not say which of them the bot made, and "You" would credit the
-    person with the bot's moves."""
+    """An event's sentence for the log. An event the stand-in bot made for a person (the
+    server marks it `"standin": true`) is told as anyone would read it and says who made
+    it: on the person's own page "Ann plays ... (the stand-in played this for you)", never
+    "You play ...", which would credit the person with the bot's move; the events the
+    person made stay "You ...", even while the stand-in plays on."""
     text = str(event.get("text", ""))
     data = event.get("data")
-    if snap.stand_in and isinstance(data, Mapping) and data.get("actor") == snap.seat:
-        text = snap.game.event_text(str(event.get("kind", "")), data, None)
+    # (a turn's heading is not a move: nobody made it)
+    if event.get("standin") is True and event.get("kind") != "turn" and isinstance(data, Mapping):
+        actor = data.get("actor")
+        if (
+            isinstance(actor, int)
+            and not isinstance(actor, bool)
+            and 0 <= actor < snap.game.players
+        ):
+            if actor == snap.seat:
+                text = snap.game.event_text(str(event.get("kind", "")), data, None)
+            who = "you" if actor == snap.seat and not snap.replay else snap.table_name(actor)
+            return f"{snap.told(text)} (the stand-in played this for {who})"
     return snap.told(text)
 
 

@@ -23,24 +23,31 @@ export function initial(seat, names, me) {
   return /^(Seat|Bot)/.test(name) ? String(seat + 1) : name.slice(0, 1);
 }
 
-function seatName(seat, names, me) {
+function seatName(seat, names, me, standin = false) {
+  if (standin) return seat === me ? "The stand-in, for you" : `The stand-in, for ${names?.[seat] ?? `Seat ${seat + 1}`}`;
   if (seat === me) return "You";
   return names?.[seat] ?? `Seat ${seat + 1}`;
 }
 
 /** Events in groups: a group is one player's run of events; a "turn" event starts a new
- * one. Events with no actor (a conflict's result) stay in the group they happen in. */
+ * one. Events with no actor (a conflict's result) stay in the group they happen in. The
+ * moves a stand-in bot made for a person (events the server marks `standin: true`) are a
+ * group of their own, so its heading can say the stand-in made them. */
 export function groups(events) {
   const out = [];
   let cur = null;
   events.forEach((e, index) => {
     const actor = e.data?.actor ?? null;
+    const standin = e.standin === true && e.kind !== "turn";
     const startsTurn = e.kind === "turn";
-    if (!cur || startsTurn || (actor !== null && cur.actor !== null && actor !== cur.actor)) {
-      cur = { actor, round: e.data?.round ?? null, items: [] };
+    const otherActor = actor !== null && cur?.actor !== null && actor !== cur?.actor;
+    const otherHand = actor !== null && standin !== cur?.standin && cur?.items.some((i) => i.kind !== "turn");
+    if (!cur || startsTurn || otherActor || otherHand) {
+      cur = { actor, standin, round: e.data?.round ?? null, items: [] };
       out.push(cur);
     }
     if (cur.actor === null && actor !== null) cur.actor = actor;
+    if (actor !== null) cur.standin = standin;
     cur.items.push({ ...e, index });
   });
   return out;
@@ -142,7 +149,7 @@ export function render(events, { seat = null, names = null, gameNames = null, gl
     if (g.actor !== null) {
       const dot = el("span", "seat-dot", initial(g.actor, names, seat));
       dot.setAttribute("aria-hidden", "true");
-      head.append(dot, el("span", "seat-name", seatName(g.actor, names, seat)));
+      head.append(dot, el("span", "seat-name", seatName(g.actor, names, seat, g.standin)));
     } else {
       head.append(el("span", "seat-name", "The game"));
     }
