@@ -85,6 +85,11 @@ def test_initials_count_from_1_and_tell_alike_names_apart() -> None:
     assert [seat_initial(alike, s) for s in range(3)] == ["★", "A2", "A3"]
     apart = read_snapshot(game, 0, _snap(game, state, 0, [], seats=_seats("Me", "Ann", "Bo")))
     assert [seat_initial(apart, s) for s in range(3)] == ["★", "A", "B"]
+    # an open seat is marked by its number, not "O" (the name is nobody's)
+    waiting = read_snapshot(
+        game, 0, _snap(game, state, 0, [], seats=_seats("Me", "Open seat", "Bo"))
+    )
+    assert [seat_initial(waiting, s) for s in range(3)] == ["★", "2", "B"]
 
 
 def test_the_stand_in_is_never_you() -> None:

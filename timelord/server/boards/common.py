@@ -275,9 +275,14 @@ def seat_initial(snap: Snapshot, seat: int) -> str:
     return mark
 
 
+#: names a seat's mark shows as its number: names that are not a person's own ("Seat 2",
+#: "Bot (casual)", "Open seat" until someone takes it)
+NUMBERED_NAMES = ("Seat", "Bot", "Open seat")
+
+
 def _plain_initial(snap: Snapshot, seat: int) -> str:
     name = snap.table_name(seat)
-    return str(seat + 1) if name.startswith(("Seat", "Bot")) else name[:1].upper()
+    return str(seat + 1) if name.startswith(NUMBERED_NAMES) else name[:1].upper()
 
 
 def seat_colour(seat: int) -> str:

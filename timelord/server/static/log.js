@@ -16,11 +16,11 @@
 
 /** A seat's one-character mark, as the boards write it (boards/common.py seat_initial):
  * ★ for you, else its name's initial, or its number (counted from 1, as people count seats)
- * for "Seat N" and "Bot ..." names. */
+ * for "Seat N", "Bot ..." and "Open seat" names. */
 export function initial(seat, names, me) {
   if (seat === me) return "★";
   const name = names?.[seat] ?? `Seat ${seat + 1}`;
-  return /^(Seat|Bot)/.test(name) ? String(seat + 1) : name.slice(0, 1);
+  return /^(Seat|Bot|Open seat)/.test(name) ? String(seat + 1) : name.slice(0, 1);
 }
 
 function seatName(seat, names, me, standin = false) {
