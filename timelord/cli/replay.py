@@ -15,7 +15,11 @@ from timelord.core import CorruptRecord, Game, GameError, Record, State, load, r
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a record saved by play/simulate --record")
     parser.add_argument(
-        "--seat", type=int, default=None, help="see the game as this seat (default: spectator)"
+        "--seat",
+        type=int,
+        default=None,
+        help="see the game as this seat, counted from 0 as records count seats (0 is the seat"
+        " shown as Seat 1; default: spectator)",
     )
     parser.add_argument("--step", action="store_true", help="wait for Enter after each move")
 

@@ -24,7 +24,13 @@ from timelord.core import CorruptRecord, Record, load, replay
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a finished game's record (play/simulate --record)")
-    parser.add_argument("--seat", type=int, required=True, help="the seat to review")
+    parser.add_argument(
+        "--seat",
+        type=int,
+        required=True,
+        help="the seat to review, counted from 0 as records count seats (0 is the seat shown as"
+        " Seat 1)",
+    )
     parser.add_argument(
         "--budget",
         type=float,
