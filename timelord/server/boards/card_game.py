@@ -308,13 +308,13 @@ def _line(
     )
     waiting = f" ({open_} Location{'' if open_ == 1 else 's'} unknown)" if open_ else ""
     cls = "line seat-box to-move" if seat == snap.to_move and not snap.over else "line seat-box"
-    title = "Your line" if snap.is_you(seat) else f"{snap.table_name(seat)}'s line"
     return {
         "cls": cls,
         "seat": seat,
         "attrs": act_attrs(snap, take_acts, "Take Time Points"),
         "chip": seat_chip(snap, seat),
-        "text": f"{title} · {view['time'][seat]} TP · {vp} VP as it stands{waiting} · "
+        # the seat's chip just before says whose line it is ("Blue Blue's line" said it twice)
+        "text": f"{view['time'][seat]} TP · {vp} VP as it stands{waiting} · "
         f"hand {hand['count']} · reserve {reserve['count']} · "
         f"TARDIS {tardis} · Daleks {daleks}{known}",
         "locations": locs,
