@@ -59,3 +59,18 @@ def test_card_game_pictures_show_no_card_ids() -> None:
     assert re.search(r"\[\d+\]|^\s+\d+: ", raw, re.M)  # the engine's picture has them
     assert not re.search(r"\[\d+\]|^\s+\d+: ", shown, re.M)
     assert "Your hand:" in shown and "VP as it stands" in shown
+
+
+def test_a_seat_the_record_lacks_is_refused_in_both_numberings() -> None:
+    """`--seat` counts from 0 as records do while the screen shows Seat 1 and up: a refusal
+    says both, so `--seat 2` at a two-player table is not a riddle."""
+    import pytest
+
+    from timelord.core import InvalidSeat
+
+    game = load("clue", players=2)
+    assert readable.record_seat(game, 1) == 1 and readable.record_seat(game, None) is None
+    with pytest.raises(
+        InvalidSeat, match=r"counts from 0.*seats 0 to 1 \(shown as Seat 1 to Seat 2\)"
+    ):
+        readable.record_seat(game, 2)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from timelord.core import Action, Game, View
+from timelord.core import Action, Game, InvalidSeat, View
 from timelord.core.events import Event
 from timelord.people import people_numbered
 
@@ -49,3 +49,15 @@ def picture(game: Game, text: str) -> str:
             lambda m: f"{m.group(1)}{int(m.group(2)) + 1}-{int(m.group(3)) + 1}", text
         )
     return people_numbered(text)
+
+
+def record_seat(game: Game, seat: int | None) -> int | None:
+    """`--seat` as records count seats (from 0), checked; a seat the game does not have is
+    refused in both numberings, since the screen shows that seat as "Seat N+1"."""
+    if seat is not None and not 0 <= seat < game.players:
+        last = game.players - 1
+        raise InvalidSeat(
+            f"no seat {seat}: --seat counts from 0, as records do; this {game.players}-player "
+            f"game has seats 0 to {last} (shown as Seat 1 to Seat {last + 1})"
+        )
+    return game.check_seat(seat)

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         game = load(record.game, **record.options)
     except (TypeError, ValueError) as exc:  # options a game refuses, read from a file
         raise CorruptRecord(f"cannot rebuild the game of {args.file}: {exc}") from exc
-    seat = game.check_seat(args.seat)
+    seat = readable.record_seat(game, args.seat)
     options = ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(record.options.items()))
     who = "a spectator" if seat is None else readable.seat_name(game, seat)
     print(f"{record.game} ({options}), seed {record.seed}, {len(record.actions)} moves")

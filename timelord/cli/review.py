@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         game = load(record.game, **record.options)
     except (TypeError, ValueError) as exc:
         raise CorruptRecord(f"cannot rebuild the game of {args.file}: {exc}") from exc
-    seat = game.check_seat(args.seat)
+    seat = readable.record_seat(game, args.seat)
     if seat is None:
         fail("--seat must name a seat")
     if args.budget <= 0:
