@@ -354,3 +354,19 @@ def test_split_map_finds_the_grid_and_keeps_the_rest_in_order() -> None:
     assert grid == ["   abcde", " 1 MM..S", " 2 MM..S", "10 ..++."]
     assert rest == ["Title line", "Players: a; b", "  more"]
     assert split_map("no map here\njust words") is None
+
+
+def test_a_compact_card_game_table_takes_fewer_lines() -> None:
+    """Issue 33 item 10: at 80x24 the Card Game's table pushed its own top (whose turn, your
+    Locations) off the screen; compact, each seat's line fits 80 columns and the hand is one
+    paragraph."""
+    from timelord.cli.terminal import shortened
+
+    game = load("card-game", players=3)
+    picture = readable.picture(game, game.render_view(game.new_game(19).view(0)))
+    short = shortened("card-game", picture)
+    assert len(short.splitlines()) <= len(picture.splitlines()) - 4
+    assert all(len(line) <= 80 for line in short.splitlines() if line.startswith("-- "))
+    hand = next(line for line in short.splitlines() if line.startswith("Your hand:"))
+    names = [line.strip() for line in picture.split("Your hand:\n", 1)[1].splitlines()]
+    assert hand == "Your hand: " + "; ".join(n for n in names if n)

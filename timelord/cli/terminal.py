@@ -49,6 +49,11 @@ FULL, NO_LEGEND, COMPACT, BARE = 0, 1, 2, 3
 #: game id -> sections of its picture a compact table leaves out (the news says what happened)
 _SPARE = {"clue": ("Recent",)}
 
+#: game id -> (long, short) words its compact table shortens
+_SHORT_WORDS = {"card-game": (("TARDIS in play ", "TARDIS "), ("Daleks in play ", "Daleks "))}
+#: game id -> headings whose indented lines its compact table sets on one line
+_JOINED = {"card-game": ("Your hand:",)}
+
 #: games whose compact table sets the lines around their map beside it, not above and below
 #: (Clue's map is 28 columns of a terminal's 80: under it, its key pushed the map off an 80x24
 #: screen)
@@ -165,6 +170,24 @@ def beside_lines(game_id: str, grid: Sequence[str], rest: Sequence[str]) -> list
     out = [line.lstrip("\0") for line in joined if line]
     first = [line for line in out[1:] if line.startswith(_BESIDE_FIRST.get(game_id, ("\0",)))]
     return out[:1] + first + [line for line in out[1:] if line not in first]
+
+
+def shortened(game_id: str, picture: str) -> str:
+    """A compact table's picture in fewer lines: the game's long words shortened
+    (`_SHORT_WORDS`) and the indented lines under a heading of `_JOINED` set on one line,
+    "; " between them (a hand of five cards took six lines of an 80x24 screen)."""
+    for long, short in _SHORT_WORDS.get(game_id, ()):
+        picture = picture.replace(long, short)
+    heads = _JOINED.get(game_id, ())
+    out: list[str] = []
+    joining = False
+    for line in picture.splitlines():
+        if joining and line.startswith("  "):
+            out[-1] += ("" if out[-1].endswith(":") else ";") + " " + line.strip()
+            continue
+        joining = line.startswith(heads) if heads else False
+        out.append(line)
+    return "\n".join(out)
 
 
 def compact(picture: str, level: int) -> str:
@@ -312,6 +335,7 @@ class Screen:
         if level >= COMPACT:
             for section in _SPARE.get(game.id, ()):
                 picture = drop_section(picture, section)
+            picture = shortened(game.id, picture)
         if level >= BARE:
             if extra is not None:
                 title += f" (v: the {extra.title.lower()} too)"
