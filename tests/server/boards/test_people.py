@@ -223,3 +223,14 @@ def test_board_markup_for_motion_and_axe(game_id: str) -> None:
     for card in re.findall(r'<div class="card[^"]*"[^>]*role="button".*?</div>', html):
         assert "<button" not in card
     assert "card-info" not in html or 'class="card-info" data-card-info aria-hidden="true"' in html
+
+
+def test_the_keys_key_speaks_of_your_pawn_only_to_its_player() -> None:
+    """A spectator (and a replay) was told "★ your pawn" and to click glowing tiles, though
+    it has no pawn and no move; its key says how pawns are marked."""
+    game, state, events = _playout("keys", 3, 10)
+    mine = render_board(game, 0, _snap(game, state, 0, events))
+    watching = render_board(game, None, _snap(game, state, None, events))
+    assert "★ your pawn" in mine and "Glowing tiles" in mine
+    assert "★ your pawn" not in watching and "Glowing tiles" not in watching
+    assert "Each pawn shows its seat's mark" in watching
