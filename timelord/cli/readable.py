@@ -15,10 +15,11 @@ from timelord.people import people_numbered
 #: a pawn on a Keys tile, after the tile's door, back and overlay letters (and the bold
 #: that the coloured picture puts round it) or after the TARDIS Control's "(CC)"
 _KEYS_PAWN = re.compile(r"((?:[#.][?A-Za-z][ *c+]|\(CC\))(?:\x1b\[1m)?)(\d)")
-#: a Card Game card's engine id after its name ("Sontarans[104]"), a Location's index
-#: before it ("[3] Trenzalore"), and a hand line's id ("  19: Demons Run"): the menus name
-#: cards and Locations by name, so these numbers only stood between a person and the names
-_CARD_IDS = re.compile(r"(?<=\S)\[\d+\]|^(\s*)\[\d+\] |^(\s+)\d+: ", re.M)
+#: a Card Game card's engine id after its name ("Sontarans[104]"), a Location's index before
+#: it ("[3] Trenzalore") or after it ("declaring Enemies at Leadworth [1]"), and a hand
+#: line's id ("  19: Demons Run"): the menus name cards and Locations by name, so these
+#: numbers only stood between a person and the names
+_CARD_IDS = re.compile(r"(?<=\S)\[\d+\]| \[\d+\]$|^(\s*)\[\d+\] |^(\s+)\d+: ", re.M)
 #: the Keys legend's range of pawn numbers ("pawn    0-1: the seat ...")
 _KEYS_PAWNS = re.compile(r"^(\s*pawn\s+)(\d)-(\d)(?=:)", re.M)
 
