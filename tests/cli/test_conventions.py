@@ -135,8 +135,8 @@ def test_replay_tells_each_seat_its_events_as_sentences(
     capsys.readouterr()
     assert main(["replay", str(record), "--seat", "1"]) == 0
     out = capsys.readouterr().out
-    assert "toy (players=2), seed 1, 4 moves" in out and "as Seat 1 saw it" in out
-    assert out.count("You: play") == 2 and out.count("Seat 0: play") == 2
+    assert "toy (players=2), seed 1, 4 moves" in out and "as Seat 2 saw it" in out
+    assert out.count("You: play") == 2 and out.count("Seat 1: play") == 2
     assert "{" not in out.splitlines()[0] and "[" not in out.splitlines()[-1]
     assert "Game over." in out
 

@@ -25,7 +25,7 @@ def test_the_grid_has_a_column_per_player_and_matches_the_deducer() -> None:
     view = state.view(2)
     grid = clue_notebook(game, view, True)
     assert grid is not None
-    assert grid.columns == ("Card", "Seat 0", "Seat 1", "You", "Seat 3", "Envelope")
+    assert grid.columns == ("Card", "Seat 1", "Seat 2", "You", "Seat 4", "Envelope")
     rows = {r.cells[0]: r.cells[1:] for r in grid.rows if not r.heading}
     assert len(rows) == len(game.card_names)
     odds = deduce(knowledge_from_view(view))
@@ -53,7 +53,7 @@ def test_without_odds_only_what_the_seat_saw_is_marked() -> None:
 def test_two_player_variant_has_a_column_for_the_side_cards() -> None:
     game = load("clue", players=2, variant="two-player")
     grid = clue_notebook(game, game.new_game(3).view(0), True)
-    assert grid is not None and grid.columns == ("Card", "You", "Seat 1", "Aside", "Envelope")
+    assert grid is not None and grid.columns == ("Card", "You", "Seat 2", "Aside", "Envelope")
 
 
 def test_the_grid_replaces_the_games_own_notebook_block_only() -> None:

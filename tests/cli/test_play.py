@@ -52,7 +52,7 @@ def test_play_to_the_end_with_bad_input_reprompted(
     assert "0 is not on the list" in out and "9 is not on the list" in out
     assert "'²' is not a move" in out and "Type the number of a move" in out
     assert len(prompts) == 8
-    assert "Seat 1: play" in out  # the bot's move, as the human is told it
+    assert "Seat 2: play" in out  # the bot's move, as the human is told it
     assert "Game over." in out
     record = Record.load(path)
     assert record.seats == ["human", "random"] and len(record.actions) == 4
@@ -79,7 +79,7 @@ def test_own_move_and_the_bots_moves_are_told_as_events(
     out = capsys.readouterr().out
     after = out.split(f"Your move: {mine}", 1)[1]
     assert after.lstrip().startswith(f"* You: play {mine.card}")  # toy events say what was played
-    assert "* Seat 1: play" in after  # the event names the bot: no heading line for it
+    assert "* Seat 2: play" in after  # the event names the bot: no heading line for it
 
 
 def test_card_texts_beside_moves_and_labels_from_the_game(
@@ -133,15 +133,15 @@ def test_hot_seat_hides_each_hand_until_its_player_sits_down(
     _script(monkeypatch, ["", "1", "", "", "1", "", "", "1", "", "", "1"], echo=True)
     assert main(["play", "toy", "--seats", "human,human", "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    seat1_sits = out.index("<<Seat 1, take the seat")
+    seat1_sits = out.index("<<Seat 2, take the seat")
     # Seat 1's hand is printed only after Seat 1 was asked to sit down, and after a clear
-    assert "Seat 0: press Enter to hide your hand" in out
+    assert "Seat 1: press Enter to hide your hand" in out
     first_hand_1 = re.search(r'"seat": 1', out)
     assert first_hand_1 is not None and first_hand_1.start() > seat1_sits
     assert out.index("-" * 40) < seat1_sits
     # what Seat 0 did waits for Seat 1 and is told on sitting down, in Seat 1's words
     assert "Meanwhile" in out[seat1_sits:]
-    assert "Seat 0: play" in out[seat1_sits:]
+    assert "Seat 1: play" in out[seat1_sits:]
 
 
 def test_clue_shows_the_notebook_grid_and_odds_only_when_asked(
@@ -152,9 +152,9 @@ def test_clue_shows_the_notebook_grid_and_odds_only_when_asked(
     assert main(["play", "clue", "--seats", "human,random,random", "--seed", "2"]) == 1
     out = capsys.readouterr().out
     first, _, after = out.partition("Notebook odds on.")
-    assert re.search(r"^Card\s+You\s+Seat 1\s+Seat 2", first, re.M)
+    assert re.search(r"^Card\s+You\s+Seat 2\s+Seat 3", first, re.M)
     assert "Notebook" in first and "the deducer's odds" not in first and "%" not in first
-    header = re.search(r"^Card\s+You\s+Seat 1\s+Seat 2\s+Envelope$", after, re.M)
+    header = re.search(r"^Card\s+You\s+Seat 2\s+Seat 3\s+Envelope$", after, re.M)
     assert header is not None
     assert "%" in after and "the deducer's odds" in after
     assert not re.search(r"\b0%", after)

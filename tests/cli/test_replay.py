@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from timelord.cli import readable
 from timelord.cli.main import main
 from timelord.cli.review import WIDTH, render
 from timelord.core import Record, load
@@ -43,8 +44,9 @@ def test_step_shows_the_table_after_the_move_it_tells(
     assert main(["replay", str(keys_record), "--step", "--seat", "0"]) == 0
     out = capsys.readouterr().out
     told_first = out.split("   1. ", 1)[1].split("   2. ", 1)[0]
-    assert game.render_view(after.view(0)) in told_first
-    assert game.render_view(state.view(0)) not in told_first
+    # the picture as people read it (seats and pawns numbered from 1)
+    assert readable.picture(game, game.render_view(after.view(0))) in told_first
+    assert readable.picture(game, game.render_view(state.view(0))) not in told_first
     assert out.count("Legend:") == 1  # the legend once, not at every step
 
 

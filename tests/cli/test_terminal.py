@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from timelord.cli import readable
 from timelord.core import load
 
 pexpect = pytest.importorskip("pexpect")
@@ -38,9 +39,9 @@ def test_your_own_move_is_told_after_you_make_it(game_id: str) -> None:
     state = game.new_game(seed)
     view = state.view(0)
     action = state.legal_actions()[0]
-    label = game.action_label(view, action)
+    label = readable.label(game, view, action)
     _, events = state.apply_with_events(action)
-    told = [t["text"] for t in game.tell(events, 0)]
+    told = readable.told(game, events, 0)  # as people read it: seats counted from 1
     assert told
 
     env = dict(os.environ, COLUMNS="160", LINES="60", TERM="xterm-256color", PYTHONPATH=str(ROOT))
@@ -90,7 +91,7 @@ def test_hot_seat_clears_the_screen_before_the_next_hand() -> None:
         while child.expect([PROMPT, "hide your hand"]) == 0:
             child.sendline("1")
         child.sendline("")
-        child.expect("Seat 1 \\(north\\), take the seat")
+        child.expect("Seat 2 \\(north\\), take the seat")
         assert "\x1b[2J" in child.before  # the screen was cleared before the hand-over
         assert "Your hand" not in _flat(child.before.rsplit("\x1b[2J", 1)[1])
         child.sendline("")
@@ -176,7 +177,7 @@ def test_hot_seat_clears_the_scrollback_too() -> None:
             _tmux(socket, "send-keys", "-t", "play", "1", "Enter")
             history = _wait_for(socket, lambda h, n=asked: h.count(prompt) > n or "hide your" in h)
         _tmux(socket, "send-keys", "-t", "play", "Enter")
-        history = _wait_for(socket, lambda h: "Seat 1 (north), take the seat" in h)
+        history = _wait_for(socket, lambda h: "Seat 2 (north), take the seat" in h)
         assert "Your hand" not in history, "the last player's hand is still in the scrollback"
         assert prompt not in history
     finally:
@@ -190,6 +191,10 @@ BOARD_MARK = {
     "episodes": "Your hand",
     "keys": "Your hand:",
 }
+
+
+#: the first and last lines of a game's map, where the terminal draws one
+MAP_EDGES = {"clue": ("   abcdefghijklmnopqrstuvwxy", "12 PPPPPP")}
 
 
 def _tmux_start(socket: str, cols: int, rows: int, argv: str) -> None:
@@ -241,7 +246,7 @@ def test_at_80x24_the_table_the_lesson_and_what_just_happened_are_in_sight(
     latest = ""
     for ply in plies[: [p.seat for p in plies].index(LEARNER, 1)]:
         state, events = state.apply_with_events(ply.action)
-        latest = next((t["text"] for t in reversed(game.tell(events, LEARNER))), latest)
+        latest = next(iter(reversed(readable.told(game, events, LEARNER))), latest)
     socket = f"timelord-small-{game_id}-{os.getpid()}"
     _tmux_start(socket, 80, 24, f"learn {game_id}")
     prompt = "Your move (number"
@@ -261,6 +266,8 @@ def test_at_80x24_the_table_the_lesson_and_what_just_happened_are_in_sight(
         assert "Legend" not in second
         for shown in (first, second):
             assert len(shown.rstrip("\n").splitlines()) <= 24
+            for line in MAP_EDGES.get(game_id, ()):  # the whole map, its top not cut off
+                assert any(row.startswith(line) for row in shown.splitlines()), shown
     finally:
         _tmux(socket, "kill-server")
 
@@ -298,7 +305,68 @@ def test_a_clue_step_at_110x45_fits_the_screen() -> None:
         for n, label in enumerate(labels[:4], 1):
             shown = _wait_screen(socket, lambda s, n=n: f"Lesson, step {n} of" in s and prompt in s)
             assert "Your cards:" in shown and "Notebook" in shown, shown
-            assert shown.index("clue: Seat 0 (you)") < shown.index(f"Lesson, step {n} of")
+            assert "…" not in shown, shown  # nothing cut short beside the notebook
+            for edge in MAP_EDGES["clue"]:
+                assert any(edge in row for row in shown.splitlines()), shown
+            assert shown.index("clue: Seat 1 (you)") < shown.index(f"Lesson, step {n} of")
             _tmux(socket, "send-keys", "-t", "play", label, "Enter")
     finally:
         _tmux(socket, "kill-server")
+
+
+def test_clue_steps_at_80x24_keep_the_whole_map_in_sight() -> None:
+    """Issue 33 item 10: at 80x24 the Clue map's top scrolled away under the lines of its
+    key; the compact table sets those lines beside the map, so each early lesson step shows
+    the map whole with the instruction and the menu."""
+    from timelord.learn import LEARNER, load_lesson, plan
+
+    labels = [p.label for p in plan(load_lesson("clue")) if p.seat == LEARNER]
+    socket = f"timelord-clue-small-{os.getpid()}"
+    _tmux_start(socket, 80, 24, "learn clue")
+    prompt = "Your move (number"
+    try:
+        _wait_screen(socket, lambda s: "Press Enter to begin" in s)
+        _tmux(socket, "send-keys", "-t", "play", "Enter")
+        for n, label in enumerate(labels[:6], 1):
+            shown = _wait_screen(
+                socket,
+                lambda s, n=n: (
+                    f"Lesson, step {n} of" in s and s.rstrip().splitlines()[-1].startswith(prompt)
+                ),
+            )
+            rows = shown.splitlines()
+            for edge in MAP_EDGES["clue"]:
+                assert any(row.startswith(edge) for row in rows), shown
+            assert f"Do: {label}" in shown and "Your moves (" in shown
+            assert "Your cards:" in shown  # beside the map
+            _tmux(socket, "send-keys", "-t", "play", label, "Enter")
+    finally:
+        _tmux(socket, "kill-server")
+
+
+def test_split_map_finds_the_grid_and_keeps_the_rest_in_order() -> None:
+    from timelord.cli.terminal import split_map
+
+    picture = "Title line\n   abcde\n 1 MM..S\n 2 MM..S\n10 ..++.\nPlayers: a; b\n  more"
+    found = split_map(picture)
+    assert found is not None
+    grid, rest = found
+    assert grid == ["   abcde", " 1 MM..S", " 2 MM..S", "10 ..++."]
+    assert rest == ["Title line", "Players: a; b", "  more"]
+    assert split_map("no map here\njust words") is None
+
+
+def test_a_compact_card_game_table_takes_fewer_lines() -> None:
+    """Issue 33 item 10: at 80x24 the Card Game's table pushed its own top (whose turn, your
+    Locations) off the screen; compact, each seat's line fits 80 columns and the hand is one
+    paragraph."""
+    from timelord.cli.terminal import shortened
+
+    game = load("card-game", players=3)
+    picture = readable.picture(game, game.render_view(game.new_game(19).view(0)))
+    short = shortened("card-game", picture)
+    assert len(short.splitlines()) <= len(picture.splitlines()) - 4
+    assert all(len(line) <= 80 for line in short.splitlines() if line.startswith("-- "))
+    hand = next(line for line in short.splitlines() if line.startswith("Your hand:"))
+    names = [line.strip() for line in picture.split("Your hand:\n", 1)[1].splitlines()]
+    assert hand == "Your hand: " + "; ".join(n for n in names if n)

@@ -195,3 +195,21 @@ def test_clue_envelope_and_hand_claims_hold() -> None:
             assert _clue_card(game, short) in hand, (s.n, short)
         for short in re.findall(r"asks about ([\w' ]+?), in your hand", s.say):
             assert _clue_card(game, short) in hand, (s.n, short)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_lesson_texts_number_seats_as_people_do(game_id: str) -> None:
+    """Lessons name seats as both clients show them, from 1: the learner is Seat 1 (called
+    "you" everywhere but where the intro says which seat that is), so "Seat 1" in a step
+    about another player ("you saw what Seat 1 threw away") was the learner by mistake,
+    and "Seat N" beyond the table's seats names nobody."""
+    lesson = load_lesson(game_id)
+    players = lesson.game().players
+    texts = [("intro", lesson.intro), ("outro", lesson.outro)]
+    texts += [(f"step {n}", f"{s.say} {s.do or ''}") for n, s in enumerate(lesson.steps, 1)]
+    for where, text in texts:
+        for m in re.finditer(r"\bSeat (\d+)", text):
+            number = int(m.group(1))
+            assert 1 <= number <= players, (game_id, where, text)
+            if number == 1:
+                assert text[: m.start()].endswith("You are "), (game_id, where, text)

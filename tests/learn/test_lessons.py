@@ -24,6 +24,7 @@ from timelord.learn import (
     plan,
     play_plan,
 )
+from timelord.people import people_numbered
 from timelord.server import create_app
 
 #: The special moments each lesson must reach (what a newcomer must have seen once before a
@@ -50,7 +51,8 @@ def test_every_lesson_plays_through_to_its_end(game_id: str) -> None:
     for ply in plies:
         assert state.to_move == ply.seat
         assert ply.action in state.legal_actions()
-        assert game.action_label(state.view(ply.seat), ply.action) == ply.label
+        # the label as people read it: seats counted from 1
+        assert people_numbered(game.action_label(state.view(ply.seat), ply.action)) == ply.label
         state, events = state.apply_with_events(ply.action)
         told.update(t["kind"] for t in game.tell(events, LEARNER))
     assert MOMENTS[game_id] <= told, MOMENTS[game_id] - told

@@ -254,7 +254,7 @@ def test_time_running_out_hands_the_seat_to_its_stand_in_and_reclaim_takes_it_ba
     wait_for(lambda: snap(app, table, None)["version"] >= 3, timeout=20)  # the stand-in plays
     notices = app.get(f"/api/tables/{table['id']}/chat").json()["messages"]
     assert any(
-        m["seat"] is None and "standing in for Seat 0" in m["text"] and "time ran out" in m["text"]
+        m["seat"] is None and "standing in for Seat 1" in m["text"] and "time ran out" in m["text"]
         for m in notices
     )
     mine = snap(app, table, 0)

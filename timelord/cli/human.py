@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from timelord.agents.base import Agent
+from timelord.cli import readable
 from timelord.cli.irreversible import confirm_text
 from timelord.cli.menu import (
     Entry,
@@ -193,7 +194,11 @@ class HumanAgent(Agent):
 
     def _table_args(self, view: View) -> tuple[str, Grid | None]:
         seat = view.get("seat")
-        who = "spectator" if not isinstance(seat, int) else f"{self.game.seat_name(seat)} (you)"
+        who = (
+            "spectator"
+            if not isinstance(seat, int)
+            else f"{readable.seat_name(self.game, seat)} (you)"
+        )
         grid = self._panel(self.game, view, self.show_odds) if self._panel else None
         return f"{self.game.id}: {who}", grid
 
@@ -217,6 +222,8 @@ class HumanAgent(Agent):
         room = screen.height - fixed - board
         # the news gets up to half the room left, the menu the rest (grouped to fit)
         told = min(sum(n.height() for n in news), max(_MIN_NEWS, room // 2))
+        if told and told + _MIN_PAGE > room:  # a small terminal: the latest news, one line
+            told = max(1, room - _MIN_PAGE)
         menu = Menu(entries, max(_MIN_PAGE, room - told))
         extra = menu.header(screen.width).count("\n")  # a card's text under the title
         if extra and menu.size - extra >= _MIN_PAGE:
@@ -285,12 +292,12 @@ class HumanAgent(Agent):
             self._rules_named(query)
             return
         if why_not is None:
-            name = self.game.action_label(view, candidates[0].action)
+            name = readable.label(self.game, view, candidates[0].action)
             self.screen.say(f"{name} is not offered now.")
             return
         shown_rules: set[str] = set()
         for candidate in candidates[:3]:
-            name = self.game.action_label(view, candidate.action)
+            name = readable.label(self.game, view, candidate.action)
             refusal = why_not(candidate.action)
             if refusal is None:
                 # offered after all, under another name: let the player pick it

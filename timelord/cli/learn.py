@@ -14,6 +14,7 @@ import argparse
 import time
 
 from timelord.agents import make_agent
+from timelord.cli import readable
 from timelord.cli.human import HumanAgent, QuitGame
 from timelord.cli.play import play_game, referee
 from timelord.cli.terminal import News, Screen
@@ -82,7 +83,7 @@ def walk(lesson: Lesson, plies: list[Ply], screen: Screen) -> None:
         else:
             heading = ""
         state, events = state.apply_with_events(ply.action)
-        told = [t["text"] for t in game.tell(events, LEARNER)]
+        told = readable.told(game, events, LEARNER)
         if told:  # shown beside the prompt at the next step
             news.append(News(told, heading))
     screen.news(game, news)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from timelord.cli import readable
 from timelord.core import Action, Game, View
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -99,7 +100,7 @@ def make_entries(game: Game, view: View, legal: Sequence[Action]) -> list[Entry]
     glossary = game.glossary()
     entries = []
     for action in legal:
-        label = game.action_label(view, action)
+        label = readable.label(game, view, action)
         card = game.action_card(action)
         text = (glossary.get(card) or {}).get("text", "") if card is not None else ""
         kind = kind_name(action)

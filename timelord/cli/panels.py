@@ -90,7 +90,7 @@ def clue_notebook(game: Game, view: View, with_odds: bool) -> Grid | None:
     players = game.players
     two_player = game.variant == "two-player"
     columns = ["Card"]
-    columns += ["You" if p == seat else f"Seat {p}" for p in range(players)]
+    columns += ["You" if p == seat else f"Seat {p + 1}" for p in range(players)]
     columns += ["Aside"] if two_player else []
     columns.append("Envelope")
     grid = Grid("Notebook", tuple(columns), replaces="Notebook")

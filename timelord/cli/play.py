@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from timelord.agents import Agent, make_agent
+from timelord.cli import readable
 from timelord.cli.human import HumanAgent, QuitGame, WhyNot
 from timelord.cli.options import add_option_argument, load_game, parse_options, parse_seats
 from timelord.cli.terminal import FULL, NO_LEGEND, News, Screen
@@ -145,16 +146,16 @@ def play_game(
                 news = [News([], "Meanwhile"), *news]
             action = agent.decide(view, state.legal_actions(), referee(state), news)
             waiting[seat] = []
-            heading = f"Your move: {game.action_label(view, action)}"
+            heading = f"Your move: {readable.label(game, view, action)}"
         else:
             action = agent.act(view, state.legal_actions(), rngs[seat])
-            heading = f"{game.seat_name(seat)} moves"
+            heading = f"{readable.seat_name(game, seat)} moves"
         record.actions.append(action.to_json())
         state, events = state.apply_with_events(action)
         if not humans:
-            screen.events(game, heading, [t["text"] for t in game.tell(events, None)])
+            screen.events(game, heading, readable.told(game, events, None))
         for h in humans:
-            told = [t["text"] for t in game.tell(events, h)]
+            told = readable.told(game, events, h)
             if told:  # shown beside the prompt when this person next decides
                 waiting[h].append(News(told, heading if h == seat else ""))
     record.result = {"scores": state.scores(), "winners": state.winners()}
@@ -172,20 +173,23 @@ def _hand_over(screen: Screen, game: Game, leaving: int | None, coming: int) -> 
     """Hot-seat: hide the last person's table, then let the next one sit down."""
     try:
         if leaving is not None:
-            screen.ask(f"{game.seat_name(leaving)}: press Enter to hide your hand and pass on. ")
+            screen.ask(
+                f"{readable.seat_name(game, leaving)}: press Enter to hide your hand and pass on. "
+            )
         screen.clear()
         screen.ask(
-            f"{game.seat_name(coming)}, take the seat: press Enter when only you see the screen. "
+            f"{readable.seat_name(game, coming)}, take the seat: "
+            "press Enter when only you see the screen. "
         )
     except EOFError as exc:
         raise QuitGame from exc
 
 
 def result_text(game: Game, state: State) -> str:
-    scores = ", ".join(f"{game.seat_name(i)} {s:g}" for i, s in enumerate(state.scores()))
+    scores = ", ".join(f"{readable.seat_name(game, i)} {s:g}" for i, s in enumerate(state.scores()))
     winners = state.winners()
     if not winners:
         return f"Game over. Nobody wins. Scores: {scores}"
-    names = " and ".join(game.seat_name(i) for i in winners)
+    names = " and ".join(readable.seat_name(game, i) for i in winners)
     verb = "win" if len(winners) > 1 else "wins"
     return f"Game over. {names} {verb}. Scores: {scores}"

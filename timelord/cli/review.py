@@ -17,13 +17,20 @@ import textwrap
 from typing import Any
 
 from timelord.agents.coach import Budget, review
+from timelord.cli import readable
 from timelord.cli.main import fail
 from timelord.core import CorruptRecord, Record, load, replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a finished game's record (play/simulate --record)")
-    parser.add_argument("--seat", type=int, required=True, help="the seat to review")
+    parser.add_argument(
+        "--seat",
+        type=int,
+        required=True,
+        help="the seat to review, counted from 0 as records count seats (0 is the seat shown as"
+        " Seat 1)",
+    )
     parser.add_argument(
         "--budget",
         type=float,
@@ -40,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         game = load(record.game, **record.options)
     except (TypeError, ValueError) as exc:
         raise CorruptRecord(f"cannot rebuild the game of {args.file}: {exc}") from exc
-    seat = game.check_seat(args.seat)
+    seat = readable.record_seat(game, args.seat)
     if seat is None:
         fail("--seat must name a seat")
     if args.budget <= 0:
@@ -58,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=1))
     else:
-        print(render(result, game.seat_name(seat)))
+        print(render(result, readable.seat_name(game, seat)))
     return 0
 
 

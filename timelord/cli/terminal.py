@@ -19,8 +19,9 @@ from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
-from rich.text import Text
+from rich.text import Lines, Text
 
+from timelord.cli import readable
 from timelord.cli.panels import Grid
 from timelord.core import Game, View
 
@@ -48,6 +49,34 @@ FULL, NO_LEGEND, COMPACT, BARE = 0, 1, 2, 3
 #: game id -> sections of its picture a compact table leaves out (the news says what happened)
 _SPARE = {"clue": ("Recent",)}
 
+#: game id -> (long, short) words its compact table shortens
+_SHORT_WORDS = {"card-game": (("TARDIS in play ", "TARDIS "), ("Daleks in play ", "Daleks "))}
+#: game id -> headings whose indented lines its compact table sets on one line
+_JOINED = {"card-game": ("Your hand:",)}
+
+#: games whose compact table sets the lines around their map beside it, not above and below
+#: (Clue's map is 28 columns of a terminal's 80: under it, its key pushed the map off an 80x24
+#: screen)
+_BESIDE = {"clue"}
+#: a line of a map drawn as a grid: its column letters, or a row number and the row
+_MAP_LINE = re.compile(r"^( {3}[a-z]{3,}| ?\d{1,2} \S{3,})$")
+#: game id -> (pattern, replacement) of lines its map's column shortens: the game's name
+#: (the title says it) and a line that tells nothing the player holds (`v` shows it whole)
+_BESIDE_LINES: dict[str, list[tuple[re.Pattern[str], str]]] = {
+    "clue": [
+        (re.compile(r"^Clue: Doctor Who: "), ""),
+        (re.compile(r"^Intrigue: .*, your cards: none$"), ""),
+    ],
+}
+#: game id -> the line that keys the digits on its map (cut to the digits on the map)
+_MARKS_KEY = {"clue": "Movers:"}
+#: game id -> lines its map's column shows first (what the player holds and who is who)
+_BESIDE_FIRST = {"clue": ("Roll:", "Your cards:", "Players:")}
+#: columns between a map and the lines set beside it
+_GAP = 2
+#: columns the lines beside a map need at least, else they stay under it
+_MIN_BESIDE = 40
+
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: a line that only rules off rows ("-----+-----") and says nothing
 _RULE_LINE = re.compile(r"^[\s\-+=|]*$")
@@ -71,6 +100,11 @@ def latest_news(blocks: Sequence[News], room: int) -> list[News]:
     total = sum(b.height() for b in blocks)
     if total <= room:
         return list(blocks)
+    lines = [line for block in blocks for line in block.lines]
+    if room <= 1 and lines:  # one line: the latest event, and how many are left out
+        hidden = len(lines) - 1
+        more = f" ({hidden} earlier event{'s' if hidden > 1 else ''} left out)" if hidden else ""
+        return [News([lines[-1] + more])]
     keep: list[News] = []
     left = max(1, room - 1)
     for block in reversed(blocks):
@@ -88,6 +122,72 @@ def latest_news(blocks: Sequence[News], room: int) -> list[News]:
     if not hidden:
         return keep
     return [News([f"({hidden} earlier event{'s' if hidden > 1 else ''})"]), *keep]
+
+
+def split_map(picture: str) -> tuple[list[str], list[str]] | None:
+    """The longest run of map lines in `picture` (a grid's column letters and numbered
+    rows) and the other lines in their order; None when it draws no map."""
+    lines = picture.splitlines()
+    best: tuple[int, int] = (0, 0)
+    start = None
+    for i, line in enumerate([*lines, ""]):
+        if _MAP_LINE.match(_ANSI.sub("", line)):
+            start = i if start is None else start
+            continue
+        if start is not None and i - start > best[1] - best[0]:
+            best = (start, i)
+        start = None
+    if best[1] - best[0] < 3:
+        return None
+    return lines[best[0] : best[1]], lines[: best[0]] + lines[best[1] :]
+
+
+def beside_lines(game_id: str, grid: Sequence[str], rest: Sequence[str]) -> list[str]:
+    """The lines set beside a game's map, made short: its rewrites applied, its key to the
+    map's digits cut to the digits on the map, the places' indented lines joined into one
+    (a column of 50 wastes the ends of short lines), and the lines a player needs most
+    (`_BESIDE_FIRST`) moved up next to the first, so a cut at the map's height takes the
+    rest."""
+    out = list(rest)
+    for pattern, short in _BESIDE_LINES.get(game_id, []):
+        out = [pattern.sub(short, line) for line in out]
+    key = _MARKS_KEY.get(game_id)
+    if key is not None:
+        shown = set(re.findall(r"\d", "".join(_ANSI.sub("", line)[3:] for line in grid)))
+        for i, line in enumerate(out):
+            if line.startswith(key):
+                marks = re.findall(r"(\d) (.+?)(?=, \d |$)", line[len(key) :].strip())
+                kept = [f"{d} {name}" for d, name in marks if d in shown]
+                out[i] = f"{key} {', '.join(kept)}" if kept else ""
+    joined: list[str] = []
+    for line in out:
+        if line.startswith("  ") and joined and joined[-1].startswith("\0"):
+            joined[-1] += "; " + line.strip()
+        elif line.startswith("  "):
+            joined.append("\0" + line.strip())
+        else:
+            joined.append(line)
+    out = [line.lstrip("\0") for line in joined if line]
+    first = [line for line in out[1:] if line.startswith(_BESIDE_FIRST.get(game_id, ("\0",)))]
+    return out[:1] + first + [line for line in out[1:] if line not in first]
+
+
+def shortened(game_id: str, picture: str) -> str:
+    """A compact table's picture in fewer lines: the game's long words shortened
+    (`_SHORT_WORDS`) and the indented lines under a heading of `_JOINED` set on one line,
+    "; " between them (a hand of five cards took six lines of an 80x24 screen)."""
+    for long, short in _SHORT_WORDS.get(game_id, ()):
+        picture = picture.replace(long, short)
+    heads = _JOINED.get(game_id, ())
+    out: list[str] = []
+    joining = False
+    for line in picture.splitlines():
+        if joining and line.startswith("  "):
+            out[-1] += ("" if out[-1].endswith(":") else ";") + " " + line.strip()
+            continue
+        joining = line.startswith(heads) if heads else False
+        out.append(line)
+    return "\n".join(out)
 
 
 def compact(picture: str, level: int) -> str:
@@ -133,7 +233,7 @@ def _colour_words(game: Game) -> list[tuple[str, str]]:
     rules = [(rf"\b{re.escape(w)}\b", s) for w, s in _COLOUR_WORDS.items()]
     rules += [(rf"\b{re.escape(w.capitalize())}\b", s) for w, s in _COLOUR_WORDS.items()]
     for seat in range(game.players):
-        name = game.seat_name(seat)
+        name = readable.seat_name(game, seat)
         style = _COLOUR_WORDS.get(name.lower(), SEAT_STYLES[seat % len(SEAT_STYLES)])
         rules.append((rf"\b{re.escape(name)}", style))
     rules.append((r"\b(You|you|Your|your)\b", "bold"))
@@ -226,35 +326,65 @@ class Screen:
         """What `table` draws, to be measured before it is drawn: a frame and the panel
         beside the picture where the width allows, and no frame at the `COMPACT` level."""
         colour = self.rich
-        picture = _colour_render(game, view) if colour else game.render_view(view)
+        picture = readable.picture(
+            game, _colour_render(game, view) if colour else game.render_view(view)
+        )
         if extra is not None and extra.replaces:
             picture = drop_section(picture, extra.replaces)
         picture = compact(picture, level)
         if level >= COMPACT:
             for section in _SPARE.get(game.id, ()):
                 picture = drop_section(picture, section)
+            picture = shortened(game.id, picture)
         if level >= BARE:
             if extra is not None:
-                title += f" (type v for the whole table, {extra.title.lower()} too)"
+                title += f" (v: the {extra.title.lower()} too)"
             extra = None
         if not colour:
             plain: list[RenderableType] = [picture]
             return plain + ([extra.plain()] if extra is not None else [])
+        panel = _rich_grid(extra, narrow=level >= NO_LEGEND) if extra is not None else None
+        room = self.console.width
+        if panel is not None:
+            room -= self.console.measure(panel).maximum + 2
         board: RenderableType
         if level >= COMPACT:
-            board = Group(Text(title, style="dim"), styled(game, picture))
+            board = self._compact_board(game, title, picture, room)
         else:
             board = Panel(styled(game, picture), title=title, title_align="left", expand=False)
-        if extra is None:
+        if panel is None:
             return [board]
-        panel = _rich_grid(extra, narrow=level >= NO_LEGEND)
-        room = self.console.width - self.console.measure(panel).maximum - 2
         if room >= min(self.console.measure(board).maximum, _MIN_BOARD_WIDTH):
             both = Table.grid(padding=(0, 2))
             both.add_column(max_width=room)
             both.add_row(board, panel)
             return [both]
+        if level >= COMPACT:  # the panel goes under the table: the table has the full width
+            board = self._compact_board(game, title, picture, self.console.width)
         return [board, panel]
+
+    def _compact_board(self, game: Game, title: str, picture: str, width: int) -> RenderableType:
+        """A compact table `width` columns wide at most: its title over its picture; for a
+        game in `_BESIDE`, its map with the title and the other lines (whose turn, your
+        cards, where things are) in a column to its right, where `width` leaves that column
+        room, and never taller than the map (what is cut says so: `v` shows it whole)."""
+        parts = split_map(picture) if game.id in _BESIDE else None
+        drawn = max(len(_ANSI.sub("", line)) for line in parts[0]) if parts else 0
+        room = width - drawn - _GAP
+        if parts is None or room < _MIN_BESIDE:
+            return Group(Text(title, style="dim"), styled(game, picture))
+        grid, rest = parts
+        beside = Text(f"{title}: ", style="dim").append_text(
+            styled(game, "\n".join(beside_lines(game.id, grid, rest)))
+        )
+        lines = beside.wrap(self.console, room)
+        if len(lines) > len(grid):
+            lines = Lines([*lines[: len(grid) - 1], Text("… more: type v", style="dim")])
+        both = Table.grid(padding=(0, _GAP))
+        both.add_column(no_wrap=True)
+        both.add_column(width=room, no_wrap=True)
+        both.add_row(styled(game, "\n".join(grid)), Text("\n").join(lines))
+        return both
 
     def show(self, part: RenderableType) -> None:
         """One part of `table_parts`, drawn."""

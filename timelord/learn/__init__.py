@@ -41,6 +41,7 @@ from typing import Any
 
 from timelord.agents import make_agent
 from timelord.core import Action, ConfigError, Game, GameError, Rng, State, game_class, load
+from timelord.people import people_numbered
 
 #: The learner's seat in every lesson.
 LEARNER = 0
@@ -188,15 +189,15 @@ def has_lesson(game_id: str) -> bool:
 
 
 def find_move(game: Game, state: State, label: str) -> Action | None:
-    """The legal move of the seat to move whose menu label is `label` (case and spaces
-    aside), or None."""
+    """The legal move of the seat to move whose menu label, as people read it (seats
+    counted from 1), is `label` (case and spaces aside), or None."""
     seat = state.to_move
     if seat is None:
         return None
     view = state.view(seat)
     wanted = " ".join(label.lower().split())
     for action in state.legal_actions():
-        if " ".join(game.action_label(view, action).lower().split()) == wanted:
+        if " ".join(people_numbered(game.action_label(view, action)).lower().split()) == wanted:
             return action
     return None
 
@@ -229,7 +230,7 @@ def plan(lesson: Lesson) -> list[Ply]:
                     f" is for seat {step.seat} ({_offered(game, state)})"
                 )
             action = bots[seat].act(state.view(seat), state.legal_actions(), _rng(lesson, plies))
-            plies.append(Ply(seat, action, game.action_label(state.view(seat), action), None))
+            plies.append(Ply(seat, action, _label(game, state, seat, action), None))
             state = state.apply(action)
         if step.do is None:
             action = bots[step.seat].act(
@@ -243,12 +244,17 @@ def plan(lesson: Lesson) -> list[Ply]:
                     f" ({_offered(game, state)})"
                 )
             action = found
-        plies.append(Ply(step.seat, action, game.action_label(state.view(step.seat), action), step))
+        plies.append(Ply(step.seat, action, _label(game, state, step.seat, action), step))
         try:
             state = state.apply(action)
         except GameError as exc:  # a label found among the legal moves always applies
             raise LessonError(f"{lesson.game_id} lesson step {n}: {exc}") from exc
     return plies
+
+
+def _label(game: Game, state: State, seat: int, action: Action) -> str:
+    """A move's menu label as the seat's person reads it (seats counted from 1)."""
+    return people_numbered(game.action_label(state.view(seat), action))
 
 
 def play_plan(lesson: Lesson, plies: list[Ply]) -> State:

@@ -85,11 +85,18 @@ def test_initials_count_from_1_and_tell_alike_names_apart() -> None:
     assert [seat_initial(alike, s) for s in range(3)] == ["★", "A2", "A3"]
     apart = read_snapshot(game, 0, _snap(game, state, 0, [], seats=_seats("Me", "Ann", "Bo")))
     assert [seat_initial(apart, s) for s in range(3)] == ["★", "A", "B"]
+    # an open seat is marked by its number, not "O" (the name is nobody's)
+    waiting = read_snapshot(
+        game, 0, _snap(game, state, 0, [], seats=_seats("Me", "Open seat", "Bo"))
+    )
+    assert [seat_initial(waiting, s) for s in range(3)] == ["★", "2", "B"]
 
 
 def test_the_stand_in_is_never_you() -> None:
-    """While the stand-in bot plays your seat, neither the chips nor the log say "You" for
-    that seat (the log told "You play ..." for the bot's moves)."""
+    """While the stand-in bot plays your seat, the chips do not say "You" for that seat, and
+    the log says "You ..." only for the moves you made: each move the stand-in made (the
+    server marks its events `"standin": true`) is told in the third person and says the
+    stand-in played it for you (the log told "You play ..." for the bot's moves)."""
     game, state, events = _play_until(
         "keys",
         lambda s, ev: s.to_move == 0 and sum(1 for e in ev if e.data.get("actor") == 0) >= 2,
@@ -97,16 +104,32 @@ def test_the_stand_in_is_never_you() -> None:
     plain = render_board(game, 0, _snap(game, state, 0, events, seats=_seats("Ann", "Bob")))
     assert re.search(r"<li[^>]*>You ", plain)  # the person plays: "You ..." as before
     stood = _snap(game, state, 0, events, seats=_seats("Ann", "Bob", stand_in=0))
+    mine = [i for i, e in enumerate(stood["events"]) if e.get("data", {}).get("actor") == 0]
+    bots = mine[len(mine) // 2 :]  # the later half of the seat's events: the stand-in's
+    for i in bots:
+        stood["events"][i] = {**stood["events"][i], "standin": True}
     html = render_board(game, 0, stood)
-    log = html.split('id="log"', 1)[1]
-    assert not re.search(r"<li[^>]*>You ", log)
-    assert re.search(r"<li[^>]*>Ann ", log)
+    log = unescape(html.split('id="log"', 1)[1])
+    lines = re.findall(r"<li[^>]*>([^<]*)</li>", log)
+    by_bot = [t for t in lines if t.endswith("(the stand-in played this for you)")]
+    shown = [i for i in bots if i >= len(stood["events"]) - 60]
+    assert len(by_bot) == len([i for i in shown if stood["events"][i]["kind"] != "turn"])
+    assert all(t.startswith("Ann ") for t in by_bot), by_bot
+    assert not any(t.startswith("You ") and "stand-in" in t for t in lines)
+    assert any(t.startswith("You ") for t in lines)  # what the person made stays theirs
     snap = read_snapshot(game, 0, stood)
     assert snap.seat_name(0) == "Ann" and not snap.is_you(0)
-    assert "Bot (casual) plays your turn" in html and "Your turn" not in html
+    status = html.split('id="log"', 1)[0]
+    assert "Bot (casual) plays your turn" in status and "Your turn" not in status
     assert 'data-my-turn="false"' in html
     assert "data-action=" not in html and "data-actions=" not in html
     assert "Bot (casual) is playing your seat" in html
+    # another seat's page names whose stand-in it was
+    other = _snap(game, state, 1, events, seats=_seats("Ann", "Bob", stand_in=0))
+    told = game.tell(events, 1)
+    other["events"] = [{**t, "standin": True} if i in bots else t for i, t in enumerate(told)]
+    theirs = unescape(render_board(game, 1, other))
+    assert "(the stand-in played this for Ann)" in theirs
 
 
 def test_the_replay_says_alice_is_active() -> None:
@@ -200,3 +223,14 @@ def test_board_markup_for_motion_and_axe(game_id: str) -> None:
     for card in re.findall(r'<div class="card[^"]*"[^>]*role="button".*?</div>', html):
         assert "<button" not in card
     assert "card-info" not in html or 'class="card-info" data-card-info aria-hidden="true"' in html
+
+
+def test_the_keys_key_speaks_of_your_pawn_only_to_its_player() -> None:
+    """A spectator (and a replay) was told "★ your pawn" and to click glowing tiles, though
+    it has no pawn and no move; its key says how pawns are marked."""
+    game, state, events = _playout("keys", 3, 10)
+    mine = render_board(game, 0, _snap(game, state, 0, events))
+    watching = render_board(game, None, _snap(game, state, None, events))
+    assert "★ your pawn" in mine and "Glowing tiles" in mine
+    assert "★ your pawn" not in watching and "Glowing tiles" not in watching
+    assert "Each pawn shows its seat's mark" in watching

@@ -300,3 +300,51 @@ def test_the_stand_in_plays_for_you_on_your_own_seat(page: Any, server: str) -> 
     page.wait_for_selector('.seat-info[data-seat="0"] .stand-in')
     assert page.inner_text('.seat-info[data-seat="0"] .stand-in').endswith("plays for them")
     assert not page.errors
+
+
+#: a person's turn in which they moved, then the stand-in moved for them, then another seat
+STOOD_IN = [
+    {"kind": "turn", "text": "Round 1: Your turn", "data": {"actor": 0, "round": 1}},
+    {"kind": "open", "text": "You open c3", "data": {"actor": 0}},
+    {"kind": "turn", "text": "Round 2: Your turn", "data": {"actor": 0, "round": 2}},
+    {
+        "kind": "draw",
+        "text": "Ann draws a card (the stand-in played this for you)",
+        "data": {"actor": 0},
+        "standin": True,
+    },
+    {
+        "kind": "open",
+        "text": "Ann opens d4 (the stand-in played this for you)",
+        "data": {"actor": 0},
+        "standin": True,
+    },
+    {"kind": "turn", "text": "Round 2: Bob's turn", "data": {"actor": 1, "round": 2}},
+    {"kind": "move", "text": "Bob moves to e5", "data": {"actor": 1}},
+]
+
+
+def test_the_log_heads_the_stand_ins_moves_and_keeps_yours(page: Any, server: str) -> None:
+    """Issue 33, "People and seats": on your own seat the log said "You" for the stand-in's
+    moves; now the moves the stand-in made (marked `standin` by the server) are a group
+    headed by the stand-in, and your own moves stay "You". Seats without a name are
+    numbered from 1 in the log's marks, as on the board."""
+    page.goto(server + "/")
+    page.add_script_tag(url="/static/log.js", type="module")
+    page.wait_for_function("() => !!window.timelordLog")
+    heads = page.evaluate(
+        """(events) => [...window.timelordLog.render(events, { seat: 0, names: ['Ann', 'Bob'] })
+             .querySelectorAll('.log-turn header .seat-name')].map((h) => h.textContent)""",
+        STOOD_IN,
+    )
+    assert heads == ["Bob", "The stand-in, for you", "You"]
+    marks = page.evaluate(
+        """() => [0, 1, 2].map((s) => window.timelordLog.initial(
+             s, ['Seat 1', 'Bot (casual)', 'Seat 3'], null))"""
+    )
+    assert marks == ["1", "2", "3"]
+    renamed = page.evaluate(
+        "() => window.timelordLog.told('Seat 0 passes to Seat 1', ['Seat 1', 'Seat 2'],"
+        " ['Seat 0', 'Seat 1'])"
+    )
+    assert renamed == "Seat 1 passes to Seat 2"  # one pass: not "Seat 2 passes to Seat 2"

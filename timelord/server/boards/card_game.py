@@ -104,25 +104,27 @@ def _target(action: Action) -> str | None:
     return f"L{location}" if isinstance(location, int) and location >= 0 else None
 
 
-def standing(game: CardGame, view: dict[str, Any]) -> list[int]:
-    """Victory points as the table stands: a Location scores for its owner when unattacked,
-    for its attacker when Enemies hold it, for nobody when a location-voiding Enemy is there
-    (face-down Enemies count as ordinary ones until revealed)."""
+def standing(game: CardGame, view: dict[str, Any]) -> tuple[list[int], set[int]]:
+    """Victory points as the table stands and the Locations whose points are unknown, as
+    the engine counts them from public facts (`view["standing"]`, C-6.4 applied now): a
+    Location with a face-down Enemy scores for nobody yet, since only its turning up says
+    whether a voiding Enemy lies there. A view stored before the engine put `standing` in
+    it is counted here the same way."""
+    told = view.get("standing")
+    if told is not None:
+        return [int(v) for v in told["vp"]], {int(L) for L in told["unknown"]}
     cs = game.cards
     out = [0] * int(view["players"])
-    for loc in view["locations"]:
-        vp = cs.vp[loc["card"]]
+    unknown = set()
+    for L, loc in enumerate(view["locations"]):
         enemies = loc["enemies"]
         if not enemies:
-            out[loc["owner"]] += vp
-            continue
-        voided = any(
-            isinstance(e, int) and cs.kind[e] == "enemy" and "voids-location" in cs.effects[e]
-            for e in enemies
-        )
-        if not voided and loc["attacker"] >= 0:
-            out[loc["attacker"]] += vp
-    return out
+            out[loc["owner"]] += cs.vp[loc["card"]]
+        elif not all(loc["face_up"]):
+            unknown.add(L)
+        elif not any(cs.kind[e] == "enemy" and "voids-location" in cs.effects[e] for e in enemies):
+            out[loc["attacker"]] += cs.vp[loc["card"]]
+    return out, unknown
 
 
 def render(snap: Snapshot) -> str:
@@ -132,7 +134,7 @@ def render(snap: Snapshot) -> str:
     view = snap.view
     take = claimer(snap.legal)
 
-    vp = standing(game, view)
+    vp, unknown = standing(game, view)
     hand: list[Model] | None = None
     reserve: list[Model] = []
     if snap.seat is not None:
@@ -149,7 +151,7 @@ def render(snap: Snapshot) -> str:
             _card(snap, game, c, take(lambda a, c=c: getattr(a, "card", None) == c), "small")
             for c in view["reserves"][snap.seat]["known"]
         ]
-    lines = [_line(snap, game, view, s, vp[s], take) for s in _order(snap, view)]
+    lines = [_line(snap, game, view, s, vp[s], unknown, take) for s in _order(snap, view)]
     rest = take(lambda a: True)
     controls, choosers = _controls(snap, game, rest)
     board = {
@@ -170,6 +172,7 @@ def render(snap: Snapshot) -> str:
         "hand": hand,
         "reserve": reserve,
         "choosers": choosers,
+        "rule_standing": rule_link(snap, "C-6.4"),
     }
     # the final scores and winners come from the server's result, never recounted here
     result = result_panel(snap, None, [])
@@ -271,7 +274,13 @@ def _order(snap: Snapshot, view: dict[str, Any]) -> list[int]:
 
 
 def _line(
-    snap: Snapshot, game: CardGame, view: dict[str, Any], seat: int, vp: int, take: Any
+    snap: Snapshot,
+    game: CardGame,
+    view: dict[str, Any],
+    seat: int,
+    vp: int,
+    unknown: set[int],
+    take: Any,
 ) -> Model:
     hand = view["hands"][seat]
     reserve = view["reserves"][seat]
@@ -286,24 +295,35 @@ def _line(
     daleks = sum(1 for loc in view["locations"] if loc["attacker"] == seat)
     take_acts = take(lambda a: isinstance(a, TakeTime) and a.seat == seat)
     locs = [
-        _location(snap, game, L, loc, take)
+        _location(snap, game, L, loc, L in unknown, take)
         for L, loc in enumerate(view["locations"])
         if loc["owner"] == seat
     ]
+    # points that wait on a face-down attack: this seat's own Locations under one, and
+    # its own face-down attacks on the others'
+    open_ = sum(
+        1
+        for L, loc in enumerate(view["locations"])
+        if L in unknown and seat in (loc["owner"], loc["attacker"])
+    )
+    waiting = f" ({open_} Location{'' if open_ == 1 else 's'} unknown)" if open_ else ""
     cls = "line seat-box to-move" if seat == snap.to_move and not snap.over else "line seat-box"
-    title = "Your line" if snap.is_you(seat) else f"{snap.table_name(seat)}'s line"
     return {
         "cls": cls,
         "seat": seat,
         "attrs": act_attrs(snap, take_acts, "Take Time Points"),
         "chip": seat_chip(snap, seat),
-        "text": f"{title} · {view['time'][seat]} TP · {vp} VP now · hand {hand['count']} · "
-        f"reserve {reserve['count']} · TARDIS {tardis} · Daleks {daleks}{known}",
+        # the seat's chip just before says whose line it is ("Blue Blue's line" said it twice)
+        "text": f"{view['time'][seat]} TP · {vp} VP as it stands{waiting} · "
+        f"hand {hand['count']} · reserve {reserve['count']} · "
+        f"TARDIS {tardis} · Daleks {daleks}{known}",
         "locations": locs,
     }
 
 
-def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take: Any) -> Model:
+def _location(
+    snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], unknown: bool, take: Any
+) -> Model:
     acts = take(lambda a: getattr(a, "location", None) == L and getattr(a, "card", None) is None)
     cs = game.cards
     cid = loc["card"]
@@ -322,6 +342,8 @@ def _location(snap: Snapshot, game: CardGame, L: int, loc: dict[str, Any], take:
         "defence": f"defence {strength}" + (f" + {hidden} face-down" if hidden else ""),
         "defenders": [_card(snap, game, d, (), "mini") for d in loc["defenders"]],
         "attack": attack,
+        # its points wait on a face-down attack being turned up (C-6.4)
+        "unknown": unknown,
     }
 
 

@@ -28,6 +28,7 @@ from jinja2.ext import Extension
 
 from timelord.core.action import Action
 from timelord.core.game import Game, View
+from timelord.people import people_numbered
 
 #: One colour per seat, always shown with the seat's initial so colour is never the only cue.
 SEAT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b7950b", "#7d3c98", "#ca6f1e")
@@ -55,15 +56,6 @@ TEMPLATES = Environment(
 Attrs = dict[str, str]
 #: The data a template draws one part from.
 Model = dict[str, Any]
-
-
-#: "Seat 0" as a game names its seats (programs count from 0)
-SEAT_NUMBER = re.compile(r"\bSeat (\d+)")
-
-
-def people_numbered(name: str) -> str:
-    """A game's name for a seat as people count seats: "Seat 0 (north)" -> "Seat 1 (north)"."""
-    return SEAT_NUMBER.sub(lambda m: f"Seat {int(m.group(1)) + 1}", name)
 
 
 def draw(template: str, **context: Any) -> str:
@@ -285,9 +277,14 @@ def seat_initial(snap: Snapshot, seat: int) -> str:
     return mark
 
 
+#: names a seat's mark shows as its number: names that are not a person's own ("Seat 2",
+#: "Bot (casual)", "Open seat" until someone takes it)
+NUMBERED_NAMES = ("Seat", "Bot", "Open seat")
+
+
 def _plain_initial(snap: Snapshot, seat: int) -> str:
     name = snap.table_name(seat)
-    return str(seat + 1) if name.startswith(("Seat", "Bot")) else name[:1].upper()
+    return str(seat + 1) if name.startswith(NUMBERED_NAMES) else name[:1].upper()
 
 
 def seat_colour(seat: int) -> str:
@@ -401,14 +398,25 @@ def event_log(snap: Snapshot, limit: int = 60) -> Model:
 
 
 def _told(snap: Snapshot, event: Mapping[str, Any]) -> str:
-    """An event's sentence for the log. While the stand-in bot plays this seat, the seat's
-    own events are told as anyone would read them ("Alice plays ...", never "You play ..."):
-    the snapshot does not say which of them the bot made, and "You" would credit the
-    person with the bot's moves."""
+    """An event's sentence for the log. An event the stand-in bot made for a person (the
+    server marks it `"standin": true`) is told as anyone would read it and says who made
+    it: on the person's own page "Ann plays ... (the stand-in played this for you)", never
+    "You play ...", which would credit the person with the bot's move; the events the
+    person made stay "You ...", even while the stand-in plays on."""
     text = str(event.get("text", ""))
     data = event.get("data")
-    if snap.stand_in and isinstance(data, Mapping) and data.get("actor") == snap.seat:
-        text = snap.game.event_text(str(event.get("kind", "")), data, None)
+    # (a turn's heading is not a move: nobody made it)
+    if event.get("standin") is True and event.get("kind") != "turn" and isinstance(data, Mapping):
+        actor = data.get("actor")
+        if (
+            isinstance(actor, int)
+            and not isinstance(actor, bool)
+            and 0 <= actor < snap.game.players
+        ):
+            if actor == snap.seat:
+                text = snap.game.event_text(str(event.get("kind", "")), data, None)
+            who = "you" if actor == snap.seat and not snap.replay else snap.table_name(actor)
+            return f"{snap.told(text)} (the stand-in played this for {who})"
     return snap.told(text)
 
 

@@ -128,6 +128,8 @@ def render(snap: Snapshot) -> str:
         "hand": _hand(snap, game, view),
         # what each door back's mark means: on a phone a back shows only its mark
         "backs": [{"mark": BACK_SHORT[b], "label": BACK_LABELS[b]} for b in BACK_SHORT],
+        # a spectator, a replay or a seat the stand-in plays has no "your pawn" to move
+        "playing": snap.is_you(snap.seat),
     }
     return frame(snap, "Keys to the TARDIS", "keys.html", board, result)
 

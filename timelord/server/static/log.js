@@ -15,31 +15,39 @@
 // `events` are the told events ({kind, text, data}) in order; `names[i]` is seat i's name.
 
 /** A seat's one-character mark, as the boards write it (boards/common.py seat_initial):
- * ★ for you, else its name's initial, or its number for "Seat N" and "Bot ..." names. */
+ * ★ for you, else its name's initial, or its number (counted from 1, as people count seats)
+ * for "Seat N", "Bot ..." and "Open seat" names. */
 export function initial(seat, names, me) {
   if (seat === me) return "★";
-  const name = names?.[seat] ?? `Seat ${seat}`;
-  return /^(Seat|Bot)/.test(name) ? String(seat) : name.slice(0, 1);
+  const name = names?.[seat] ?? `Seat ${seat + 1}`;
+  return /^(Seat|Bot|Open seat)/.test(name) ? String(seat + 1) : name.slice(0, 1);
 }
 
-function seatName(seat, names, me) {
+function seatName(seat, names, me, standin = false) {
+  if (standin) return seat === me ? "The stand-in, for you" : `The stand-in, for ${names?.[seat] ?? `Seat ${seat + 1}`}`;
   if (seat === me) return "You";
-  return names?.[seat] ?? `Seat ${seat}`;
+  return names?.[seat] ?? `Seat ${seat + 1}`;
 }
 
 /** Events in groups: a group is one player's run of events; a "turn" event starts a new
- * one. Events with no actor (a conflict's result) stay in the group they happen in. */
+ * one. Events with no actor (a conflict's result) stay in the group they happen in. The
+ * moves a stand-in bot made for a person (events the server marks `standin: true`) are a
+ * group of their own, so its heading can say the stand-in made them. */
 export function groups(events) {
   const out = [];
   let cur = null;
   events.forEach((e, index) => {
     const actor = e.data?.actor ?? null;
+    const standin = e.standin === true && e.kind !== "turn";
     const startsTurn = e.kind === "turn";
-    if (!cur || startsTurn || (actor !== null && cur.actor !== null && actor !== cur.actor)) {
-      cur = { actor, round: e.data?.round ?? null, items: [] };
+    const otherActor = actor !== null && cur?.actor !== null && actor !== cur?.actor;
+    const otherHand = actor !== null && standin !== cur?.standin && cur?.items.some((i) => i.kind !== "turn");
+    if (!cur || startsTurn || otherActor || otherHand) {
+      cur = { actor, standin, round: e.data?.round ?? null, items: [] };
       out.push(cur);
     }
     if (cur.actor === null && actor !== null) cur.actor = actor;
+    if (actor !== null) cur.standin = standin;
     cur.items.push({ ...e, index });
   });
   return out;
@@ -106,13 +114,16 @@ function toggleChip(chip) {
 }
 
 /** An event's sentence with the game's seat names ("Seat 1 (north)") replaced by the
- * table's ("Bot (heuristic)"), as the server's boards do (boards/common.py Snapshot.told). */
+ * table's ("Bot (heuristic)"), as the server's boards do (boards/common.py Snapshot.told):
+ * in one pass, so a name put in is never read again ("Seat 0" becoming "Seat 1" does not
+ * go on to become seat 1's name). */
 export function told(text, names, gameNames) {
   if (!names || !gameNames) return text;
-  const pairs = gameNames.map((old, i) => [old, names[i]]).filter(([old, now]) => now && old !== now);
-  pairs.sort((a, b) => b[0].length - a[0].length);
-  for (const [old, now] of pairs) text = text.split(old).join(now);
-  return text;
+  const table = new Map(gameNames.map((old, i) => [old, names[i]]).filter(([old, now]) => old && now && old !== now));
+  if (!table.size) return text;
+  const olds = [...table.keys()].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(olds.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  return text.replace(pattern, (m) => table.get(m));
 }
 
 /** The log as an element: groups newest first, the line "since your last move" above the
@@ -138,7 +149,7 @@ export function render(events, { seat = null, names = null, gameNames = null, gl
     if (g.actor !== null) {
       const dot = el("span", "seat-dot", initial(g.actor, names, seat));
       dot.setAttribute("aria-hidden", "true");
-      head.append(dot, el("span", "seat-name", seatName(g.actor, names, seat)));
+      head.append(dot, el("span", "seat-name", seatName(g.actor, names, seat, g.standin)));
     } else {
       head.append(el("span", "seat-name", "The game"));
     }

@@ -327,7 +327,7 @@ def default_name(seat: int, entry: dict[str, Any]) -> str:
     if agent == OPEN:
         return "Open seat"
     if agent == HUMAN:
-        return f"Seat {seat}"
+        return f"Seat {seat + 1}"
     return bot_name(agent)
 
 
@@ -338,7 +338,7 @@ def seat_name(game: Game, seat: int, entry: dict[str, Any]) -> str:
     if name:
         return str(name)
     if entry["agent"] == HUMAN:
-        return game.seat_name(seat)
+        return game.seat_name(seat).replace(f"Seat {seat}", f"Seat {seat + 1}", 1)
     return default_name(seat, entry)
 
 
