@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from timelord.agents import make_agent
 from timelord.cli.main import main
+from timelord.core.people import people_numbered
 from timelord.core.rulebook import parse_rules, rules_text
 from timelord.learn import (
     LEARNER,
@@ -24,7 +25,6 @@ from timelord.learn import (
     plan,
     play_plan,
 )
-from timelord.people import people_numbered
 from timelord.server import create_app
 
 #: The special moments each lesson must reach (what a newcomer must have seen once before a

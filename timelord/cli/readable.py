@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from timelord.core import Action, Game, InvalidSeat, View
 from timelord.core.events import Event
-from timelord.people import people_numbered
+from timelord.core.people import people_numbered
 
 #: a pawn on a Keys tile, after the tile's door, back and overlay letters (and the bold
 #: that the coloured picture puts round it) or after the TARDIS Control's "(CC)"

@@ -41,7 +41,7 @@ from typing import Any
 
 from timelord.agents import make_agent
 from timelord.core import Action, ConfigError, Game, GameError, Rng, State, game_class, load
-from timelord.people import people_numbered
+from timelord.core.people import people_numbered
 
 #: The learner's seat in every lesson.
 LEARNER = 0

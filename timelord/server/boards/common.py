@@ -28,7 +28,7 @@ from jinja2.ext import Extension
 
 from timelord.core.action import Action
 from timelord.core.game import Game, View
-from timelord.people import people_numbered
+from timelord.core.people import people_numbered
 
 #: One colour per seat, always shown with the seat's initial so colour is never the only cue.
 SEAT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b7950b", "#7d3c98", "#ca6f1e")
