@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -17,8 +18,12 @@ import timelord
 import timelord.adapters.openspiel as tos
 from timelord.adapters.encode.history import HistoryEncoder, Recall, information_state
 from timelord.adapters.space import ActionIndex
+from timelord.agents import make_agent
+from timelord.agents.tabular import TabularAgent, history_key, view_key
 from timelord.core import Action, Game, Rng, State
 from timelord.sim.cfr import load, past_of, recall_violations
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
@@ -187,3 +192,35 @@ def test_a_record_reads_back_as_the_views_and_actions_a_seat_saw() -> None:
     decisions, view = past_of(game, information_state(record, 1, state.view(1)))
     assert decisions == seen and view == state.view(1)
     assert Recall.from_json(json.loads(json.dumps(record.to_json()))).seats == record.seats
+
+
+@pytest.mark.parametrize(
+    ("name", "game_id", "options"),
+    [("episodes-two-suit-2p", "episodes", {"variant": "two-suit"})],
+)
+def test_a_committed_cfr_policy_holds_every_decision_a_seat_meets(
+    name: str, game_id: str, options: dict[str, object]
+) -> None:
+    """The `cfr:` seat finds its information state (its decisions of this game and its view)
+    in CFR's table at every decision, over several games in a row with one agent."""
+    game = timelord.load(game_id, players=2, **options)
+    path = ROOT / "results" / "cfr" / f"{name}.policy.json"
+    agents = [make_agent(f"cfr:{path}", game) for _ in range(2)]
+    assert isinstance(agents[0], TabularAgent)
+    rng, met = Rng(11), 0
+    for seed in range(6):
+        state, first = game.new_game(seed), {0, 1}
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            agent = agents[seat]
+            assert isinstance(agent, TabularAgent)
+            view = state.view(seat)
+            if seat in first:  # the agent still remembers the game before
+                assert view_key(view) in agent.policy
+                first.discard(seat)
+            else:
+                assert history_key(agent.decisions, view) in agent.policy
+            state = state.apply(agent.act(view, state.legal_actions(), rng))
+            met += 1
+    assert met > 12
