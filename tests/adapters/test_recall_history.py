@@ -16,12 +16,17 @@ import pytest
 
 import timelord
 import timelord.adapters.openspiel as tos
-from timelord.adapters.encode.history import HistoryEncoder, Recall, information_state
+from timelord.adapters.encode.history import (
+    HistoryEncoder,
+    Recall,
+    information_state,
+    past_of,
+)
 from timelord.adapters.space import ActionIndex
 from timelord.agents import make_agent
 from timelord.agents.tabular import TabularAgent, history_key, view_key
 from timelord.core import Action, Game, Rng, State
-from timelord.sim.cfr import load, past_of, recall_violations
+from timelord.sim.cfr import load, recall_violations
 
 ROOT = Path(__file__).resolve().parents[2]
 

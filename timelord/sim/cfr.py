@@ -187,6 +187,7 @@ def _tabular(game: Any, policy: Any) -> Any:
 def policy_table(game: Any, policy: Any) -> dict[str, Any]:
     """A tabular policy as `timelord.agents.tabular` reads it: per information state (keyed
     by `history_key`), each legal action's JSON text and probability."""
+    from timelord.adapters.encode.history import past_of
     from timelord.agents.tabular import action_key, history_key
 
     table: dict[str, dict[str, float]] = {}
@@ -200,19 +201,6 @@ def policy_table(game: Any, policy: Any) -> dict[str, Any]:
         }
     tl = game.tl_game
     return {"game": tl.id, "options": tl.options, "policy": table}
-
-
-def past_of(tl_game: Any, information_state: str) -> tuple[list[tuple[Any, Any]], Any]:
-    """The seat's decisions (each the view it was shown and the action it took) and its view
-    now, read back from an information state string (`history.information_state`)."""
-    data = json.loads(information_state)
-    decisions, view = [], {}
-    for change, action in data["decisions"]:
-        view = {**view, **change["set"]}
-        for gone in change.get("unset", ()):
-            del view[gone]
-        decisions.append((view, tl_game.action_from_json(action)))
-    return decisions, data["view"]
 
 
 def checkpoints_for(iterations: int) -> list[int]:

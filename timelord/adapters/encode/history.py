@@ -15,7 +15,8 @@ seat (`timelord.agents.tabular`).
 - `Recall` is the record of every seat of one table, immutable; `after(state, action)` is
   the record once the mover of `state` took `action` there.
 - `information_state(record, seat, view)`: the canonical JSON text of the seat's decisions
-  (each the change of its view since its previous decision, then the action) and its view.
+  (each the change of its view since its previous decision, then the action) and its view;
+  `past_of` reads it back as whole views and actions.
 - `HistoryEncoder`: the perfect-recall observation of the view, a digest of the information
   state string and a fixed-size segment of the seat's decisions (per decision slot, its
   action and when it came), for learners and OpenSpiel's information state tensor.
@@ -127,6 +128,20 @@ def information_state(record: Recall, seat: int, view: View) -> str:
     (`view_change`), each action its JSON form."""
     entries = ",".join(d.text for d in record.seats[seat])
     return '{"decisions":[' + entries + '],"view":' + canonical(view) + "}"
+
+
+def past_of(game: Game, text: str) -> tuple[list[tuple[View, Action]], View]:
+    """The seat's decisions (each the whole view it was shown and the action it took) and its
+    view now, read back from an information state string (`information_state`)."""
+    data = json.loads(text)
+    decisions: list[tuple[View, Action]] = []
+    view: dict[str, Any] = {}
+    for change, action in data["decisions"]:
+        view = {**view, **change["set"]}
+        for gone in change.get("unset", ()):
+            del view[gone]
+        decisions.append((view, game.action_from_json(action)))
+    return decisions, data["view"]
 
 
 #: decision slots the tensor spells out (action and step) at most; past them only the digest
