@@ -21,6 +21,7 @@ from timelord.adapters.encode.history import (
     Recall,
     information_state,
     past_of,
+    view_change,
 )
 from timelord.adapters.space import ActionIndex
 from timelord.agents import make_agent
@@ -201,7 +202,12 @@ def test_a_record_reads_back_as_the_views_and_actions_a_seat_saw() -> None:
 
 @pytest.mark.parametrize(
     ("name", "game_id", "options"),
-    [("episodes-two-suit-2p", "episodes", {"variant": "two-suit"})],
+    [
+        ("episodes-two-suit-2p", "episodes", {"variant": "two-suit"}),
+        ("keys-tiny-2p", "keys", {"variant": "tiny"}),
+        ("card-game-tiny-2p", "card-game", {"variant": "tiny"}),
+        ("clue-tiny-2p", "clue", {"variant": "tiny"}),
+    ],
 )
 def test_a_committed_cfr_policy_holds_every_decision_a_seat_meets(
     name: str, game_id: str, options: dict[str, object]
@@ -229,3 +235,9 @@ def test_a_committed_cfr_policy_holds_every_decision_a_seat_meets(
             state = state.apply(agent.act(view, state.legal_actions(), rng))
             met += 1
     assert met > 12
+
+
+def test_a_view_change_keeps_what_json_tells_apart() -> None:
+    """1 == True in Python; a view that turns a count into a flag still changed."""
+    assert view_change({"a": 1, "b": [1]}, {"a": True, "b": [1]}) == {"set": {"a": True}}
+    assert view_change({"a": 1, "b": 2}, {"b": 2}) == {"set": {}, "unset": ["a"]}

@@ -46,14 +46,13 @@ def view_change(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> d
     those it no longer has (`unset`); `after` is `before` with the change applied, so a
     sequence of changes gives back every view of the sequence."""
     old = before or {}
-    change: dict[str, Any] = {"set": {k: v for k, v in after.items() if old.get(k, _NONE) != v}}
+    # compared as JSON texts: 1 == True == 1.0 in Python, but not in the view's JSON
+    changed = {k: v for k, v in after.items() if k not in old or canonical(old[k]) != canonical(v)}
+    change: dict[str, Any] = {"set": changed}
     gone = sorted(k for k in old if k not in after)
     if gone:
         change["unset"] = gone
     return change
-
-
-_NONE = object()
 
 
 class Decision(NamedTuple):
