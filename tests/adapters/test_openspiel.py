@@ -117,6 +117,17 @@ def test_strings_and_tensors() -> None:
     assert len(state.observation_tensor(1)) == game.observation_tensor_size()
     assert state.information_state_string(0) != state.information_state_string(1)
     assert isinstance(state.observation_string(0), str)
+    # pyspiel's own observer (what C++ callers reach) gives the same information state
+    from open_spiel.python.observation import make_observation
+
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    for p in range(2):
+        assert observer.string_from(state, p) == state.information_state_string(p)
+        observer.set_from(state, p)
+        assert observer.tensor.tolist() == state.information_state_tensor(p)
+    assert '"decisions":[[' in state.information_state_string(0)
     refused = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(pyspiel.SpielError):
         state.apply_action(refused)
