@@ -96,10 +96,6 @@ class Recall:
         seats = (*self.seats[:seat], (*mine, entry), *self.seats[seat + 1 :])
         return Recall(seats, self.steps + 1)
 
-    def passed(self) -> Recall:
-        """The record after a move no seat decided (none in these games; kept for chance)."""
-        return Recall(self.seats, self.steps + 1)
-
     def only(self, seat: int) -> Recall:
         """The record as `seat` alone knows it: its own decisions (what a resampled state,
         consistent with its view, carries)."""
