@@ -19,7 +19,7 @@ seat (`timelord.agents.tabular`).
   `past_of` reads it back as whole views and actions.
 - `HistoryEncoder`: the perfect-recall observation of the view, a digest of the information
   state string and a fixed-size segment of the seat's decisions (per decision slot, its
-  action and when it came), for learners and OpenSpiel's information state tensor.
+  action), for learners and OpenSpiel's information state tensor.
 """
 
 from __future__ import annotations
@@ -56,10 +56,9 @@ def view_change(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> d
 
 
 class Decision(NamedTuple):
-    """One decision of a seat: the step it came at (moves made before it), the index of the
-    action it took, its view then, and the entry's text (view change and action)."""
+    """One decision of a seat: the index of the action it took, its view then, and the
+    entry's text (view change and action)."""
 
-    step: int
     action: int
     view: View
     text: str
@@ -68,12 +67,10 @@ class Decision(NamedTuple):
 class Recall:
     """Each seat's decisions so far at one table (immutable; shared by the states after it)."""
 
-    __slots__ = ("seats", "steps")
+    __slots__ = ("seats",)
 
-    def __init__(self, seats: tuple[tuple[Decision, ...], ...], steps: int = 0) -> None:
+    def __init__(self, seats: tuple[tuple[Decision, ...], ...]) -> None:
         self.seats = seats
-        #: moves made since the deal
-        self.steps = steps
 
     @classmethod
     def start(cls, players: int) -> Recall:
@@ -92,29 +89,20 @@ class Recall:
         mine = self.seats[seat]
         before = mine[-1].view if mine else None
         text = "[" + canonical(view_change(before, view)) + "," + canonical(action.to_json()) + "]"
-        entry = Decision(self.steps, index, view, text)
-        seats = (*self.seats[:seat], (*mine, entry), *self.seats[seat + 1 :])
-        return Recall(seats, self.steps + 1)
+        seats = (*self.seats[:seat], (*mine, Decision(index, view, text)), *self.seats[seat + 1 :])
+        return Recall(seats)
 
     def only(self, seat: int) -> Recall:
         """The record as `seat` alone knows it: its own decisions (what a resampled state,
         consistent with its view, carries)."""
-        seats = tuple(d if s == seat else () for s, d in enumerate(self.seats))
-        return Recall(seats, self.steps)
+        return Recall(tuple(d if s == seat else () for s, d in enumerate(self.seats)))
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "steps": self.steps,
-            "seats": [[[d.step, d.action, d.view, d.text] for d in mine] for mine in self.seats],
-        }
+    def to_json(self) -> list[list[list[Any]]]:
+        return [[[d.action, d.view, d.text] for d in mine] for mine in self.seats]
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Recall:
-        seats = tuple(
-            tuple(Decision(int(a), int(b), v, str(t)) for a, b, v, t in mine)
-            for mine in data["seats"]
-        )
-        return cls(seats, int(data["steps"]))
+    def from_json(cls, data: Any) -> Recall:
+        return cls(tuple(tuple(Decision(int(a), v, str(t)) for a, v, t in mine) for mine in data))
 
 
 def information_state(record: Recall, seat: int, view: View) -> str:
@@ -139,7 +127,7 @@ def past_of(game: Game, text: str) -> tuple[list[tuple[View, Action]], View]:
     return decisions, data["view"]
 
 
-#: decision slots the tensor spells out (action and step) at most; past them only the digest
+#: decision slots the tensor spells out (their actions) at most; past them only the digest
 #: (which covers every decision) tells pasts apart
 SLOTS = 256
 
@@ -157,11 +145,12 @@ _TWO24 = float(1 << 24)
 class HistoryEncoder:
     """The perfect-recall observation of a seat's view, then the digest of its information
     state string (`information_state`, `digest`), then one slot per decision in order (at
-    most `SLOTS`, or the game's longest history if less): (action index + 1) / actions and
-    (step + 1) / longest game, zeros for slots not reached.
+    most `SLOTS`, or the game's longest history if less): (action index + 1) / actions,
+    zeros for slots not reached. (When others moved is left out: how many moves a seat
+    makes can be its secret.)
 
-    The view's observation says what the seat sees now and the slots which action it took
-    when, for a learner to read; neither alone tells every past apart (in the two-suit
+    The view's observation says what the seat sees now and the slots which actions it took,
+    for a learner to read; neither alone tells every past apart (in the two-suit
     Episodes, two draws after one Foe ability reach one hand: the seat's earlier hands
     differed, its actions and view now do not). The digest does, by construction, save a
     2**-48 chance per pair of pasts (checked over the small variants' trees and sampled
@@ -171,11 +160,10 @@ class HistoryEncoder:
         self.game = game
         self.view_encoder: Encoder = encoder_for(game, recall=True)
         self.actions = actions
-        self.longest = game.max_actions
         self.slots = min(SLOTS, game.max_actions)
-        self.size = self.view_encoder.size + 2 + 2 * self.slots
+        self.size = self.view_encoder.size + 2 + self.slots
         self.high: Array = np.concatenate(
-            [self.view_encoder.high, np.ones(2 + 2 * self.slots, np.float32)]
+            [self.view_encoder.high, np.ones(2 + self.slots, np.float32)]
         ).astype(np.float32)
 
     def encode(self, view: View, record: Recall, seat: int) -> Array:
@@ -184,9 +172,6 @@ class HistoryEncoder:
         at = self.view_encoder.size
         out[:at] = self.view_encoder.encode(view)
         out[at : at + 2] = digest(information_state(record, seat, view))
-        at += 2
-        for d in record.seats[seat][: self.slots]:
-            out[at] = (d.action + 1) / self.actions
-            out[at + 1] = (d.step + 1) / self.longest
-            at += 2
+        mine = record.seats[seat][: self.slots]
+        out[at + 2 : at + 2 + len(mine)] = [(d.action + 1) / self.actions for d in mine]
         return out
