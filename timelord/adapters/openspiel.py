@@ -148,13 +148,13 @@ class _Position:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return self
 
-    def __reduce__(self) -> tuple[Any, tuple[str, str, int, dict[str, Any], dict[str, Any]]]:
+    def __reduce__(self) -> tuple[Any, tuple[str, str, int, dict[str, Any], Any]]:
         state, record = self.get().to_json(), self.recall().to_json()
         return (_restore, (self.game_id, self.options_json, self.seed, state, record))
 
 
 def _restore(
-    game_id: str, options_json: str, seed: int, data: dict[str, Any], record: dict[str, Any]
+    game_id: str, options_json: str, seed: int, data: dict[str, Any], record: Any
 ) -> _Position:
     game = _table(game_id, options_json)[0]
     state = game.state_from_json(data)
