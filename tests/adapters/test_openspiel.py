@@ -103,6 +103,9 @@ def test_states_serialise_and_pickle() -> None:
     assert back.history() == state.history()
     again = pickle.loads(pickle.dumps(state))
     assert str(again) == str(state)
+    for p in range(3):  # the seats' decisions travel too
+        assert back.information_state_string(p) == state.information_state_string(p)
+        assert again.information_state_string(p) == state.information_state_string(p)
     # the restored state goes on as the original does (the engine's Rng travelled too)
     for s in (back, again, state):
         s.apply_action(s.legal_actions()[-1])
