@@ -63,6 +63,10 @@ def _table(game_id: str, options_json: str) -> tuple[Game, ActionIndex, Encoder,
     return game, index, encoder_for(game), HistoryEncoder(game, len(index))
 
 
+#: (what led to the position before, that position's state, the move, its index)
+Link = tuple[Any, State, Action, int]
+
+
 class _Position:
     """The timelord state of one OpenSpiel state and the move that led to it. Timelord
     states never change, so a copy shares it (OpenSpiel clones by deep-copying attributes)
@@ -72,9 +76,8 @@ class _Position:
         "_legal",
         "_offered",
         "_player",
-        "_recall",
-        "came_from",
         "game_id",
+        "history",
         "options_json",
         "seed",
         "state",
@@ -86,40 +89,35 @@ class _Position:
         options_json: str,
         seed: int,
         state: State | None,
-        came_from: tuple[_Position, Action, int] | None = None,
-        recall: Recall | None = None,
+        history: Link | Recall | None = None,
     ) -> None:
         self.game_id = game_id
         self.options_json = options_json
         self.seed = seed
         self.state = state  # dealt on first use: every clone starts as a fresh initial state
-        #: (the position before, the move, its index): the seats' decisions are read back
-        #: along these links only when an information state is asked for (search never does)
-        self.came_from = came_from
-        self._recall = recall
+        #: how the deal led here: the seats' record, or a link (what led to the position
+        #: before, that position, the move, its index) read back into one only when an
+        #: information state is asked for (search never does). Links hold states, not
+        #: positions, so a rollout keeps no position's caches alive.
+        self.history = history
         self._offered: dict[int, Action] | None = None
         self._legal: list[int] | None = None
         self._player: int | None = None
 
     def recall(self) -> Recall:
         """Every seat's decisions up to this position."""
-        if self._recall is None:
-            path: list[_Position] = []
-            at: _Position | None = self
-            while at is not None and at._recall is None:
-                path.append(at)
-                at = at.came_from[0] if at.came_from is not None else None
-            record = at._recall if at is not None else None
-            for pos in reversed(path):
-                if pos.came_from is None:
-                    pos._recall = Recall.start(pos.get().players)
-                else:
-                    before, move, index = pos.came_from
-                    assert record is not None
-                    pos._recall = record.after(before.get(), move, index)
-                    pos.came_from = None  # the record holds what the link was kept for
-                record = pos._recall
-        return self._recall  # type: ignore[return-value]
+        history = self.history
+        if isinstance(history, Recall):
+            return history
+        steps: list[tuple[State, Action, int]] = []
+        while isinstance(history, tuple):
+            history, before, move, index = history
+            steps.append((before, move, index))
+        record = history if history is not None else Recall.start(self.get().players)
+        for before, move, index in reversed(steps):
+            record = record.after(before, move, index)
+        self.history = record
+        return record
 
     def get(self) -> State:
         if self.state is None:
@@ -158,7 +156,7 @@ def _restore(
 ) -> _Position:
     game = _table(game_id, options_json)[0]
     state = game.state_from_json(data)
-    return _Position(game_id, options_json, seed, state, recall=Recall.from_json(record))
+    return _Position(game_id, options_json, seed, state, Recall.from_json(record))
 
 
 class TimelordGame(pyspiel.Game):
@@ -244,8 +242,10 @@ class TimelordState(pyspiel.State):
         if chosen is None:
             raise pyspiel.SpielError(f"action {action} is not legal now")
         p = self.pos
-        after = p.get().apply_unchecked(chosen)
-        self.pos = _Position(p.game_id, p.options_json, p.seed, after, (p, chosen, action))
+        before = p.get()
+        link = (p.history, before, chosen, action)
+        after = before.apply_unchecked(chosen)
+        self.pos = _Position(p.game_id, p.options_json, p.seed, after, link)
 
     def _action_to_string(self, player: int, action: int) -> str:
         index = _table(self.pos.game_id, self.pos.options_json)[1]
@@ -271,7 +271,7 @@ class TimelordState(pyspiel.State):
         out = TimelordState(game, self.pos.seed)
         p = self.pos
         mine = p.recall().only(player_id)
-        out.pos = _Position(p.game_id, p.options_json, p.seed, sampled, recall=mine)
+        out.pos = _Position(p.game_id, p.options_json, p.seed, sampled, mine)
         return out
 
     def information_state_string(self, player: int | None = None) -> str:
