@@ -103,6 +103,9 @@ def test_states_serialise_and_pickle() -> None:
     assert back.history() == state.history()
     again = pickle.loads(pickle.dumps(state))
     assert str(again) == str(state)
+    for p in range(3):  # the seats' decisions travel too
+        assert back.information_state_string(p) == state.information_state_string(p)
+        assert again.information_state_string(p) == state.information_state_string(p)
     # the restored state goes on as the original does (the engine's Rng travelled too)
     for s in (back, again, state):
         s.apply_action(s.legal_actions()[-1])
@@ -117,6 +120,17 @@ def test_strings_and_tensors() -> None:
     assert len(state.observation_tensor(1)) == game.observation_tensor_size()
     assert state.information_state_string(0) != state.information_state_string(1)
     assert isinstance(state.observation_string(0), str)
+    # pyspiel's own observer (what C++ callers reach) gives the same information state
+    from open_spiel.python.observation import make_observation
+
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    for p in range(2):
+        assert observer.string_from(state, p) == state.information_state_string(p)
+        observer.set_from(state, p)
+        assert observer.tensor.tolist() == state.information_state_tensor(p)
+    assert '"decisions":[[' in state.information_state_string(0)
     refused = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     with pytest.raises(pyspiel.SpielError):
         state.apply_action(refused)

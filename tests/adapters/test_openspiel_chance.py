@@ -15,7 +15,7 @@ import pytest
 import timelord
 from timelord.adapters.openspiel_chance import chance_name, step_outcomes
 from timelord.agents import make_agent
-from timelord.agents.tabular import view_key
+from timelord.agents.tabular import TabularAgent, history_key
 from timelord.core import ConfigError, Rng
 from timelord.sim.cfr import load, main, run_cfr, tree_size
 
@@ -137,13 +137,15 @@ def test_cfr_command_writes_the_curve_and_a_policy_seat(tmp_path: Path) -> None:
     policy = json.loads(path.read_text())["policy"]
     assert len(policy) == 2 * 78
     game = timelord.load("card-game", players=2, variant="tiny", max_turns=1)
-    agent = make_agent(f"cfr:{path}", game)
+    agents = [make_agent(f"cfr:{path}", game) for _ in range(2)]  # one a seat: each remembers
     rng, state, followed = Rng(5), game.new_game(5), 0
     while not state.is_over:
+        agent = agents[state.to_move]
+        assert isinstance(agent, TabularAgent)
         view = state.view(state.to_move)
         legal = state.legal_actions()
+        probs = policy[history_key(agent.decisions, view)]
         action = agent.act(view, legal, rng)
-        probs = policy[view_key(view)]
         assert probs[json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"))] > 0
         followed += 1
         state = state.apply(action)

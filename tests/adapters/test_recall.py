@@ -13,6 +13,7 @@ import pytest
 import timelord
 import timelord.adapters.openspiel as tos
 from timelord.adapters.encode import encoder_for
+from timelord.adapters.encode.history import HistoryEncoder, Recall
 from timelord.agents import make_agent
 from timelord.core import Game, View
 from timelord.sim.match import seat_rngs
@@ -65,18 +66,26 @@ def test_the_smaller_observation_forgets_clues_history() -> None:
 
 @pytest.mark.parametrize("game_id", ["clue", "card-game"])
 def test_openspiel_information_state_tensor_is_the_recall_one(game_id: str) -> None:
+    """The information state tensor is the perfect-recall observation of the view followed
+    by the seat's decisions (`history.HistoryEncoder`, kept by the adapter's `Recall`)."""
     game = pyspiel.load_game(tos.short_name(game_id), {"players": 3})
     tl_game = timelord.load(game_id, players=3)
     recall, plain = encoder_for(tl_game, recall=True), encoder_for(tl_game)
-    assert game.information_state_tensor_size() == recall.size
+    history = HistoryEncoder(tl_game, game.num_distinct_actions())
+    assert game.information_state_tensor_size() == history.size > recall.size
     assert game.observation_tensor_size() == plain.size
     state = game.new_initial_state()
     rng = np.random.default_rng(3)
+    record = Recall.start(3)
     for _ in range(40):
         if state.is_terminal():
             break
         for p in range(3):
             view = state.timelord_state.view(p)
-            assert state.information_state_tensor(p) == recall.encode(view).tolist()
+            tensor = state.information_state_tensor(p)
+            assert tensor == history.encode(view, record, p).tolist()
+            assert tensor[: recall.size] == recall.encode(view).tolist()
             assert state.observation_tensor(p) == plain.encode(view).tolist()
-        state.apply_action(int(rng.choice(state.legal_actions())))
+        action = int(rng.choice(state.legal_actions()))
+        record = record.after(state.timelord_state, game.index.actions[action], action)
+        state.apply_action(action)

@@ -10,6 +10,7 @@ from timelord.sim.cfr import load, run_cfr, tree_size
 def test_the_tiny_clue_trees() -> None:
     one_turn = tree_size(load("clue", variant="tiny", max_turns=1))
     assert (one_turn.histories, one_turn.infosets) == (3745, [276, 48])
+    assert one_turn.recall_violations == 0
 
 
 def test_cfr_converges_on_the_one_turn_tiny_clue() -> None:

@@ -18,7 +18,8 @@ def test_cfr_converges_on_the_two_suit_episodes() -> None:
     assert first.nash_conv > 0.5
     assert fifth.nash_conv < 0.12
     size = tree_size(game)  # cheap now: CFR resolved every node already
-    assert (size.histories, size.infosets) == (8629, [310, 1328])
+    # perfect recall: 310 + 1,508 information sets (the view alone gave 310 + 1,328)
+    assert (size.histories, size.infosets, size.recall_violations) == (8629, [310, 1508], 0)
     assert set(size.outcomes) == {"1,0", "0,1", "0.5,0.5"}
     assert min(size.outcomes.values()) > 500
 

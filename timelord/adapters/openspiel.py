@@ -13,16 +13,20 @@
 - Actions are the fixed indices of `Game.action_space()` (`timelord.adapters.space`),
   legal actions listed in ascending order.
 - Returns at the end: each seat's win share (1/k to each of k tied winners, else 0).
-- `information_state_string(p)`: the seat's timelord view as canonical JSON (views keep
-  perfect recall of what the seat saw); `observation_string(p)`: the same view as the game's
-  text picture. `information_state_tensor` is the perfect-recall observation
-  (`timelord.adapters.encode.encoder_for(game, recall=True)`: distinct views, distinct
-  vectors), `observation_tensor` the smaller observation the other adapters use.
+- `information_state_string(p)`: the seat's perfect-recall record as canonical JSON, each of
+  its decisions (its view then, as the change since its previous one, and its action) and its
+  view now (`timelord.adapters.encode.history`): a view alone is a snapshot that two
+  different pasts of the seat can share. `observation_string(p)`: the view as the game's text
+  picture. `information_state_tensor` is the perfect-recall observation of the view followed
+  by the seat's decisions (`HistoryEncoder`), `observation_tensor` the smaller observation
+  the other adapters use.
 - `resample_from_infostate(p, sampler)`: `game.sample_state(view(p), rng)`, the rng seeded
-  from the sampler, so search (ISMCTS) sees only what the seat may know.
+  from the sampler, carrying the seat's own decisions, so search (ISMCTS) sees only what the
+  seat may know and finds it in the same information state.
 - Serialisation (`serialize`, pickling, `deserialize_state`) stores the state's
-  `to_json()`; clones share the immutable timelord state. Games pickle too (their text and
-  the position of their deal generator), so they cross to processes (multiprocessing, Ray).
+  `to_json()` and the seats' decisions; clones share the immutable timelord state. Games
+  pickle too (their text and the position of their deal generator), so they cross to
+  processes (multiprocessing, Ray).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import pyspiel
 
 import timelord
 from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.encode.history import HistoryEncoder, Recall, information_state
 from timelord.adapters.space import ActionIndex
 from timelord.core import GAMES, Action, ConfigError, Game, Rng, State
 from timelord.core.registry import game_class
@@ -50,27 +55,69 @@ def short_name(game_id: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _table(game_id: str, options_json: str) -> tuple[Game, ActionIndex, Encoder, Encoder]:
+def _table(game_id: str, options_json: str) -> tuple[Game, ActionIndex, Encoder, HistoryEncoder]:
     """One timelord game with its action index and its two encoders (the observation and
-    the perfect-recall one) per (id, options), shared."""
+    the perfect-recall one of the view and the seat's decisions) per (id, options), shared."""
     game = timelord.load(game_id, **json.loads(options_json))
-    return game, ActionIndex(game), encoder_for(game), encoder_for(game, recall=True)
+    index = ActionIndex(game)
+    return game, index, encoder_for(game), HistoryEncoder(game, len(index))
+
+
+#: (what led to the position before, that position's state, the move, its index)
+Link = tuple[Any, State, Action, int]
 
 
 class _Position:
-    """The timelord state of one OpenSpiel state. Timelord states never change, so a copy
-    shares it (OpenSpiel clones by deep-copying attributes) and pickles by its JSON."""
+    """The timelord state of one OpenSpiel state and the move that led to it. Timelord
+    states never change, so a copy shares it (OpenSpiel clones by deep-copying attributes)
+    and pickles by its JSON and the seats' decisions."""
 
-    __slots__ = ("_legal", "_offered", "_player", "game_id", "options_json", "seed", "state")
+    __slots__ = (
+        "_legal",
+        "_offered",
+        "_player",
+        "game_id",
+        "history",
+        "options_json",
+        "seed",
+        "state",
+    )
 
-    def __init__(self, game_id: str, options_json: str, seed: int, state: State | None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        options_json: str,
+        seed: int,
+        state: State | None,
+        history: Link | Recall | None = None,
+    ) -> None:
         self.game_id = game_id
         self.options_json = options_json
         self.seed = seed
         self.state = state  # dealt on first use: every clone starts as a fresh initial state
+        #: how the deal led here: the seats' record, or a link (what led to the position
+        #: before, that position, the move, its index) read back into one only when an
+        #: information state is asked for (search never does). Links hold states, not
+        #: positions, so a rollout keeps no position's caches alive.
+        self.history = history
         self._offered: dict[int, Action] | None = None
         self._legal: list[int] | None = None
         self._player: int | None = None
+
+    def recall(self) -> Recall:
+        """Every seat's decisions up to this position."""
+        history = self.history
+        if isinstance(history, Recall):
+            return history
+        steps: list[tuple[State, Action, int]] = []
+        while isinstance(history, tuple):
+            history, before, move, index = history
+            steps.append((before, move, index))
+        record = history if history is not None else Recall.start(self.get().players)
+        for before, move, index in reversed(steps):
+            record = record.after(before, move, index)
+        self.history = record
+        return record
 
     def get(self) -> State:
         if self.state is None:
@@ -99,13 +146,17 @@ class _Position:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return self
 
-    def __reduce__(self) -> tuple[Any, tuple[str, str, int, dict[str, Any]]]:
-        return (_restore, (self.game_id, self.options_json, self.seed, self.get().to_json()))
+    def __reduce__(self) -> tuple[Any, tuple[str, str, int, dict[str, Any], Any]]:
+        state, record = self.get().to_json(), self.recall().to_json()
+        return (_restore, (self.game_id, self.options_json, self.seed, state, record))
 
 
-def _restore(game_id: str, options_json: str, seed: int, data: dict[str, Any]) -> _Position:
+def _restore(
+    game_id: str, options_json: str, seed: int, data: dict[str, Any], record: Any
+) -> _Position:
     game = _table(game_id, options_json)[0]
-    return _Position(game_id, options_json, seed, game.state_from_json(data))
+    state = game.state_from_json(data)
+    return _Position(game_id, options_json, seed, state, Recall.from_json(record))
 
 
 class TimelordGame(pyspiel.Game):
@@ -191,7 +242,10 @@ class TimelordState(pyspiel.State):
         if chosen is None:
             raise pyspiel.SpielError(f"action {action} is not legal now")
         p = self.pos
-        self.pos = _Position(p.game_id, p.options_json, p.seed, p.get().apply_unchecked(chosen))
+        before = p.get()
+        link = (p.history, before, chosen, action)
+        after = before.apply_unchecked(chosen)
+        self.pos = _Position(p.game_id, p.options_json, p.seed, after, link)
 
     def _action_to_string(self, player: int, action: int) -> str:
         index = _table(self.pos.game_id, self.pos.options_json)[1]
@@ -208,22 +262,31 @@ class TimelordState(pyspiel.State):
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.players)]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TimelordState:
-        """A state the seat cannot tell from this one: `game.sample_state` of its view."""
+        """A state the seat cannot tell from this one: `game.sample_state` of its view,
+        with the seat's own decisions (the only part of the record the seat knows)."""
         game = self.get_game()
         seed = int(probability_sampler() * (1 << 53))
         view = self.pos.get().view(player_id)
         sampled = game.tl_game.sample_state(view, Rng(seed))
         out = TimelordState(game, self.pos.seed)
-        out.pos = _Position(self.pos.game_id, self.pos.options_json, self.pos.seed, sampled)
+        p = self.pos
+        mine = p.recall().only(player_id)
+        out.pos = _Position(p.game_id, p.options_json, p.seed, sampled, mine)
         return out
 
+    def information_state_string(self, player: int | None = None) -> str:
+        """The seat's decisions and its view now (`history.information_state`)."""
+        seat = self.current_player() if player is None else player
+        return information_state(self.pos.recall(), seat, self.pos.get().view(seat))
+
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The perfect-recall observation (`encoder_for(game, recall=True)`). Defined here
-        because pyspiel's own path first deals a fresh game to learn the tensor's shape on
-        every call; C++ callers still take that path."""
+        """The perfect-recall observation of the view and the seat's decisions
+        (`HistoryEncoder`). Defined here because pyspiel's own path first deals a fresh
+        game to learn the tensor's shape on every call; C++ callers still take that path."""
         seat = self.current_player() if player is None else player
         view = self.pos.get().view(seat)
-        out: list[float] = self.get_game().recall_encoder.encode(view).tolist()
+        encoder: HistoryEncoder = self.get_game().recall_encoder
+        out: list[float] = encoder.encode(view, self.pos.recall(), seat).tolist()
         return out
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
@@ -253,27 +316,26 @@ def _unpickle_state(game: str, data: str) -> TimelordState:
 
 
 class TimelordObserver:
-    """Strings and tensors of a seat's view: JSON and the perfect-recall tensor (information
-    state) or the game's text picture and the observation tensor."""
+    """Strings and tensors of a seat: its perfect-recall record as JSON and tensor
+    (information state) or its view's text picture and observation tensor."""
 
     def __init__(self, game: TimelordGame, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        self.encoder = game.recall_encoder if perfect_recall else game.encoder
-        self.tensor = np.zeros(self.encoder.size, np.float32)
+        size = game.recall_encoder.size if perfect_recall else game.encoder.size
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TimelordState, player: int) -> None:
         if self.perfect_recall:
-            self.tensor[:] = self.encoder.encode(state.pos.get().view(player))
+            self.tensor[:] = state.information_state_tensor(player)
         else:
-            self.tensor[:] = self.encoder.encode_state(state.pos.get(), player)
+            self.tensor[:] = self.game.encoder.encode_state(state.pos.get(), player)
 
     def string_from(self, state: TimelordState, player: int) -> str:
-        view = state.pos.get().view(player)
         if self.perfect_recall:
-            return json.dumps(view, sort_keys=True, separators=(",", ":"))
-        return self.game.tl_game.render_view(view)
+            return state.information_state_string(player)
+        return self.game.tl_game.render_view(state.pos.get().view(player))
 
 
 def _parameters(game_id: str) -> dict[str, Any]:

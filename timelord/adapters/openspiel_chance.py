@@ -21,8 +21,9 @@ change, and the probabilities are the engine's own (`below` is exactly uniform).
 - A history fixes its state, so OpenSpiel's default serialisation (the history) works, and
   states and games pickle by the game's text and the history.
 - Actions, returns, strings and tensors are those of the sampled adapter: fixed indices of
-  `Game.action_space()`, win shares, the seat's view as canonical JSON for the information
-  state (perfect recall) and the game's text picture for the observation.
+  `Game.action_space()`, win shares, the seat's decisions and view as canonical JSON for the
+  information state (perfect recall: `timelord.adapters.encode.history`) and the game's text
+  picture for the observation.
 - Resolved steps are cached in a tree of nodes (each node keeps its children by action), so
   the many passes of CFR and best response apply each move once, and a state is one
   reference to its node: cloning it (OpenSpiel's `child`, done at every edge of every walk)
@@ -40,6 +41,7 @@ import pyspiel
 
 import timelord
 from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.encode.history import HistoryEncoder, Recall, information_state
 from timelord.adapters.openspiel import short_name
 from timelord.adapters.space import ActionIndex
 from timelord.core import GAMES, Action, ConfigError, Game, State
@@ -128,10 +130,12 @@ class _Node:
         "move",
         "outcomes",
         "player",
+        "recall",
         "results",
         "returns",
         "state",
         "strings",
+        "views",
     )
 
     def __init__(
@@ -150,6 +154,9 @@ class _Node:
         self.outcomes = outcomes or []
         self.results = results or []
         self.strings: dict[int, str] = {}
+        self.views: dict[int, dict[str, Any]] = {}
+        #: every seat's decisions on the way here (set by the parent when it is reached)
+        self.recall: Recall = Recall.start(0)
         self.children: dict[int, _Node] = {}
         #: OpenSpiel's player id here, and the win shares at a terminal (zeros elsewhere)
         self.player: int = pyspiel.PlayerId.CHANCE
@@ -179,6 +186,15 @@ class _Node:
             self._legal = sorted(self.offered(index))
         return self._legal
 
+    def view(self, seat: int) -> dict[str, Any]:
+        """The seat's view of the position a view is read from: this one, or the one before
+        a pending draw (empty during the deal, when no seat has seen anything)."""
+        got = self.views.get(seat)
+        if got is None:
+            position = self.state if self.state is not None else self.base
+            got = self.views[seat] = {} if position is None else position.view(seat)
+        return got
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self  # OpenSpiel clones a state by deep copy; nodes never change
 
@@ -204,7 +220,7 @@ class TimelordChanceGame(pyspiel.Game):
             raise pyspiel.SpielError(str(exc)) from exc
         self.index = ActionIndex(self.tl_game)
         self.encoder: Encoder = encoder_for(self.tl_game)
-        self.recall_encoder: Encoder = encoder_for(self.tl_game, recall=True)
+        self.recall_encoder = HistoryEncoder(self.tl_game, len(self.index))
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.index),
             max_chance_outcomes=MAX_CHANCE_OUTCOMES,
@@ -226,6 +242,7 @@ class TimelordChanceGame(pyspiel.Game):
         if self._root is None:
             self._root = self.step(None, None, ())
             self._root.key = (self.text, ())
+            self._root.recall = Recall.start(self.tl_game.players)
         return self._root
 
     def step(self, base: State | None, move: Action | None, drawn: tuple[int, ...]) -> _Node:
@@ -289,6 +306,12 @@ class TimelordChanceState(pyspiel.State):
             game: TimelordChanceGame = self.get_game()
             child = node.children[action] = self._make_child(game, node, action)
             child.key = (game.text, (*node.key[1], action))
+            if node.state is None:
+                child.recall = node.recall
+            else:
+                seat = node.player
+                move = node.offered(game.index)[action]
+                child.recall = node.recall.decided(seat, node.view(seat), move, action)
         self.node = child
 
     @staticmethod
@@ -327,13 +350,12 @@ class TimelordChanceState(pyspiel.State):
         return self.node.state if self.node.state is not None else self.node.base
 
     def information_state_string(self, player: int | None = None) -> str:
+        """The seat's decisions and its view now (`history.information_state`)."""
         seat = self.current_player() if player is None else player
-        text = self.node.strings.get(seat)
+        node = self.node
+        text = node.strings.get(seat)
         if text is None:
-            position = self._position()
-            view = {} if position is None else position.view(seat)
-            text = json.dumps(view, sort_keys=True, separators=(",", ":"))
-            self.node.strings[seat] = text
+            text = node.strings[seat] = information_state(node.recall, seat, node.view(seat))
         return text
 
     def observation_string(self, player: int | None = None) -> str:
@@ -351,15 +373,16 @@ class TimelordChanceState(pyspiel.State):
         return self._tensor(seat, False).tolist()
 
     def _tensor(self, seat: int, recall: bool) -> np.ndarray:
-        """The perfect-recall or plain observation of `seat`; zeros during the deal."""
+        """The perfect-recall (view and decisions) or plain observation of `seat`; zeros
+        during the deal."""
         game: TimelordChanceGame = self.get_game()
-        encoder = game.recall_encoder if recall else game.encoder
         position = self._position()
         if position is None:
-            return np.zeros(encoder.size, np.float32)
+            size = game.recall_encoder.size if recall else game.encoder.size
+            return np.zeros(size, np.float32)
         if recall:
-            return encoder.encode(position.view(seat))
-        return encoder.encode_state(position, seat)
+            return game.recall_encoder.encode(self.node.view(seat), self.node.recall, seat)
+        return game.encoder.encode_state(position, seat)
 
     def __str__(self) -> str:
         if self.node.state is None:
@@ -387,8 +410,8 @@ class TimelordChanceObserver:
     def __init__(self, game: TimelordChanceGame, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        encoder = game.recall_encoder if perfect_recall else game.encoder
-        self.tensor = np.zeros(encoder.size, np.float32)
+        size = game.recall_encoder.size if perfect_recall else game.encoder.size
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TimelordChanceState, player: int) -> None:

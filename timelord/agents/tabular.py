@@ -1,9 +1,16 @@
 """A seat that plays a tabular policy, such as the average policy CFR found on a small
 variant (`python -m timelord.sim.cfr ... --out DIR` writes one): spec `cfr:PATH.json`.
 
-The file maps each information state (the SHA-256 of the seat's view as canonical JSON, the
-information state string of the explicit-chance OpenSpiel adapter) to the probability of each
-action (its JSON text). A view the table does not hold is played uniformly at random.
+The file maps each information state to the probability of each action (its JSON text). An
+information state is the seat's whole past, not its view alone (two pasts of a seat can
+reach one view, and CFR's policy differs between them): its key is the SHA-256 of the
+canonical JSON of `{"decisions": [[view, action], ...], "view": view}`, each of the seat's
+earlier decisions in this game (the view it was shown, the action it took) and its view now
+(`history_key`), what a seat knows at the table without being told anything more.
+
+The seat remembers its own decisions, so one agent plays one table at a time; a state
+the table does not hold with them is looked up as the seat's first decision (a new game),
+and a state it still does not hold is played uniformly at random.
 """
 
 from __future__ import annotations
@@ -18,9 +25,19 @@ from timelord.agents.base import Agent
 from timelord.core import Action, ConfigError, Game, Rng, View
 
 
+def history_key(decisions: Sequence[tuple[View, Action]], view: View) -> str:
+    """The table's key of a seat's information state: its earlier decisions of this game
+    (the view it was shown, the action it took) and its view now."""
+    past = [[seen, action.to_json()] for seen, action in decisions]
+    return state_key(json.dumps({"decisions": past, "view": view}, **_CANONICAL))
+
+
 def view_key(view: View) -> str:
-    """The table's key of a view (see `state_key`)."""
-    return state_key(json.dumps(view, sort_keys=True, separators=(",", ":")))
+    """The table's key of a seat's first decision (no decision before it)."""
+    return history_key((), view)
+
+
+_CANONICAL: dict[str, Any] = {"sort_keys": True, "separators": (",", ":")}
 
 
 def state_key(information_state: str) -> str:
@@ -47,12 +64,23 @@ class TabularAgent(Agent):
                 f"not of {game.id} {game.options}"
             )
         self.policy: dict[str, dict[str, float]] = data["policy"]
+        #: this game's decisions so far (the views shown, the actions taken)
+        self.decisions: list[tuple[View, Action]] = []
 
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
-        probs = self.policy.get(view_key(view))
-        if probs is None:
-            return legal[rng.below(len(legal))]
-        weights = [probs.get(action_key(a), 0.0) for a in legal]
+        probs = self.policy.get(history_key(self.decisions, view))
+        if probs is None and self.decisions:
+            probs = self.policy.get(view_key(view))
+            if probs is not None:  # a first decision: a new game began
+                self.decisions = []
+        action = self._draw(probs, legal, rng)
+        self.decisions.append((view, action))
+        return action
+
+    @staticmethod
+    def _draw(probs: dict[str, float] | None, legal: Sequence[Action], rng: Rng) -> Action:
+        """An action drawn with the table's weights (uniformly when it has none)."""
+        weights = [probs.get(action_key(a), 0.0) for a in legal] if probs else []
         total = sum(weights)
         if total <= 0:
             return legal[rng.below(len(legal))]

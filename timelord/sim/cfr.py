@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from timelord.adapters.openspiel_chance import chance_name
@@ -43,6 +44,10 @@ class TreeSize:
     #: terminals by their returns ("1,0", "0.5,0.5", ...): a game whose terminals all share
     #: one outcome has nothing to learn (every policy is an equilibrium)
     outcomes: dict[str, int] = field(default_factory=dict)
+    #: decision histories sharing an information state with a history whose own past (the
+    #: seat's earlier information states and actions) differs: 0 is perfect recall, what
+    #: CFR's guarantee and NashConv rest on (`recall_violations`)
+    recall_violations: int = 0
 
 
 def load(game_id: str, players: int = 2, chance: str = "outcomes", **options: Any) -> Any:
@@ -54,32 +59,71 @@ def load(game_id: str, players: int = 2, chance: str = "outcomes", **options: An
 
 
 def tree_size(game: Any) -> TreeSize:
-    """Count every history of `game` and the information sets of each seat."""
+    """Count every history of `game` and the information sets of each seat, and check
+    perfect recall on the way (`TreeSize.recall_violations`)."""
     size = TreeSize(infosets=[0] * game.num_players())
     seen: list[set[str]] = [set() for _ in range(game.num_players())]
-    stack = [(game.new_initial_state(), 0)]
-    while stack:
-        state, depth = stack.pop()
+    for state, depth, key in _walk(game, _string, size):
         size.histories += 1
         size.longest = max(size.longest, depth)
         if state.is_terminal():
             size.terminals += 1
-            key = ",".join(f"{r:g}" for r in state.returns())
-            size.outcomes[key] = size.outcomes.get(key, 0) + 1
-            continue
-        if state.is_chance_node():
+            returns = ",".join(f"{r:g}" for r in state.returns())
+            size.outcomes[returns] = size.outcomes.get(returns, 0) + 1
+        elif state.is_chance_node():
             size.chance_nodes += 1
-            actions = [a for a, _ in state.chance_outcomes()]
         else:
             size.decision_nodes += 1
-            seat = state.current_player()
-            seen[seat].add(state.information_state_string(seat))
-            actions = state.legal_actions()
-        for a in actions:
-            stack.append((state.child(a), depth + 1))
+            seen[state.current_player()].add(key)
     size.infosets = [len(s) for s in seen]
     size.outcomes = dict(sorted(size.outcomes.items()))
     return size
+
+
+def recall_violations(game: Any, tensors: bool = False) -> int:
+    """How many decision histories of `game` share an information state (its string, or
+    its tensor with `tensors`) with an earlier-walked history whose own past (the seat's
+    earlier information states and actions) differs. 0 is perfect recall."""
+    size = TreeSize()
+    for _ in _walk(game, _tensor if tensors else _string, size):
+        pass
+    return size.recall_violations
+
+
+def _string(state: Any, seat: int) -> str:
+    return str(state.information_state_string(seat))
+
+
+def _tensor(state: Any, seat: int) -> bytes:
+    return np.asarray(state.information_state_tensor(seat), np.float32).tobytes()
+
+
+def _walk(game: Any, key: Any, size: TreeSize) -> Any:
+    """Every history of `game` depth first, as (state, depth, the mover's information state
+    key or None), counting in `size.recall_violations` the decisions whose key was met
+    before with another own past."""
+    players = game.num_players()
+    past_of: dict[tuple[int, Any], tuple[Any, ...]] = {}
+    stack: list[tuple[Any, int, tuple[tuple[Any, ...], ...]]] = [
+        (game.new_initial_state(), 0, ((),) * players)
+    ]
+    while stack:
+        state, depth, pasts = stack.pop()
+        if state.is_terminal():
+            yield state, depth, None
+            continue
+        if state.is_chance_node():
+            yield state, depth, None
+            stack += [(state.child(a), depth + 1, pasts) for a, _ in state.chance_outcomes()]
+            continue
+        seat = state.current_player()
+        mine = key(state, seat)
+        yield state, depth, mine
+        if past_of.setdefault((seat, mine), pasts[seat]) != pasts[seat]:
+            size.recall_violations += 1
+        for a in state.legal_actions():
+            after = (*pasts[seat], mine, a)
+            stack.append((state.child(a), depth + 1, (*pasts[:seat], after, *pasts[seat + 1 :])))
 
 
 @dataclass
@@ -142,14 +186,16 @@ def _tabular(game: Any, policy: Any) -> Any:
 
 def policy_table(game: Any, policy: Any) -> dict[str, Any]:
     """A tabular policy as `timelord.agents.tabular` reads it: per information state (keyed
-    by `state_key`), each legal action's JSON text and probability."""
-    from timelord.agents.tabular import action_key, state_key
+    by `history_key`), each legal action's JSON text and probability."""
+    from timelord.adapters.encode.history import past_of
+    from timelord.agents.tabular import action_key, history_key
 
     table: dict[str, dict[str, float]] = {}
     for key, row in policy.state_lookup.items():
         probs = policy.action_probability_array[row]
         state = policy.states[row]
-        table[state_key(key)] = {
+        decisions, view = past_of(game.tl_game, key)
+        table[history_key(decisions, view)] = {
             action_key(game.index.actions[a]): round(float(probs[a]), 6)
             for a in state.legal_actions()
         }
@@ -185,7 +231,8 @@ def write_report(
         "",
         f"Tree: {size.histories} histories ({size.decision_nodes} decisions, "
         f"{size.chance_nodes} chance nodes, {size.terminals} terminals, longest "
-        f"{size.longest}); information sets per seat: {size.infosets}.",
+        f"{size.longest}); information sets per seat: {size.infosets}; histories "
+        f"breaking perfect recall: {size.recall_violations}.",
         "",
         "Terminals by returns (win shares per seat): "
         + ", ".join(f"{k}: {n}" for k, n in size.outcomes.items())

@@ -286,10 +286,13 @@ def rotate(values: list[Any], seat: int) -> list[Any]:
 
 def encoder_for(game: Game, recall: bool = False) -> Encoder:
     """The encoder of `game` (its module under `timelord.adapters.encode`). With `recall`,
-    the perfect-recall observation: a function of everything the seat's view holds, its
+    the perfect-recall observation of the view: a function of everything the view holds, its
     whole history included, so two different views never share a vector (tested over
     seeded games); it is the first observation followed by the module's `write_recall`
-    (games whose first observation already tells every view apart have none)."""
+    (games whose first observation already tells every view apart have none). A view is a
+    snapshot that two pasts of a seat can share (its own earlier decisions differing):
+    `history.HistoryEncoder` adds the seat's decisions, for a caller that keeps its
+    `history.Recall` (the OpenSpiel adapters do)."""
     import importlib
 
     module = importlib.import_module(f"{__name__}.{game.id.replace('-', '_')}")
