@@ -14,7 +14,7 @@ import dataclasses
 from abc import abstractmethod
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -68,9 +68,12 @@ from timelord.games.keys.board import (
     geometry,
 )
 
-PLAY, MOVE, BONUS, OVER = range(4)
-PHASE_IDS = ("play", "move", "bonus", "over")
-PANDORICA_TURNS = 2  # K-6.5
+PLAY: Final = 0
+MOVE: Final = 1
+BONUS: Final = 2
+OVER: Final = 3
+PHASE_IDS: Final = ("play", "move", "bonus", "over")
+PANDORICA_TURNS: Final = 2  # K-6.5
 
 
 def bits(mask: int) -> list[int]:
@@ -1342,7 +1345,7 @@ def _malformed(action: Any) -> str | None:
     return None
 
 
-_EFFECTS: dict[type[Action], Any] = {
+_EFFECTS: Final[dict[type[Action], Any]] = {
     DiscardCard: _apply_discard,
     OpenDoor: _apply_toggle,
     CloseDoor: _apply_toggle,
@@ -1358,9 +1361,9 @@ _EFFECTS: dict[type[Action], Any] = {
     ForgoBonus: _apply_forgo,
 }
 
-_FIELDS = {cls: _field_types(cls) for cls in _EFFECTS}
+_FIELDS: Final = {cls: _field_types(cls) for cls in _EFFECTS}
 
-_PLAY_CHECKS: dict[type[Action], Callable[[KeysState, Any], IllegalAction | None]] = {
+_PLAY_CHECKS: Final[dict[type[Action], Callable[[KeysState, Any], IllegalAction | None]]] = {
     DiscardCard: KeysState._discard_refusal,
     OpenDoor: KeysState._toggle_refusal,
     CloseDoor: KeysState._toggle_refusal,

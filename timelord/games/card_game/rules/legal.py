@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from timelord.core import Action, GameOver, IllegalAction, Rng
 from timelord.games.card_game.actions import (
@@ -57,15 +58,15 @@ from timelord.games.card_game.state import (
     CardGameState,
 )
 
-_FINISH = Finish()
-_PASS = Pass()
-_END = EndTurn()
-_IRON = UseIronsides()
-_TARDIS = PlaceTardis()
+_FINISH: Final = Finish()
+_PASS: Final = Pass()
+_END: Final = EndTurn()
+_IRON: Final = UseIronsides()
+_TARDIS: Final = PlaceTardis()
 
 
 #: Sequences the step bound closes with their Finish (C-3.5, rules 2).
-_CLOSABLE = (DEFEND, ATTACK, CLEVER, REGEN)
+_CLOSABLE: Final = (DEFEND, ATTACK, CLEVER, REGEN)
 
 
 def at_bound(s: CardGameState) -> bool:
@@ -322,7 +323,7 @@ def can_take_over(s: CardGameState, c: int, L: int) -> bool:
     return combines(s, c, ens)
 
 
-_BUYS: list[Action] = []
+_BUYS: Final[list[Action]] = []
 
 
 def _buy(n: int) -> Action:
@@ -451,16 +452,20 @@ def _group_actions(
             x = card_actions(a)
         singles.append(x)
         disc.append(x.discard)
-        r2, d2 = x.reserve2, x.discard2
+        pairs = x.pairs
         seen2 = -1
         for j in range(i + 1, n):
             b = hand[j]
             if de[b] == seen2:
                 continue
             seen2 = de[b]
-            r = r2[b]
-            d = d2[b]
-            if r is None or d is None:
+            at = 2 * b
+            if at < len(pairs):
+                r = pairs[at]
+                d = pairs[at + 1]
+                if r is None or d is None:
+                    r, d = x.pair(a, b)
+            else:
                 r, d = x.pair(a, b)
             res2.append(r)
             disc.append(d)
@@ -471,7 +476,7 @@ def _group_actions(
     out += disc
 
 
-_PHASE_OF: dict[type[Action], tuple[tuple[str, ...], str]] = {
+_PHASE_OF: Final[dict[type[Action], tuple[tuple[str, ...], str]]] = {
     PlayLocation: ((MAIN,), "C-4.1"),
     PlayDefender: ((MAIN, DEFEND), "C-4.2"),
     PlayEnemy: ((MAIN, ATTACK), "C-4.3"),
@@ -494,7 +499,7 @@ _PHASE_OF: dict[type[Action], tuple[tuple[str, ...], str]] = {
 }
 
 
-_KIND_TEXT = {
+_KIND_TEXT: Final = {
     "location": "a Location",
     "defender": "a Defender",
     "enemy": "an Enemy",
