@@ -119,8 +119,12 @@ def _minus(cards: list[int], gone: list[int]) -> list[int]:
     """`cards` less one copy of each of `gone` that it holds (multiset difference)."""
     out = cards[:]
     for c in gone:
-        if c in out:
+        # one scan, not `in` then `remove`: the card is nearly always there (and a
+        # `suppress` context per card would cost more than the scan it saves)
+        try:  # noqa: SIM105
             out.remove(c)
+        except ValueError:
+            pass
     return out
 
 

@@ -438,42 +438,54 @@ def _group_actions(
             out += [x.reserve for x in singles]
         out += [x.discard for x in singles]
         return
-    n = len(hand)
-    res2: list[Action] = []
-    disc: list[Action] = []
-    seen1 = -1
-    for i in range(n):
-        a = hand[i]
-        if de[a] == seen1:
-            continue
-        seen1 = de[a]
-        x = table[a]
-        if x is None:
-            x = card_actions(a)
-        singles.append(x)
-        disc.append(x.discard)
-        pairs = x.pairs
-        seen2 = -1
-        for j in range(i + 1, n):
-            b = hand[j]
-            if de[b] == seen2:
-                continue
-            seen2 = de[b]
-            at = 2 * b
-            if at < len(pairs):
-                r = pairs[at]
-                d = pairs[at + 1]
-                if r is None or d is None:
-                    r, d = x.pair(a, b)
-            else:
-                r, d = x.pair(a, b)
-            res2.append(r)
-            disc.append(d)
+    heads: list[int] = []  # the position in `hand` of each first copy
+    seen = -1
+    for i in range(len(hand)):
+        c = hand[i]
+        if de[c] != seen:
+            seen = de[c]
+            x = table[c]
+            singles.append(x if x is not None else card_actions(c))
+            heads.append(i)
+    # Straight into `out`, one pass per kind: gathering the pairs in lists first and then
+    # copying them doubled the reference counting on every action of the longest lists.
     if room >= 1:
         out += [x.reserve for x in singles]
         if room >= 2:
-            out += res2
-    out += disc
+            _pairs_into(de, hand, heads, singles, 0, out)
+    _pairs_into(de, hand, heads, singles, 1, out)
+
+
+def _pairs_into(
+    de: tuple[int, ...],
+    hand: tuple[int, ...],
+    heads: list[int],
+    singles: list[CardActions],
+    side: int,
+    out: list[Action],
+) -> None:
+    """Append each 2-card combination's reserve play (`side` 0) or, after each first copy's
+    single discard, its discard (`side` 1), in the order `_group_at` counts them."""
+    n = len(hand)
+    for t in range(len(heads)):
+        x = singles[t]
+        if side:
+            out.append(x.discard)
+        i = heads[t]
+        a = hand[i]
+        row = x.pairs
+        seen = -1
+        for j in range(i + 1, n):
+            b = hand[j]
+            if de[b] == seen:
+                continue
+            seen = de[b]
+            at = 2 * b + side
+            y = row[at] if at < len(row) else None
+            if y is None:
+                y = x.pair(a, b)[side]
+                row = x.pairs
+            out.append(y)
 
 
 _PHASE_OF: Final[dict[type[Action], tuple[tuple[str, ...], str]]] = {
