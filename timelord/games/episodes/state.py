@@ -116,15 +116,18 @@ def _without(cards: list[int], c: int) -> list[int]:
 
 
 def _minus(cards: list[int], gone: list[int]) -> list[int]:
-    """`cards` less one copy of each of `gone` that it holds (multiset difference)."""
+    """`cards` less one copy of each of `gone` that it holds (multiset difference). Scanned
+    by index: compiled, each comparison is a machine one, where `list.remove` compared
+    objects (a tenth of a compiled playout); pure Python pays a little more for the loop."""
     out = cards[:]
+    n = len(out)
     for c in gone:
-        # one scan, not `in` then `remove`: the card is nearly always there (and a
-        # `suppress` context per card would cost more than the scan it saves)
-        try:  # noqa: SIM105
-            out.remove(c)
-        except ValueError:
-            pass
+        i = 0
+        while i < n and out[i] != c:
+            i += 1
+        if i < n:
+            del out[i]
+            n -= 1
     return out
 
 
