@@ -114,11 +114,11 @@ class Tables:
         self.discard = tuple(DiscardCard(c) for c in content.card_ids)
         self.open_ = tuple(tuple(OpenDoor(t, c) for t in range(cells)) for c in names)
         self.close = tuple(tuple(CloseDoor(t, c) for t in range(cells)) for c in names)
-        #: per card, `open_`/`close` a byte of tiles at a time: by byte position, then byte
-        #: value, the actions of its set bits (filled on first use by `_spread`)
-        spans = (cells + 7) // 8
-        self.open_bytes = [_byte_rows(spans) for _ in names]
-        self.close_bytes = [_byte_rows(spans) for _ in names]
+        #: per card, `open_`/`close` a byte of tiles at a time: at 256 * byte position + byte
+        #: value, the actions of its set bits (empty until the card first turns a door, then
+        #: filled entry by entry by `_spread`: a game that is only loaded pays nothing)
+        self.open_bytes: list[list[tuple[Action, ...] | None]] = [[] for _ in names]
+        self.close_bytes: list[list[tuple[Action, ...] | None]] = [[] for _ in names]
         self.remove = tuple(RemoveBarrier(t) for t in range(cells))
         self.barrier = tuple(PlaceBarrier(t) for t in range(cells))
         self.cookie = tuple(PlaceCookie(t) for t in range(cells))
@@ -160,12 +160,8 @@ class Tables:
         self.goal_mask = tuple(geo.edge_masks[OPPOSITE[e]] for e in edges)
 
 
-def _byte_rows(spans: int) -> list[list[tuple[Action, ...] | None]]:
-    return [[None] * 256 for _ in range(spans)]
-
-
 def _spread(
-    rows: list[list[tuple[Action, ...] | None]],
+    rows: list[tuple[Action, ...] | None],
     actions: tuple[Action, ...],
     mask: int,
     out: list[Action],
@@ -173,18 +169,19 @@ def _spread(
     """Append `actions[t]` for each set bit t of `mask`, lowest first: a byte of tiles at a
     time, each byte's actions listed once per game in `rows` (a bit at a time, appending
     is most of listing Keys' moves in pure Python)."""
-    j = 0
+    if not rows:
+        rows.extend([None] * (256 * ((len(actions) + 7) // 8)))
+    base = 0
     while mask:
         v = mask & 255
         if v:
-            row = rows[j]
-            found = row[v]
+            found = rows[base + v]
             if found is None:
-                base = 8 * j
-                found = row[v] = tuple([actions[base + t] for t in bits(v)])
+                at = base // 32  # the tile of this byte's bit 0
+                found = rows[base + v] = tuple([actions[at + t] for t in bits(v)])
             out.extend(found)
         mask >>= 8
-        j += 1
+        base += 256
 
 
 @lru_cache(maxsize=256)
