@@ -11,10 +11,14 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, Final
 
-LOCATION, DEFENDER, ENEMY, SUPPORT, START = "location", "defender", "enemy", "support", "start"
-KINDS = (LOCATION, DEFENDER, ENEMY, SUPPORT)
+LOCATION: Final = "location"
+DEFENDER: Final = "defender"
+ENEMY: Final = "enemy"
+SUPPORT: Final = "support"
+START: Final = "start"
+KINDS: Final = (LOCATION, DEFENDER, ENEMY, SUPPORT)
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ def _record(d: CardDesign) -> dict[str, Any]:
     return rec
 
 
-_STATUS = ("confirmed", "one-source", "inferred", "reconstruction")
+_STATUS: Final = ("confirmed", "one-source", "inferred", "reconstruction")
 
 
 def design_from_record(rec: dict[str, Any], kind: str | None = None) -> CardDesign:
@@ -186,9 +190,9 @@ def card_set_from_data(data: dict[str, Any]) -> CardSet:
 
 #: Bounds of a manifest (the `cards` option comes from outside: records, API clients). Card
 #: ids stay below 1024 (the legal-action caches pack them in 10 bits).
-MAX_CARDS = 1000
-MAX_DESIGNS = 300
-_CONSTANT_RANGE = {
+MAX_CARDS: Final = 1000
+MAX_DESIGNS: Final = 300
+_CONSTANT_RANGE: Final = {
     "time_points": (1, 1000),
     "counters": (1, 50),
     "hand_size": (1, 50),
@@ -198,18 +202,18 @@ _CONSTANT_RANGE = {
     "buy_cost": (1, 1000),
     "reserve_limit": (0, 50),
 }
-_FIELD_TYPES: dict[str, Any] = {
+_FIELD_TYPES: Final[dict[str, Any]] = {
     "key": str, "name": str, "kind": str, "type": str, "status": str, "name_status": str,
     "art": list, "copies": int, "strength": int, "vp": int, "tp": int, "order": int,
     "two_player": bool, "combines": list, "effects": list, "sources": list,
 }  # fmt: skip
 #: Effect parameters the rules read, with their types (others are kept but never read).
-_PARAM_TYPES: dict[str, Any] = {
+_PARAM_TYPES: Final[dict[str, Any]] = {
     "reveal_tp": int, "count": int, "bonus": int, "slots": int, "cost": int, "boost": int,
     "stays": bool, "needs_face_up": bool, "discard_defender": bool, "beaten_by": str,
     "needs_type": str, "turns": str, "stopped_by": str, "removes": str,
 }  # fmt: skip
-_NUMBER_RANGE = (-1000, 1000)
+_NUMBER_RANGE: Final = (-1000, 1000)
 
 
 def _typed(value: Any, kind: Any, what: str) -> None:

@@ -14,7 +14,7 @@ every card of that hand is uncertain again, so the view never tells which card m
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -32,18 +32,18 @@ from timelord.core import (
 from timelord.games.card_game.cards import CardSet
 
 # Phases: what the seat in `to_move` must decide now.
-MAIN = "main"
-DEFEND = "declare-defenders"
-ATTACK = "declare-enemies"
-TAKE = "take-time"
-CLEVER = "mr-clever"
-JACK = "jack-tardis"
-REGEN = "regenerate"
-IRON = "ironsides"
-VALIANT = "valiant"
-MATCH = "match"
-OVER = "over"
-PHASES = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN, IRON, VALIANT, MATCH, OVER)
+MAIN: Final = "main"
+DEFEND: Final = "declare-defenders"
+ATTACK: Final = "declare-enemies"
+TAKE: Final = "take-time"
+CLEVER: Final = "mr-clever"
+JACK: Final = "jack-tardis"
+REGEN: Final = "regenerate"
+IRON: Final = "ironsides"
+VALIANT: Final = "valiant"
+MATCH: Final = "match"
+OVER: Final = "over"
+PHASES: Final = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN, IRON, VALIANT, MATCH, OVER)
 
 
 class PhaseWords(NamedTuple):
@@ -59,7 +59,7 @@ class PhaseWords(NamedTuple):
 
 
 #: Every phase's words in one table, in the order of PHASES.
-PHASE_WORDS: dict[str, PhaseWords] = {
+PHASE_WORDS: Final[dict[str, PhaseWords]] = {
     MAIN: PhaseWords(
         "choosing an action",
         "Play cards: Locations, Defenders on your Locations, Enemies against others'.",
@@ -122,7 +122,7 @@ PHASE_WORDS: dict[str, PhaseWords] = {
     OVER: PhaseWords("nothing: the game is over", "The game is over.", "the game is over"),
 }
 
-_FIELDS = (
+_FIELDS: Final = (
     "hands", "reserve", "upres", "newres", "passed", "tp", "supply",
     "loc_card", "loc_owner", "loc_def", "loc_en", "loc_up", "loc_att", "loc_tardis",
     "deck", "end_depth", "end_now", "discard", "aside", "known",
@@ -130,7 +130,7 @@ _FIELDS = (
     "rng", "ended", "shuffled",
 )  # fmt: skip
 # Fields holding a list of tuples (JSON: list of lists).
-_NESTED = ("hands", "reserve", "upres", "passed", "loc_def", "loc_en")
+_NESTED: Final = ("hands", "reserve", "upres", "passed", "loc_def", "loc_en")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # subclasses of the game may be interpreted

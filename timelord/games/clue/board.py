@@ -15,11 +15,11 @@ from collections import deque
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
-TARDIS = 9
-FIRST_SQUARE = 10
-WALKABLE = ".+?"
+TARDIS: Final = 9
+FIRST_SQUARE: Final = 10
+WALKABLE: Final = ".+?"
 
 
 class Board:

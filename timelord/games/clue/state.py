@@ -12,7 +12,7 @@ class default None, so all it costs is that test.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -37,13 +37,24 @@ from timelord.games.clue.actions import (
 from timelord.games.clue.board import TARDIS, Board
 
 #: Face-down side cards of the two-player variant (C-8.2).
-SIDE_CARDS = 4
+SIDE_CARDS: Final = 4
 
 # Phases: who decides what now.
-START, MOVE, TELEPORT, SCAN, SLIP, NAME, OFFER, ANSWER, PEEK, SECOND, SIDE, CENTRE, OVER, BELL = (
-    range(14)
-)
-PHASES = (
+START: Final = 0
+MOVE: Final = 1
+TELEPORT: Final = 2
+SCAN: Final = 3
+SLIP: Final = 4
+NAME: Final = 5
+OFFER: Final = 6
+ANSWER: Final = 7
+PEEK: Final = 8
+SECOND: Final = 9
+SIDE: Final = 10
+CENTRE: Final = 11
+OVER: Final = 12
+BELL: Final = 13
+PHASES: Final = (
     "start",
     "move",
     "teleport",
@@ -60,35 +71,36 @@ PHASES = (
     "bell",
 )
 # What happens after an intrigue draw or a Time Slip move.
-CTX_NONE, CTX_DIE, CTX_SQUARE, CTX_RUMOUR = range(4)
-CTX_NAMES = ("none", "die", "square", "rumour")
+CTX_NONE: Final = 0
+CTX_DIE: Final = 1
+CTX_SQUARE: Final = 2
+CTX_RUMOUR: Final = 3
+CTX_NAMES: Final = ("none", "die", "square", "rumour")
 # Effects a kept card or power may have at the start of a turn.
-START_EFFECTS = frozenset({"teleport", "remote-rumour", "extra-turn", "scan"})
-WATCH = "pocketwatch"
+START_EFFECTS: Final = frozenset({"teleport", "remote-rumour", "extra-turn", "scan"})
+WATCH: Final = "pocketwatch"
 #: History entries that only record a public choice (`ClueState.reveals`).
-_PUBLIC_ENTRIES = frozenset({"rumour", "power", "bell"})
+_PUBLIC_ENTRIES: Final = frozenset({"rumour", "power", "bell"})
 
-ROLL, STAY, ACCUSE, END, POWER, DRAW, PASS = (
-    RollDice(),
-    StayPut(),
-    Accuse(),
-    EndTurn(),
-    UsePower(),
-    DrawIntrigue(),
-    Pass(),
-)
-_MOVES = [Move(n) for n in range(512)]
-_NAMES = [NameCard(c) for c in range(64)]
-_SHOWS = [ShowCard(c) for c in range(64)]
-_PASSAGES = [UsePassage(n) for n in range(16)]
+ROLL: Final = RollDice()
+STAY: Final = StayPut()
+ACCUSE: Final = Accuse()
+END: Final = EndTurn()
+POWER: Final = UsePower()
+DRAW: Final = DrawIntrigue()
+PASS: Final = Pass()
+_MOVES: Final = [Move(n) for n in range(512)]
+_NAMES: Final = [NameCard(c) for c in range(64)]
+_SHOWS: Final = [ShowCard(c) for c in range(64)]
+_PASSAGES: Final = [UsePassage(n) for n in range(16)]
 
 Log = Any  # None, or (event tuple, older Log): a cons list
 
 #: Start-of-turn actions by (board, place, may stay, kept cards, start power); the card
 #: effects come from the one data file, so they are the same for every game.
-_START_CACHE: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+_START_CACHE: Final[dict[tuple[Any, ...], tuple[Action, ...]]] = {}
 
-_SLOTS = (
+_SLOTS: Final = (
     "game",
     "rng",
     "hands",
@@ -1007,7 +1019,7 @@ class ClueState(State):
 
 # ----- why a move is refused (with the RULES.md clause) ---------------------------------
 
-_WAITING = {
+_WAITING: Final = {
     START: ("start a turn: roll, take a passage, stay, accuse or play a card", "C-2"),
     MOVE: ("move the number rolled", "C-3.2"),
     TELEPORT: ("choose the location to move to", "C-6.4"),

@@ -12,23 +12,30 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Final
 
 from timelord.core import ConfigError
 
 #: Suits in the order the engine uses: the three Defenders, then the three Threat suits.
-SUITS: tuple[str, ...] = ("Doctor", "Companion", "Gadget", "Foe", "Plot", "Special")
-DEFENDERS = (0, 1, 2)
-THREAT = (3, 4, 5)
-SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-DOCTOR, COMPANION, GADGET, FOE, PLOT, SPECIAL = range(6)
-MIN_FP, MAX_FP = 1, 15
+SUITS: Final[tuple[str, ...]] = ("Doctor", "Companion", "Gadget", "Foe", "Plot", "Special")
+DEFENDERS: Final = (0, 1, 2)
+THREAT: Final = (3, 4, 5)
+SUIT_INDEX: Final = {s: i for i, s in enumerate(SUITS)}
+DOCTOR: Final = 0
+COMPANION: Final = 1
+GADGET: Final = 2
+FOE: Final = 3
+PLOT: Final = 4
+SPECIAL: Final = 5
+MIN_FP: Final = 1
+MAX_FP: Final = 15
 #: Caps on a custom deck: enough for any variant, small enough that nothing grows unbounded.
-MAX_COPIES = 100
-MAX_DECK = 1_000
-CODES = 6 * 16
+MAX_COPIES: Final = 100
+MAX_DECK: Final = 1_000
+CODES: Final = 6 * 16
 
 #: What discarding a card of each suit does (text for renderers and `describe`).
-ABILITY_TEXT = (
+ABILITY_TEXT: Final = (
     "look at the next 7 cards of the deck",
     "draw 2 cards",
     "draw 3 cards, keep 1, discard the other 2",
@@ -51,10 +58,10 @@ def fp_of(c: int) -> int:
 
 
 #: "Foe 6" for every possible code, and the way back.
-LABEL: tuple[str, ...] = tuple(
+LABEL: Final[tuple[str, ...]] = tuple(
     f"{SUITS[c >> 4]} {c & 15}" if c >> 4 < 6 else "" for c in range(CODES)
 )
-CODE_OF: dict[str, int] = {LABEL[c]: c for c in range(CODES) if 1 <= c & 15 <= 15}
+CODE_OF: Final[dict[str, int]] = {LABEL[c]: c for c in range(CODES) if 1 <= c & 15 <= 15}
 
 
 @dataclass(frozen=True, slots=True)

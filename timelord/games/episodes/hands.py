@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 from itertools import product
+from typing import Final
 
 from timelord.games.episodes.cards import DEFENDERS, FOE, PLOT, SPECIAL, THREAT
 
-HAND_LIMIT = 7  # E-6.1
-DEAL = 7  # E-2.1
-DRAW = 2  # E-3.1
-EPISODE_DRAW = 4  # E-5.4
-PEEK = 7  # E-4.2
-COMPANION_DRAW = 2  # E-4.3
-GADGET_DRAW = 3  # E-4.6
-TARGETED = (FOE, PLOT, SPECIAL)  # E-4.8
+HAND_LIMIT: Final = 7  # E-6.1
+DEAL: Final = 7  # E-2.1
+DRAW: Final = 2  # E-3.1
+EPISODE_DRAW: Final = 4  # E-5.4
+PEEK: Final = 7  # E-4.2
+COMPANION_DRAW: Final = 2  # E-4.3
+GADGET_DRAW: Final = 3  # E-4.6
+TARGETED: Final = (FOE, PLOT, SPECIAL)  # E-4.8
 
 #: Phase names as views and JSON show them.
-ACTION, TARGET, KEEP, EPISODE, DISCARD, OVER = range(6)
-PHASES = ("action", "target", "keep", "episode", "discard", "over")
+ACTION: Final = 0
+TARGET: Final = 1
+KEEP: Final = 2
+EPISODE: Final = 3
+DISCARD: Final = 4
+OVER: Final = 5
+PHASES: Final = ("action", "target", "keep", "episode", "discard", "over")
 
 
 def fps_by_suit(hand: list[int]) -> list[list[int]]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from bisect import insort
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -64,17 +64,17 @@ from timelord.games.episodes.cards import (
 )
 
 # Shared action objects: legal lists reuse them instead of building new ones each time.
-_SKIP_ABILITY = SkipAbility()
-_SKIP_EPISODE = SkipEpisode()
-_CODES = [s * 16 + fp for s in range(6) for fp in range(1, 16)]
-_USE = {c: UseAbility(SUITS[c >> 4], c & 15) for c in _CODES}
-_KEEP = {c: KeepCard(SUITS[c >> 4], c & 15) for c in _CODES}
-_DISCARD = {c: DiscardCard(SUITS[c >> 4], c & 15) for c in _CODES}
-_CHOOSE = tuple(ChooseOpponent(s) for s in range(6))
-_KINDS = frozenset(
+_SKIP_ABILITY: Final = SkipAbility()
+_SKIP_EPISODE: Final = SkipEpisode()
+_CODES: Final = [s * 16 + fp for s in range(6) for fp in range(1, 16)]
+_USE: Final = {c: UseAbility(SUITS[c >> 4], c & 15) for c in _CODES}
+_KEEP: Final = {c: KeepCard(SUITS[c >> 4], c & 15) for c in _CODES}
+_DISCARD: Final = {c: DiscardCard(SUITS[c >> 4], c & 15) for c in _CODES}
+_CHOOSE: Final = tuple(ChooseOpponent(s) for s in range(6))
+_KINDS: Final = frozenset(
     (UseAbility, SkipAbility, ChooseOpponent, KeepCard, PlayEpisode, SkipEpisode, DiscardCard)
 )
-_EPISODES: dict[tuple[int, ...], PlayEpisode] = {}
+_EPISODES: Final[dict[tuple[int, ...], PlayEpisode]] = {}
 
 
 def _episode_action(fps: tuple[int, ...]) -> PlayEpisode:
@@ -116,11 +116,18 @@ def _without(cards: list[int], c: int) -> list[int]:
 
 
 def _minus(cards: list[int], gone: list[int]) -> list[int]:
-    """`cards` less one copy of each of `gone` that it holds (multiset difference)."""
+    """`cards` less one copy of each of `gone` that it holds (multiset difference). Scanned
+    by index: compiled, each comparison is a machine one, where `list.remove` compared
+    objects (a tenth of a compiled playout); pure Python pays a little more for the loop."""
     out = cards[:]
+    n = len(out)
     for c in gone:
-        if c in out:
-            out.remove(c)
+        i = 0
+        while i < n and out[i] != c:
+            i += 1
+        if i < n:
+            del out[i]
+            n -= 1
     return out
 
 

@@ -11,33 +11,54 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 #: The side of the standard grid (K-1.1); a variant's content may name another (`Geometry`).
-SIZE = 7
+SIZE: Final = 7
 
 # What lies behind a door (the "back"), plus the Control tile's own kind.
-OPEN_DOOR, DALEK, TARDIS_KEY, EXTRA_TURN, TELEPORT, CONTROL_KIND = range(6)
-BACK_IDS = ("open", "dalek", "tardis-key", "extra-turn", "teleport", "control")
-BACK_NAMES = ("Open Door", "Dalek Door", "TARDIS Key", "Extra Turn", "Teleport", "TARDIS Control")
-BACK_INDEX = {name: i for i, name in enumerate(BACK_IDS)}
+OPEN_DOOR: Final = 0
+DALEK: Final = 1
+TARDIS_KEY: Final = 2
+EXTRA_TURN: Final = 3
+TELEPORT: Final = 4
+CONTROL_KIND: Final = 5
+BACK_IDS: Final = ("open", "dalek", "tardis-key", "extra-turn", "teleport", "control")
+BACK_NAMES: Final = (
+    "Open Door",
+    "Dalek Door",
+    "TARDIS Key",
+    "Extra Turn",
+    "Teleport",
+    "TARDIS Control",
+)
+BACK_INDEX: Final = {name: i for i, name in enumerate(BACK_IDS)}
 
 # Card effects (RULES.md K-6).
-KEY, SONIC, BARRIER, CYBERMAN, COOKIE, PANDORICA, TUNNEL = range(7)
-EFFECT_IDS = ("key", "sonic", "barrier", "cyberman", "cookie", "pandorica", "tunnel")
+KEY: Final = 0
+SONIC: Final = 1
+BARRIER: Final = 2
+CYBERMAN: Final = 3
+COOKIE: Final = 4
+PANDORICA: Final = 5
+TUNNEL: Final = 6
+EFFECT_IDS: Final = ("key", "sonic", "barrier", "cyberman", "cookie", "pandorica", "tunnel")
 
 #: The pseudo-card named by the TARDIS Key tile's bonus open or close (K-5.6).
-BONUS_CARD = "tardis-key"
+BONUS_CARD: Final = "tardis-key"
 
-SOUTH, WEST, NORTH, EAST = range(4)
-EDGE_IDS = ("south", "west", "north", "east")
+SOUTH: Final = 0
+WEST: Final = 1
+NORTH: Final = 2
+EAST: Final = 3
+EDGE_IDS: Final = ("south", "west", "north", "east")
 #: Which edge each seat starts beside, by player count (K-2.2; ruling K-R1).
-SEAT_EDGES = {2: (SOUTH, NORTH), 3: (SOUTH, WEST, NORTH), 4: (SOUTH, WEST, NORTH, EAST)}
-OPPOSITE = (NORTH, EAST, SOUTH, WEST)
+SEAT_EDGES: Final = {2: (SOUTH, NORTH), 3: (SOUTH, WEST, NORTH), 4: (SOUTH, WEST, NORTH, EAST)}
+OPPOSITE: Final = (NORTH, EAST, SOUTH, WEST)
 
 #: File letters and rank digits of tile names: a grid is at most 9 tiles a side.
-_FILES = "abcdefghi"
-_RANKS = "123456789"
+_FILES: Final = "abcdefghi"
+_RANKS: Final = "123456789"
 
 
 @dataclass(frozen=True)
@@ -141,16 +162,16 @@ def geometry(size: int) -> Geometry:
 
 #: The standard 7x7 grid. The names below are its tables, for code that knows only the
 #: standard board (tests, the web board); the rules read their game's `Tables.geo`.
-STANDARD = geometry(SIZE)
-CELLS = STANDARD.cells
-CONTROL = STANDARD.control  # the centre tile, d4
-CONTROL_BIT = STANDARD.control_bit
-EDGE_TILES = STANDARD.edge_tiles
-EDGE_MASKS = STANDARD.edge_masks
-DOOR_TILES = STANDARD.door_tiles
-ORTHOGONAL = STANDARD.orthogonal
-ORTHOGONAL_MASKS = STANDARD.orthogonal_masks
-TUNNEL_SLOTS = STANDARD.tunnel_slots
+STANDARD: Final = geometry(SIZE)
+CELLS: Final = STANDARD.cells
+CONTROL: Final = STANDARD.control  # the centre tile, d4
+CONTROL_BIT: Final = STANDARD.control_bit
+EDGE_TILES: Final = STANDARD.edge_tiles
+EDGE_MASKS: Final = STANDARD.edge_masks
+DOOR_TILES: Final = STANDARD.door_tiles
+ORTHOGONAL: Final = STANDARD.orthogonal
+ORTHOGONAL_MASKS: Final = STANDARD.orthogonal_masks
+TUNNEL_SLOTS: Final = STANDARD.tunnel_slots
 
 
 def diagonal_corner(a: int, b: int) -> int | None:

@@ -14,7 +14,7 @@ import dataclasses
 from abc import abstractmethod
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -68,9 +68,12 @@ from timelord.games.keys.board import (
     geometry,
 )
 
-PLAY, MOVE, BONUS, OVER = range(4)
-PHASE_IDS = ("play", "move", "bonus", "over")
-PANDORICA_TURNS = 2  # K-6.5
+PLAY: Final = 0
+MOVE: Final = 1
+BONUS: Final = 2
+OVER: Final = 3
+PHASE_IDS: Final = ("play", "move", "bonus", "over")
+PANDORICA_TURNS: Final = 2  # K-6.5
 
 
 def bits(mask: int) -> list[int]:
@@ -111,6 +114,11 @@ class Tables:
         self.discard = tuple(DiscardCard(c) for c in content.card_ids)
         self.open_ = tuple(tuple(OpenDoor(t, c) for t in range(cells)) for c in names)
         self.close = tuple(tuple(CloseDoor(t, c) for t in range(cells)) for c in names)
+        #: per card, `open_`/`close` a byte of tiles at a time: at 256 * byte position + byte
+        #: value, the actions of its set bits (empty until the card first turns a door, then
+        #: filled entry by entry by `_spread`: a game that is only loaded pays nothing)
+        self.open_bytes: list[list[tuple[Action, ...] | None]] = [[] for _ in names]
+        self.close_bytes: list[list[tuple[Action, ...] | None]] = [[] for _ in names]
         self.remove = tuple(RemoveBarrier(t) for t in range(cells))
         self.barrier = tuple(PlaceBarrier(t) for t in range(cells))
         self.cookie = tuple(PlaceCookie(t) for t in range(cells))
@@ -145,13 +153,35 @@ class Tables:
         every.extend([*self.pandorica, *self.tunnel, *self.move])
         every.extend([self.step_off, self.stay, self.forgo])
         self.ids = frozenset(id(a) for a in every)
-        #: what `KeysState._toggles` listed, by (card, openable tiles, closable tiles)
-        self.toggles: dict[tuple[int, int, int], tuple[Action, ...]] = {}
         edges = SEAT_EDGES[players]
         #: per seat: the tiles of its own edge, that edge as a mask, the goal edge's mask
         self.home_tiles = tuple(geo.edge_tiles[e] for e in edges)
         self.home_mask = tuple(geo.edge_masks[e] for e in edges)
         self.goal_mask = tuple(geo.edge_masks[OPPOSITE[e]] for e in edges)
+
+
+def _spread(
+    rows: list[tuple[Action, ...] | None],
+    actions: tuple[Action, ...],
+    mask: int,
+    out: list[Action],
+) -> None:
+    """Append `actions[t]` for each set bit t of `mask`, lowest first: a byte of tiles at a
+    time, each byte's actions listed once per game in `rows` (a bit at a time, appending
+    is most of listing Keys' moves in pure Python)."""
+    if not rows:
+        rows.extend([None] * (256 * ((len(actions) + 7) // 8)))
+    base = 0
+    while mask:
+        v = mask & 255
+        if v:
+            found = rows[base + v]
+            if found is None:
+                at = base // 32  # the tile of this byte's bit 0
+                found = rows[base + v] = tuple([actions[at + t] for t in bits(v)])
+            out.extend(found)
+        mask >>= 8
+        base += 256
 
 
 @lru_cache(maxsize=256)
@@ -161,20 +191,29 @@ def _colour_masks(colour: tuple[int, ...], colours: int) -> tuple[int, ...]:
     return tuple(sum(1 << t for t, of in enumerate(colour) if of == c) for c in range(colours))
 
 
+# The successor's tuples are built through one list: slicing and splicing would allocate
+# two slices and a list on top of the tuple.
+
+
 def _replace(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:i], value, *values[i + 1 :])
+    out = list(values)
+    out[i] = value
+    return tuple(out)
 
 
 def _remove_one(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1 :]
+    out = list(hand)
+    out.remove(card)
+    return tuple(out)
 
 
 def _insert_sorted(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     i = 0
     while i < len(hand) and hand[i] <= card:
         i += 1
-    return (*hand[:i], card, *hand[i:])
+    out = list(hand)
+    out.insert(i, card)
+    return tuple(out)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # subclasses of the game may be interpreted
@@ -678,22 +717,18 @@ class KeysState(State):
 
     def _toggles(self, card: int, tiles: int, out: list[Action]) -> None:
         """Open or close each door of `tiles` (a mask) that card `card` may turn (K-6.1,
-        K-6.2): opening first, each in tile order (lists memoised by what they depend on)."""
+        K-6.2): opening first, each in tile order. (A memo of whole lists by card and masks
+        missed more often than it hit, every deal having its own colours, and its thousands
+        of tracked tuples kept the cyclic GC busy: the byte tables are bounded.)"""
         openm = self.open_mask
         barrier = self.barrier_mask
-        openable = tiles & ~(openm | barrier)
-        closable = tiles & openm & ~(barrier | self.cookie_mask | self.occupied_mask())
-        key = (card, openable, closable)
-        memo = self.tables.toggles
-        found = memo.get(key)
-        if found is None:
-            opens = self.tables.open_[card]
-            closes = self.tables.close[card]
-            found = (*[opens[t] for t in bits(openable)], *[closes[t] for t in bits(closable)])
-            if len(memo) >= 100_000:
-                memo.clear()
-            memo[key] = found
-        out.extend(found)
+        tables = self.tables
+        m = tiles & ~(openm | barrier)
+        if m:
+            _spread(tables.open_bytes[card], tables.open_[card], m, out)
+        m = tiles & openm & ~(barrier | self.cookie_mask | self.occupied_mask())
+        if m:
+            _spread(tables.close_bytes[card], tables.close[card], m, out)
 
     def _play_options(self) -> list[Action]:
         tables = self.tables
@@ -1307,7 +1342,7 @@ def _malformed(action: Any) -> str | None:
     return None
 
 
-_EFFECTS: dict[type[Action], Any] = {
+_EFFECTS: Final[dict[type[Action], Any]] = {
     DiscardCard: _apply_discard,
     OpenDoor: _apply_toggle,
     CloseDoor: _apply_toggle,
@@ -1323,9 +1358,9 @@ _EFFECTS: dict[type[Action], Any] = {
     ForgoBonus: _apply_forgo,
 }
 
-_FIELDS = {cls: _field_types(cls) for cls in _EFFECTS}
+_FIELDS: Final = {cls: _field_types(cls) for cls in _EFFECTS}
 
-_PLAY_CHECKS: dict[type[Action], Callable[[KeysState, Any], IllegalAction | None]] = {
+_PLAY_CHECKS: Final[dict[type[Action], Callable[[KeysState, Any], IllegalAction | None]]] = {
     DiscardCard: KeysState._discard_refusal,
     OpenDoor: KeysState._toggle_refusal,
     CloseDoor: KeysState._toggle_refusal,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from timelord.core import Action
 from timelord.games.card_game.actions import (
     BuyCards,
@@ -59,9 +61,9 @@ from timelord.games.card_game.state import (
     CardGameState,
 )
 
-_ACTIVE_PHASES = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN)
+_ACTIVE_PHASES: Final = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN)
 # Actions that never touch a Location; every other one copies the shared location lists.
-_NO_LOCATION = frozenset(
+_NO_LOCATION: Final = frozenset(
     {PickUp, DiscardForTime, PlaceReserve, PlayDefender, PlayEnemy, BuyCards, EndTurn, TakeTime,
      DiscardToRegenerate}
 )  # fmt: skip

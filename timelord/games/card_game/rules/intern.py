@@ -3,6 +3,8 @@ and shared objects make the legality check of `apply` an identity test."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from timelord.core import Action
 from timelord.games.card_game.actions import (
     DiscardForTime,
@@ -13,7 +15,7 @@ from timelord.games.card_game.actions import (
     PlayLocation,
 )
 
-_INTERN: dict[tuple[object, ...], Action] = {}
+_INTERN: Final[dict[tuple[object, ...], Action]] = {}
 
 
 def mk(cls: type[Action], *args: object) -> Action:
@@ -25,7 +27,7 @@ def mk(cls: type[Action], *args: object) -> Action:
 
 
 #: Card ids and locations stay below this in any card set (see `cards.MAX_CARDS`).
-ID_LIMIT = 1024
+ID_LIMIT: Final = 1024
 
 
 class CardActions:
@@ -38,21 +40,22 @@ class CardActions:
     __slots__ = (
         "defender",
         "discard",
-        "discard2",
         "enemy",
         "location",
+        "pairs",
         "pickup",
         "reserve",
-        "reserve2",
     )
 
-    def __init__(self, c: int, cards: int) -> None:
+    def __init__(self, c: int) -> None:
         self.pickup = mk(PickUp, c)
         self.location = mk(PlayLocation, c)
         self.reserve = mk(PlaceReserve, (c,))
         self.discard = mk(DiscardForTime, (c,))
-        self.reserve2: list[Action | None] = [None] * cards
-        self.discard2: list[Action | None] = [None] * cards
+        #: PlaceReserve((c, b)) at 2 * b, DiscardForTime((c, b)) at 2 * b + 1, grown by
+        #: `pair` only as far as the ids met: side by side and short, a hand's pairs stay in
+        #: a few cache lines (lists as long as `ID_LIMIT` made every read a cache miss)
+        self.pairs: list[Action | None] = []
         self.defender: list[Action] = []  # by location, grown by `play_defender`
         self.enemy: list[Action] = []  # by location, grown by `play_enemy`
 
@@ -72,22 +75,26 @@ class CardActions:
 
     def pair(self, a: int, b: int) -> tuple[Action, Action]:
         """PlaceReserve and DiscardForTime of cards a < b (a is this card)."""
-        r = self.reserve2[b]
-        d = self.discard2[b]
+        row = self.pairs
+        i = 2 * b
+        if len(row) <= i:
+            row.extend([None] * (i + 2 - len(row)))
+        r = row[i]
+        d = row[i + 1]
         if r is None or d is None:
-            r = self.reserve2[b] = mk(PlaceReserve, (a, b))
-            d = self.discard2[b] = mk(DiscardForTime, (a, b))
+            r = row[i] = mk(PlaceReserve, (a, b))
+            d = row[i + 1] = mk(DiscardForTime, (a, b))
         return r, d
 
 
 #: `CardActions` per card id, filled by `card_actions` (callers index it first and call
 #: that only on a miss, which saves a call per card).
-CARD_ACTIONS: list[CardActions | None] = [None] * ID_LIMIT
+CARD_ACTIONS: Final[list[CardActions | None]] = [None] * ID_LIMIT
 
 
 def card_actions(c: int) -> CardActions:
     """The `CardActions` of card `c`, built on first use."""
     x = CARD_ACTIONS[c]
     if x is None:
-        x = CARD_ACTIONS[c] = CardActions(c, ID_LIMIT)
+        x = CARD_ACTIONS[c] = CardActions(c)
     return x

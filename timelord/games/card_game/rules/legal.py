@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from timelord.core import Action, GameOver, IllegalAction, Rng
 from timelord.games.card_game.actions import (
@@ -57,15 +58,15 @@ from timelord.games.card_game.state import (
     CardGameState,
 )
 
-_FINISH = Finish()
-_PASS = Pass()
-_END = EndTurn()
-_IRON = UseIronsides()
-_TARDIS = PlaceTardis()
+_FINISH: Final = Finish()
+_PASS: Final = Pass()
+_END: Final = EndTurn()
+_IRON: Final = UseIronsides()
+_TARDIS: Final = PlaceTardis()
 
 
 #: Sequences the step bound closes with their Finish (C-3.5, rules 2).
-_CLOSABLE = (DEFEND, ATTACK, CLEVER, REGEN)
+_CLOSABLE: Final = (DEFEND, ATTACK, CLEVER, REGEN)
 
 
 def at_bound(s: CardGameState) -> bool:
@@ -322,7 +323,7 @@ def can_take_over(s: CardGameState, c: int, L: int) -> bool:
     return combines(s, c, ens)
 
 
-_BUYS: list[Action] = []
+_BUYS: Final[list[Action]] = []
 
 
 def _buy(n: int) -> Action:
@@ -437,41 +438,57 @@ def _group_actions(
             out += [x.reserve for x in singles]
         out += [x.discard for x in singles]
         return
-    n = len(hand)
-    res2: list[Action] = []
-    disc: list[Action] = []
-    seen1 = -1
-    for i in range(n):
-        a = hand[i]
-        if de[a] == seen1:
-            continue
-        seen1 = de[a]
-        x = table[a]
-        if x is None:
-            x = card_actions(a)
-        singles.append(x)
-        disc.append(x.discard)
-        r2, d2 = x.reserve2, x.discard2
-        seen2 = -1
-        for j in range(i + 1, n):
-            b = hand[j]
-            if de[b] == seen2:
-                continue
-            seen2 = de[b]
-            r = r2[b]
-            d = d2[b]
-            if r is None or d is None:
-                r, d = x.pair(a, b)
-            res2.append(r)
-            disc.append(d)
+    heads: list[int] = []  # the position in `hand` of each first copy
+    seen = -1
+    for i in range(len(hand)):
+        c = hand[i]
+        if de[c] != seen:
+            seen = de[c]
+            x = table[c]
+            singles.append(x if x is not None else card_actions(c))
+            heads.append(i)
+    # Straight into `out`, one pass per kind: gathering the pairs in lists first and then
+    # copying them doubled the reference counting on every action of the longest lists.
     if room >= 1:
         out += [x.reserve for x in singles]
         if room >= 2:
-            out += res2
-    out += disc
+            _pairs_into(de, hand, heads, singles, 0, out)
+    _pairs_into(de, hand, heads, singles, 1, out)
 
 
-_PHASE_OF: dict[type[Action], tuple[tuple[str, ...], str]] = {
+def _pairs_into(
+    de: tuple[int, ...],
+    hand: tuple[int, ...],
+    heads: list[int],
+    singles: list[CardActions],
+    side: int,
+    out: list[Action],
+) -> None:
+    """Append each 2-card combination's reserve play (`side` 0) or, after each first copy's
+    single discard, its discard (`side` 1), in the order `_group_at` counts them."""
+    n = len(hand)
+    for t in range(len(heads)):
+        x = singles[t]
+        if side:
+            out.append(x.discard)
+        i = heads[t]
+        a = hand[i]
+        row = x.pairs
+        seen = -1
+        for j in range(i + 1, n):
+            b = hand[j]
+            if de[b] == seen:
+                continue
+            seen = de[b]
+            at = 2 * b + side
+            y = row[at] if at < len(row) else None
+            if y is None:
+                y = x.pair(a, b)[side]
+                row = x.pairs
+            out.append(y)
+
+
+_PHASE_OF: Final[dict[type[Action], tuple[tuple[str, ...], str]]] = {
     PlayLocation: ((MAIN,), "C-4.1"),
     PlayDefender: ((MAIN, DEFEND), "C-4.2"),
     PlayEnemy: ((MAIN, ATTACK), "C-4.3"),
@@ -494,7 +511,7 @@ _PHASE_OF: dict[type[Action], tuple[tuple[str, ...], str]] = {
 }
 
 
-_KIND_TEXT = {
+_KIND_TEXT: Final = {
     "location": "a Location",
     "defender": "a Defender",
     "enemy": "an Enemy",
