@@ -233,6 +233,10 @@ function regionOf(el) {
 function jump(name) {
   const box = board.querySelector(REGIONS[name]);
   if (!box) { toast(`There is no ${name} on this board.`, "info"); return; }
+  // on a phone the log and the moves live in a drawer (log.js): open it first
+  const drawer = document.querySelector('.drawer-buttons [aria-controls="log"]');
+  if ((name === "log" || name === "moves") && drawer?.getClientRects().length
+      && !document.body.classList.contains("log-open")) drawer.click();
   const first = name === "log" ? null
     : box.querySelector("[data-action],[data-actions],[data-explain],button:not([tabindex='-1'])");
   const target = first ?? box;
