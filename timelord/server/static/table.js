@@ -157,6 +157,7 @@ function place(html) {
   play(board, moved);
   // a seat's hand is docked at the foot of a phone's window (style.css)
   document.body.classList.toggle("hand-docked", !!board.querySelector("[data-hand]"));
+  keyboardScroll();
   keepTold();
   drawLog();
   // What changed glows briefly, so a player sees what the last move touched.
@@ -213,6 +214,19 @@ function keepPanned(saved) {
     map.scrollLeft = (box.l + box.r - map.clientWidth) / 2;
     map.scrollTop = (box.t + box.b - map.clientHeight) / 2;
   });
+}
+
+/** A region that scrolls (a phone's docked hand, Clue's map) with nothing inside that takes
+ * the focus would be out of a keyboard's reach: it takes the focus itself, named. */
+function keyboardScroll() {
+  for (const el of board.querySelectorAll(`[data-hand], ${PANNED}`)) {
+    const scrolls = el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight;
+    if (!scrolls || el.hasAttribute("tabindex")) continue;
+    if (el.querySelector("a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])")) continue;
+    el.tabIndex = 0;
+    el.setAttribute("role", "region");
+    el.setAttribute("aria-label", el.matches(PANNED) ? "The map" : "Your cards");
+  }
 }
 
 // Regions a key jumps to (listed in the help overlay): the hand, the board, the moves, the log.
