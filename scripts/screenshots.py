@@ -173,6 +173,15 @@ def main() -> None:
                 page.wait_for_load_state("networkidle")
                 page.wait_for_timeout(800)
                 page.screenshot(path=str(out / f"{name}-{size}.png"))
+                if name == "clue-mid" and phone:
+                    # the map is a window that pans on a phone: the page scrolled to it
+                    page.evaluate(
+                        "() => document.querySelector('.clue-map')"
+                        ".scrollIntoView({ block: 'start' })"
+                    )
+                    page.wait_for_timeout(200)
+                    page.screenshot(path=str(out / f"{name}-map-{size}.png"))
+                    page.evaluate("() => window.scrollTo(0, 0)")
                 if name.endswith("-mid") and phone:
                     # the log and the moves are a drawer on a phone: the same table with it open
                     page.get_by_role("button", name="Log · moves").click()
