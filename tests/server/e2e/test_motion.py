@@ -92,16 +92,18 @@ def test_nothing_moves_under_reduced_motion(server: str, reduced_page: Any) -> N
 CONFLICT = """(same) => {
   const box = document.createElement('div');
   box.id = 'conflict-test';
-  const conflict = (where, a, d) => `<section class="conflict" data-tile="conflict">
+  const conflict = (where, a, d, after) => `<section class="conflict" data-tile="conflict">
     <h3>Latest conflict: ${where}</h3><ol>
     <li class="step"><strong>Reveal</strong>: Defenders Rory (1)</li>
     <li class="step"><strong>Strengths</strong>: attack <span class="num">${a}</span> against
       defence <span class="num">${d}</span></li>
-    <li class="step"><strong>Result</strong>: the attack wins</li></ol></section>`;
-  box.innerHTML = conflict('Skaro', 2, 1);
+    <li class="step"><strong>Result</strong>: the attack wins${after}</li></ol></section>`;
+  box.innerHTML = conflict('Skaro', 2, 1, '');
   document.querySelector('main').prepend(box);
   const before = window.timelordMotion.capture(box);
-  box.innerHTML = same ? conflict('Skaro', 2, 1) : conflict('Gallifrey', 4, 3);
+  // the same conflict grows a line (a discard chosen after it); another one is new
+  box.innerHTML = same ? conflict('Skaro', 2, 1, '<br>Amy discards Rory')
+    : conflict('Gallifrey', 4, 3, '');
   const anims = window.timelordMotion.play(box, before);
   const steps = [...box.querySelectorAll('.step')];
   const opacity = () => steps.map((el) => Number(getComputedStyle(el).opacity));
@@ -133,7 +135,7 @@ def test_a_conflict_shows_its_sums_before_its_result(server: str, moving_page: A
     )
     page.click("#conflict-test .step:last-child", force=True)
     assert page.evaluate("window.hits") == 1
-    # the same conflict drawn again plays nothing
+    # the same conflict drawn again, grown by a discard after its result, plays nothing
     page.evaluate("() => document.getElementById('conflict-test').remove()")
     assert page.evaluate(CONFLICT, True)["count"] == 0
     assert not page.errors

@@ -61,7 +61,7 @@ export function capture(root) {
   for (const el of root.querySelectorAll("[data-tile]")) tiles.set(el.dataset.tile, el.className);
   const dice = [...root.querySelectorAll(".die")].map((el) => el.getAttribute("aria-label") ?? el.textContent);
   const deck = root.querySelector("[data-deck]");
-  const conflict = root.querySelector(".conflict")?.textContent ?? null;
+  const conflict = conflictKey(root);
   return { places, clones, tiles, dice, deck: deck ? rectOf(deck) : null, conflict, drawn: root.childElementCount > 0 };
 }
 
@@ -155,8 +155,19 @@ export function play(root, before) {
   // 6. a conflict that was not there before: its steps up to the sums come in first, the
   // strengths pop, and only then the result (its steps wait, invisible, for the sums)
   const conflict = root.querySelector(".conflict");
-  if (conflict && before.drawn && conflict.textContent !== before.conflict) started.push(...sums(conflict));
+  if (conflict && before.drawn && conflictKey(root) !== before.conflict) started.push(...sums(conflict));
   return started;
+}
+
+/** Which conflict a board shows: its heading and its steps up to the sums (what follows the
+ * result, a discard chosen later, grows without making it another conflict). */
+function conflictKey(root) {
+  const conflict = root.querySelector(".conflict");
+  if (!conflict) return null;
+  const steps = [...conflict.querySelectorAll(".step")];
+  const upTo = steps.findIndex((el) => el.querySelector(".num"));
+  const head = conflict.querySelector("h3")?.textContent ?? "";
+  return [head, ...steps.slice(0, upTo + 1).map((el) => el.textContent)].join("|");
 }
 
 const SUMS_MS = 180;
