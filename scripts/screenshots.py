@@ -127,7 +127,7 @@ def pages(base: str, games: tuple[str, ...] = GAMES) -> dict[str, str]:
     out = {
         "lobby": f"{base}/",
         "player": player(base),
-        "leaderboard": f"{base}/leaderboard/keys",
+        "leaderboard": f"{base}/leaderboard/episodes",  # where the player rated one
         "rules": f"{base}/rules/keys",
         "learn": f"{base}/learn/episodes",
     }
