@@ -15,6 +15,7 @@ import json
 import random
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -90,11 +91,43 @@ def finished(base: str, game: str) -> tuple[str, str]:
     return f"{base}/tables/{table}", f"{base}/tables/{table}/replay"
 
 
+def player(base: str, name: str = "Rose Tyler") -> str:
+    """A player's page after they signed up and played a short rated Episodes game to the
+    end against a bot (their rating, its chart and the game in their history)."""
+    jar = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+
+    def call(method: str, path: str, body: Any = None) -> Any:
+        req = urllib.request.Request(
+            base + path,
+            data=None if body is None else json.dumps(body).encode(),
+            method=method,
+            headers={"content-type": "application/json", "origin": base},
+        )
+        with jar.open(req, timeout=60) as res:
+            return json.loads(res.read())
+
+    call("POST", "/api/players", {"name": name, "password": "bad wolf bay"})
+    options = {"players": 2, "target": 15, "max_rounds": 8}
+    made = call("POST", "/api/tables", {"game": "episodes", "options": options,
+                                        "seats": ["human", "random"]})  # fmt: skip
+    table, token = made["id"], made["seats"][0]["token"]
+    rng = random.Random(4)
+    while True:
+        snap = wait_for(base, table, token, lambda s: s["over"] or s["legal"])
+        if snap["over"]:
+            break
+        call("POST", f"/api/tables/{table}/actions?token={token}",
+             {"version": snap["version"], "action": rng.choice(snap["legal"])})  # fmt: skip
+    time.sleep(1)  # the results are recorded just after the last move
+    return f"{base}/players/{urllib.parse.quote(name)}"
+
+
 def pages(base: str, games: tuple[str, ...] = GAMES) -> dict[str, str]:
     """Page name -> URL for every page the screenshots show."""
     out = {
         "lobby": f"{base}/",
-        "leaderboard": f"{base}/leaderboard/keys",
+        "player": player(base),
+        "leaderboard": f"{base}/leaderboard/episodes",  # where the player rated one
         "rules": f"{base}/rules/keys",
         "learn": f"{base}/learn/episodes",
     }
@@ -140,6 +173,15 @@ def main() -> None:
                 page.wait_for_load_state("networkidle")
                 page.wait_for_timeout(800)
                 page.screenshot(path=str(out / f"{name}-{size}.png"))
+                if name == "clue-mid" and phone:
+                    # the map is a window that pans on a phone: the page scrolled to it
+                    page.evaluate(
+                        "() => document.querySelector('.clue-map')"
+                        ".scrollIntoView({ block: 'start' })"
+                    )
+                    page.wait_for_timeout(200)
+                    page.screenshot(path=str(out / f"{name}-map-{size}.png"))
+                    page.evaluate("() => window.scrollTo(0, 0)")
                 if name.endswith("-mid") and phone:
                     # the log and the moves are a drawer on a phone: the same table with it open
                     page.get_by_role("button", name="Log · moves").click()

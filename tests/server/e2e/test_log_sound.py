@@ -104,6 +104,15 @@ def test_the_log_is_a_drawer_on_a_phone(server: str, browser: Any) -> None:
         page.keyboard.press("Escape")
         page.wait_for_timeout(400)
         assert not side.is_visible()
+        # the log's key (l) opens the drawer too, with the focus on the log
+        page.keyboard.press("l")
+        page.wait_for_timeout(400)
+        assert side.is_visible()
+        assert button.get_attribute("aria-expanded") == "true"
+        assert page.evaluate("document.activeElement.id") == "log"
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(400)
+        assert not side.is_visible()
         # nothing on the page scrolls sideways
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
@@ -157,3 +166,32 @@ def test_sounds_follow_the_switch_and_pick_the_telling_cue(server: str, page: An
     assert page.get_attribute("#sound", "aria-pressed") == "false"
     assert page.evaluate("window.timelordSound.play('card')") is False
     assert page.evaluate("window.timelordSound.cue([{kind: 'open', data: {}}], {})") is None
+
+
+def test_the_table_draws_the_readable_log_before_the_socket_speaks(server: str, page: Any) -> None:
+    """The first board already shows the log grouped by turn, not the plain numbered list
+    that waited for the socket's first snapshot: here the socket never connects at all."""
+    made = page.request.post(
+        f"{server}/api/tables",
+        data={"game": "keys", "seats": ["random", "human"]},
+        headers={"origin": server},
+    ).json()
+    table, token = made["id"], made["seats"][1]["token"]
+    for _ in range(100):  # the bot's first move is in the log
+        if page.request.get(f"{server}/api/tables/{table}?token={token}").json()["events"]:
+            break
+        page.wait_for_timeout(100)
+    page.add_init_script(
+        "window.WebSocket = class { static OPEN = 1; constructor() { this.readyState = 0; }"
+        " close() {} };"
+    )
+    page.goto(made["seats"][1]["url"])
+    # the board and its log are put in place in one go: the first look at the board sees it
+    first = page.wait_for_function(
+        "() => document.querySelector('.frame #log') && {"
+        " styled: !!document.querySelector('#log .log-turns'),"
+        " plain: !!document.querySelector('#log ol.log') }"
+    ).json_value()
+    assert first == {"styled": True, "plain": False}
+    assert page.locator("#log .log-turn").count() >= 1
+    assert not page.errors

@@ -85,3 +85,64 @@ def test_nothing_moves_under_reduced_motion(server: str, reduced_page: Any) -> N
     assert abs(seen["left"] - seen["finalLeft"]) < 1
     assert seen["tile"] == "none"
     assert reduced_page.evaluate("document.getAnimations().length") == 0
+
+
+#: A Card Game board whose latest conflict changes: the new one's steps (reveal, strengths,
+#: result) are sampled 60 ms and 300 ms in.
+CONFLICT = """(same) => {
+  const box = document.createElement('div');
+  box.id = 'conflict-test';
+  const conflict = (where, a, d, after) => `<section class="conflict" data-tile="conflict">
+    <h3>Latest conflict: ${where}</h3><ol>
+    <li class="step"><strong>Reveal</strong>: Defenders Rory (1)</li>
+    <li class="step"><strong>Strengths</strong>: attack <span class="num">${a}</span> against
+      defence <span class="num">${d}</span></li>
+    <li class="step"><strong>Result</strong>: the attack wins${after}</li></ol></section>`;
+  box.innerHTML = conflict('Skaro', 2, 1, '');
+  document.querySelector('main').prepend(box);
+  const before = window.timelordMotion.capture(box);
+  // the same conflict grows a line (a discard chosen after it); another one is new
+  box.innerHTML = same ? conflict('Skaro', 2, 1, '<br>Amy discards Rory')
+    : conflict('Gallifrey', 4, 3, '');
+  const anims = window.timelordMotion.play(box, before);
+  const steps = [...box.querySelectorAll('.step')];
+  const opacity = () => steps.map((el) => Number(getComputedStyle(el).opacity));
+  for (const a of anims) { a.pause(); a.currentTime = 60; }
+  const early = opacity();
+  for (const a of anims) a.currentTime = 300;
+  const late = opacity();
+  const durations = anims.map((a) => a.effect.getTiming().duration);
+  window.conflictAnims = anims;
+  return { count: anims.length, early, late, durations };
+}"""
+
+
+def test_a_conflict_shows_its_sums_before_its_result(server: str, moving_page: Any) -> None:
+    page = moving_page
+    _load(page, server)
+    seen = page.evaluate(CONFLICT, False)
+    reveal, sums, result = seen["early"]
+    # 60 ms in: the reveal and the strengths are coming in, the result is not shown yet
+    assert reveal > 0 and sums > 0 and result == 0
+    # 300 ms in: the result is coming in too
+    assert seen["late"][2] > 0 and seen["late"][1] == 1
+    assert all(150 <= d <= 400 for d in seen["durations"])
+    # the result's step is in the page and takes a click while it is still invisible
+    page.evaluate(
+        "() => { window.conflictAnims.forEach((a) => { a.currentTime = 60; });"
+        " window.hits = 0; document.querySelector('#conflict-test .step:last-child')"
+        ".addEventListener('click', () => { window.hits++; }); }"
+    )
+    page.click("#conflict-test .step:last-child", force=True)
+    assert page.evaluate("window.hits") == 1
+    # the same conflict drawn again, grown by a discard after its result, plays nothing
+    page.evaluate("() => document.getElementById('conflict-test').remove()")
+    assert page.evaluate(CONFLICT, True)["count"] == 0
+    assert not page.errors
+
+
+def test_a_conflict_appears_at_once_under_reduced_motion(server: str, reduced_page: Any) -> None:
+    _load(reduced_page, server)
+    seen = reduced_page.evaluate(CONFLICT, False)
+    assert seen["count"] == 0
+    assert seen["early"] == [1, 1, 1]

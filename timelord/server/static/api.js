@@ -1,4 +1,5 @@
 // Small helpers shared by the lobby and the table pages.
+import { h } from "./dom.js";
 
 /** Fetch JSON (or text); resolves to {ok, status, data}. Never throws on HTTP errors. */
 export async function call(method, url, body, want = "json") {
@@ -40,27 +41,28 @@ export function reason(data) {
 }
 
 /** A rule clause as a link to its anchor on the game's rules page, and the game's short
- * page for people beside it (both open beside the table). */
+ * page for people beside it (both open beside the table): nodes to append to a message. */
 export function ruleLink(game, rule) {
-  if (!game) return rule ? ` (rule ${esc(rule)})` : "";
+  if (!game) return rule ? document.createTextNode(` (rule ${rule})`) : null;
   const g = encodeURIComponent(game);
-  if (!rule) return ` (<a class="rule howto-link" target="_blank" href="/how-to-play/${g}">how to play</a>)`;
-  return ` (rule <a class="rule" target="_blank" href="/rules/${g}#${encodeURIComponent(rule)}">${esc(rule)}</a>;`
-    + ` <a class="rule howto-link" target="_blank" href="/how-to-play/${g}">how to play</a>)`;
+  const howto = h("a", { class: "rule howto-link", target: "_blank", href: `/how-to-play/${g}` }, "how to play");
+  if (!rule) return h("span", {}, " (", howto, ")");
+  const clause = h("a", { class: "rule", target: "_blank", href: `/rules/${g}#${encodeURIComponent(rule)}` }, rule);
+  return h("span", {}, " (rule ", clause, "; ", howto, ")");
 }
 
 let toastTimer = null;
-/** Show a short message (errors, refused moves) in the toast; `html`: markup to append
- * (a rule's link), made safe by its maker. */
-export function toast(message, kind = "error", html = "") {
+/** Show a short message (errors, refused moves) in the toast; `extra`: a node to append
+ * (a rule's link, from ruleLink), which keeps the toast up longer so it can be clicked. */
+export function toast(message, kind = "error", extra = null) {
   const el = document.getElementById("toast");
   if (!el) return;
   el.textContent = message;
-  if (html) el.insertAdjacentHTML("beforeend", html);
+  if (extra) el.append(extra);
   el.className = kind;
   el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, html ? 9000 : 5000);
+  toastTimer = setTimeout(() => { el.hidden = true; }, extra ? 9000 : 5000);
 }
 
 /** Tables from GET /api/tables, whatever envelope the server uses. */
@@ -74,9 +76,4 @@ export function tableList(data) {
 export function isFinished(t) {
   const s = String(t.status ?? "").toLowerCase();
   return t.over === true || s === "over" || s === "finished" || s === "done";
-}
-
-/** Text made safe for innerHTML. */
-export function esc(value) {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }

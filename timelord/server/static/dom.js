@@ -34,3 +34,11 @@ export function s(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+/** The nodes of HTML drawn by the server's autoescaping templates (a board, a replay step),
+ * to put in place with `fill`. The one door for markup in the client scripts: it takes only
+ * the server's rendering, never text a script put together (scripts in it do not run). */
+export function fromServer(html) {
+  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html");
+  return [...doc.body.childNodes].map((n) => document.adoptNode(n));
+}

@@ -1,7 +1,7 @@
 // The life of a table around its board: who sits where (names, presence, the stand-in, each
 // seat's clock ticking), claiming an open seat, the stand-in and "take my seat back", undo,
 // "Play again", the creator's "End table", and the table's chat and notices.
-import { call, reason, toast, esc } from "./api.js";
+import { call, reason, toast } from "./api.js";
 import { remember, remembered, alertPlayer, soundToggle, clockText, askToNotify } from "./yours.js";
 import { h } from "./dom.js";
 

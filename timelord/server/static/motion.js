@@ -4,7 +4,8 @@
 // redraw and plays it from there to where it is now:
 //   a card (data-card) from the hand to the table, from the deck to the hand, off to the
 //   discard; a pawn or mover stepping between tiles; a door turning over when it opens; dice
-//   tumbling when they change.
+//   tumbling when they change; a new conflict (.conflict, the Card Game's) showing its sums
+//   (the .num strengths) before its result.
 // 150-400 ms, with the Web Animations API only (no style injection, works under a strict
 // CSP), never blocking input: the element is already in its new place and clickable while
 // it animates. Under prefers-reduced-motion nothing moves.
@@ -60,7 +61,8 @@ export function capture(root) {
   for (const el of root.querySelectorAll("[data-tile]")) tiles.set(el.dataset.tile, el.className);
   const dice = [...root.querySelectorAll(".die")].map((el) => el.getAttribute("aria-label") ?? el.textContent);
   const deck = root.querySelector("[data-deck]");
-  return { places, clones, tiles, dice, deck: deck ? rectOf(deck) : null };
+  const conflict = conflictKey(root);
+  return { places, clones, tiles, dice, deck: deck ? rectOf(deck) : null, conflict, drawn: root.childElementCount > 0 };
 }
 
 function duration(dx, dy) {
@@ -150,7 +152,45 @@ export function play(root, before) {
       { duration: 380 + i * 20, easing: "ease-out" },
     ));
   });
+  // 6. a conflict that was not there before: its steps up to the sums come in first, the
+  // strengths pop, and only then the result (its steps wait, invisible, for the sums)
+  const conflict = root.querySelector(".conflict");
+  if (conflict && before.drawn && conflictKey(root) !== before.conflict) started.push(...sums(conflict));
   return started;
+}
+
+/** Which conflict a board shows: its heading and its steps up to the sums (what follows the
+ * result, a discard chosen later, grows without making it another conflict). */
+function conflictKey(root) {
+  const conflict = root.querySelector(".conflict");
+  if (!conflict) return null;
+  const steps = [...conflict.querySelectorAll(".step")];
+  const upTo = steps.findIndex((el) => el.querySelector(".num"));
+  const head = conflict.querySelector("h3")?.textContent ?? "";
+  return [head, ...steps.slice(0, upTo + 1).map((el) => el.textContent)].join("|");
+}
+
+const SUMS_MS = 180;
+const RESULT_MS = 380;
+
+/** A conflict's steps in order: up to the one with the strengths (.num), then the rest. */
+function sums(conflict) {
+  const out = [];
+  const steps = [...conflict.querySelectorAll(".step")];
+  const at = steps.findIndex((el) => el.querySelector(".num"));
+  steps.forEach((el, i) => {
+    if (at < 0 || i <= at) {
+      out.push(el.animate([{ opacity: 0, transform: "translateY(-6px)" }, { opacity: 1, transform: "none" }],
+        { duration: SUMS_MS, easing: EASE }));
+    } else {
+      out.push(el.animate([{ opacity: 0, transform: "translateY(-6px)" }, { opacity: 0, transform: "translateY(-6px)", offset: 0.5 },
+        { opacity: 1, transform: "none" }], { duration: RESULT_MS, easing: EASE }));
+    }
+  });
+  for (const n of conflict.querySelectorAll(".num")) {
+    out.push(n.animate([{ transform: "scale(1.7)" }, { transform: "none" }], { duration: 220, easing: EASE }));
+  }
+  return out;
 }
 
 // For pages that load this as a classic script or want it without an import.

@@ -2,7 +2,8 @@
 // The board is drawn on the server from the seat's snapshot (GET /tables/{id}/board) whenever
 // the WebSocket says something changed; the page keeps no game state of its own beyond the
 // snapshot the socket's deltas build.
-import { call, reason, toast, esc, ruleLink, UNREACHABLE } from "./api.js";
+import { call, reason, toast, ruleLink, UNREACHABLE } from "./api.js";
+import { h, fill, fromServer } from "./dom.js";
 import { startReview, hintButton } from "./coach.js";
 import { capture, play } from "./motion.js";
 import { cue } from "./sound.js";
@@ -158,10 +159,13 @@ function place(html) {
   // where each card, pawn and door was, so the redraw plays out what changed (motion.js);
   // the animations run on their own and never hold up the next snapshot
   const moved = capture(board);
-  board.innerHTML = html;
+  const panned = panOf();
+  fill(board, fromServer(html));
+  keepPanned(panned);
   play(board, moved);
   // a seat's hand is docked at the foot of a phone's window (style.css)
   document.body.classList.toggle("hand-docked", !!board.querySelector("[data-hand]"));
+  keyboardScroll();
   keepTold();
   drawLog();
   // What changed glows briefly, so a player sees what the last move touched.
@@ -187,6 +191,52 @@ function place(html) {
   }
 }
 
+// A map wider than the window (Clue's on a phone, style.css) pans: a redraw keeps where the
+// player had panned it, and brings the places they may move to (else their own pawn, ★) into
+// view when they are out of it.
+const PANNED = ".clue-map";
+function panOf() {
+  return [...board.querySelectorAll(PANNED)].map((m) => ({ left: m.scrollLeft, top: m.scrollTop }));
+}
+function keepPanned(saved) {
+  board.querySelectorAll(PANNED).forEach((map, i) => {
+    if (map.scrollWidth <= map.clientWidth && map.scrollHeight <= map.clientHeight) return;
+    if (saved[i]) { map.scrollLeft = saved[i].left; map.scrollTop = saved[i].top; }
+    const at = map.getBoundingClientRect();
+    const spot = (el) => {
+      const r = el.getBoundingClientRect();
+      return { l: r.left - at.left + map.scrollLeft, t: r.top - at.top + map.scrollTop,
+        r: r.right - at.left + map.scrollLeft, b: r.bottom - at.top + map.scrollTop };
+    };
+    const span = (els) => els.map(spot).reduce((u, s) => ({ l: Math.min(u.l, s.l), t: Math.min(u.t, s.t),
+      r: Math.max(u.r, s.r), b: Math.max(u.b, s.b) }));
+    const mine = [...map.querySelectorAll(".mover")].find((m) => m.textContent.trim() === "★");
+    const moves = [...map.querySelectorAll(".can-act")];
+    let box = moves.length ? span(moves) : mine ? spot(mine) : null;
+    if (!box) return;
+    // more than the window holds: the pawn's own place (else the first place to go) in the middle
+    if (box.r - box.l > map.clientWidth || box.b - box.t > map.clientHeight) box = spot(mine ?? moves[0]);
+    const inView = box.l >= map.scrollLeft && box.r <= map.scrollLeft + map.clientWidth
+      && box.t >= map.scrollTop && box.b <= map.scrollTop + map.clientHeight;
+    if (inView) return;
+    map.scrollLeft = (box.l + box.r - map.clientWidth) / 2;
+    map.scrollTop = (box.t + box.b - map.clientHeight) / 2;
+  });
+}
+
+/** A region that scrolls (a phone's docked hand, Clue's map) with nothing inside that takes
+ * the focus would be out of a keyboard's reach: it takes the focus itself, named. */
+function keyboardScroll() {
+  for (const el of board.querySelectorAll(`[data-hand], ${PANNED}`)) {
+    const scrolls = el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight;
+    if (!scrolls || el.hasAttribute("tabindex")) continue;
+    if (el.querySelector("a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])")) continue;
+    el.tabIndex = 0;
+    el.setAttribute("role", "region");
+    el.setAttribute("aria-label", el.matches(PANNED) ? "The map" : "Your cards");
+  }
+}
+
 // Regions a key jumps to (listed in the help overlay): the hand, the board, the moves, the log.
 const REGIONS = {
   hand: "[data-hand]",
@@ -205,6 +255,10 @@ function regionOf(el) {
 function jump(name) {
   const box = board.querySelector(REGIONS[name]);
   if (!box) { toast(`There is no ${name} on this board.`, "info"); return; }
+  // on a phone the log and the moves live in a drawer (log.js): open it first
+  const drawer = document.querySelector('.drawer-buttons [aria-controls="log"]');
+  if ((name === "log" || name === "moves") && drawer?.getClientRects().length
+      && !document.body.classList.contains("log-open")) drawer.click();
   const first = name === "log" ? null
     : box.querySelector("[data-action],[data-actions],[data-explain],button:not([tabindex='-1'])");
   const target = first ?? box;
@@ -300,7 +354,7 @@ function closeMenu() {
     opener.focus({ preventScroll: true });
   }
   menu.hidden = true;
-  menu.innerHTML = "";
+  menu.replaceChildren();
   picks = new Map();
   board.querySelectorAll(".pick").forEach((el) => el.classList.remove("pick"));
 }
@@ -309,10 +363,11 @@ let opener = null;        // the board element whose menu is open, to return foc
 function openMenu(el) {
   opener = el;
   const items = JSON.parse(el.dataset.actions);
-  menu.innerHTML = `<p class="menu-title">${esc(el.getAttribute("aria-label") ?? "Choose")}</p>` +
-    items.map((it, i) =>
-      `<button role="menuitem" data-action="${esc(JSON.stringify(it.action))}"${it.confirm ? ` data-confirm="${esc(it.confirm)}"` : ""}><kbd>${i + 1}</kbd> ${esc(it.label)}</button>`).join("") +
-    `<button class="cancel" data-cancel="1">Cancel (Esc)</button>`;
+  fill(menu,
+    h("p", { class: "menu-title" }, el.getAttribute("aria-label") ?? "Choose"),
+    items.map((it, i) => h("button", { role: "menuitem", "data-action": JSON.stringify(it.action), "data-confirm": it.confirm || null },
+      h("kbd", {}, String(i + 1)), ` ${it.label}`)),
+    h("button", { class: "cancel", "data-cancel": "1" }, "Cancel (Esc)"));
   menu.hidden = false;
   placeMenu(el);
   const wanted = lesson?.plan[shown];
@@ -405,7 +460,8 @@ async function explain(action) {
     : `Not now: ${res.data.reason}`;
   if (why) {
     why.textContent = text;
-    if (res.ok && !res.data.legal) why.insertAdjacentHTML("beforeend", ruleLink(game, res.data.rule));
+    const link = res.ok && !res.data.legal ? ruleLink(game, res.data.rule) : null;
+    if (link) why.append(link);
     why.hidden = false;
   }
 }
@@ -553,7 +609,7 @@ async function replayDraw() {
   const res = await call("GET", `/tables/${encodeURIComponent(tableId)}/replay/board?step=${step}${who}`);
   if (mine !== drawing) return;
   if (!res.ok) {
-    board.innerHTML = `<p class="muted">No replay: ${esc(reason(res.data))}</p>`;
+    fill(board, h("p", { class: "muted" }, `No replay: ${reason(res.data)}`));
     return;
   }
   steps = res.data.steps;
@@ -599,6 +655,10 @@ async function start() {
   if (!lesson) drawers();
   // the chips' texts come when they come: the board does not wait for them
   glossary(game).then((g) => { words = g; drawLog(); });
+  // the seat's snapshot over HTTP first, so the first board is drawn with the readable log
+  // (the socket's first snapshot comes later; it then sends only what came after this one)
+  const first = await call("GET", `${apiBase}${q}`);
+  if (first.ok && typeof first.data?.version === "number" && !snap) { snap = first.data; known = snap.version; heard(); }
   await refresh();
   connect();
   setInterval(poll, 2000);
@@ -738,22 +798,23 @@ function lessonStep() {
   const mine = plan.filter((p) => p.say !== undefined).length;
   const done = plan.slice(0, Math.max(shown, 0)).filter((p) => p.say !== undefined).length;
   if (shown >= plan.length) {
-    panel.innerHTML = `<h2>Lesson complete</h2><p>${esc(lesson.lesson.outro)}</p>
-      <p><button type="button" class="primary" id="normal-game">Play a normal game against an easy bot</button>
-      <a href="/rules/${encodeURIComponent(game)}" target="_blank">The rules</a> · <a href="/">Lobby</a></p>`;
+    fill(panel, h("h2", {}, "Lesson complete"), h("p", {}, lesson.lesson.outro),
+      h("p", {}, h("button", { type: "button", class: "primary", id: "normal-game" }, "Play a normal game against an easy bot"),
+        " ", h("a", { href: `/rules/${encodeURIComponent(game)}`, target: "_blank" }, "The rules"), " · ", h("a", { href: "/" }, "Lobby")));
     document.getElementById("normal-game").onclick = normalGame;
     return;
   }
   const ply = plan[shown];
   if (ply.say === undefined) {
-    panel.innerHTML = `<p class="lesson-progress">Lesson: ${done} of ${mine} steps done</p>
-      <p>${esc(snap?.seats?.[ply.seat]?.name ?? `Seat ${ply.seat}`)} is moving: ${esc(ply.label)}…</p>`;
+    fill(panel, h("p", { class: "lesson-progress" }, `Lesson: ${done} of ${mine} steps done`),
+      h("p", {}, `${snap?.seats?.[ply.seat]?.name ?? `Seat ${ply.seat}`} is moving: ${ply.label}…`));
     botTimer = setTimeout(() => botMove(ply), BOT_PAUSE_MS);
     return;
   }
-  panel.innerHTML = `<p class="lesson-progress">Lesson: step ${done + 1} of ${mine}</p>
-    <p class="lesson-say">${esc(ply.say)}${ruleLink(game, ply.rule)}</p>
-    <p class="lesson-do">Do: <strong>${esc(ply.label)}</strong></p><p class="lesson-note" hidden></p>`;
+  fill(panel, h("p", { class: "lesson-progress" }, `Lesson: step ${done + 1} of ${mine}`),
+    h("p", { class: "lesson-say" }, ply.say, ruleLink(game, ply.rule)),
+    h("p", { class: "lesson-do" }, "Do: ", h("strong", {}, ply.label)),
+    h("p", { class: "lesson-note", hidden: true }));
   for (const el of controlsFor(ply.action)) el.classList.add("lesson-point");
   const region = REGIONS[ply.point];
   const spot = region ? board.querySelector(region)
