@@ -807,7 +807,7 @@ function lessonStep() {
   const ply = plan[shown];
   if (ply.say === undefined) {
     fill(panel, h("p", { class: "lesson-progress" }, `Lesson: ${done} of ${mine} steps done`),
-      h("p", {}, `${snap?.seats?.[ply.seat]?.name ?? `Seat ${ply.seat}`} is moving: ${ply.label}…`));
+      h("p", {}, `${snap?.seats?.[ply.seat]?.name ?? `Seat ${ply.seat + 1}`} is moving: ${ply.label}…`));
     botTimer = setTimeout(() => botMove(ply), BOT_PAUSE_MS);
     return;
   }
