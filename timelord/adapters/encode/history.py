@@ -20,6 +20,9 @@ seat (`timelord.agents.tabular`).
 - `HistoryEncoder`: the perfect-recall observation of the view, a digest of the information
   state string and a fixed-size segment of the seat's decisions (per decision slot, its
   action), for learners and OpenSpiel's information state tensor.
+- `observation_encoder(game, actions, recall)`: what the learners' adapters encode with
+  (the Gymnasium, vector and PettingZoo envs, the policy agent, datasets): the view's encoder,
+  or with `recall` a `HistoryEncoder`, whose caller keeps the `Recall`.
 """
 
 from __future__ import annotations
@@ -162,6 +165,13 @@ class HistoryEncoder:
         self.actions = actions
         self.slots = min(SLOTS, game.max_actions)
         self.size = self.view_encoder.size + 2 + self.slots
+        #: the named segments in order, as `Encoder.layout`: the view's, then the digest and
+        #: the decision slots
+        self.layout: tuple[tuple[str, int], ...] = (
+            *self.view_encoder.layout,
+            ("digest", 2),
+            ("decisions", self.slots),
+        )
         self.high: Array = np.concatenate(
             [self.view_encoder.high, np.ones(2 + self.slots, np.float32)]
         ).astype(np.float32)
@@ -175,3 +185,11 @@ class HistoryEncoder:
         mine = record.seats[seat][: self.slots]
         out[at + 2 : at + 2 + len(mine)] = [(d.action + 1) / self.actions for d in mine]
         return out
+
+
+def observation_encoder(game: Game, actions: int, recall: bool) -> Encoder | HistoryEncoder:
+    """The encoder of a learner's observation of `game` (`actions` indices in its action
+    space): the view's (`encoder_for`), or with `recall` the perfect-recall one of the view
+    and the seat's decisions (`HistoryEncoder`; the caller keeps the seat's `Recall`, from
+    what the seat saw and chose, and nothing else)."""
+    return HistoryEncoder(game, actions) if recall else encoder_for(game)
