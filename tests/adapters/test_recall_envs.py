@@ -7,8 +7,10 @@ test_obs_golden.py)."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
+import pickle
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -306,3 +308,18 @@ def test_a_seats_record_never_holds_another_seats_view() -> None:
     assert isinstance(env.record, Recall)
     for seat, decisions in enumerate(env.record.seats):
         assert decisions and all(d.view["seat"] == seat for d in decisions)
+
+
+def test_a_copied_recall_env_keeps_the_learners_record() -> None:
+    """A copy mid-episode (pickle, `copy.deepcopy`) holds the same record, so its next
+    observations are the original's."""
+    env = tg.env("keys", opponents=["random"], seat=0, recall=True)
+    _, info = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for _ in range(5):
+        _, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert twin.record is not None and env.record is not None
+        assert twin.record.seats == env.record.seats and len(env.record.seats[0]) == 5
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        assert np.array_equal(twin.step(action)[0], copy.deepcopy(env).step(action)[0])
