@@ -272,7 +272,7 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
         """The perfect-recall observation (`encoder`, the env's): the learner's view now
         and its decisions this episode."""
         assert self.record is not None
-        return encoder.encode(self._view(), self.record, self.seat)
+        return encoder.encode(self._view(), self.record, self.seat, self.state)
 
     def _view(self) -> View:
         """The learner's view of the current state, built once for its observation and its

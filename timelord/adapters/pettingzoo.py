@@ -165,7 +165,7 @@ class raw_env(Clonable, AECEnv):
             obs: Any = encoder.encode_state(state, seat)
         else:
             assert self.record is not None
-            obs = encoder.encode(state.view(seat), self.record, seat)
+            obs = encoder.encode(state.view(seat), self.record, seat, state)
         if not self.flat:
             offered = self._offers(state) if state.to_move == seat else ()
             obs = {"observation": obs, "action_mask": self.index.mask_of(offered)}

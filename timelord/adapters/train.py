@@ -152,7 +152,7 @@ def demonstrate(
             if isinstance(encoder, Encoder):
                 obs = encoder.encode_state(state, seat)
             else:
-                obs = encoder.encode(state.view(seat), record, seat)
+                obs = encoder.encode(state.view(seat), record, seat, state)
                 record = record.after(state, chosen, key)
             if features is not None:
                 obs = np.concatenate([obs, features.compute(state.view(seat))])

@@ -55,7 +55,7 @@ def game_rows(
         if isinstance(encoder, Encoder):
             obs.append(encoder.encode_state(state, seat))
         else:
-            obs.append(encoder.encode(state.view(seat), recall, seat))
+            obs.append(encoder.encode(state.view(seat), recall, seat, state))
             recall = recall.after(state, action, chosen)
         masks.append(np.packbits(mask))
         actions.append(chosen)
