@@ -183,14 +183,14 @@ class HistoryEncoder:
 
     def encode(self, view: View, record: Recall, seat: int, state: State | None = None) -> Array:
         """The observation of `view` and the seat's decisions in `record`; given `state`
-        (whose view of `seat` is `view`), the view's part is read straight from it
-        (`Encoder.encode_state`: the same numbers, faster where the game has `state_parts`)."""
+        (whose view of `seat` is `view`), the view's part is read straight from it where
+        the game has `state_parts` (`Encoder.encode_state`: the same numbers, faster)."""
         out: Array = np.zeros(self.size, np.float32)
         at = self.view_encoder.size
-        if state is None:
-            out[:at] = self.view_encoder.encode(view)
-        else:
+        if state is not None and self.view_encoder.direct:
             out[:at] = self.view_encoder.encode_state(state, seat)
+        else:
+            out[:at] = self.view_encoder.encode(view)
         out[at : at + 2] = digest(information_state(record, seat, view))
         mine = record.seats[seat][: self.slots]
         out[at + 2 : at + 2 + len(mine)] = [(d.action + 1) / self.actions for d in mine]
