@@ -33,6 +33,8 @@ that sees two processes; the target is >= 1.7 on 2 cores, which only an otherwis
 machine can show: the load average is printed beside it). `--ismcts SIMS` adds OpenSpiel's
 ISMCTSBot through the adapter against timelord's own ISMCTS with the same settings (UCT c=2,
 random rollouts to the end), CPU milliseconds per simulation at the same positions.
+`--recall` adds the Gymnasium env's learner step with `recall=True` (the seat's history,
+`timelord.adapters.encode.history`) beside the plain one, in the same rounds.
 
 Times are CPU seconds of this process (`time.process_time`), so other load on the machine
 counts less than in wall time (it still slows each instruction: compare ratios of one run).
@@ -43,7 +45,7 @@ best round is shown. The load average is printed at the start and the end.
 
     python bench/adapters.py [--games N] [--seed S] [--only GAME] [--rounds R]
                              [--vector-steps K] [--vector-batches B] [--async-steps K]
-                             [--ismcts SIMS]
+                             [--ismcts SIMS] [--recall]
 """
 
 from __future__ import annotations
@@ -197,28 +199,37 @@ class _CountingRandom(RandomAgent):
         return super().act_on(view_of, legal, rng)
 
 
+def learner_episodes(
+    game_id: str,
+    players: int,
+    seeds: range,
+    opponent: type[RandomAgent] | str = "random",
+    recall: bool = False,
+) -> tuple[float, int]:
+    """(seconds, learner steps) of the Gymnasium env's episodes of `seeds`, the learner
+    choosing random offered indices."""
+    env = tg.env(game_id, [opponent] * (players - 1), recall=recall)
+    steps, t0 = 0, clock()
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        _, info = env.reset(seed=seed)
+        while True:
+            action = rng.choice(np.flatnonzero(info["action_mask"]))
+            _, _, terminated, _, info = env.step(action)
+            steps += 1
+            if terminated:
+                break
+    return clock() - t0, steps
+
+
 def gym_steps(game_id: str, players: int, seeds: range) -> tuple[float, int, int]:
     """(seconds, learner steps, game moves) of episodes against random opponents; the moves
     are counted in a second, untimed pass over the same games (a counting agent moves as
     `random` does, but through its own `act_on`, which the env's random seats skip)."""
-
-    def episodes(opponent: type[RandomAgent] | str) -> tuple[float, int]:
-        env = tg.env(game_id, [opponent] * (players - 1))
-        steps, t0 = 0, clock()
-        for seed in seeds:
-            rng = np.random.default_rng(seed)
-            _, info = env.reset(seed=seed)
-            while True:
-                action = rng.choice(np.flatnonzero(info["action_mask"]))
-                _, _, terminated, _, info = env.step(action)
-                steps += 1
-                if terminated:
-                    break
-        return clock() - t0, steps
-
-    seconds, steps = episodes("random")
+    seconds, steps = learner_episodes(game_id, players, seeds)
     _CountingRandom.moves = 0
-    assert episodes(_CountingRandom)[1] == steps, "the counting pass played other games"
+    counted = learner_episodes(game_id, players, seeds, _CountingRandom)[1]
+    assert counted == steps, "the counting pass played other games"
     return seconds, steps, steps + _CountingRandom.moves
 
 
@@ -368,6 +379,7 @@ def main() -> None:
     ap.add_argument("--sizes", default="1,16,64,256", help="the vector env's table counts")
     ap.add_argument("--async-steps", type=int, default=0, metavar="K")
     ap.add_argument("--ismcts", type=int, default=0, metavar="SIMS")
+    ap.add_argument("--recall", action="store_true", help="the gym step with recall=True too")
     args = ap.parse_args()
     cases = [(g, n) for g, n in CASES if not args.only or g == args.only]
     sizes = sorted({1, 64, *map(int, args.sizes.split(","))})
@@ -447,6 +459,20 @@ def main() -> None:
             f"{vec[64] / vec[1]:>8.2f}{many / one:>13.2f}",
             flush=True,
         )
+    if args.recall:
+        print("\nGymnasium env, microseconds per learner step: the view, recall=True (ratio)")
+        for game_id, players in cases:
+            plain = recall = 0.0
+            for r in range(args.rounds):
+                t, n = learner_episodes(game_id, players, seeds(r))
+                plain = t / n if not plain else min(plain, t / n)
+                t, n = learner_episodes(game_id, players, seeds(r), recall=True)
+                recall = t / n if not recall else min(recall, t / n)
+            print(
+                f"{game_id:<12}{players:>3}{plain * 1e6:9.1f}{recall * 1e6:9.1f}"
+                f" ({recall / plain:.2f}x)",
+                flush=True,
+            )
     if args.async_steps:
         print("\nasync vector env, learner steps per wall second: 1 table (1 process), 2 tables")
         for game_id, players in cases:

@@ -7,8 +7,6 @@ views or actions differ in its information state, and equal ones do not."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 
 import pyspiel
@@ -16,6 +14,7 @@ import pytest
 
 import timelord
 import timelord.adapters.openspiel as tos
+from tests.adapters.transpositions import own_past, transpositions
 from timelord.adapters.encode.history import (
     HistoryEncoder,
     Recall,
@@ -48,58 +47,6 @@ def test_small_trees_have_perfect_recall(game_id: str, options: dict[str, object
     game = load(game_id, **options)
     assert recall_violations(game) == 0
     assert recall_violations(game, tensors=True) == 0
-
-
-def _paths(state: State, depth: int, rng: Rng, width: int) -> Iterator[list[Action]]:
-    """Every line of `depth` moves from `state` up to the last move, of which at most
-    `width` drawn at random (enough for two orders of one set of moves to meet often)."""
-    frontier: list[tuple[list[Action], State]] = [([], state)]
-    for d in range(depth):
-        last = d == depth - 1
-        nxt = []
-        for line, s in frontier:
-            if s.is_over:
-                continue
-            legal = s.legal_actions()
-            if last and len(legal) > width:
-                legal = [legal[rng.below(len(legal))] for _ in range(width)]
-            nxt += [([*line, a], s.apply_unchecked(a)) for a in legal]
-        frontier = nxt
-    for line, _ in frontier:
-        yield line
-
-
-def _own_past(state: State, line: list[Action], seat: int) -> list[tuple[str, str]]:
-    """The seat's decisions along `line` (its view then, its action), as JSON texts."""
-    out = []
-    for action in line:
-        if state.to_move == seat:
-            view = json.dumps(state.view(seat), sort_keys=True)
-            out.append((view, json.dumps(action.to_json(), sort_keys=True)))
-        state = state.apply_unchecked(action)
-    return out
-
-
-@lru_cache(maxsize=16)
-def transpositions(
-    game_id: str, players: int, seed: int, steps: int, depth: int
-) -> list[tuple[State, list[list[Action]]]]:
-    """Lines of `depth` moves from the position `steps` random moves into game `seed` that
-    reach one position in different orders: (that position, its lines)."""
-    game = timelord.load(game_id, players=players)
-    rng = Rng(seed)
-    state = game.new_game(seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state = state.apply_unchecked(state.random_legal(rng))
-    meet: dict[str, list[list[Action]]] = {}
-    for line in _paths(state, depth, rng, width=3):
-        end = state
-        for action in line:
-            end = end.apply_unchecked(action)
-        meet.setdefault(json.dumps(end.to_json(), sort_keys=True), []).append(line)
-    return [(state, lines) for lines in meet.values() if len(lines) > 1]
 
 
 def _record(game: Game, index: ActionIndex, start: State, line: list[Action]) -> Recall:
@@ -139,7 +86,7 @@ def test_sampled_transpositions_of_the_standard_games(
             records = [_record(game, index, start, line) for line in lines]
             for seat in range(players):
                 view = end.view(seat)
-                pasts = [_own_past(start, line, seat) for line in lines]
+                pasts = [own_past(start, line, seat) for line in lines]
                 texts = [information_state(r, seat, view) for r in records]
                 tensors = [encoder.encode(view, r, seat).tobytes() for r in records]
                 for i in range(1, len(lines)):
@@ -159,7 +106,7 @@ def test_keys_two_orders_of_two_plays_are_two_information_states() -> None:
     start, lines = next(
         (s, ls)
         for s, ls in transpositions("keys", 2, 72306, 0, 3)
-        if len(ls) == 2 and _own_past(s, ls[0], 1) != _own_past(s, ls[1], 1)
+        if len(ls) == 2 and own_past(s, ls[0], 1) != own_past(s, ls[1], 1)
     )
     assert start.to_move is not None
     states = []
@@ -179,7 +126,7 @@ def test_keys_two_orders_of_two_plays_are_two_information_states() -> None:
     ]
     assert told_apart
     for p in told_apart:
-        assert _own_past(start, lines[0], p) != _own_past(start, lines[1], p)
+        assert own_past(start, lines[0], p) != own_past(start, lines[1], p)
         assert a.timelord_state.view(p) == b.timelord_state.view(p)  # the old key: one
 
 

@@ -187,3 +187,31 @@ def test_the_recorded_command_replays_a_run_with_features_and_ppo_settings(
 def test_an_unknown_ppo_setting_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown PPO setting 'learning_rat'"):
         train("keys", tmp_path / "x", steps=0, ppo={"learning_rat": 0.1})
+
+
+def test_a_recall_run_trains_on_the_seats_past_and_plays_as_a_seat(tmp_path: Path) -> None:
+    """`--recall`: the network reads the perfect-recall observation (the view's and the
+    seat's decisions, `HistoryEncoder`), its frozen copy plays the `self` tables and the
+    folder plays at a table, keeping its own record."""
+    from timelord.adapters.encode.history import HistoryEncoder
+
+    out = tmp_path / "keys"
+    train(
+        "keys",
+        out,
+        steps=64,
+        seed=3,
+        envs=2,
+        hidden=(8,),
+        ppo=TINY,
+        imitate_games=2,
+        imitate_epochs=1,
+        opponents=("random", "self"),
+        recall=True,
+    )
+    policy, config = load_policy(out)
+    game = timelord.load("keys", players=2)
+    assert config["recall"] is True
+    assert policy.scale.shape == (HistoryEncoder(game, 1).size,)
+    record = play_game(game, [f"ppo:{out}", "random"], seed=9, index=0)
+    assert 0 in record["result"]["movers"]

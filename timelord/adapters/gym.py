@@ -22,7 +22,11 @@ played by timelord agents.
   starting from seat 0 at a seeded reset (so a seeded reset is reproducible).
 - Observation: `Box` float32, the learner's view encoded by `timelord.adapters.encode`
   (`env.unwrapped.encoder.layout` names the segments); nothing the seat may not see.
-  `recall=True` gives the perfect-recall observation instead (the seat's whole history).
+  `recall=True` gives the perfect-recall observation instead: the view's, then the
+  learner's decisions this episode (`timelord.adapters.encode.history`: a digest of each
+  view it was shown at a decision and the action it took, and its actions in order), so two
+  pasts that reach one view differ when the learner's own did. The env keeps that record
+  (`env.unwrapped.record`) from the learner's own views and choices only.
 - Actions: `Discrete(len(game.action_space()))`. `info["action_mask"]` (int8) marks the
   offered indices, as MaskablePPO-style learners read it; `env.action_masks()` gives the
   same array. An index that is not offered ends the episode with reward -1 and
@@ -48,12 +52,13 @@ from gymnasium import spaces
 
 import timelord
 from timelord.adapters.clone import Clonable
-from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.encode import Encoder
+from timelord.adapters.encode.history import HistoryEncoder, Recall, observation_encoder
 from timelord.adapters.space import ActionIndex
 from timelord.agents import make_agent
 from timelord.agents.base import Agent
 from timelord.agents.random_agent import RandomAgent
-from timelord.core import Action, ConfigError, Game, Rng, State
+from timelord.core import Action, ConfigError, Game, Rng, State, View
 from timelord.core.seating import seat_rngs
 
 #: what may stand for an opponent: a seat spec, an `Agent` class, or a function building one
@@ -131,7 +136,11 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
         self.render_mode = render_mode
         self.illegal = illegal
         self.index = ActionIndex(self.game)
-        self.encoder: Encoder = encoder_for(self.game, recall=recall)
+        #: the observation's encoder: the view's, or with `recall` the view's and the
+        #: learner's decisions (`record`)
+        self.encoder: Encoder | HistoryEncoder = observation_encoder(
+            self.game, len(self.index), recall
+        )
         self.observation_space = spaces.Box(
             low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
         )
@@ -143,6 +152,10 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
         self._rngs: list[Rng] = []
         self._offered: dict[int, Action] = {}
         self._done = True
+        #: with `recall`, the learner's decisions this episode (opponents' are not its to see)
+        self.record: Recall | None = None
+        #: the state the learner's view was last built for, and that view
+        self._seen: tuple[State, View] | None = None
 
     # -- the Gymnasium protocol ---------------------------------------------------------
 
@@ -172,6 +185,8 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
         while True:
             game_seed = int(self.np_random.integers(2**62))
             self.state = self.game.new_game(game_seed)
+            if isinstance(self.encoder, HistoryEncoder):
+                self.record = Recall.start(n)
             self._rngs = seat_rngs(game_seed, n)
             self._agents = {
                 s: build_agent(spec, self.game)
@@ -196,6 +211,8 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
                 self.index.action(index, self._offered)  # raises the engine's error
             self._done = True
             return -1.0, True, True
+        if self.record is not None:
+            self.record = self.record.decided(self.seat, self._view(), chosen, index)
         self.state = self.state.apply_unchecked(chosen)
         self._advance()
         if not self.state.is_over:
@@ -246,7 +263,25 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
 
     def _obs(self) -> ObsArray:
         assert self.state is not None
-        return self.encoder.encode_state(self.state, self.seat)
+        encoder = self.encoder
+        if isinstance(encoder, Encoder):
+            return encoder.encode_state(self.state, self.seat)
+        return self.recalled(encoder)
+
+    def recalled(self, encoder: HistoryEncoder) -> ObsArray:
+        """The perfect-recall observation (`encoder`, the env's): the learner's view now
+        and its decisions this episode."""
+        assert self.record is not None
+        return encoder.encode(self._view(), self.record, self.seat, self.state)
+
+    def _view(self) -> View:
+        """The learner's view of the current state, built once for its observation and its
+        decision there."""
+        state, seen = self.state, self._seen
+        assert state is not None
+        if seen is None or seen[0] is not state:
+            seen = self._seen = (state, state.view(self.seat))
+        return seen[1]
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat, "illegal": illegal}

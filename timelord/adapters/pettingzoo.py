@@ -15,8 +15,10 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
   `flat=True` the vector alone (a `Box`, which SuperSuit's wrappers take) and the mask in
   `infos[agent]["action_mask"]` (where PettingZoo's wrappers also look for it). The vector
   encodes only that seat's `view` (layouts in `timelord.adapters.encode.<game>`, also
-  `env.unwrapped.encoder.layout`; `recall=True`: the perfect-recall observation, a function
-  of the seat's whole history); the mask covers the game's fixed action space
+  `env.unwrapped.encoder.layout`; `recall=True`: the perfect-recall observation, the
+  view's and the seat's decisions this game, each view it was shown at a decision and the
+  action it took, `timelord.adapters.encode.history`, so two pasts that reach one view differ
+  when the seat's own did); the mask covers the game's fixed action space
   (`Game.action_space()`, index = position) and is all zero for a seat not to move.
   Observing one agent again in the same position gives the same object, encoded once
   (`last()` after a wrapper's `observe`, or a loop that reads an agent twice).
@@ -49,7 +51,8 @@ from pettingzoo.utils import wrappers
 
 import timelord
 from timelord.adapters.clone import Clonable
-from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.encode import Encoder
+from timelord.adapters.encode.history import HistoryEncoder, Recall, observation_encoder
 from timelord.adapters.space import ActionIndex
 from timelord.core import Action, ConfigError, Game, State
 from timelord.core.events import Event
@@ -90,7 +93,14 @@ class raw_env(Clonable, AECEnv):
         self.flat = flat
         self.metadata = {**self.metadata, "name": f"timelord_{game.replace('-', '_')}_v0"}
         self.index = ActionIndex(self.game)
-        self.encoder: Encoder = encoder_for(self.game, recall=recall)
+        #: the observation's encoder: the view's, or with `recall` the view's and the
+        #: seat's decisions (`record`)
+        self.encoder: Encoder | HistoryEncoder = observation_encoder(
+            self.game, len(self.index), recall
+        )
+        #: with `recall`, every seat's decisions this game (each seat's observation reads
+        #: its own only)
+        self.record: Recall | None = None
         n = self.game.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -129,6 +139,8 @@ class raw_env(Clonable, AECEnv):
         else:
             game_seed = int(self._seeds.integers(2**62))
         self.state_ = self.game.new_game(game_seed)
+        if isinstance(self.encoder, HistoryEncoder):
+            self.record = Recall.start(self.game.players)
         self._offered = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -148,7 +160,12 @@ class raw_env(Clonable, AECEnv):
         if got is not None and got[0] is state:
             return got[1]
         seat = self._seat[agent]
-        obs: Any = self.encoder.encode_state(state, seat)
+        encoder = self.encoder
+        if isinstance(encoder, Encoder):
+            obs: Any = encoder.encode_state(state, seat)
+        else:
+            assert self.record is not None
+            obs = encoder.encode(state.view(seat), self.record, seat, state)
         if not self.flat:
             offered = self._offers(state) if state.to_move == seat else ()
             obs = {"observation": obs, "action_mask": self.index.mask_of(offered)}
@@ -176,6 +193,8 @@ class raw_env(Clonable, AECEnv):
             raise ConfigError("reset() the environment before using it")
         chosen = self.index.action(action, self._offers(state))
         self._offered = None
+        if self.record is not None:
+            self.record = self.record.after(state, chosen, int(action))
         self._cumulative_rewards[agent] = 0.0
         # chosen is one of the offered moves, so the engine's fast path; the infos tell
         # this move's events when they are read, by applying it again with its log

@@ -11,6 +11,14 @@ nothing its seat may not), divides by the observation's highest values as in tra
 takes the offered index with the highest logit (a folder trained with derived features,
 `timelord.adapters.features`, computes them from the same view); `ppo:PATH/sample` draws
 from the masked softmax with the seat's generator instead.
+
+A policy trained with `recall` (`timelord train --recall`) reads the perfect-recall
+observation, the view's and the seat's decisions this game
+(`timelord.adapters.encode.history`). The agent keeps that record itself, from what a seat
+at the table has: each view it was shown when it decided and the index it chose, nothing
+else. So one agent plays one game, as matches and the envs build them: a `PolicyAgent` with
+`recall` seated for a second game, or taking over a seat mid-game, reads a past that is not
+this seat's.
 """
 
 from __future__ import annotations
@@ -23,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.encode import Encoder
+from timelord.adapters.encode.history import HistoryEncoder, Recall, observation_encoder
 from timelord.adapters.features import Features, features_for
 from timelord.adapters.space import ActionIndex
 from timelord.agents.base import Agent
@@ -76,7 +85,7 @@ class Policy:
         )
 
 
-def observation_scale(encoder: Encoder, features: Features | None = None) -> Array:
+def observation_scale(encoder: Encoder | HistoryEncoder, features: Features | None = None) -> Array:
     """What an observation is divided by: each number's highest value (1 where that is 0),
     so every input of the network lies in [0, 1]; the derived features are in [0, 1]
     already."""
@@ -84,14 +93,6 @@ def observation_scale(encoder: Encoder, features: Features | None = None) -> Arr
     if features is None:
         return scale
     return np.concatenate([scale, np.ones(features.size, dtype=np.float32)])
-
-
-def observe(encoder: Encoder, features: Features | None, view: View) -> Array:
-    """The network's input (before scaling) for `view`: its encoding, then the features."""
-    obs: Array = encoder.encode(view)
-    if features is None:
-        return obs
-    return np.concatenate([obs, features.compute(view)])
 
 
 def save_policy(folder: Path, policy: Policy, config: dict[str, Any]) -> None:
@@ -131,10 +132,15 @@ class PolicyAgent(Agent):
     ) -> None:
         super().__init__(game)
         self.policy = policy
-        self.encoder = encoder_for(game, recall=recall)
-        self.features = features
         self.index = ActionIndex(game)
+        self.encoder = observation_encoder(game, len(self.index), recall)
+        self.features = features
         self.sample = sample
+        #: with `recall`, this seat's decisions in this game (its one seat is the record's
+        #: seat 0: the record holds nothing of any other)
+        self.record: Recall | None = (
+            Recall.start(1) if isinstance(self.encoder, HistoryEncoder) else None
+        )
         width = policy.hidden[0][0].shape[1] if policy.hidden else policy.head[0].shape[1]
         size = self.encoder.size + (features.size if features is not None else 0)
         if width != size or policy.head[0].shape[0] != len(self.index):
@@ -144,19 +150,40 @@ class PolicyAgent(Agent):
                 f"{len(self.index)}"
             )
 
+    def observation(self, view: View) -> Array:
+        """The network's input (before scaling) at a decision shown `view`: its encoding
+        (with `recall`, with this seat's earlier decisions), then the features."""
+        encoder = self.encoder
+        if isinstance(encoder, HistoryEncoder):
+            assert self.record is not None
+            obs: Array = encoder.encode(view, self.record, 0)
+        else:
+            obs = encoder.encode(view)
+        if self.features is None:
+            return obs
+        return np.concatenate([obs, self.features.compute(view)])
+
     def act(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         offered = self.index.indices(legal)
+        key = self._choose(offered, self.policy.logits(self.observation(view)), rng)
+        if self.record is not None:
+            self.record = self.record.decided(0, view, offered[key], key)
+        return offered[key]
+
+    def _choose(self, offered: dict[int, Action], logits: Array, rng: Rng) -> int:
+        """The offered index with the best logit, or (`sample`) one drawn from the masked
+        softmax with `rng`."""
         keys = list(offered)
-        scores = self.policy.logits(observe(self.encoder, self.features, view))[keys]
+        scores = logits[keys]
         if not self.sample:
-            return offered[keys[int(np.argmax(scores))]]
+            return keys[int(np.argmax(scores))]
         weights = np.exp(scores - scores.max())
         point = rng.random() * float(weights.sum())
         for key, weight in zip(keys, weights, strict=True):
             point -= float(weight)
             if point < 0:
-                return offered[key]
-        return offered[keys[-1]]  # rounding left a sliver past the last weight
+                return key
+        return keys[-1]  # rounding left a sliver past the last weight
 
 
 def make_policy_agent(game: Game, where: str | None) -> Agent:

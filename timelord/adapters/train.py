@@ -43,7 +43,8 @@ import gymnasium
 import numpy as np
 
 import timelord
-from timelord.adapters.encode import encoder_for
+from timelord.adapters.encode import Encoder
+from timelord.adapters.encode.history import Recall, observation_encoder
 from timelord.adapters.features import Features, features_for
 from timelord.adapters.gym import OpponentSpec, TimelordEnv
 from timelord.adapters.policy import Policy, PolicyAgent, observation_scale, save_policy
@@ -129,9 +130,9 @@ def demonstrate(
     features: Features | None = None,
 ) -> Demonstrations:
     """`games` games of `spec` in every seat, dealt from `seed` as matches deal them."""
-    encoder = encoder_for(game, recall=recall)
-    scale = observation_scale(encoder, features)
     index = ActionIndex(game)
+    encoder = observation_encoder(game, len(index), recall)
+    scale = observation_scale(encoder, features)
     out = Demonstrations()
     for i in range(games):
         deal = game_seed(seed, i)
@@ -139,6 +140,7 @@ def demonstrate(
         rngs = seat_rngs(deal, game.players)
         agents = [make_agent(spec, game) for _ in range(game.players)]
         rows: list[tuple[int, int]] = []  # (seat, row) of each decision
+        record = Recall.start(game.players)  # each seat's decisions, for `recall`
         while not state.is_over:
             seat = state.to_move
             assert seat is not None
@@ -146,12 +148,17 @@ def demonstrate(
             offered = index.indices(legal)
             chosen = agents[seat].act(state.view(seat), legal, rngs[seat])
             picked = next((k for k, a in offered.items() if a is chosen), None)
-            obs = encoder.encode_state(state, seat)
+            key = index.index(chosen) if picked is None else picked
+            if isinstance(encoder, Encoder):
+                obs = encoder.encode_state(state, seat)
+            else:
+                obs = encoder.encode(state.view(seat), record, seat, state)
+                record = record.after(state, chosen, key)
             if features is not None:
                 obs = np.concatenate([obs, features.compute(state.view(seat))])
             out.obs.append(obs / scale)
             out.offered.append(np.fromiter(offered, np.int64, len(offered)))
-            out.actions.append(index.index(chosen) if picked is None else picked)
+            out.actions.append(key)
             out.returns.append(0.0)
             rows.append((seat, len(out.actions) - 1))
             state = state.apply(chosen)

@@ -49,6 +49,7 @@ from gymnasium.vector import AsyncVectorEnv, AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from timelord.adapters.clone import Clonable
+from timelord.adapters.encode import Encoder
 from timelord.adapters.gym import OpponentSpec, TimelordEnv
 from timelord.core import ConfigError
 
@@ -221,7 +222,12 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
         """Table `i`'s observation and mask into the batch, as bytes."""
         assert env.state is not None
         row = self._row
-        self._obs_bytes[i * row : (i + 1) * row] = env.encoder.state_bytes(env.state, env.seat)
+        encoder = env.encoder
+        if isinstance(encoder, Encoder):
+            data = encoder.state_bytes(env.state, env.seat)
+        else:  # the perfect-recall observation, from the table's record
+            data = env.recalled(encoder).tobytes()
+        self._obs_bytes[i * row : (i + 1) * row] = data
         # Only the bytes that change are written: the row's last offered indices cleared,
         # the new ones set. Clearing whole rows (22 KB a table in the Card Game) swept the
         # whole batch through the cache at every step.

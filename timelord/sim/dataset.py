@@ -10,7 +10,9 @@ replayed here and written out, so memory holds only the batches in flight:
 - `DIR/records.jsonl`: the replayable record of every game, in game order;
 - `DIR/part-NNNNN.npz`: one file per batch, one row per decision, with `obs` (float32, the
   deciding seat's observation, `timelord.adapters.encode`), `mask` (the legal indices of
-  the action space, bit-packed: `np.unpackbits(mask, axis=1, count=actions)`), `action`
+  the action space, bit-packed: `np.unpackbits(mask, axis=1, count=actions)`; with
+  `--recall` the perfect-recall one, the view's and the seat's decisions so far in its game,
+  `timelord.adapters.encode.history`, as the envs' `recall=True` gives it), `action`
   (the index chosen), `ret` (that seat's win share at the end of its game), `seat`, `game`
   (the game's index in the match) and `step` (the move number);
 - `DIR/meta.json`: the game, options, seats, seed, observation size and layout, and the
@@ -26,18 +28,21 @@ from typing import Any
 
 import numpy as np
 
-from timelord.adapters.encode import Encoder, encoder_for
+from timelord.adapters.encode import Encoder
+from timelord.adapters.encode.history import HistoryEncoder, Recall, observation_encoder
 from timelord.adapters.space import ActionIndex
 from timelord.core import Game, Record
 from timelord.sim.match import MatchSpec, Runner, write_results
 
 
 def game_rows(
-    game: Game, index: ActionIndex, encoder: Encoder, data: dict[str, Any]
+    game: Game, index: ActionIndex, encoder: Encoder | HistoryEncoder, data: dict[str, Any]
 ) -> dict[str, np.ndarray[Any, Any]]:
     """The rows of one played game (a record as `play_game` writes it)."""
     record = Record.from_json(data)
     state = game.new_game(record.seed)
+    # every seat's decisions so far, which a seat's perfect-recall observation reads its own of
+    recall = Recall.start(game.players)
     obs, masks, actions, seats, steps = [], [], [], [], []
     for step, raw in enumerate(record.actions):
         seat = state.to_move
@@ -46,9 +51,14 @@ def game_rows(
         offered = index.indices(state.legal_actions())
         mask = np.zeros(len(index), np.uint8)
         mask[list(offered)] = 1
-        obs.append(encoder.encode_state(state, seat))
+        chosen = index.index(action)
+        if isinstance(encoder, Encoder):
+            obs.append(encoder.encode_state(state, seat))
+        else:
+            obs.append(encoder.encode(state.view(seat), recall, seat, state))
+            recall = recall.after(state, action, chosen)
         masks.append(np.packbits(mask))
-        actions.append(index.index(action))
+        actions.append(chosen)
         seats.append(seat)
         steps.append(step)
         state = state.apply(action)
@@ -80,7 +90,7 @@ def build(spec: MatchSpec, out: Path, runner: Runner, recall: bool = False) -> i
     out.mkdir(parents=True, exist_ok=True)
     game = spec.load_game()
     index = ActionIndex(game)
-    encoder = encoder_for(game, recall=recall)
+    encoder = observation_encoder(game, len(index), recall)
     meta = {
         "game": game.id,
         "options": dict(game.options),

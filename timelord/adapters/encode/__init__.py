@@ -240,6 +240,12 @@ class Encoder:
         # the game's `state_parts` are closures: an env pickles its encoder as how to build it
         return encoder_for, (self.game, self.recall)
 
+    @property
+    def direct(self) -> bool:
+        """Whether `encode_state` reads the state straight (the game has `state_parts`)
+        instead of building the seat's view."""
+        return self._parts is not None
+
     def encode(self, view: View) -> Array:
         """The observation of `view` (a seat's view; spectators have none)."""
         w = Writer()

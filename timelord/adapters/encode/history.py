@@ -20,6 +20,9 @@ seat (`timelord.agents.tabular`).
 - `HistoryEncoder`: the perfect-recall observation of the view, a digest of the information
   state string and a fixed-size segment of the seat's decisions (per decision slot, its
   action), for learners and OpenSpiel's information state tensor.
+- `observation_encoder(game, actions, recall)`: what the learners' adapters encode with
+  (the Gymnasium, vector and PettingZoo envs, the policy agent, datasets): the view's encoder,
+  or with `recall` a `HistoryEncoder`, whose caller keeps the `Recall`.
 """
 
 from __future__ import annotations
@@ -38,7 +41,12 @@ from . import Array, Encoder, encoder_for
 
 def canonical(value: Any) -> str:
     """Canonical JSON text (sorted keys, no spaces): equal values, equal texts."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return _CANONICAL.encode(value)
+
+
+#: `json.dumps(value, sort_keys=True, separators=(",", ":"))` without building an encoder
+#: at every call (a learner's recall observation makes dozens of these a step)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
 def view_change(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> dict[str, Any]:
@@ -162,16 +170,36 @@ class HistoryEncoder:
         self.actions = actions
         self.slots = min(SLOTS, game.max_actions)
         self.size = self.view_encoder.size + 2 + self.slots
+        #: the named segments in order, as `Encoder.layout`: the view's, then the digest and
+        #: the decision slots
+        self.layout: tuple[tuple[str, int], ...] = (
+            *self.view_encoder.layout,
+            ("digest", 2),
+            ("decisions", self.slots),
+        )
         self.high: Array = np.concatenate(
             [self.view_encoder.high, np.ones(2 + self.slots, np.float32)]
         ).astype(np.float32)
 
-    def encode(self, view: View, record: Recall, seat: int) -> Array:
-        """The observation of `view` and the seat's decisions in `record`."""
+    def encode(self, view: View, record: Recall, seat: int, state: State | None = None) -> Array:
+        """The observation of `view` and the seat's decisions in `record`; given `state`
+        (whose view of `seat` is `view`), the view's part is read straight from it where
+        the game has `state_parts` (`Encoder.encode_state`: the same numbers, faster)."""
         out: Array = np.zeros(self.size, np.float32)
         at = self.view_encoder.size
-        out[:at] = self.view_encoder.encode(view)
+        if state is not None and self.view_encoder.direct:
+            out[:at] = self.view_encoder.encode_state(state, seat)
+        else:
+            out[:at] = self.view_encoder.encode(view)
         out[at : at + 2] = digest(information_state(record, seat, view))
         mine = record.seats[seat][: self.slots]
         out[at + 2 : at + 2 + len(mine)] = [(d.action + 1) / self.actions for d in mine]
         return out
+
+
+def observation_encoder(game: Game, actions: int, recall: bool) -> Encoder | HistoryEncoder:
+    """The encoder of a learner's observation of `game` (`actions` indices in its action
+    space): the view's (`encoder_for`), or with `recall` the perfect-recall one of the view
+    and the seat's decisions (`HistoryEncoder`; the caller keeps the seat's `Recall`, from
+    what the seat saw and chose, and nothing else)."""
+    return HistoryEncoder(game, actions) if recall else encoder_for(game)
