@@ -127,8 +127,8 @@ def test_another_seats_move_is_seen_heard_logged_and_announced(
     assert any("seat-1" in cls and "fresh" in cls for cls, _ in above), above
     assert "seat-0" in below[0][0] and "fresh" not in below[0][0], below
     assert "opens" in below[0][1] or "open" in below[0][1]
-    # each group is headed by its seat's initial and name
-    assert page.locator("#log .log-turn.seat-1 > header .seat-dot").first.inner_text() == "1"
+    # each group is headed by its seat's mark and name: seat index 1 is people's "Seat 2"
+    assert page.locator("#log .log-turn.seat-1 > header .seat-dot").first.inner_text() == "2"
     # the live region said what happened and that it is this seat's turn
     said = page.text_content("#announce") or ""
     assert said.endswith("Your turn") or "Your turn" in said
