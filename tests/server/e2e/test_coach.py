@@ -1,9 +1,12 @@
 """The coach in the browser: a finished game's review chart on the replay page for each game,
-whose costly marks jump the replay to their step, and the Hint button at a hint table."""
+whose costly marks jump the replay to their step, and the Hint button at a hint table. Both
+show each value's 95% interval inside 0-100% and the coach's verdict in words (never a bare
+"±" that reads "±0" as certainty), and say plainly when the coach is unsure."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from pathlib import Path
@@ -18,6 +21,21 @@ TABLES: dict[str, dict[str, Any]] = {
     "card-game": {"players": 2, "max_turns": 12},
     "clue": {"players": 3, "max_rounds": 12},
 }
+
+
+#: a value as the page writes it: "48% (95%: 30-66%)"
+_VALUED = re.compile(r"(\d+)% \(95%: (\d+)-(\d+)%\)")
+#: the verdicts' first words, as coach.js writes them
+_VERDICTS = ("best:", "worse:", "close:", "unsure:")
+
+
+def _honest(text: str) -> int:
+    """How many values `text` shows; each must sit inside its interval, inside 0-100%."""
+    assert "±" not in text
+    found = _VALUED.findall(text)
+    for value, low, high in found:
+        assert 0 <= int(low) <= int(value) <= int(high) <= 100, text
+    return len(found)
 
 
 def _api(base: str, method: str, path: str, body: Any = None) -> Any:
@@ -64,6 +82,17 @@ def test_review_chart_marks_decisions_and_jumps_the_replay(
     assert page.input_value("#replay-seat") == "1"
     if review["costly"]:
         assert "better was:" in page.inner_text(".costly-list")
+        assert _honest(page.inner_text(".costly-list")) == len(review["costly"])
+    for point in points:
+        tip = point.text_content() or ""  # the <title> of the point
+        assert _honest(tip) == 1 and any(v in tip for v in _VERDICTS), tip
+    unsure = [d for d in review["decisions"] if d["verdict"] == "unsure" and not d["costly"]]
+    note = page.query_selector(".review-unsure")
+    if unsure:
+        assert note is not None
+        assert f"unsure of {len(unsure)} of {len(review['decisions'])}" in note.inner_text()
+    else:
+        assert note is None
     page.screenshot(path=str(artifacts / f"review-{game_id}.png"), full_page=True)
     assert page.errors == []
 
@@ -74,8 +103,18 @@ def test_hint_button_at_a_hint_table(page: Any, server: str) -> None:
     page.goto(table["seats"][0]["url"])
     page.wait_for_selector(".frame[data-my-turn=true]")
     page.click("#hint")
-    page.wait_for_selector(".hint-box li", timeout=30_000)
-    assert 1 <= len(page.query_selector_all(".hint-box li")) <= 3
+    page.wait_for_selector(".hint-box li", timeout=120_000)  # a loaded machine
+    moves = page.query_selector_all(".hint-box li")
+    assert 1 <= len(moves) <= 3
+    verdicts = [m.get_attribute("data-verdict") for m in moves]
+    for move, verdict in zip(moves, verdicts, strict=True):
+        assert verdict in ("best", "worse", "close", "unsure")
+        assert _honest(move.inner_text()) == 1
+        assert f"{verdict}:" in move.inner_text()
+    warning = page.query_selector(".hint-unsure")
+    assert (warning is not None) == ("unsure" in verdicts)
+    if warning is not None:
+        assert "The coach is unsure" in warning.inner_text()
     plain = {"game": "keys", "seats": ["human", "random"], "seed": 4}
     other = _api(server, "POST", "/api/tables", plain)
     page.goto(other["seats"][0]["url"])
