@@ -97,6 +97,49 @@ def test_review_chart_marks_decisions_and_jumps_the_replay(
     assert page.errors == []
 
 
+def _move(label: str, value: float, low: float, high: float, verdict: str) -> dict[str, Any]:
+    return {"label": label, "value": value, "error": 0.1, "low": low, "high": high,
+            "samples": 24, "verdict": verdict}  # fmt: skip
+
+
+def test_review_words_for_costly_unsure_and_close_decisions(page: Any, server: str) -> None:
+    """The review's texts from a review of known numbers (the server's review is replaced
+    by a fixed one, so the check does not wait on the coach): intervals inside 0-100%,
+    the gain with its interval, and the unsure decisions counted in plain words."""
+    table = _finished(server, "keys")
+    decisions = [
+        {"step": 1, "played": _move("stay put", 0.2, 0.05, 0.4, "worse"),
+         "best": [_move("move to d1", 0.9, 0.75, 1.0, "best")], "loss": 0.7,
+         "loss_error": 0.1, "costly": True, "judged": True, "verdict": "worse"},
+        {"step": 3, "played": _move("stay put", 0.5, 0.0, 1.0, "unsure"),
+         "best": [_move("move to d2", 0.55, 0.0, 1.0, "unsure")], "loss": 0.05,
+         "loss_error": 0.3, "costly": False, "judged": False, "verdict": "unsure"},
+        {"step": 5, "played": _move("move to e4", 0.61, 0.5, 0.72, "close"),
+         "best": [_move("move to e4", 0.61, 0.5, 0.72, "close")], "loss": 0.0,
+         "loss_error": 0.0, "costly": False, "judged": True, "verdict": "close"},
+    ]  # fmt: skip
+    review = {"game": "keys", "seat": 1, "steps": 8, "decisions": decisions, "costly": [1]}
+    page.route(
+        f"**/api/tables/{table}/review?seat=1",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps({"review": review})
+        ),
+    )
+    page.goto(f"{server}/tables/{table}/replay")
+    page.wait_for_selector(".frame")
+    page.click("[data-review-seat='1']")
+    page.wait_for_selector(".review-chart")
+    costly = page.inner_text(".costly-list")
+    assert "stay put (20% (95%: 5-40%))" in costly
+    assert "+70% win share (95%: +50 to +90%)" in costly
+    assert "The coach is unsure of 1 of 3 decisions" in page.inner_text(".review-unsure")
+    tips = [p.text_content() or "" for p in page.query_selector_all(".review-chart [data-jump]")]
+    assert "unsure:" in tips[1] and "close:" in tips[2] and "worse:" in tips[0]
+    assert all(_honest(tip) == 1 for tip in tips)
+    assert page.query_selector_all(".review-chart .unsure")  # the unsure point is marked
+    assert page.errors == []
+
+
 def test_hint_button_at_a_hint_table(page: Any, server: str) -> None:
     body = {"game": "keys", "seats": ["human", "random"], "seed": 4, "hints": True}
     table = _api(server, "POST", "/api/tables", body)
