@@ -140,6 +140,30 @@ def test_review_words_for_costly_unsure_and_close_decisions(page: Any, server: s
     assert page.errors == []
 
 
+def test_an_unsure_hint_says_so_in_words(page: Any, server: str) -> None:
+    """The hint's texts from an answer of known numbers (the server's hint is replaced by a
+    fixed one, as a loaded server's short budget gives): every move's interval and verdict,
+    and the plain warning."""
+    body = {"game": "keys", "seats": ["human", "random"], "seed": 4, "hints": True}
+    table = _api(server, "POST", "/api/tables", body)
+    moves = [_move("move to d1", 0.5, 0.0, 1.0, "unsure"), _move("stay", 0.4, 0.0, 0.9, "unsure")]
+    page.route(
+        "**/hint?*",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps({"moves": moves})
+        ),
+    )
+    page.goto(table["seats"][0]["url"])
+    page.wait_for_selector(".frame[data-my-turn=true]")
+    page.click("#hint")
+    page.wait_for_selector(".hint-box li")
+    items = [li.inner_text() for li in page.query_selector_all(".hint-box li")]
+    assert items[0].startswith("move to d1 — 50% (95%: 0-100%) expected win share; unsure:")
+    assert "40% (95%: 0-90%)" in items[1]
+    assert "The coach is unsure" in page.inner_text(".hint-unsure")
+    assert page.errors == []
+
+
 def test_hint_button_at_a_hint_table(page: Any, server: str) -> None:
     body = {"game": "keys", "seats": ["human", "random"], "seed": 4, "hints": True}
     table = _api(server, "POST", "/api/tables", body)
