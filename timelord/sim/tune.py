@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +50,7 @@ class Standing:
         return self.wins / self.games if self.games else 0.0
 
 
-def candidates(base: str, space: dict[str, Sequence[str]]) -> list[str]:
+def candidates(base: str, space: Mapping[str, Sequence[str]]) -> list[str]:
     """Every level text of the product of `space`'s values over `base`, in a stable order."""
     keys = list(space)
     out = []
