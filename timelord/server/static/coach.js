@@ -80,6 +80,8 @@ export function chart(review) {
     return svg("circle", {
       cx: x(d.step).toFixed(1), cy: y(d.played.value).toFixed(1), r: d.costly ? 6 : 2.5,
       class: d.costly ? "costly" : unsure ? "dot unsure" : "dot", "data-jump": d.step, "data-seat": review.seat,
+      // an unsure point is drawn faint: the coach could not judge that decision
+      "fill-opacity": unsure && !d.costly ? 0.35 : null,
     }, svg("title", {}, tip));
   });
   return svg("svg", { class: "review-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
