@@ -102,7 +102,9 @@ def _move(label: str, value: float, low: float, high: float, verdict: str) -> di
             "samples": 24, "verdict": verdict}  # fmt: skip
 
 
-def test_review_words_for_costly_unsure_and_close_decisions(page: Any, server: str) -> None:
+def test_review_words_for_costly_unsure_and_close_decisions(
+    page: Any, server: str, artifacts: Path
+) -> None:
     """The review's texts from a review of known numbers (the server's review is replaced
     by a fixed one, so the check does not wait on the coach): intervals inside 0-100%,
     the gain with its interval, and the unsure decisions counted in plain words."""
@@ -130,13 +132,14 @@ def test_review_words_for_costly_unsure_and_close_decisions(page: Any, server: s
     page.click("[data-review-seat='1']")
     page.wait_for_selector(".review-chart")
     costly = page.inner_text(".costly-list")
-    assert "stay put (20% (95%: 5-40%))" in costly
+    assert "played stay put, 20% (95%: 5-40%); better was: move to d1, +70%" in costly
     assert "+70% win share (95%: +50 to +90%)" in costly
     assert "The coach is unsure of 1 of 3 decisions" in page.inner_text(".review-unsure")
     tips = [p.text_content() or "" for p in page.query_selector_all(".review-chart [data-jump]")]
     assert "unsure:" in tips[1] and "close:" in tips[2] and "worse:" in tips[0]
     assert all(_honest(tip) == 1 for tip in tips)
     assert page.query_selector_all(".review-chart .unsure")  # the unsure point is marked
+    page.locator(".review-body").screenshot(path=str(artifacts / "review-words.png"))
     assert page.errors == []
 
 

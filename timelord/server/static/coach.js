@@ -91,7 +91,7 @@ export function chart(review) {
   svg("path", { d: line((d) => d.played.value), class: "played" }),
   dots,
   svg("text", { x: (L + W) / 2, y: H - 6, "text-anchor": "middle" },
-    `step of the game (${review.decisions.length} decisions of seat ${review.seat}; red: costly)`));
+    `step of the game (${review.decisions.length} decisions of seat ${review.seat}; red: costly, faint: unsure)`));
 }
 
 /** The costly decisions, worst first, and a plain count of the decisions the coach could
@@ -99,14 +99,14 @@ export function chart(review) {
 function costlyList(review) {
   const costly = review.decisions.filter((d) => d.costly).sort((a, b) => b.loss - a.loss);
   const unsure = review.decisions.filter((d) => !d.costly && (d.verdict ?? "unsure") === "unsure").length;
-  const note = unsure ? h("p", { class: "review-unsure" },
+  const note = unsure ? h("p", { class: "muted review-unsure" },
     `The coach is unsure of ${unsure} of ${review.decisions.length} decisions: too few samples to ` +
     "tell the moves apart, so their order may be noise.") : null;
   if (!costly.length) return [h("p", { class: "muted" }, "No costly decision stood out from the noise."), note];
   return [h("ol", { class: "costly-list" }, costly.map((d) => h("li", {},
     h("button", { "data-jump": d.step, "data-seat": review.seat }, `step ${d.step}`),
-    " played ", h("b", {}, d.played.label), ` (${valued(d.played)}); better was: `,
-    h("b", {}, d.best[0].label), ` (${gain(d)})`))), note];
+    " played ", h("b", {}, d.played.label), `, ${valued(d.played)}; better was: `,
+    h("b", {}, d.best[0].label), `, ${gain(d)}`))), note];
 }
 
 /** The Hint button of a seat's page: the coach's top moves for this seat, from its view. */
