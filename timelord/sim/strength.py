@@ -318,9 +318,14 @@ def render_coach(folder: Path) -> str:
                 f", low end > {plan.floor:.2f}" if plan.floor else ""
             )
             held = share >= plan.target and (plan.floor is None or lo > plan.floor)
-            verdict = "holds" if held else f"missed by {max(0.0, plan.target - share):.3f} in share"
-            if not held and plan.floor is not None and lo <= plan.floor:
-                verdict += f", low end {lo:.3f}"
+            if held:
+                verdict = "holds"
+            elif share >= plan.target:
+                verdict = f"share reached; its low end {lo:.3f} is not above {plan.floor:.2f}"
+            else:
+                verdict = f"missed by {plan.target - share:.3f} in share"
+                if plan.floor is not None and lo <= plan.floor:
+                    verdict += f", low end {lo:.3f}"
             if held and lo <= fair:
                 verdict += " in share; the interval still holds the fair share"
         lines.append(
