@@ -163,6 +163,38 @@ class MoveValue:
         }
 
 
+#: what each verdict tells a player, the same words at the terminal and in the browser
+#: (static/coach.js keeps a copy)
+VERDICT_WORDS = {
+    "best": "best: ahead of the next move beyond the noise",
+    "worse": "worse: the best move is ahead of it beyond the noise",
+    "close": "close: within 5% of the best, either is fine",
+    "unsure": "unsure: too few samples to tell it from the best, do not trust the order",
+}
+
+
+def interval(move: dict[str, Any]) -> tuple[float, float]:
+    """A move's 95% interval (`low`, `high`); a move without them (a review stored before
+    they existed) takes them from its error, clipped to 0..1."""
+    value, error = float(move["value"]), float(move["error"])
+    low = move.get("low", max(0.0, value - Z95 * error))
+    high = move.get("high", min(1.0, value + Z95 * error))
+    return float(low), float(high)
+
+
+def interval_text(move: dict[str, Any]) -> str:
+    """The 95% interval as a player reads it: "30-66%"."""
+    low, high = interval(move)
+    return f"{100 * low:.0f}-{100 * high:.0f}%"
+
+
+def gain_text(loss: float, error: float) -> str:
+    """A review's gain of the better move, with its 95% interval: "+37% (95%: +12 to +62%)"."""
+    low = max(-1.0, loss - Z95 * error)
+    high = min(1.0, loss + Z95 * error)
+    return f"{100 * loss:+.0f}% win share (95%: {100 * low:+.0f} to {100 * high:+.0f}%)"
+
+
 def win_share(state: State, seat: int) -> float:
     """The seat's share of the win in a finished game (ties split, nobody winning is 0)."""
     winners = state.winners()

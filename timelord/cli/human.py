@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from timelord.agents.base import Agent
 from timelord.cli import readable
@@ -181,11 +182,8 @@ class HumanAgent(Agent):
         from timelord.agents.coach import hint
 
         self.screen.say("The coach is thinking...")
-        for i, move in enumerate(hint(self.game, view, legal, HINT_SECONDS), 1):
-            self.screen.say(
-                f"  {i}. {move['label']}: {100 * move['value']:.0f}% expected win share "
-                f"(±{196 * move['error']:.0f})"
-            )
+        for line in hint_lines(hint(self.game, view, legal, HINT_SECONDS)):
+            self.screen.say(line)
 
     def show_table(self, view: View, level: int = FULL) -> int:
         """Show the seat's table (the whole of it unless `level` says less); the lines it
@@ -335,6 +333,26 @@ class HumanAgent(Agent):
         if lines and lines[0].startswith("("):
             lines = lines[1:]
         self.screen.say("\n".join(f"    {line}" for line in lines[:6]), style="dim")
+
+
+def hint_lines(moves: Sequence[dict[str, Any]]) -> list[str]:
+    """A hint's moves as the terminal prints them: value, 95% interval and verdict, and a
+    plain warning when the coach could not tell the moves apart (a short or loaded budget)."""
+    from timelord.agents.coach import VERDICT_WORDS, interval_text
+
+    lines = []
+    for i, move in enumerate(moves, 1):
+        verdict = VERDICT_WORDS[move.get("verdict", "unsure")]
+        lines.append(
+            f"  {i}. {move['label']}: {100 * move['value']:.0f}% expected win share, "
+            f"95% interval {interval_text(move)}; {verdict}"
+        )
+    if any(move.get("verdict", "unsure") == "unsure" for move in moves):
+        lines.append(
+            "  The coach is unsure: it could not tell these moves apart with the samples it "
+            "had, so their order may be noise."
+        )
+    return lines
 
 
 def glossary_line(game_id: str, name: str, entry: Mapping[str, str]) -> str:

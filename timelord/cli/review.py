@@ -4,8 +4,9 @@
 
 Every decision of the seat with a real choice is valued by the coach
 (`timelord.agents.coach`) from what the seat could see then: the move played and the best
-moves found, as expected win share with a standard error; the costly decisions are marked
-with the better move and its estimated gain.
+moves found, as expected win share with its 95% interval; the costly decisions are marked
+with the better move and its estimated gain, the ones the coach could not judge ("unsure")
+with a question mark.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 import textwrap
 from typing import Any
 
-from timelord.agents.coach import Budget, review
+from timelord.agents.coach import VERDICT_WORDS, Budget, gain_text, interval_text, review
 from timelord.cli import readable
 from timelord.cli.main import fail
 from timelord.core import CorruptRecord, Record, load, replay
@@ -72,11 +73,20 @@ def run(args: argparse.Namespace) -> int:
 #: the widest line of the review's table: it fits a 100-column terminal
 WIDTH = 100
 #: columns of each move label; a longer label wraps onto the next lines, never cut
-_LABEL = 31
+_LABEL = 30
+#: columns of a value with its interval ("100.0% 100-100%")
+_VALUE = 15
 
 
-def _pct(value: float, error: float) -> str:
-    return f"{100 * value:5.1f}% ±{100 * 1.96 * error:4.1f}"
+def _pct(move: dict[str, Any]) -> str:
+    return f"{100 * move['value']:.1f}% {interval_text(move)}"
+
+
+def _mark(decision: dict[str, Any]) -> str:
+    """`*` a costly decision, `?` one the coach could not judge (its verdict "unsure")."""
+    if decision["costly"]:
+        return "*"
+    return "?" if decision.get("verdict", "unsure") == "unsure" else ""
 
 
 def _row(step: str, mark: str, played: str, value: str, best: str, best_value: str) -> list[str]:
@@ -87,10 +97,12 @@ def _row(step: str, mark: str, played: str, value: str, best: str, best_value: s
     lines = []
     for i in range(max(len(left), len(right))):
         first = i == 0
+        mine = left[i] if i < len(left) else ""
+        theirs = right[i] if i < len(right) else ""
         lines.append(
             f"{step if first else '':>4} {mark if first else ' ':1} "
-            f"{left[i] if i < len(left) else '':<{_LABEL}} {value if first else '':>13}  "
-            f"{right[i] if i < len(right) else '':<{_LABEL}} {best_value if first else '':>13}"
+            f"{mine:<{_LABEL}} {value if first else '':>{_VALUE}} "
+            f"{theirs:<{_LABEL}} {best_value if first else '':>{_VALUE}}"
         )
     return [line.rstrip() for line in lines]
 
@@ -100,8 +112,9 @@ def render(result: dict[str, Any], seat_name: str) -> str:
     then the costly ones with what was better."""
     lines = textwrap.wrap(
         f"Review of {seat_name} in {result['game']}: {len(result['decisions'])} decisions, "
-        "values are expected win share (ties split) with 95% intervals, from what the seat "
-        "could see at the time. * marks a costly decision.",
+        "values are expected win share (ties split) with their 95% intervals, from what the "
+        "seat could see at the time. * marks a costly decision, ? one the coach is unsure of "
+        f"({VERDICT_WORDS['unsure']}).",
         WIDTH,
     )
     lines += ["", *_row("step", "", "played", "value", "best found", "value")]
@@ -109,14 +122,22 @@ def render(result: dict[str, Any], seat_name: str) -> str:
         played, best = d["played"], d["best"][0]
         lines += _row(
             str(d["step"] + 1),
-            "*" if d["costly"] else "",
+            _mark(d),
             played["label"],
-            _pct(played["value"], played["error"]),
+            _pct(played),
             best["label"],
-            _pct(best["value"], best["error"]),
+            _pct(best),
         )
     costly = [d for d in result["decisions"] if d["costly"]]
+    unsure = sum(1 for d in result["decisions"] if _mark(d) == "?")
     lines.append("")
+    if unsure:
+        lines += textwrap.wrap(
+            f"The coach is unsure of {unsure} of {len(result['decisions'])} decisions: too few "
+            "samples to tell the moves apart, so their order may be noise (a longer --budget "
+            "helps).",
+            WIDTH,
+        )
     if not costly:
         lines.append("No costly decision found: no better move stood out from the noise.")
     for d in sorted(costly, key=lambda d: -d["loss"]):
@@ -124,8 +145,7 @@ def render(result: dict[str, Any], seat_name: str) -> str:
             f"Step {d['step'] + 1}: played {d['played']['label']};", WIDTH, subsequent_indent="    "
         )
         lines += textwrap.wrap(
-            f"better was: {d['best'][0]['label']} (+{100 * d['loss']:.1f}% win share, "
-            f"±{100 * 1.96 * d['loss_error']:.1f})",
+            f"better was: {d['best'][0]['label']}, {gain_text(d['loss'], d['loss_error'])}",
             WIDTH,
             initial_indent="    ",
             subsequent_indent="    ",

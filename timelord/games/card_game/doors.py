@@ -187,7 +187,11 @@ def _check_places(s: CardGameState) -> None:
             for b in enemies[i + 1 :]:
                 if not cs.combine[cs.design[a]][cs.design[b]]:
                     raise CorruptRecord(f"the Enemies at location {L} cannot combine")
-        if (att >= 0) != bool(ens) or att == owner:
+        # While the conflict there is being decided (C-5.2 Ironsides, C-5.4 The Valiant, the
+        # match), its Enemies may all be gone: the Impossible Astronaut discards itself against
+        # River Song (C-card-impossible-astronaut); the attack ends with the conflict.
+        deciding = s.p_loc == L and s.phase in (IRON, VALIANT, MATCH)
+        if att == owner or (ens and att < 0) or (not ens and att >= 0 and not deciding):
             raise CorruptRecord(f"location {L}: the attacker does not fit its Enemy cards")
         if s.loc_up[L] >> len(ens):
             raise CorruptRecord(f"location {L}: face-up marks for cards that are not there")
