@@ -85,13 +85,13 @@ export function chart(review) {
     }, svg("title", {}, tip));
   });
   return svg("svg", { class: "review-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": `Value over time of seat ${review.seat}'s moves` },
+    "aria-label": `Value over time of seat ${review.seat + 1}'s moves` },
   grid,
   svg("path", { d: line((d) => d.best[0].value), class: "best" }),
   svg("path", { d: line((d) => d.played.value), class: "played" }),
   dots,
   svg("text", { x: (L + W) / 2, y: H - 6, "text-anchor": "middle" },
-    `step of the game (${review.decisions.length} decisions of seat ${review.seat}; red: costly, faint: unsure)`));
+    `step of the game (${review.decisions.length} decisions of seat ${review.seat + 1}; red: costly, faint: unsure)`));
 }
 
 /** The costly decisions, worst first, and a plain count of the decisions the coach could
