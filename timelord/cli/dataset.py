@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from timelord.cli.main import fail
-from timelord.cli.options import parse_options, parse_seats
+from timelord.cli.options import parse_seats
+from timelord.core.options import parse_options
 from timelord.core.record import check_seed
 from timelord.sim.match import MatchSpec, Runner
 

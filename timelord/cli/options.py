@@ -27,24 +27,6 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_options(pairs: list[str] | None) -> dict[str, Any]:
-    """Turn ["target=30", "variant=two-player"] into {"target": 30, "variant": "two-player"}.
-
-    Values are read as JSON when they parse (numbers, true/false), else kept as text.
-    """
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ConfigError(f"option {pair!r} is not of the form name=value")
-        try:
-            options[key] = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError):
-            options[key] = raw
-    return options
-
-
 def parse_seats(text: str) -> list[str]:
     """Split "human,random,ismcts:hard" into seat specs."""
     seats = [s.strip() for s in text.split(",")]

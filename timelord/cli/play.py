@@ -17,9 +17,10 @@ from typing import TextIO
 from timelord.agents import Agent, make_agent
 from timelord.cli import readable
 from timelord.cli.human import HumanAgent, QuitGame, WhyNot
-from timelord.cli.options import add_option_argument, load_game, parse_options, parse_seats
+from timelord.cli.options import add_option_argument, load_game, parse_seats
 from timelord.cli.terminal import FULL, NO_LEGEND, News, Screen
 from timelord.core import Action, ConfigError, Game, GameError, Record, Rng, State
+from timelord.core.options import parse_options
 from timelord.core.record import check_seed
 from timelord.core.seating import seat_rngs
 

@@ -20,7 +20,8 @@ import time
 from typing import Any
 
 from timelord.cli.main import fail
-from timelord.cli.options import add_option_argument, parse_options, parse_seats
+from timelord.cli.options import add_option_argument, parse_seats
+from timelord.core.options import parse_options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

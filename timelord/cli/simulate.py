@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from timelord.cli.main import fail
-from timelord.cli.options import parse_options, parse_seats
+from timelord.cli.options import parse_seats
 from timelord.core import Record
+from timelord.core.options import parse_options
 from timelord.core.record import check_seed
 from timelord.sim import SIM_EXTRAS
 from timelord.sim.match import MatchSpec, Runner, write_results

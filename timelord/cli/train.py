@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from timelord.cli.main import fail
-from timelord.cli.options import add_option_argument, parse_options
+from timelord.cli.options import add_option_argument
+from timelord.core.options import parse_options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -28,8 +28,8 @@ from typing import Any
 
 from timelord.agents.hooks import hooks_for
 from timelord.agents.ismcts import parse_settings
-from timelord.cli.options import parse_options
 from timelord.core import ConfigError, load
+from timelord.core.options import parse_options
 from timelord.sim.match import MatchSpec, Runner
 from timelord.sim.stats import wilson
 
