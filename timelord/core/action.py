@@ -8,7 +8,6 @@ form is `{"type": ClassName, field: value, ...}` with tuples written as lists, a
 from __future__ import annotations
 
 import dataclasses
-import functools
 import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -41,11 +40,16 @@ class Action:
         return out
 
 
-@functools.cache
+_FIELD_NAMES: dict[type[Action], tuple[str, ...]] = {}
+
+
 def _field_names(cls: type[Action]) -> tuple[str, ...]:
     """The names of an action type's fields, asked of `dataclasses` once per type: a server
     encodes every legal action of every move, and `dataclasses.fields` is slow to call."""
-    return tuple(f.name for f in dataclasses.fields(cls))
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 _SCALARS = (int, str, bool, type(None))
