@@ -107,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
             f"serving needs the web extra ({exc.name} is missing): pip install 'timelord[web]'"
         ) from None
     from timelord.server.api import MAX_BODY
+    from timelord.server.app import settle_collector
     from timelord.server.limits import Limits
     from timelord.server.proxy import header_timeout_protocol
 
@@ -158,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
     async def announce() -> None:
         while not server.started:
             await asyncio.sleep(0.05)
+        settle_collector()
         print(f"timelord is serving at {url}", flush=True)
         if args.open:
             import webbrowser

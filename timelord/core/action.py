@@ -35,9 +35,21 @@ class Action:
     def to_json(self) -> dict[str, Any]:
         """JSON-safe dict that `decode_action` (and so `game.action_from_json`) reads back."""
         out: dict[str, Any] = {"type": type(self).__name__}
-        for f in dataclasses.fields(self):
-            out[f.name] = _to_json_value(getattr(self, f.name))
+        for name in _field_names(type(self)):
+            out[name] = _to_json_value(getattr(self, name))
         return out
+
+
+_FIELD_NAMES: dict[type[Action], tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Action]) -> tuple[str, ...]:
+    """The names of an action type's fields, asked of `dataclasses` once per type: a server
+    encodes every legal action of every move, and `dataclasses.fields` is slow to call."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 _SCALARS = (int, str, bool, type(None))
@@ -60,7 +72,7 @@ def decode_action(data: Any, types: Iterable[type[Action]]) -> Action:
             f"unknown action type {reprlib.repr(kind)}; expected one of {sorted(by_name)}"
         )
     cls = by_name[kind]
-    names = [f.name for f in dataclasses.fields(cls)]
+    names = _field_names(cls)
     extra = set(data) - set(names) - {"type"}
     if extra:
         raise InvalidAction(f"{kind} has no field(s) {sorted(extra)}")
