@@ -101,6 +101,18 @@ class Snapshot:
     stand_in: str | None = None
     #: the first event the log lists (0: the latest `event_log` limit of them)
     log_from: int = 0
+    #: per seat, where a lesson's page plays the seat from its plan: the version at which the
+    #: lesson ends (None: a seat of its own), so the board says the lesson is over then
+    #: rather than wait for a seat nobody will play
+    lesson_until: Sequence[int | None] = ()
+
+    def lesson_over(self) -> bool:
+        """Whether the seat to move is a lesson's, and the lesson's plan has run out."""
+        seat = self.to_move
+        ends = (
+            self.lesson_until[seat] if seat is not None and seat < len(self.lesson_until) else None
+        )
+        return ends is not None and self.version >= ends
 
     def label(self, action: Action) -> str:
         """How the menu names `action` for this seat (from the view only)."""
@@ -358,6 +370,8 @@ def legal_panel(snap: Snapshot) -> Model:
             note = f"{snap.stand_in} is playing your seat: take it back to play."
         elif snap.to_move == snap.seat:
             note = "This seat was to move here."
+        elif snap.lesson_over():
+            note = "The lesson is over: the lobby has a normal game against a bot."
         else:
             note = f"Waiting for {_waiting(snap)}."
         return {"note": note, "groups": []}

@@ -229,7 +229,7 @@ class Live:
     def guest(self, seat: int) -> bool:
         """Whether a person without an account sits at the seat (shown as a guest)."""
         entry = self.seats[seat]
-        return entry["agent"] == HUMAN and not entry.get("player")
+        return entry["agent"] == HUMAN and not entry.get("player") and "lesson" not in entry
 
     def seats_json(self) -> list[dict[str, Any]]:
         """The snapshot's `seats`: name, kind, presence and stand-in of each seat."""
@@ -249,6 +249,7 @@ class Live:
                     ),
                     "muted": bool(entry.get("muted")),
                     "named": bool(entry.get("name")),
+                    **({"lesson_until": entry["lesson"]} if "lesson" in entry else {}),
                 }
             )
         return out
@@ -308,7 +309,7 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
                 "seat": i,
                 "agent": s["agent"],
                 "name": s.get("name") or default_name(i, s),
-                "guest": s["agent"] == HUMAN and not s.get("player"),
+                "guest": s["agent"] == HUMAN and not s.get("player") and "lesson" not in s,
             }
             for i, s in enumerate(stored.seats)
         ],
