@@ -208,4 +208,5 @@ def test_a_lesson_table_seats_its_other_players_as_bots_and_ends_as_a_lesson(
     assert snap["seats"][1]["lesson_until"] == len(data["plan"])
     page = client.get(board).text
     assert "The lesson is over" in page and "Waiting for" not in page
+    assert "Lesson over" in page and "to move" not in page
     assert f"{bot_name(LESSON_BOT)} (guest)" not in page and "Seat 2" not in page

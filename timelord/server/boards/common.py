@@ -307,7 +307,7 @@ def seat_colour(seat: int) -> str:
 def seat_chip(snap: Snapshot, seat: int, turn_mark: bool = True) -> Model:
     """A seat's colour dot with its initial and name; `turn_mark`: say "◀ to move" beside
     it when it is that seat's turn (once per seat: a seat's heading, not every mention)."""
-    marked = turn_mark and seat == snap.to_move and not snap.over
+    marked = turn_mark and seat == snap.to_move and not snap.over and not snap.lesson_over()
     return {
         "cls": "seat-chip to-move" if marked else "seat-chip",
         "colour": seat_colour(seat),
@@ -486,6 +486,8 @@ def frame(
         status = f"{snap.stand_in} plays your turn"
     elif snap.my_turn:
         status = "Your turn"
+    elif snap.lesson_over():
+        status = "Lesson over"
     elif snap.to_move is not None:
         status = f"{snap.table_name(snap.to_move)} to move"
     else:
