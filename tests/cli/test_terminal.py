@@ -398,3 +398,18 @@ def test_a_three_player_card_game_keeps_its_turn_heading_in_sight_at_80x24() -> 
         assert seen >= 10
     finally:
         _tmux(socket, "kill-server")
+
+
+def test_a_compact_episodes_table_takes_fewer_lines() -> None:
+    """Issue 33 item 10: at 80x24 the Episodes lesson's table lost its top lines; compact, the
+    title's words leave its first line, the seats go two a line and the pile joins the deck."""
+    from timelord.cli.terminal import shortened
+
+    game = load("episodes", players=4)
+    state = game.new_game(3)
+    picture = readable.picture(game, game.render_view(state.view(0)))
+    short = shortened("episodes", picture)
+    assert short.splitlines()[0].startswith("round 1/100")  # the title says "episodes: Seat 1"
+    seats = [line for line in short.splitlines() if line.startswith("  Seat ")]
+    assert len(seats) == 2 and all(line.count("cards in hand") == 2 for line in seats)
+    assert len(short.splitlines()) == len(picture.splitlines()) - 2

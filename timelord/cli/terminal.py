@@ -59,6 +59,17 @@ _SHORT_WORDS = {
         ("? (face-down)", "?"),
     )
 }
+#: game id -> (pattern, replacement) its compact table rewrites: the game's name and your
+#: seat (the title says them), a count that says nothing yet, the pile under its deck line,
+#: the seats' lines two by two
+_REWRITES: dict[str, list[tuple[re.Pattern[str], str]]] = {
+    "episodes": [
+        (re.compile(r"^Episodes - Seat \d+ - ", re.M), ""),
+        (re.compile(r" \(reshuffled 0x\)"), ""),
+        (re.compile(r"\n +top of the pile last: "), "; top last: "),
+        (re.compile(r"^(  Seat .*cards in hand)\n  (?=Seat )", re.M), r"\1; "),  # two a line
+    ],
+}
 #: game id -> headings whose indented lines its compact table sets on one line
 _JOINED = {"card-game": ("Your hand:",)}
 #: game id -> headings whose indented lines its compact table gathers on one indented line
@@ -188,11 +199,14 @@ def beside_lines(game_id: str, grid: Sequence[str], rest: Sequence[str]) -> list
 
 def shortened(game_id: str, picture: str) -> str:
     """A compact table's picture in fewer lines: the game's long words shortened
-    (`_SHORT_WORDS`), the indented lines under a heading of `_JOINED` set on its line and
-    those under a heading of `_GATHERED` on one line under it, "; " between them (a hand of
-    five cards took six lines of an 80x24 screen), and a map's column letters drawn once."""
+    (`_SHORT_WORDS`, `_REWRITES`), the indented lines under a heading of `_JOINED` set on
+    its line and those under a heading of `_GATHERED` on one line under it, "; " between
+    them (a hand of five cards took six lines of an 80x24 screen), and a map's column
+    letters drawn once."""
     for long, short in _SHORT_WORDS.get(game_id, ()):
         picture = picture.replace(long, short)
+    for pattern, replacement in _REWRITES.get(game_id, ()):
+        picture = pattern.sub(replacement, picture)
     heads = _JOINED.get(game_id, ())
     gathers = _GATHERED.get(game_id, ())
     out: list[str] = []
