@@ -413,3 +413,19 @@ def test_a_compact_episodes_table_takes_fewer_lines() -> None:
     seats = [line for line in short.splitlines() if line.startswith("  Seat ")]
     assert len(seats) == 2 and all(line.count("cards in hand") == 2 for line in seats)
     assert len(short.splitlines()) == len(picture.splitlines()) - 2
+
+
+def test_latest_news_counts_the_lines_a_long_event_wraps_to() -> None:
+    """Issue 33 item 10: an event wider than the terminal took two lines where the layout
+    counted one, and pushed the table's top off an 80x24 screen."""
+    from timelord.cli.terminal import News, latest_news
+
+    blocks = [News(["a" * 100, "b" * 100], "Your move: x")]
+
+    def tall(text: str) -> int:
+        return 1 + len(text) // 80  # a line of 100 wraps to 2
+
+    kept = latest_news(blocks, 4, tall)
+    assert kept == [News(["(1 earlier event)"]), News(["b" * 100], "Your move: x")]
+    assert sum(tall(line) for b in kept for line in b.lines) + 1 <= 4
+    assert latest_news(blocks, 4) == blocks  # counted one line each, all of it "fitted"

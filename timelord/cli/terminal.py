@@ -119,11 +119,18 @@ class News:
         return len(self.lines) + (1 if self.heading else 0)
 
 
-def latest_news(blocks: Sequence[News], room: int) -> list[News]:
+def latest_news(
+    blocks: Sequence[News], room: int, tall: Callable[[str], int] = lambda text: 1
+) -> list[News]:
     """The latest news that fits in `room` lines, one line saying how many earlier events
-    are left out (the table shows where things stand; the prompt must stay in sight)."""
-    total = sum(b.height() for b in blocks)
-    if total <= room:
+    are left out (the table shows where things stand; the prompt must stay in sight).
+    `tall` says how many lines one event or heading takes once wrapped (one by default)."""
+
+    def height(block: News) -> int:
+        head = tall(block.heading) if block.heading else 0
+        return head + sum(tall(line) for line in block.lines)
+
+    if sum(height(b) for b in blocks) <= room:
         return list(blocks)
     lines = [line for block in blocks for line in block.lines]
     if room <= 1 and lines:  # one line: the latest event, and how many are left out
@@ -133,14 +140,21 @@ def latest_news(blocks: Sequence[News], room: int) -> list[News]:
     keep: list[News] = []
     left = max(1, room - 1)
     for block in reversed(blocks):
-        if block.height() <= left:
+        if height(block) <= left:
             keep.insert(0, block)
-            left -= block.height()
+            left -= height(block)
             continue
-        if left > 1 and block.heading:
-            keep.insert(0, News(block.lines[-(left - 1) :], block.heading))
-        elif left > 0:  # too little room for its heading: its latest events only
-            keep.insert(0, News(block.lines[-left:]))
+        head = tall(block.heading) if block.heading else 0
+        headed = bool(block.heading) and left > head  # else its latest events only
+        space = left - head if headed else left
+        taken: list[str] = []
+        for line in reversed(block.lines):
+            if tall(line) > space:
+                break
+            taken.insert(0, line)
+            space -= tall(line)
+        if taken:
+            keep.insert(0, News(taken, block.heading if headed else ""))
         break
     shown = sum(len(b.lines) for b in keep)
     hidden = sum(len(b.lines) for b in blocks) - shown
