@@ -194,7 +194,10 @@ BOARD_MARK = {
 
 
 #: the first and last lines of a game's map, where the terminal draws one
-MAP_EDGES = {"clue": ("   abcdefghijklmnopqrstuvwxy", "12 PPPPPP")}
+MAP_EDGES = {
+    "clue": ("   abcdefghijklmnopqrstuvwxy", "12 PPPPPP"),
+    "keys": ("     a     b     c     d     e     f     g",),
+}
 
 
 def _tmux_start(socket: str, cols: int, rows: int, argv: str) -> None:
@@ -370,3 +373,59 @@ def test_a_compact_card_game_table_takes_fewer_lines() -> None:
     hand = next(line for line in short.splitlines() if line.startswith("Your hand:"))
     names = [line.strip() for line in picture.split("Your hand:\n", 1)[1].splitlines()]
     assert hand == "Your hand: " + "; ".join(n for n in names if n)
+
+
+def test_a_three_player_card_game_keeps_its_turn_heading_in_sight_at_80x24() -> None:
+    """Issue 33 item 10: mid-game with three players the Card Game's turn heading and title
+    scrolled off the top of an 80x24 screen; each seat's Locations now share a line and the
+    title ends the heading's line, so every fresh turn shows the whole table and the menu."""
+    socket = f"timelord-cg3-{os.getpid()}"
+    _tmux_start(socket, 80, 24, "play card-game --seats human,random,random --seed 19")
+    prompt = "Your move (number"
+    prompt_end = "? for help):"
+    seen = 0
+    try:
+        for _ in range(30):
+            shown = _wait_screen(socket, lambda s: s.rstrip().endswith(prompt_end))
+            menu = shown.rsplit("Your moves (", 1)
+            fresh = len(menu) == 2 and menu[1].count(prompt) == 1  # not a group opened
+            if fresh:
+                seen += 1
+                assert "== Turn" in shown and "card-game: Red (you)" in shown, shown
+                assert "Your hand:" in shown and "-- Green" in shown, shown
+            _tmux(socket, "send-keys", "-t", "play", "1", "Enter")
+            _wait_screen(socket, lambda s, t=shown: s != t)
+        assert seen >= 10
+    finally:
+        _tmux(socket, "kill-server")
+
+
+def test_a_compact_episodes_table_takes_fewer_lines() -> None:
+    """Issue 33 item 10: at 80x24 the Episodes lesson's table lost its top lines; compact, the
+    title's words leave its first line, the seats go two a line and the pile joins the deck."""
+    from timelord.cli.terminal import shortened
+
+    game = load("episodes", players=4)
+    state = game.new_game(3)
+    picture = readable.picture(game, game.render_view(state.view(0)))
+    short = shortened("episodes", picture)
+    assert short.splitlines()[0].startswith("round 1/100")  # the title says "episodes: Seat 1"
+    seats = [line for line in short.splitlines() if line.startswith("  Seat ")]
+    assert len(seats) == 2 and all(line.count("cards in hand") == 2 for line in seats)
+    assert len(short.splitlines()) == len(picture.splitlines()) - 2
+
+
+def test_latest_news_counts_the_lines_a_long_event_wraps_to() -> None:
+    """Issue 33 item 10: an event wider than the terminal took two lines where the layout
+    counted one, and pushed the table's top off an 80x24 screen."""
+    from timelord.cli.terminal import News, latest_news
+
+    blocks = [News(["a" * 100, "b" * 100], "Your move: x")]
+
+    def tall(text: str) -> int:
+        return 1 + len(text) // 80  # a line of 100 wraps to 2
+
+    kept = latest_news(blocks, 4, tall)
+    assert kept == [News(["(1 earlier event)"]), News(["b" * 100], "Your move: x")]
+    assert sum(tall(line) for b in kept for line in b.lines) + 1 <= 4
+    assert latest_news(blocks, 4) == blocks  # counted one line each, all of it "fitted"

@@ -18,6 +18,7 @@ from timelord.core.people import people_numbered
 from timelord.core.rulebook import parse_rules, rules_text
 from timelord.learn import (
     LEARNER,
+    LESSON_BOT,
     REGIONS,
     LessonError,
     lesson_from_toml,
@@ -26,6 +27,7 @@ from timelord.learn import (
     play_plan,
 )
 from timelord.server import create_app
+from timelord.server.table.live import bot_name
 
 #: The special moments each lesson must reach (what a newcomer must have seen once before a
 #: real game), as event kinds the learner is told.
@@ -178,3 +180,33 @@ def test_the_server_starts_a_lesson_table_the_plan_replays_on(client: TestClient
     assert client.post("/api/learn/no-such-game").json()["code"] == "lesson/not_found"
     assert client.post("/api/learn/keys", json={"seed": 1}).status_code == 400
     assert client.get("/learn/no-such-game").status_code == 404
+
+
+def test_a_lesson_table_seats_its_other_players_as_bots_and_ends_as_a_lesson(
+    client: TestClient,
+) -> None:
+    """Issue 33 item 4: the lesson's other seats showed as "Seat 2 (guest)", and once the
+    plan ran out the board said "Waiting for Seat 2 (north) (guest)". They are the lesson's
+    bot, named as bots are named ("Bot (casual)"), and the end says the lesson is over."""
+    data = client.post("/api/learn/keys").json()
+    tokens = [s["token"] for s in data["seats"]]
+    seats = client.get(f"/api/tables/{data['id']}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Seat 1 (south)", bot_name(LESSON_BOT)]
+    assert [s["guest"] for s in seats] == [True, False]
+    board = f"/tables/{data['id']}/board?token={tokens[LEARNER]}"
+    waited = False
+    for version, ply in enumerate(data["plan"]):
+        if ply["seat"] != LEARNER and not waited:  # mid-lesson: the bot is waited for
+            assert f"Waiting for {bot_name(LESSON_BOT)}." in client.get(board).text
+            waited = True
+        step = {"version": version, "action": ply["action"]}
+        url = f"/api/tables/{data['id']}/actions?token={tokens[ply['seat']]}"
+        assert client.post(url, json=step).status_code == 200
+    assert waited
+    snap = client.get(f"/api/tables/{data['id']}?token={tokens[LEARNER]}").json()
+    assert snap["to_move"] != LEARNER  # the lesson ends on the learner's move
+    assert snap["seats"][1]["lesson_until"] == len(data["plan"])
+    page = client.get(board).text
+    assert "The lesson is over" in page and "Waiting for" not in page
+    assert "Lesson over" in page and "to move" not in page
+    assert f"{bot_name(LESSON_BOT)} (guest)" not in page and "Seat 2" not in page

@@ -228,7 +228,9 @@ class HumanAgent(Agent):
             menu = Menu(entries, menu.size - extra)
         page = min(menu.size, len(menu.items)) + extra
         if screen.rich:
-            news = latest_news(news, max(told, room - page))
+            # an event wider than the terminal takes more than its one line
+            tall = screen.lines_of
+            news = latest_news(news, max(told, room - page), lambda t: tall(f"  • {t}"))
         for part in parts:
             screen.show(part)
         screen.news(self.game, news)

@@ -50,9 +50,34 @@ FULL, NO_LEGEND, COMPACT, BARE = 0, 1, 2, 3
 _SPARE = {"clue": ("Recent",)}
 
 #: game id -> (long, short) words its compact table shortens
-_SHORT_WORDS = {"card-game": (("TARDIS in play ", "TARDIS "), ("Daleks in play ", "Daleks "))}
+_SHORT_WORDS = {
+    "card-game": (
+        ("TARDIS in play ", "TARDIS "),
+        ("Daleks in play ", "Daleks "),
+        (" VP as it stands,", " VP,"),
+        (" | VP unknown until the attack turns up", " | VP ?"),
+        ("? (face-down)", "?"),
+    )
+}
+#: game id -> (pattern, replacement) its compact table rewrites: the game's name and your
+#: seat (the title says them), a count that says nothing yet, the pile under its deck line,
+#: the seats' lines two by two
+_REWRITES: dict[str, list[tuple[re.Pattern[str], str]]] = {
+    "episodes": [
+        (re.compile(r"^Episodes - Seat \d+ - ", re.M), ""),
+        (re.compile(r" \(reshuffled 0x\)"), ""),
+        (re.compile(r"\n +top of the pile last: "), "; top last: "),
+        (re.compile(r"^(  Seat .*cards in hand)\n  (?=Seat )", re.M), r"\1; "),  # two a line
+    ],
+}
 #: game id -> headings whose indented lines its compact table sets on one line
 _JOINED = {"card-game": ("Your hand:",)}
+#: game id -> headings whose indented lines its compact table gathers on one indented line
+#: under them (a seat's Locations: one line each ran a three-player table off 24 lines)
+_GATHERED = {"card-game": ("-- ",)}
+#: a line of a map's column letters only ("  a  b  c"): drawn over the map and again under
+#: it, where a compact table draws it once
+_RULER = re.compile(r"^\s*(?:[a-z]\s+){2,}[a-z]\s*$")
 
 #: games whose compact table sets the lines around their map beside it, not above and below
 #: (Clue's map is 28 columns of a terminal's 80: under it, its key pushed the map off an 80x24
@@ -94,11 +119,18 @@ class News:
         return len(self.lines) + (1 if self.heading else 0)
 
 
-def latest_news(blocks: Sequence[News], room: int) -> list[News]:
+def latest_news(
+    blocks: Sequence[News], room: int, tall: Callable[[str], int] = lambda text: 1
+) -> list[News]:
     """The latest news that fits in `room` lines, one line saying how many earlier events
-    are left out (the table shows where things stand; the prompt must stay in sight)."""
-    total = sum(b.height() for b in blocks)
-    if total <= room:
+    are left out (the table shows where things stand; the prompt must stay in sight).
+    `tall` says how many lines one event or heading takes once wrapped (one by default)."""
+
+    def height(block: News) -> int:
+        head = tall(block.heading) if block.heading else 0
+        return head + sum(tall(line) for line in block.lines)
+
+    if sum(height(b) for b in blocks) <= room:
         return list(blocks)
     lines = [line for block in blocks for line in block.lines]
     if room <= 1 and lines:  # one line: the latest event, and how many are left out
@@ -108,14 +140,21 @@ def latest_news(blocks: Sequence[News], room: int) -> list[News]:
     keep: list[News] = []
     left = max(1, room - 1)
     for block in reversed(blocks):
-        if block.height() <= left:
+        if height(block) <= left:
             keep.insert(0, block)
-            left -= block.height()
+            left -= height(block)
             continue
-        if left > 1 and block.heading:
-            keep.insert(0, News(block.lines[-(left - 1) :], block.heading))
-        elif left > 0:  # too little room for its heading: its latest events only
-            keep.insert(0, News(block.lines[-left:]))
+        head = tall(block.heading) if block.heading else 0
+        headed = bool(block.heading) and left > head  # else its latest events only
+        space = left - head if headed else left
+        taken: list[str] = []
+        for line in reversed(block.lines):
+            if tall(line) > space:
+                break
+            taken.insert(0, line)
+            space -= tall(line)
+        if taken:
+            keep.insert(0, News(taken, block.heading if headed else ""))
         break
     shown = sum(len(b.lines) for b in keep)
     hidden = sum(len(b.lines) for b in blocks) - shown
@@ -174,18 +213,34 @@ def beside_lines(game_id: str, grid: Sequence[str], rest: Sequence[str]) -> list
 
 def shortened(game_id: str, picture: str) -> str:
     """A compact table's picture in fewer lines: the game's long words shortened
-    (`_SHORT_WORDS`) and the indented lines under a heading of `_JOINED` set on one line,
-    "; " between them (a hand of five cards took six lines of an 80x24 screen)."""
+    (`_SHORT_WORDS`, `_REWRITES`), the indented lines under a heading of `_JOINED` set on
+    its line and those under a heading of `_GATHERED` on one line under it, "; " between
+    them (a hand of five cards took six lines of an 80x24 screen), and a map's column
+    letters drawn once."""
     for long, short in _SHORT_WORDS.get(game_id, ()):
         picture = picture.replace(long, short)
+    for pattern, replacement in _REWRITES.get(game_id, ()):
+        picture = pattern.sub(replacement, picture)
     heads = _JOINED.get(game_id, ())
+    gathers = _GATHERED.get(game_id, ())
     out: list[str] = []
-    joining = False
+    mode = ""  # what the indented lines after the last heading do: join, gather, gathered
     for line in picture.splitlines():
-        if joining and line.startswith("  "):
+        if line.startswith("  ") and mode == "join":
             out[-1] += ("" if out[-1].endswith(":") else ";") + " " + line.strip()
             continue
-        joining = line.startswith(heads) if heads else False
+        if line.startswith("  ") and mode == "gather":
+            out.append("  " + line.strip())
+            mode = "gathered"
+            continue
+        if line.startswith("  ") and mode == "gathered":
+            out[-1] += "; " + line.strip()
+            continue
+        plain = _ANSI.sub("", line)
+        if _RULER.match(plain) and any(_ANSI.sub("", seen) == plain for seen in out):
+            continue
+        mode = "join" if heads and line.startswith(heads) else ""
+        mode = "gather" if gathers and line.startswith(gathers) else mode
         out.append(line)
     return "\n".join(out)
 
@@ -372,6 +427,11 @@ class Screen:
         drawn = max(len(_ANSI.sub("", line)) for line in parts[0]) if parts else 0
         room = width - drawn - _GAP
         if parts is None or room < _MIN_BESIDE:
+            first, _, rest_of = picture.partition("\n")
+            head = _ANSI.sub("", first).rstrip()
+            if head and len(head) + _GAP + len(title) <= width:  # the title ends line one
+                top = styled(game, first.rstrip()).append(" " * _GAP + title, style="dim")
+                return Group(top, styled(game, rest_of)) if rest_of else top
             return Group(Text(title, style="dim"), styled(game, picture))
         grid, rest = parts
         beside = Text(f"{title}: ", style="dim").append_text(

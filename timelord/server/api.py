@@ -117,6 +117,9 @@ class SeatInfo(BaseModel):
     stand_in: str | None = Field(description="the bot playing for the seat's person now")
     stand_in_name: str | None = Field(None, description="that bot's name on screen")
     named: bool = Field(False, description="the seat's person gave its name")
+    lesson_until: int | None = Field(
+        None, description="a seat a lesson's page plays: the version where the lesson ends"
+    )
     muted: bool = Field(description="the creator muted this seat's chat")
 
 

@@ -27,7 +27,7 @@ from timelord.core.events import Event
 from timelord.core.game import Game, State
 from timelord.core.record import Record
 from timelord.core.rulebook import Section, game_rulings, parse_rules, rules_text
-from timelord.learn import LEARNER, Lesson, has_lesson, load_lesson, plan
+from timelord.learn import LEARNER, LESSON_BOT, Lesson, has_lesson, load_lesson, plan
 from timelord.server.boards import render_board
 from timelord.server.bodies import MAX_SINCE
 from timelord.server.errors import ApiError, Code, responses
@@ -535,6 +535,7 @@ async def start_lesson(request: Request, game_id: str) -> Response:
         lesson.seed,
         client,
         public_deal=True,
+        lesson=(LESSON_BOT, len(plies)),
     )
     base = str(request.base_url).rstrip("/")
     answer = {

@@ -56,12 +56,15 @@ def read_snapshot(
     seats = data.get("seats")
     names = None
     guests: list[bool] = []
+    lesson_until: list[int | None] = []
     stand_in = None
     if isinstance(seats, list) and len(seats) == game.players:
         found = [s.get("name") if isinstance(s, Mapping) else None for s in seats]
         if all(isinstance(n, str) and n for n in found):
             names = [str(n) for n in found]
             guests = [s.get("guest") is True for s in seats]
+        ends = [s.get("lesson_until") if isinstance(s, Mapping) else None for s in seats]
+        lesson_until = [e if isinstance(e, int) and not isinstance(e, bool) else None for e in ends]
         own = seats[seat] if seat is not None and isinstance(seats[seat], Mapping) else {}
         if own.get("stand_in"):
             stand_in = str(own.get("stand_in_name") or "the stand-in bot")
@@ -80,6 +83,7 @@ def read_snapshot(
         version=version,
         replay=replay,
         stand_in=stand_in,
+        lesson_until=lesson_until,
     )
 
 

@@ -101,6 +101,18 @@ class Snapshot:
     stand_in: str | None = None
     #: the first event the log lists (0: the latest `event_log` limit of them)
     log_from: int = 0
+    #: per seat, where a lesson's page plays the seat from its plan: the version at which the
+    #: lesson ends (None: a seat of its own), so the board says the lesson is over then
+    #: rather than wait for a seat nobody will play
+    lesson_until: Sequence[int | None] = ()
+
+    def lesson_over(self) -> bool:
+        """Whether the seat to move is a lesson's, and the lesson's plan has run out."""
+        seat = self.to_move
+        ends = (
+            self.lesson_until[seat] if seat is not None and seat < len(self.lesson_until) else None
+        )
+        return ends is not None and self.version >= ends
 
     def label(self, action: Action) -> str:
         """How the menu names `action` for this seat (from the view only)."""
@@ -295,7 +307,7 @@ def seat_colour(seat: int) -> str:
 def seat_chip(snap: Snapshot, seat: int, turn_mark: bool = True) -> Model:
     """A seat's colour dot with its initial and name; `turn_mark`: say "◀ to move" beside
     it when it is that seat's turn (once per seat: a seat's heading, not every mention)."""
-    marked = turn_mark and seat == snap.to_move and not snap.over
+    marked = turn_mark and seat == snap.to_move and not snap.over and not snap.lesson_over()
     return {
         "cls": "seat-chip to-move" if marked else "seat-chip",
         "colour": seat_colour(seat),
@@ -358,6 +370,8 @@ def legal_panel(snap: Snapshot) -> Model:
             note = f"{snap.stand_in} is playing your seat: take it back to play."
         elif snap.to_move == snap.seat:
             note = "This seat was to move here."
+        elif snap.lesson_over():
+            note = "The lesson is over: the lobby has a normal game against a bot."
         else:
             note = f"Waiting for {_waiting(snap)}."
         return {"note": note, "groups": []}
@@ -472,6 +486,8 @@ def frame(
         status = f"{snap.stand_in} plays your turn"
     elif snap.my_turn:
         status = "Your turn"
+    elif snap.lesson_over():
+        status = "Lesson over"
     elif snap.to_move is not None:
         status = f"{snap.table_name(snap.to_move)} to move"
     else:

@@ -18,7 +18,7 @@ from timelord.server.clocks import Clock
 from timelord.server.errors import ApiError, Code
 from timelord.server.limits import Limits, check_count, client_key
 from timelord.server.table.database import Db
-from timelord.server.table.live import Live, hash_token, new_state, seat_url
+from timelord.server.table.live import Live, bot_name, hash_token, new_state, seat_url
 from timelord.server.table.loading import Loader
 from timelord.server.table.seats import check_name
 
@@ -69,13 +69,17 @@ class Creating:
         clock: Any = None,
         stand_in: Any = None,
         allow_undo: Any = False,
+        lesson: tuple[str, int] | None = None,
     ) -> tuple[Live, list[str | None], str]:
         """A new table, the tokens of its human seats and its creator's token (given once,
         only hashes kept); 429 `rate/limited` past a limit of the creator's `client` address
         or of the server. A table with open seats waits for people to claim them. A
         logged-in `player` (id, name) sits in the first human seat, tied to it.
         `public_deal`: the seed is one everybody may know (a lesson's, in the game's data),
-        taken whatever `allow_seed` says; the table is marked seeded like any other."""
+        taken whatever `allow_seed` says; the table is marked seeded like any other.
+        `lesson` (bot spec, plan length): the seats after the first are played by a
+        lesson's page from its plan: named as that bot (a name people may not take), not
+        guests, and marked with the version where the lesson ends."""
         game, specs = configure(game_id, options, seats, self.own)
         key: bytes | None = None
         seeded = seed is not None
@@ -114,6 +118,8 @@ class Creating:
             entry: dict[str, Any] = {"agent": spec, "token_hash": token and hash_token(token)}
             if name is not None:
                 entry["name"] = name
+            if lesson is not None and seats_json:
+                entry |= {"name": bot_name(lesson[0]), "lesson": lesson[1]}
             seats_json.append(entry)
         if player is not None and HUMAN in specs:
             seats_json[specs.index(HUMAN)] |= {"player": player[0], "name": player[1]}

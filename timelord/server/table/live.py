@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import hashlib
 import secrets
 import time
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from timelord.agents import Agent
-from timelord.core import Action, Game, State
+from timelord.core import Action, Game, GameError, State, load
 from timelord.core.events import Event
 from timelord.core.keyed import KeyedRng, derive_seed
 from timelord.server import clocks
@@ -229,7 +230,7 @@ class Live:
     def guest(self, seat: int) -> bool:
         """Whether a person without an account sits at the seat (shown as a guest)."""
         entry = self.seats[seat]
-        return entry["agent"] == HUMAN and not entry.get("player")
+        return entry["agent"] == HUMAN and not entry.get("player") and "lesson" not in entry
 
     def seats_json(self) -> list[dict[str, Any]]:
         """The snapshot's `seats`: name, kind, presence and stand-in of each seat."""
@@ -249,6 +250,7 @@ class Live:
                     ),
                     "muted": bool(entry.get("muted")),
                     "named": bool(entry.get("name")),
+                    **({"lesson_until": entry["lesson"]} if "lesson" in entry else {}),
                 }
             )
         return out
@@ -307,8 +309,8 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
             {
                 "seat": i,
                 "agent": s["agent"],
-                "name": s.get("name") or default_name(i, s),
-                "guest": s["agent"] == HUMAN and not s.get("player"),
+                "name": stored_seat_name(stored.game, len(stored.seats), i, s),
+                "guest": s["agent"] == HUMAN and not s.get("player") and "lesson" not in s,
             }
             for i, s in enumerate(stored.seats)
         ],
@@ -320,6 +322,23 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
         "winners": None if stored.result is None else stored.result.get("winners"),
         "seeded": stored.seeded,
     }
+
+
+@functools.lru_cache(maxsize=32)
+def _seat_names_game(game_id: str, players: int) -> Game | None:
+    """A game to read its seat names from (loading one is cheap, but lists show many tables);
+    None for a game id this server does not know."""
+    try:
+        return load(game_id, players=players)
+    except (GameError, KeyError, ValueError):
+        return None
+
+
+def stored_seat_name(game_id: str, players: int, seat: int, entry: dict[str, Any]) -> str:
+    """A stored table's seat name as the table itself shows it (`seat_name`): an unnamed
+    person's seat by the game's name for it ("Red"), not "Seat 1"."""
+    game = _seat_names_game(game_id, players)
+    return default_name(seat, entry) if game is None else seat_name(game, seat, entry)
 
 
 def default_name(seat: int, entry: dict[str, Any]) -> str:
