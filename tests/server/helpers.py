@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import json
 import os
 import pwd
 import shutil
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -216,3 +218,18 @@ class FakeClock:
 def _wake(woken: Any) -> None:
     if not woken.done():
         woken.set_result(None)
+
+
+def call(base: str, path: str, body: Any = None) -> Any:
+    """A request to a served app as its page sends one (a JSON body, the server's own
+    Origin): a POST with `body`, else a GET; JSON answers (the API's, and every POST's)
+    decoded, pages and board fragments as text."""
+    request = urllib.request.Request(
+        f"{base}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        method="GET" if body is None else "POST",
+        headers={"Content-Type": "application/json", "Origin": base},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        text = answer.read().decode()
+    return json.loads(text) if body is not None or path.startswith("/api/") else text

@@ -6,14 +6,12 @@ since this seat's last move, and a live region says it is this seat's turn."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.server.helpers import wait_for
+from tests.server.helpers import call, wait_for
 
 #: Recorded before any page script runs: every Web Animation started on an element of the
 #: board (motion.js uses Element.animate) and every sound started (sound.js plays an Audio).
@@ -32,28 +30,17 @@ HTMLMediaElement.prototype.play = function () {
 """
 
 
-def _call(base: str, path: str, body: Any = None) -> Any:
-    request = urllib.request.Request(
-        f"{base}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        method="GET" if body is None else "POST",
-        headers={"Content-Type": "application/json", "Origin": base},
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
-
 def _play_turn(base: str, table: dict[str, Any], seat: int) -> None:
     """The seat's whole turn through the API, opening a door where it can (so the other
     seat's board has a door to turn over)."""
     tid, token = table["id"], table["seats"][seat]["token"]
     for _ in range(20):
-        snap = _call(base, f"/api/tables/{tid}?token={token}")
+        snap = call(base, f"/api/tables/{tid}?token={token}")
         if snap["to_move"] != seat or snap["over"]:
             return
         doors = [a for a in snap["legal"] if a["type"] == "OpenDoor"]
         action = (doors or snap["legal"])[0]
-        _call(
+        call(
             base,
             f"/api/tables/{tid}/actions?token={token}",
             {"version": snap["version"], "action": action},
@@ -71,7 +58,7 @@ def _my_turn(page: Any) -> bool:
 
 def _table(base: str) -> dict[str, Any]:
     body = {"game": "keys", "seats": ["human", "human"], "seed": 5}
-    return dict(_call(base, "/api/tables", body))
+    return dict(call(base, "/api/tables", body))
 
 
 @pytest.fixture

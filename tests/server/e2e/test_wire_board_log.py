@@ -4,46 +4,32 @@ people in Chromium."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
-from tests.server.helpers import wait_for
-
-
-def _call(base: str, path: str, body: Any = None) -> Any:
-    request = urllib.request.Request(
-        f"{base}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        method="GET" if body is None else "POST",
-        headers={"Content-Type": "application/json", "Origin": base},
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        text = answer.read().decode()
-    return json.loads(text) if body is not None or path.startswith("/api/") else text
+from tests.server.helpers import call, wait_for
 
 
 def _act(base: str, table: dict[str, Any], seat: int) -> None:
     tid, token = table["id"], table["seats"][seat]["token"]
-    snap = _call(base, f"/api/tables/{tid}?token={token}")
+    snap = call(base, f"/api/tables/{tid}?token={token}")
     assert snap["to_move"] == seat, snap["to_move"]
     body = {"version": snap["version"], "action": snap["legal"][0]}
-    _call(base, f"/api/tables/{tid}/actions?token={token}", body)
+    call(base, f"/api/tables/{tid}/actions?token={token}", body)
 
 
 def test_the_board_is_fetched_without_the_log_held_and_the_log_keeps_every_sentence(
     server: str, page: Any
 ) -> None:
     body = {"game": "keys", "seats": ["human", "human"], "seed": 5}
-    table = _call(server, "/api/tables", body)
+    table = call(server, "/api/tables", body)
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/board" in r.url else None)
     page.goto(table["seats"][0]["url"])
     page.wait_for_selector(".log-turns")
     version = int(page.get_attribute(".frame", "data-version"))
     for _ in range(4):
-        snap = _call(server, f"/api/tables/{table['id']}?token={table['seats'][0]['token']}")
+        snap = call(server, f"/api/tables/{table['id']}?token={table['seats'][0]['token']}")
         _act(server, table, snap["to_move"])
         version += 1
         wait_for(lambda v=version: int(page.get_attribute(".frame", "data-version")) >= v)
@@ -55,7 +41,7 @@ def test_the_board_is_fetched_without_the_log_held_and_the_log_keeps_every_sente
     held = [int(found.group(1)) for found in logs if found is not None]
     assert held == sorted(held) and held[0] > 0, held
     # every event's sentence is the one the whole board writes for it
-    whole = _call(server, f"/tables/{table['id']}/board?token={table['seats'][0]['token']}")
+    whole = call(server, f"/tables/{table['id']}/board?token={table['seats'][0]['token']}")
     # (a turn's own sentence is the heading of its group in the page's log)
     sentences = re.findall(r"<li[^>]*data-kind=\"(?!turn\")[^\"]*\">(.*?)</li>", whole)
     assert sentences
