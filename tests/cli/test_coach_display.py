@@ -56,6 +56,9 @@ def test_a_real_hint_at_the_terminal_shows_intervals_inside_0_to_100(
     _script(monkeypatch, ["hint", "q"])
     assert main(["play", "keys", "--seats", "human,random", "--seed", "4", "--hints"]) == 1
     out = capsys.readouterr().out
+    # the coach's moves, each with its value (the former test_hint check, same game)
+    listed = re.findall(r"^\s+\d\. (.+): (\d+)% expected win share", out, re.M)
+    assert 1 <= len(listed) <= 3
     found = _INTERVAL.findall(out)
     assert 1 <= len(found) <= 3
     for low, high in found:

@@ -3,25 +3,11 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-import timelord.cli.human as human
 from timelord.cli.main import main
 
 from .test_play import _script
-
-
-def test_hint_lists_the_coachs_moves_with_values(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(human, "HINT_SECONDS", 0.2)
-    _script(monkeypatch, ["hint", "q"])
-    assert main(["play", "keys", "--seats", "human,random", "--seed", "4", "--hints"]) == 1
-    out = capsys.readouterr().out
-    found = re.findall(r"^\s+\d\. (.+): (\d+)% expected win share", out, re.M)
-    assert 1 <= len(found) <= 3
 
 
 def test_hint_is_refused_where_the_game_does_not_allow_it(
