@@ -1,5 +1,7 @@
-"""Connections whose request headers never finish are closed (issue 18, item 6): uvicorn's
-protocols driven by hand with a fake timer, and once through a real `timelord serve`."""
+"""The HTTP protocol `timelord serve` runs: connections whose request headers never finish are
+closed, and a request past its address's rate is refused as its headers arrive, nothing
+behind it parsed. uvicorn's protocols driven by hand with a fake timer and transport, and
+once through a real `timelord serve`."""
 
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ from uvicorn.server import ServerState
 
 from tests.server.helpers import Server
 from tests.support import aio
-from timelord.server.proxy import H11HeaderTimeout, header_timeout_protocol
+from timelord.server.admission import REFUSED_BYTES, REFUSED_HEAD_BYTES, Admission
+from timelord.server.protocol import H11HeaderTimeout, serving_protocol
+from timelord.server.proxy import Proxies
 
 
 class Timer:
@@ -85,8 +89,8 @@ async def _ok(scope: Any, receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": b"ok"})
 
 
-def _connect(kind: type[Any], loop: FakeLoop) -> tuple[Any, Transport]:
-    config = uvicorn.Config(_ok, log_level="warning", lifespan="off")
+def _connect(kind: type[Any], loop: FakeLoop, app: Any = _ok) -> tuple[Any, Transport]:
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
     config.load()
     protocol = kind(config=config, server_state=ServerState(), app_state={}, _loop=loop)
     transport = Transport()
@@ -95,7 +99,7 @@ def _connect(kind: type[Any], loop: FakeLoop) -> tuple[Any, Transport]:
     return protocol, transport
 
 
-@pytest.mark.parametrize("kind", [H11HeaderTimeout, header_timeout_protocol(3.0)])
+@pytest.mark.parametrize("kind", [H11HeaderTimeout, serving_protocol(3.0)])
 def test_a_connection_whose_headers_stall_is_closed(kind: type[Any]) -> None:
     async def scenario() -> None:
         loop = FakeLoop(asyncio.get_running_loop())
@@ -108,7 +112,7 @@ def test_a_connection_whose_headers_stall_is_closed(kind: type[Any]) -> None:
     aio.run(scenario())
 
 
-@pytest.mark.parametrize("kind", [H11HeaderTimeout, header_timeout_protocol(3.0)])
+@pytest.mark.parametrize("kind", [H11HeaderTimeout, serving_protocol(3.0)])
 def test_a_request_that_arrives_in_time_is_answered_and_the_clock_restarts(
     kind: type[Any],
 ) -> None:
@@ -141,3 +145,80 @@ def test_serve_drops_a_half_sent_request(sqlite_url: str, tmp_path: Path) -> Non
         assert server.client.get("/api/tables").status_code == 200
     finally:
         server.stop()
+
+
+# -- refusals before the app ----------------------------------------------------------------
+
+
+class Counted:
+    """An app answering 200 that counts its calls and the scopes it was given."""
+
+    def __init__(self) -> None:
+        self.scopes: list[Any] = []
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.scopes.append(scope)
+        await _ok(scope, receive, send)
+
+
+def _refusing(burst: float, trusted: tuple[str, ...] = ()) -> type[Any]:
+    """The serving protocol over an admission that allows `burst` requests and then no more
+    (its rate is one a day)."""
+    return serving_protocol(3.0, Admission(Proxies(trusted), rate=1 / 86400, burst=burst))
+
+
+GET = b"GET /api/tables HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.66\r\n\r\n"
+
+
+def test_a_refused_request_is_answered_before_the_app_and_nothing_behind_it_is_parsed() -> None:
+    async def scenario() -> None:
+        app = Counted()
+        protocol, transport = _connect(_refusing(0), FakeLoop(asyncio.get_running_loop()), app)
+        protocol.data_received(GET * 50)
+        assert transport.written == REFUSED_BYTES and transport.closed
+        protocol.data_received(GET)  # what the client still sends is not even parsed
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert app.scopes == [] and not protocol.pipeline and protocol.cycle is None
+        assert transport.written == REFUSED_BYTES
+
+    aio.run(scenario())
+
+
+def test_a_refusal_behind_pipelined_requests_waits_for_their_answers() -> None:
+    async def scenario() -> None:
+        app = Counted()
+        protocol, transport = _connect(_refusing(2), FakeLoop(asyncio.get_running_loop()), app)
+        protocol.data_received(GET * 50)
+        assert transport.written == b"" and not transport.closed  # the first is being answered
+        for _ in range(40):
+            await asyncio.sleep(0)
+        answers = transport.written.split(b"HTTP/1.1 ")[1:]
+        assert [a.split(b" ")[0] for a in answers] == [b"200", b"200", b"429"]
+        assert transport.written.endswith(REFUSED_BYTES) and transport.closed
+        assert len(app.scopes) == 2  # the 47 behind the refusal never became requests
+        assert all(s["extensions"] == {"timelord.admitted": {}} for s in app.scopes)
+
+    aio.run(scenario())
+
+
+def test_the_protocol_refuses_by_the_forwarded_address_behind_a_trusted_proxy() -> None:
+    async def scenario() -> None:
+        kind = _refusing(1, trusted=("127.0.0.1",))
+        loop = FakeLoop(asyncio.get_running_loop())
+        protocol, transport = _connect(kind, loop)
+        protocol.data_received(GET)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert transport.written.startswith(b"HTTP/1.1 200")
+        other = GET.replace(b"203.0.113.66", b"198.51.100.1")
+        protocol, transport = _connect(kind, loop)  # the same proxy, another client
+        protocol.data_received(other)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert transport.written.startswith(b"HTTP/1.1 200")
+        protocol, transport = _connect(kind, loop)
+        protocol.data_received(GET.replace(b"GET", b"HEAD"))
+        assert transport.written == REFUSED_HEAD_BYTES  # no body after a HEAD's headers
+
+    aio.run(scenario())
