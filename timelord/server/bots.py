@@ -273,6 +273,8 @@ class Bots:
                 free()
 
     def close(self) -> None:
+        for watch in list(self._watches):
+            watch.cancel()  # the processes it watches are about to go with the pool
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             # a search still thinking for a table that is going away is of no use to anyone
