@@ -98,6 +98,25 @@ def spin(limit: float, ticket: int | None = None) -> float:
     return time.monotonic() - started
 
 
+def niceness(ticket: int | None = None) -> int:
+    """In a pool process: its CPU niceness."""
+    return os.nice(0)
+
+
+def test_search_workers_run_below_the_process_answering_people() -> None:
+    """People's requests come before bots' thinking: the pool's processes are 10 steps of
+    CPU priority below the server (or at the lowest, 19)."""
+
+    async def run() -> int:
+        bots = Bots(Limits(bot_workers=1))
+        try:
+            return await asyncio.wait_for(bots.run(niceness), 60)
+        finally:
+            bots.close()
+
+    assert asyncio.run(run()) == min(19, os.nice(0) + 10)
+
+
 def test_a_cancelled_search_stops_and_frees_its_worker() -> None:
     """A search of up to two minutes, cancelled once running, stops (its flag): the one
     worker is free for the next search, which would otherwise wait the two minutes."""
