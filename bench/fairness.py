@@ -162,20 +162,31 @@ async def end_tables(server: Server, made: list[str]) -> None:
             await http.post(end)
 
 
+async def paced(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
+    """POST `url`, again after each 429 of the request rate, a second later as the answer
+    asks (this flood's tables are the measure, not the rate; a table limit's 429 is kept)."""
+    while True:
+        answer = await http.post(url, **kwargs)
+        if answer.status_code != 429 or "limit " in answer.json()["reason"]:
+            return answer
+        await asyncio.sleep(1.0)
+
+
 async def bot_table_flood(server: Server, tables: int, made: list[str]) -> None:
     """Open tables against a hard bot, claimed afterwards and handed to a hard stand-in
     (so bots search on every turn), until the limit refuses: up to twice the limit."""
     async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60) as http:
         for _ in range(tables * 2):
             body = {"game": "keys", "seats": ["open", "ismcts:hard"], "stand_in": "ismcts:hard"}
-            answer = await http.post("/api/tables", json=body)
+            answer = await paced(http, "/api/tables", json=body)
             if answer.status_code != 201:
                 continue
             table = answer.json()["id"]
             made.append(f"/api/tables/{table}/end?owner={answer.json()['owner_token']}")
-            seat = await http.post(f"/api/tables/{table}/seats/0/claim", json={"name": "F"})
+            seat = await paced(http, f"/api/tables/{table}/seats/0/claim", json={"name": "F"})
             token = seat.json()["token"]
-            await http.post(f"/api/tables/{table}/seats/0/stand-in", params={"token": token})
+            stand_in = f"/api/tables/{table}/seats/0/stand-in"
+            await paced(http, stand_in, params={"token": token})
 
 
 def pipeline_flood(port: int, flooders: int, answered: Any) -> None:

@@ -124,7 +124,8 @@ def serving_protocol(timeout: float, admission: Admission | None = None) -> type
                     self.flow.pause_reading()
                     self._refuse()
                     raise _Refused
-                self.scope["extensions"] = {ADMITTED: {}}
+                scope_now: dict[str, Any] = self.scope  # type: ignore[assignment]
+                scope_now.setdefault("extensions", {})[ADMITTED] = {}
             super().on_headers_complete()
 
         def _refuse(self) -> None:
