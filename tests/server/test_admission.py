@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.server.helpers import Server, wait_for
 from tests.support import aio
 from timelord.server import create_app
 from timelord.server.admission import (
@@ -125,3 +127,23 @@ def test_the_protocols_refusal_is_the_apps_to_the_byte() -> None:
     assert headers == REFUSED_START["headers"] and body == REFUSED_BODY["body"]
     assert {*HEADERS, (b"content-security-policy", CSP.encode())} <= set(headers)
     assert json.loads(body)["code"] == "rate/limited"
+
+
+def test_serve_caps_connections_per_address(sqlite_url: str, tmp_path: Path) -> None:
+    """`timelord serve --connections-per-client`: a socket held open takes the one
+    connection the address may hold, so its next request is refused until it closes."""
+    import websockets.sync.client
+
+    server = Server(sqlite_url, 0.0, tmp_path / "log", extra=("--connections-per-client", "1"))
+    try:
+        server.wait_ready()
+        made = server.client.post("/api/tables", json={"game": "keys", "seats": ["human"] * 2})
+        with websockets.sync.client.connect(
+            server.ws_url(f"/api/tables/{made.json()['id']}/ws")
+        ) as ws:
+            assert json.loads(ws.recv())["version"] == 0
+            refused = server.client.get("/api/tables")
+            assert (refused.status_code, refused.json()["code"]) == (429, "rate/limited")
+        assert wait_for(lambda: server.client.get("/api/tables").status_code == 200)
+    finally:
+        server.stop()
