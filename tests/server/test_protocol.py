@@ -222,3 +222,54 @@ def test_the_protocol_refuses_by_the_forwarded_address_behind_a_trusted_proxy() 
         assert transport.written == REFUSED_HEAD_BYTES  # no body after a HEAD's headers
 
     aio.run(scenario())
+
+
+def test_a_client_refused_again_and_again_is_closed_unread_until_it_may_ask_again() -> None:
+    async def scenario() -> None:
+        now = [0.0]
+        admission = Admission(
+            Proxies(["10.0.0.1"]), rate=1.0, burst=1, clock=lambda: now[0], patience=2
+        )
+        kind = serving_protocol(3.0, admission)
+        loop = FakeLoop(asyncio.get_running_loop())
+        direct = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n"
+        protocol, transport = _connect(kind, loop)
+        protocol.data_received(direct)  # its one request of the second
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert transport.written.startswith(b"HTTP/1.1 200")
+        for _ in range(2):  # drained, but told so each time until refused twice in a row
+            protocol, transport = _connect(kind, loop)
+            assert not transport.closed
+            protocol.data_received(direct)
+            assert transport.written == REFUSED_BYTES
+        protocol, transport = _connect(kind, loop)  # and coming again at once
+        assert transport.closed and transport.written == b""
+        protocol.data_received(direct)
+        assert transport.written == b""  # not read
+        now[0] += 1.0  # a request earned back
+        protocol, transport = _connect(kind, loop)
+        assert not transport.closed
+        protocol.data_received(direct)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert transport.written.startswith(b"HTTP/1.1 200")
+
+    aio.run(scenario())
+
+
+def test_a_trusted_proxys_connections_are_read_while_one_of_its_clients_is_refused() -> None:
+    async def scenario() -> None:
+        admission = Admission(Proxies(["127.0.0.1"]), rate=1 / 86400, burst=0, patience=1)
+        kind = serving_protocol(3.0, admission)
+        loop = FakeLoop(asyncio.get_running_loop())
+        # the test transport's peer is 127.0.0.1, the proxy, here asking for itself (no
+        # forwarded address), so it is the address refused: still, each of its connections
+        # is read, as the next might carry another client's request
+        for _ in range(3):
+            protocol, transport = _connect(kind, loop)
+            assert not transport.closed
+            protocol.data_received(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert transport.written == REFUSED_BYTES
+
+    aio.run(scenario())

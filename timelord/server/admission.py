@@ -8,8 +8,11 @@ pipelined behind a refused request is ever read. Refused requests should cost th
 clients almost nothing, so they are turned away as early as the server can tell who sent
 them: `Admit`, the outermost ASGI layer, before routing, bodies and sessions; and under
 `timelord serve` earlier still, in the HTTP protocol itself, as soon as a request's headers
-are parsed (`proxy.serving_protocol`): no task, no ASGI call, and the rest of what the
-client sent is not parsed.
+are parsed (`protocol.serving_protocol`): no task, no ASGI call, and the rest of what the
+client sent is not parsed; and a client connecting itself (not through a trusted proxy)
+that keeps coming after `patience` refusals in a row has its new connections closed as they
+open, unread, until its allowance has grown back a request (a client that waits as its 429
+asks, a second, never meets this).
 
 Connections are counted per address after the forwarded address is resolved: an HTTP
 request counts while it is in progress (a proxy's connection carries many clients' requests
@@ -50,13 +53,17 @@ class RateLimit:
         self.level = burst
         self.clock = clock
         self.stamp = clock()
+        #: requests refused since the last one allowed
+        self.refused = 0
 
     def allow(self) -> bool:
         now = self.clock()
         self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.level < 1:
+            self.refused += 1
             return False
+        self.refused = 0
         self.level -= 1
         return True
 
@@ -73,6 +80,7 @@ class Admission:
         connections: int = 0,
         remember: int = 4096,
         clock: Callable[[], float] = time.monotonic,
+        patience: int = 8,
     ) -> None:
         self.proxies = proxies
         self.rate = rate
@@ -81,6 +89,9 @@ class Admission:
         self.connections = connections
         self.remember = remember
         self.clock = clock
+        #: refusals in a row (each answered 429) after which a client still over its rate
+        #: is a flood: `timelord serve` then closes its new connections unread
+        self.patience = patience
         self._buckets: dict[str, RateLimit] = {}
         self.holding: Counter[str] = Counter()
 
@@ -91,6 +102,14 @@ class Admission:
         if len(self._buckets) > self.remember:
             del self._buckets[next(iter(self._buckets))]
         return bucket.allow()
+
+    def flooding(self, address: str) -> bool:
+        """Whether `address` was refused `patience` times in a row and has not earned
+        another request since (nothing is taken)."""
+        bucket = self._buckets.get(address)
+        if bucket is None or bucket.refused < self.patience:
+            return False
+        return bucket.level + (self.clock() - bucket.stamp) * bucket.rate < 1
 
     def enter(self, address: str) -> bool:
         """Count one more connection of `address`, or False (counting nothing) at the cap."""

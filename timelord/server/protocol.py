@@ -8,7 +8,9 @@
   429 built once, as soon as its headers are parsed, and its connection closed: no task and
   no ASGI call are made for it, and nothing the client sent after it (a pipelining flood's
   next requests) is parsed or read. Requests of the same connection before it are answered
-  first. With h11 the ASGI layer (`admission.Admit`) refuses, as for every ASGI server.
+  first. A client connecting itself that keeps coming after repeated refusals, still over its
+  rate, has its new connections closed as they open, unread. With h11 the ASGI layer
+  (`admission.Admit`) refuses, as for every ASGI server.
 """
 
 from __future__ import annotations
@@ -108,6 +110,19 @@ def serving_protocol(timeout: float, admission: Admission | None = None) -> type
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            peer = self.client[0] if self.client else None
+            if (
+                admission is not None
+                and peer is not None
+                and not admission.proxies.trusts(peer)
+                and admission.flooding(peer)
+            ):
+                # refused again and again and still over its rate: not a byte more is
+                # read or written for it until it has a request again (a proxy's clients
+                # are told apart by their headers, so a proxy's connection is always read)
+                self.refusal = b""
+                transport.close()
+                return
             self._arm()
 
         def data_received(self, data: bytes) -> None:
