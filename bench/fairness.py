@@ -1,7 +1,7 @@
 """Does one address slow everyone? Run by hand (not a test):
 
     python bench/fairness.py [--answers 12] [--rounds 2] [--flooders 8] [--bot-tables 20]
-                             [--floods hints tables 429] [--bound 60] [--log FILE]
+                             [--floods hints tables 429] [--direct] [--bound 60] [--log FILE]
 
 A real `timelord serve` process (SQLite, two search workers, bot delay 0) believes
 X-Forwarded-For from loopback, so one process plays several client addresses. A victim
@@ -19,7 +19,9 @@ each flood is held against idle answers taken beside it). Each measure is bounde
   default), as open tables claimed afterwards and handed to a hard stand-in;
 - 429s: `--flooders` connections pipelining GETs as fast as they can be written, from a
   process of their own at the lowest CPU priority (a remote attacker spends its own CPU; here
-  it shares the server's machine), against a `--rate` low enough that most are refused.
+  it shares the server's machine), against a `--rate` low enough that most are refused;
+  through the trusted proxy (its address forwarded), or with `--direct` from 127.0.0.2
+  itself (whose connections the server closes unread once it keeps coming while refused).
 
 Printed per flood: the victim's median and max bot answer time, its ratio to the idle median
 (the target: within 1.5x), what the flooder got through, and for the 429 flood the victim's
@@ -162,43 +164,60 @@ async def end_tables(server: Server, made: list[str]) -> None:
             await http.post(end)
 
 
+async def paced(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
+    """POST `url`, again after each 429 of the request rate, a second later as the answer
+    asks (this flood's tables are the measure, not the rate; a table limit's 429 is kept)."""
+    while True:
+        answer = await http.post(url, **kwargs)
+        if answer.status_code != 429 or "limit " in answer.json()["reason"]:
+            return answer
+        await asyncio.sleep(1.0)
+
+
 async def bot_table_flood(server: Server, tables: int, made: list[str]) -> None:
     """Open tables against a hard bot, claimed afterwards and handed to a hard stand-in
     (so bots search on every turn), until the limit refuses: up to twice the limit."""
     async with httpx.AsyncClient(base_url=server.url, headers=FLOODER, timeout=60) as http:
         for _ in range(tables * 2):
             body = {"game": "keys", "seats": ["open", "ismcts:hard"], "stand_in": "ismcts:hard"}
-            answer = await http.post("/api/tables", json=body)
+            answer = await paced(http, "/api/tables", json=body)
             if answer.status_code != 201:
                 continue
             table = answer.json()["id"]
             made.append(f"/api/tables/{table}/end?owner={answer.json()['owner_token']}")
-            seat = await http.post(f"/api/tables/{table}/seats/0/claim", json={"name": "F"})
+            seat = await paced(http, f"/api/tables/{table}/seats/0/claim", json={"name": "F"})
             token = seat.json()["token"]
-            await http.post(f"/api/tables/{table}/seats/0/stand-in", params={"token": token})
+            stand_in = f"/api/tables/{table}/seats/0/stand-in"
+            await paced(http, stand_in, params={"token": token})
 
 
-def pipeline_flood(port: int, flooders: int, answered: Any) -> None:
+def pipeline_flood(port: int, flooders: int, answered: Any, direct: bool = False) -> None:
     """In a process of its own (an attacker is not the victim's client): `flooders`
-    connections pipelining GETs as fast as they can be written; `answered` counts the
-    responses read and the 429s among them."""
+    connections pipelining GETs as fast as they can be written, through the trusted proxy
+    (its address forwarded) or, `direct`, from 127.0.0.2 (not a trusted proxy); `answered`
+    counts the responses read, the 429s among them, and connections closed unanswered."""
     os.nice(19)  # a remote attacker spends its own CPU, not the server's machine's
-    one = b"GET /api/tables HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.66\r\n"
+    one = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n"
+    if not direct:
+        one += b"X-Forwarded-For: 203.0.113.66\r\n"
     # 50 pipelined, the last asking the server to close: each loop reads to the end
     request = (one + b"\r\n") * 49 + one + b"Connection: close\r\n\r\n"
+    local = ("127.0.0.2", 0) if direct else None
 
     async def loop() -> None:
         while True:
+            data = b""
             with contextlib.suppress(OSError):
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
                 writer.write(request)
                 with contextlib.suppress(OSError):
                     await writer.drain()
                 data = await reader.read()
-                with answered.get_lock():
-                    answered[0] += data.count(b"HTTP/1.1 ")
-                    answered[1] += data.count(b"HTTP/1.1 429")
                 writer.close()
+            with answered.get_lock():
+                answered[0] += data.count(b"HTTP/1.1 ")
+                answered[1] += data.count(b"HTTP/1.1 429")
+                answered[2] += not data
 
     async def main() -> None:
         await asyncio.gather(*(loop() for _ in range(flooders)))
@@ -207,11 +226,11 @@ def pipeline_flood(port: int, flooders: int, answered: Any) -> None:
 
 
 @contextlib.contextmanager
-def flooding_process(port: int, flooders: int) -> Iterator[Any]:
+def flooding_process(port: int, flooders: int, direct: bool = False) -> Iterator[Any]:
     """The pipelined flood running in another process while the body runs."""
-    answered = multiprocessing.Array("q", 2)  # responses read, and how many were 429s
+    answered = multiprocessing.Array("q", 3)  # responses read, 429s, connections unanswered
     process = multiprocessing.Process(
-        target=pipeline_flood, args=(port, flooders, answered), daemon=True
+        target=pipeline_flood, args=(port, flooders, answered, direct), daemon=True
     )
     process.start()
     try:
@@ -325,16 +344,17 @@ async def main_async(server: Server, args: argparse.Namespace) -> None:
         @contextlib.asynccontextmanager
         async def pipelined() -> AsyncIterator[Report]:
             idle_get = await get_latency(server)  # beside the flood, as the bot's answers
-            with flooding_process(server.port, args.flooders) as answered:
+            with flooding_process(server.port, args.flooders, args.direct) as answered:
                 started = time.perf_counter()
 
                 async def report() -> str:
                     get = await get_latency(server)
-                    rate = answered[0] / (time.perf_counter() - started)
+                    seconds = time.perf_counter() - started
                     refused = answered[1] / max(1, answered[0])
                     return (
                         f"GET median {get * 1000:.1f} ms (idle {idle_get * 1000:.1f}); "
-                        f"flooder answered {rate:.0f}/s, {refused:.0%} of them 429"
+                        f"flooder answered {answered[0] / seconds:.0f}/s, {refused:.0%} of them "
+                        f"429, {answered[2] / seconds:.0f}/s connections closed unanswered"
                     )
 
                 yield report
@@ -359,6 +379,11 @@ def main(argv: list[str] | None = None) -> int:
         help="requests a second one address may make (burst twice that): low enough that "
         "the pipelined flood is refused, which is what it measures (a flood within the rate "
         "is traffic the operator allowed)",
+    )
+    parser.add_argument(
+        "--direct",
+        action="store_true",
+        help="the pipelined flood connects from 127.0.0.2 itself, not through the trusted proxy",
     )
     parser.add_argument("--log", type=Path, help="where the server's log goes (default: away)")
     args = parser.parse_args(argv)

@@ -3,6 +3,7 @@ runs in the background with progress and is stored; hints only where the table a
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +118,46 @@ def test_openapi_documents_review_and_hint(local: TestClient) -> None:
     assert {"200", "202", "400", "403", "404", "500"} <= set(review["responses"])
     hint = paths["/api/tables/{table_id}/hint"]["get"]
     assert {"200", "403", "404", "409"} <= set(hint["responses"])
+
+
+def test_a_hint_whose_client_hung_up_is_answered_as_the_schema_says(local: TestClient) -> None:
+    """The search stops when the client leaves (test_scheduler); what the server still writes
+    is a coded refusal that /openapi.json declares for the route, not an undeclared 503."""
+    body = {"game": "keys", "seats": ["human", "random"], "seed": 4, "hints": True}
+    table = local.post("/api/tables", json=body).json()
+    token = table["seats"][0]["token"]
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": f"/api/tables/{table['id']}/hint",
+        "raw_path": f"/api/tables/{table['id']}/hint".encode(),
+        "query_string": f"token={token}".encode(),
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+        "scheme": "http",
+        "root_path": "",
+        "http_version": "1.1",
+    }
+    incoming = [{"type": "http.request", "body": b"", "more_body": False}]
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def ask() -> None:
+        await local.app(scope, receive, send)
+
+    assert local.portal is not None
+    local.portal.call(ask)
+    status = sent[0]["status"]
+    answer = json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+    assert (status, answer["code"]) == (503, "request/abandoned")
+    declared = local.get("/openapi.json").json()["paths"]["/api/tables/{table_id}/hint"]["get"]
+    said = declared["responses"][str(status)]
+    assert said["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody")
+    assert answer["code"] in said["description"]
+    assert set(answer) == {"code", "reason", "rule"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -97,6 +98,25 @@ def spin(limit: float, ticket: int | None = None) -> float:
     return time.monotonic() - started
 
 
+def niceness(ticket: int | None = None) -> int:
+    """In a pool process: its CPU niceness."""
+    return os.nice(0)
+
+
+def test_search_workers_run_below_the_process_answering_people() -> None:
+    """People's requests come before bots' thinking: the pool's processes are 10 steps of
+    CPU priority below the server (or at the lowest, 19)."""
+
+    async def run() -> int:
+        bots = Bots(Limits(bot_workers=1))
+        try:
+            return await asyncio.wait_for(bots.run(niceness), 60)
+        finally:
+            bots.close()
+
+    assert asyncio.run(run()) == min(19, os.nice(0) + 10)
+
+
 def test_a_cancelled_search_stops_and_frees_its_worker() -> None:
     """A search of up to two minutes, cancelled once running, stops (its flag): the one
     worker is free for the next search, which would otherwise wait the two minutes."""
@@ -114,6 +134,89 @@ def test_a_cancelled_search_stops_and_frees_its_worker() -> None:
             assert ran < 1.0
         finally:
             bots.close()
+
+    asyncio.run(run())
+
+
+class FakeClock:
+    """`sleep` for the code under test; time moves only when the test says."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    async def sleep(self, seconds: float) -> None:
+        woken = asyncio.get_running_loop().create_future()
+        self.sleepers.append((self.now + seconds, woken))
+        await woken
+
+    async def advance(self, seconds: float, step: float = 0.5) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            self.now = min(end, self.now + step)
+            for at, woken in list(self.sleepers):
+                if at <= self.now and not woken.done():
+                    self.sleepers.remove((at, woken))
+                    woken.set_result(None)
+            for _ in range(5):
+                await asyncio.sleep(0)
+
+
+class HeldPool:
+    """A pool whose searches answer only when the test says (a busy process)."""
+
+    def __init__(self) -> None:
+        self.tasks: list[tuple[Any, Any]] = []
+
+    def apply_async(self, fn: Any, args: Any, callback: Any, error_callback: Any) -> None:
+        self.tasks.append((args, callback))
+
+
+def _dead_pid() -> int:
+    """The pid of a process that has exited and been reaped."""
+    import subprocess
+
+    done = subprocess.Popen(["true"])
+    done.wait()
+    return done.pid
+
+
+def test_a_stopped_searchs_worker_is_held_until_its_process_is_free_or_gone() -> None:
+    """A cancelled search's caller goes at once, but its worker is counted busy for as long
+    as its process is busy (however long past the stop), so the next search is not queued
+    in the pool behind it; the worker is freed when the search returns, or, should its
+    process die instead, when the process is seen gone."""
+
+    async def run() -> None:
+        clock = FakeClock()
+        bots = Bots(Limits(bot_workers=1), sleep=clock.sleep)
+        pool = HeldPool()
+        bots._processes = pool  # type: ignore[assignment]
+        first = asyncio.create_task(bots.run(spin, 120.0, table="a", client="x"))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        (_, args, ticket), callback = pool.tasks[0]
+        assert args == (120.0,)
+        bots._tickets.pids[ticket] = os.getpid()  # a live process runs it
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first  # the caller leaves at once
+        assert bots._tickets.flags[ticket] == 1  # told to stop
+        second = asyncio.create_task(bots.run(spin, 0.0, table="b", client="y"))
+        await clock.advance(600.0)  # ten minutes of a process that does not stop
+        assert bots.queue.busy == 1 and len(pool.tasks) == 1  # the second waits its turn
+        callback(5.0)  # the process is free at last
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert len(pool.tasks) == 2  # and the second search has the worker
+        (_, _, ticket), _ = pool.tasks[1]
+        bots._tickets.pids[ticket] = _dead_pid()  # its process dies mid-search
+        second.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await second
+        assert bots.queue.busy == 1
+        await clock.advance(1.0)
+        assert bots.queue.busy == 0  # a process that is gone holds no worker
 
     asyncio.run(run())
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from timelord.core import CorruptRecord, Record
 from timelord.server import create_app
 from timelord.server.migrations import upgrade
 from timelord.server.storage import Store
@@ -39,6 +41,8 @@ def test_the_stand_ins_actions_are_stored_marked_and_counted_again_after_a_resta
         assert call(first, table, "seats/0/stand-in", token=token(table, 0)).status_code == 200
         wait_for(lambda: snap(first, table, None)["version"] >= mine["version"] + 6, timeout=30)
         assert call(first, table, "seats/0/reclaim", token=token(table, 0)).status_code == 200
+        # at rest (the person to move, or the end), so no bot move lands between the reads
+        wait_for(lambda: (s := snap(first, table, 0))["to_move"] == 0 or s["over"])
         live = _live(first, table)
         decided = {seat: list(counts) for seat, counts in live.decided.items()}
         acted = list(live.acted)
@@ -76,3 +80,34 @@ def test_actions_stored_before_the_mark_read_as_the_persons_own(sqlite_url: str)
     upgrade(engine)
     engine.dispose()
     assert [a.standin for a in Store(sqlite_url).actions("t1")] == [False]
+
+
+def test_the_record_and_the_replay_mark_what_the_stand_in_played(sqlite_url: str) -> None:
+    """The record lists the actions the stand-in played (`"standin"`: their indices in
+    `actions`, absent when none) and reads back; the replay's log says who played them."""
+    with TestClient(create_app(sqlite_url, 0, rate=RATE, burst=RATE)) as client:
+        table = make(client, "keys", ["human", "random"], seed=2, stand_in="random")
+        mine = wait_for(lambda: (s := snap(client, table, 0))["to_move"] == 0 and s)
+        own = {"version": mine["version"], "action": mine["legal"][0]}
+        moved = client.post(
+            f"/api/tables/{table['id']}/actions", params={"token": token(table, 0)}, json=own
+        )
+        assert moved.status_code == 200, moved.text
+        assert call(client, table, "seats/0/stand-in", token=token(table, 0)).status_code == 200
+        wait_for(lambda: snap(client, table, None)["over"], timeout=120)
+        acted = list(_live(client, table).acted)
+        served = client.get(f"/api/tables/{table['id']}/record").json()
+        step = len(served["actions"])
+        board = client.get(
+            f"/tables/{table['id']}/replay/board", params={"step": step, "seat": 0}
+        ).json()
+    assert served["standin"] == [i for i, (_, standin) in enumerate(acted) if standin]
+    assert served["standin"] and mine["version"] not in served["standin"]  # the person's own
+    assert Record.from_json(served).standin == served["standin"]
+    assert "the stand-in played this for" in board["html"]
+    old = {k: v for k, v in served.items() if k != "standin"}  # a record made before the mark
+    assert Record.from_json(old).standin == []
+    assert "standin" not in Record.from_json(old).to_json()  # unmarked records stay as they were
+    for bad in ([len(served["actions"])], [-1], [True], "1", [2, 1]):
+        with pytest.raises(CorruptRecord):
+            Record.from_json({**served, "standin": bad})

@@ -142,13 +142,13 @@ def test_tables_in_play_overall_are_capped(sqlite_url: str) -> None:
 
 
 def test_the_request_rate_is_per_address_not_per_connection() -> None:
-    from timelord.server.app import ClientRateLimit
+    from timelord.server.admission import Admission, Admit
 
     async def ok(scope: Any, receive: Any, send: Any) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b""})
 
-    limiter = ClientRateLimit(ok, rate=0.001, burst=3, proxies=Proxies())
+    limiter = Admit(ok, Admission(Proxies(), rate=0.001, burst=3))
 
     async def status(peer: tuple[str, int]) -> int:
         sent: list[Any] = []

@@ -19,6 +19,8 @@ _LIMIT_HELP = {
     "sockets_per_client": "WebSockets one client address may hold open",
     "sockets_per_table": "spectators' WebSockets open on one table",
     "sockets_per_seat": "WebSockets open on one seat (its person's tabs; never spectators')",
+    "connections_per_client": "HTTP requests in progress and WebSockets open of one client "
+    "address at once",
     "header_timeout": "seconds a connection has to send a request's headers",
     "bot_move_seconds": "wall-clock seconds one bot move may search",
     "bot_workers": "bot searches running at once (shared round the tables)",
@@ -109,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     from timelord.server.api import MAX_BODY
     from timelord.server.app import settle_collector
     from timelord.server.limits import Limits
-    from timelord.server.proxy import header_timeout_protocol
+    from timelord.server.protocol import serving_protocol
 
     if not args.bot_delay >= 0:  # also refuses nan
         raise ConfigError("--bot-delay must be 0 or more seconds")
@@ -150,9 +152,9 @@ def run(args: argparse.Namespace) -> int:
         # client addresses are read from X-Forwarded-For only from --trusted-proxy peers,
         # by timelord.server.proxy; uvicorn's own handling would trust 127.0.0.1 regardless
         proxy_headers=False,
-        http=header_timeout_protocol(limits.header_timeout)
-        if limits.header_timeout > 0
-        else "auto",
+        # headers late by --header-timeout close their connection; a request past the rate
+        # is refused as soon as its headers are read, before it becomes an ASGI call
+        http=serving_protocol(limits.header_timeout, app.state.admission),
     )
     server = uvicorn.Server(config)
 

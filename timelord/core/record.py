@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import reprlib
 from collections.abc import Iterator
@@ -31,6 +32,9 @@ class Record:
     #: a served table's generator key (hex; see `timelord.core.keyed`): the game was dealt
     #: from it, not from `seed`
     key: str | None = None
+    #: indices in `actions` of those a person's stand-in bot played for them (a served
+    #: table's; written only when there are some, so older records read and write as before)
+    standin: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -44,6 +48,8 @@ class Record:
         }
         if self.key is not None:
             data["key"] = self.key
+        if self.standin:
+            data["standin"] = self.standin
         return data
 
     def start(self) -> int | Rng:
@@ -73,14 +79,16 @@ class Record:
         if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
             raise CorruptRecord("record 'options' must be an object")
         _check_tree(options, "options", MAX_OPTION_ITEMS)
+        actions = _actions(data.get("actions", []))
         return cls(
             game,
             options,
             check_seed(seed, CorruptRecord),
-            _actions(data.get("actions", [])),
+            actions,
             _seats(data.get("seats", [])),
             _result(data.get("result")),
             _key(data.get("key")),
+            _standin(data.get("standin", []), len(actions)),
         )
 
     def save(self, path: str | Path) -> None:
@@ -102,7 +110,7 @@ class Record:
         return cls.from_json(data)
 
 
-_FIELDS = {"version", "game", "options", "seed", "seats", "actions", "result", "key"}
+_FIELDS = {"version", "game", "options", "seed", "seats", "actions", "result", "key", "standin"}
 #: seeds are 64-bit generator states; one sign bit more lets `timelord play --seed -5` round-trip
 SEED_BITS = 64
 #: a record file larger than this is refused unread (a long game's record is about 100 KB)
@@ -173,6 +181,18 @@ def _key(key: Any) -> str | None:
     except ValueError:
         raise CorruptRecord(f"record 'key' must be {2 * KEY_BYTES} hex digits") from None
     return key.lower()
+
+
+def _standin(marks: Any, actions: int) -> list[int]:
+    """Indices of actions, each once and in order."""
+    if (
+        not isinstance(marks, list)
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in marks)
+        or not all(0 <= i < actions for i in marks)
+        or any(a >= b for a, b in itertools.pairwise(marks))
+    ):
+        raise CorruptRecord("record 'standin' must list indices of its actions, in order")
+    return list(marks)
 
 
 def _actions(actions: Any) -> list[dict[str, Any]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
@@ -18,6 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from timelord.server.accounts import COOKIE
+from timelord.server.admission import RateLimit
 from timelord.server.bodies import (
     MAX_BODY,
     MAX_SINCE,
@@ -716,25 +716,6 @@ async def _chat(tables: Tables, live: Live, seat: int | None, text: Any) -> None
         if not bucket.allow():
             raise rate_limited()
     await tables.chat.say(live, seat, text)
-
-
-class RateLimit:
-    """A token bucket: `rate` per second on average, bursts of up to `burst`."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.level = burst
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
 
 
 @router.websocket("/tables/{table_id}/ws")

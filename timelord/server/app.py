@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import gc
 import importlib
-import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,10 @@ from starlette.exceptions import HTTPException
 from timelord.agents import user_agent_class
 from timelord.server import frames_log, revocation
 from timelord.server.accounts import Accounts
-from timelord.server.api import RateLimit, router
+from timelord.server.admission import Admission, Admit
+from timelord.server.api import router
 from timelord.server.clocks import Clock
-from timelord.server.errors import ApiError, Code, rate_limited
+from timelord.server.errors import ApiError, Code
 from timelord.server.errors import summary as error_summary
 from timelord.server.headers import SecurityHeaders
 from timelord.server.limits import Limits, Sockets
@@ -42,12 +42,6 @@ from timelord.server.storage import Store, default_url
 from timelord.server.table import Tables
 
 log = logging.getLogger("timelord.server")
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 DESCRIPTION = """Play timelord's games at a table: people by link, bots on the server.
 
@@ -112,6 +106,7 @@ def create_app(
     frames_log.install()
     limits = limits or Limits()
     proxies = Proxies(trusted_proxies)
+    admission = Admission(proxies, rate, burst, limits.connections_per_client)
     store = Store(db_url or default_url())
     tables = Tables(store, bot_delay, agents, limits=limits, allow_seed=allow_seed, timer=clock)
     accounts = Accounts(store)
@@ -136,6 +131,9 @@ def create_app(
     app.state.players = players
     app.state.limits = (rate, burst)
     app.state.proxies = proxies
+    #: the request rate and connections of each address (`timelord serve`'s protocol
+    #: refuses by it too, before a request becomes an ASGI call)
+    app.state.admission = admission
     app.state.sockets = Sockets(limits)
     app.include_router(router)
     app.include_router(players_router)
@@ -175,8 +173,8 @@ def create_app(
 
     app.add_middleware(SameOrigin, proxies=proxies)
     app.add_middleware(ForwardedScheme, proxies=proxies)
-    app.add_middleware(ClientRateLimit, rate=rate, burst=burst, proxies=proxies)  # first
-    app.add_middleware(SecurityHeaders)  # outermost: 429s and errors get the headers too
+    app.add_middleware(SecurityHeaders)  # errors get the headers too (a refusal has its own)
+    app.add_middleware(Admit, admission=admission)  # outermost: first to meet a request
     app.openapi = lambda: _exact_openapi(app)  # type: ignore[method-assign]
     return app
 
@@ -254,53 +252,3 @@ def _mount_client(app: FastAPI) -> None:
         from fastapi.staticfiles import StaticFiles
 
         app.mount("/static", StaticFiles(directory=static), name="static")
-
-
-class ClientRateLimit:
-    """Refuse HTTP requests past `rate` per second (bursts of `burst`) from one client
-    address (a new connection shares its address's bucket) with 429; WebSocket messages are
-    limited in the socket."""
-
-    def __init__(
-        self,
-        app: ASGIApp,
-        rate: float,
-        burst: float,
-        proxies: Proxies,
-        remember: int = 4096,
-    ) -> None:
-        self.app = app
-        self.rate = rate
-        self.burst = burst
-        self.proxies = proxies
-        self.remember = remember
-        self._buckets: dict[str, RateLimit] = {}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            key = self.proxies.client_address(scope)
-            bucket = self._buckets.pop(key, None) or RateLimit(self.rate, self.burst)
-            self._buckets[key] = bucket  # most recent last, so the oldest go first
-            if len(self._buckets) > self.remember:
-                del self._buckets[next(iter(self._buckets))]
-            if not bucket.allow():
-                await send(_REFUSED_START)
-                await send(_REFUSED_BODY)
-                return
-        await self.app(scope, receive, send)
-
-
-# A refusal costs the server as little as it can: its bytes are made once, and the
-# connection is closed after it, so requests pipelined behind it are never read.
-_REFUSED = json.dumps(rate_limited().body()).encode()
-_REFUSED_START = {
-    "type": "http.response.start",
-    "status": 429,
-    "headers": [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(_REFUSED)).encode()),
-        (b"retry-after", b"1"),
-        (b"connection", b"close"),
-    ],
-}
-_REFUSED_BODY = {"type": "http.response.body", "body": _REFUSED}

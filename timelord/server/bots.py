@@ -16,7 +16,6 @@ version (`Live.bot_seed`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import logging
@@ -24,7 +23,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.pool import Pool
 from typing import Any, TypeVar
@@ -90,10 +89,13 @@ def bot_seed(table_seed: int, seat: int, version: int) -> int:
 class _Tickets:
     """Stop flags shared with the pool's processes: a search holds a ticket (an index) while
     it runs, and setting its flag makes the searcher's clock read infinity, so the search
-    ends at its next simulation (its caller no longer wants the answer)."""
+    ends at its next simulation (its caller no longer wants the answer). Under the same
+    index the process running the search writes its pid, so the server can tell a busy
+    process from one that is gone."""
 
     def __init__(self, context: Any, size: int) -> None:
         self.flags = context.RawArray("b", size)
+        self.pids = context.RawArray("i", size)
         self.free = list(range(size))
 
     def take(self) -> int | None:
@@ -101,7 +103,22 @@ class _Tickets:
             return None  # more searches than tickets: this one runs to its own bound
         ticket = self.free.pop()
         self.flags[ticket] = 0
+        self.pids[ticket] = 0
         return ticket
+
+    def gone(self, ticket: int | None) -> bool:
+        """Whether the process that ran `ticket`'s search has exited (the pool replaces a
+        process that died; its search will never answer)."""
+        pid = 0 if ticket is None else self.pids[ticket]
+        if pid <= 0:
+            return False  # not started, or not known: it is busy until it answers
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        return False
 
     def stop(self, ticket: int | None) -> None:
         if ticket is not None:
@@ -115,8 +132,17 @@ class _Tickets:
 class Bots:
     """Runs bots' decisions off the event loop."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        """`sleep`: how the watch over a stopped search's process waits (a test's fake
+        clock)."""
         self.limits = limits or Limits()
+        self.sleep = sleep
+        #: the watches over stopped searches whose processes are still busy
+        self._watches: set[asyncio.Task[None]] = set()
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="timelord-bot")
         self._processes: Pool | None = None
         self._process_count = max(1, self.limits.bot_workers)
@@ -128,8 +154,11 @@ class Bots:
 
     def _pool(self) -> Pool:
         if self._processes is None:
+            tickets = self._tickets
             self._processes = self._context.Pool(
-                self._process_count, initializer=_start_worker, initargs=(self._tickets.flags,)
+                self._process_count,
+                initializer=_start_worker,
+                initargs=(tickets.flags, tickets.pids),
             )
         return self._processes
 
@@ -190,46 +219,73 @@ class Bots:
         wait: float | None = None,
     ) -> T:
         """`fn(*args, ticket)` in the search pool, when the fair queue gives `client`'s
-        `table` a worker: a bot's move, a hint, a review's decision. The worker counts as
-        busy until `fn` returns; if the caller is cancelled, or `wait` seconds pass
-        (TimeoutError), `fn` is told to stop (its ticket's flag)."""
+        `table` a worker: a bot's move, a hint, a review's decision. If the caller is
+        cancelled, or `wait` seconds pass (TimeoutError), `fn` is told to stop (its ticket's
+        flag) and the caller goes at once; the worker stays held in the queue until its
+        process is really free (`fn` returned) or gone, so no search is queued behind a
+        process still busy with one nobody wants."""
         loop = asyncio.get_running_loop()
-        async with self.queue.turn(table, client):
-            ticket = self._tickets.take()
-            answer: asyncio.Future[T] = loop.create_future()
-            finished = asyncio.Event()
+        release = await self.queue.hold(table, client)
+        ticket = self._tickets.take()
+        answer: asyncio.Future[T] = loop.create_future()
+        finished = asyncio.Event()
 
-            def done(value: Any, error: BaseException | None) -> None:
-                self._tickets.give_back(ticket)
+        def free() -> None:
+            if not finished.is_set():
                 finished.set()
-                _settle(answer, value, error)
+                self._tickets.give_back(ticket)
+                release()
 
+        def done(value: Any, error: BaseException | None) -> None:
+            free()
+            _settle(answer, value, error)
+
+        try:
             self._pool().apply_async(
-                fn,
-                (*args, ticket),
+                _ticketed,
+                (fn, args, ticket),
                 callback=lambda value: loop.call_soon_threadsafe(done, value, None),
                 error_callback=lambda exc: loop.call_soon_threadsafe(done, None, exc),
             )
-            try:
-                return await asyncio.wait_for(asyncio.shield(answer), wait)
-            except (TimeoutError, asyncio.CancelledError):
-                self._tickets.stop(ticket)
-                # the worker is busy until the search notices: keep its slot till then
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.shield(asyncio.wait_for(finished.wait(), _STOP_GRACE))
-                raise
+        except BaseException:
+            free()
+            raise
+        try:
+            return await asyncio.wait_for(asyncio.shield(answer), wait)
+        except (TimeoutError, asyncio.CancelledError):
+            self._tickets.stop(ticket)
+            if not finished.is_set():
+                watch = loop.create_task(self._watch(ticket, finished, free))
+                self._watches.add(watch)
+                watch.add_done_callback(self._watches.discard)
+            raise
+
+    async def _watch(
+        self, ticket: int | None, finished: asyncio.Event, free: Callable[[], None]
+    ) -> None:
+        """A stopped search's worker is free when its search returns (`done`); should its
+        process die instead, the pool replaces it and the search never returns: then the
+        worker is freed here, once the process is seen gone."""
+        while not finished.is_set():
+            await self.sleep(_WATCH_EVERY)
+            if not finished.is_set() and self._tickets.gone(ticket):
+                log.error("a search's process exited without answering; its worker is free")
+                free()
 
     def close(self) -> None:
+        for watch in list(self._watches):
+            watch.cancel()  # the processes it watches are about to go with the pool
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             # a search still thinking for a table that is going away is of no use to anyone
             self._processes.terminate()
 
 
-#: seconds a stopped search has to notice its flag before its worker counts as free anyway
-_STOP_GRACE = 2.0
-#: the stop flags, in a pool process (`_start_worker`)
+#: seconds between looks at whether a stopped search's process is still there
+_WATCH_EVERY = 1.0
+#: the stop flags and the pids of the searches' processes, in a pool process (`_start_worker`)
 _FLAGS: Any = None
+_PIDS: Any = None
 
 
 def stopped(ticket: int | None) -> Callable[[], bool]:
@@ -255,12 +311,20 @@ def timed(spec: str, seconds: float) -> str:
     return f"{name}:{level + '/' if level else ''}time={seconds:g}"
 
 
-def _start_worker(flags: Any) -> None:
+def _start_worker(flags: Any, pids: Any) -> None:
     """A pool process: it yields the CPU to the process that answers people (moves,
-    snapshots), and reads the stop flags of its searches."""
-    global _FLAGS
+    snapshots), reads the stop flags of its searches and says which process runs each."""
+    global _FLAGS, _PIDS
     os.nice(10)
     _FLAGS = flags
+    _PIDS = pids
+
+
+def _ticketed(fn: Callable[..., T], args: tuple[Any, ...], ticket: int | None) -> T:
+    """In a pool process: `fn(*args, ticket)`, its ticket marked with this process's pid."""
+    if ticket is not None and _PIDS is not None:
+        _PIDS[ticket] = os.getpid()
+    return fn(*args, ticket)
 
 
 def _settle(answer: asyncio.Future[Any], index: Any, error: BaseException | None) -> None:

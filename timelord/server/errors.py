@@ -82,6 +82,11 @@ class Code(Enum):
     REVIEW_FAILED = ("review/failed", 500, "the review failed; the next request starts it again")
     SERVER_ERROR = ("server/error", 500, "the server failed; this is a bug")
     SERVER_UNAVAILABLE = ("server/unavailable", 503, "the database did not answer; try again")
+    REQUEST_ABANDONED = (
+        "request/abandoned",
+        503,
+        "the client hung up before the answer was ready; its work was stopped",
+    )
 
     def __init__(self, code: str, status: int, meaning: str) -> None:
         self.code = code

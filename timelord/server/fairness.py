@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import Counter, OrderedDict, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 Waiters = OrderedDict[str, deque[asyncio.Future[None]]]
 
@@ -45,6 +45,16 @@ class FairQueue:
     @contextlib.asynccontextmanager
     async def turn(self, table: str, client: str = "") -> AsyncIterator[None]:
         """Hold one slot for `table` of `client` for the body of the `async with`."""
+        release = await self.hold(table, client)
+        try:
+            yield
+        finally:
+            release()
+
+    async def hold(self, table: str, client: str = "") -> Callable[[], None]:
+        """Wait for a slot for `table` of `client`; the function that gives it back (once,
+        whoever calls it: a search's worker may be busy after its caller has gone, and its
+        slot is given back when the worker is free, not when the caller leaves)."""
         if (
             self.busy < self.slots
             and client not in self._waiting
@@ -63,10 +73,15 @@ class FairQueue:
                 else:
                     self._forget(client, table, ready)
                 raise
-        try:
-            yield
-        finally:
-            self._release(client)
+        given_back = False
+
+        def release() -> None:
+            nonlocal given_back
+            if not given_back:
+                given_back = True
+                self._release(client)
+
+        return release
 
     def _forget(self, client: str, table: str, ready: asyncio.Future[None]) -> None:
         tables = self._waiting.get(client)

@@ -37,6 +37,10 @@ class Limits:
     sockets_per_client: int = 64
     sockets_per_table: int = 256
     sockets_per_seat: int = 8
+    #: connections one client address may hold at once (after the forwarded address is
+    #: resolved): its HTTP requests in progress and its open WebSockets together; more
+    #: are refused 429 (a socket: 4429) before anything else runs (`admission`)
+    connections_per_client: int = 128
     #: seconds a connection may take to send a request's headers (item 6)
     header_timeout: float = 10.0
     #: wall-clock seconds one bot move may think, whatever its simulation budget

@@ -278,6 +278,8 @@ class _Replay:
         self.names = names
         #: per seat, whether a guest sat there (the board marks them)
         self.guests = guests or [False] * len(names)
+        #: the steps (0: the first action) a person's stand-in played, as the record says
+        self.standin = frozenset(record.standin)
         state = game.new_game(record.start())
         self.states: list[State] = [state]
         self.events: list[list[Event]] = []
@@ -292,14 +294,18 @@ class _Replay:
     def draw(self, seat: int | None, step: int) -> str:
         """Step `step` (0: the deal) as `seat` saw it, without controls."""
         state = self.states[step]
-        told = [e for events in self.events[:step] for e in events]
+        told: list[dict[str, Any]] = []
+        for i, events in enumerate(self.events[:step]):
+            said = self.game.tell(events, seat)
+            # marked as the table marked them, so the log says who played (boards.common)
+            told += [{**e, "standin": True} for e in said] if i in self.standin else said
         snapshot = {
             "version": step,
             "over": state.is_over,
             "to_move": state.to_move,
             "view": state.view(seat),
             "legal": [],
-            "events": self.game.tell(told, seat),
+            "events": told,
             "seats": [
                 {"seat": i, "name": n, "guest": g}
                 for i, (n, g) in enumerate(zip(self.names, self.guests, strict=True))

@@ -1,4 +1,4 @@
-"""Who a request comes from, behind a reverse proxy or not, and connections that stall.
+"""Who a request comes from, behind a reverse proxy or not.
 
 `client_address` is what every per-client limit counts by. A forwarded address
 (`X-Forwarded-For`) is believed only when the peer itself is one of the proxies the operator
@@ -6,20 +6,13 @@ named (`timelord serve --trusted-proxy ADDR`); from anyone else the header is ig
 client cannot pose as many. The server's own proxy-header handling is switched off
 (`timelord serve` passes proxy_headers=False to uvicorn) so that this is the only place that
 decides.
-
-`header_timeout_protocol` gives uvicorn a protocol that closes a connection whose request
-line and headers have not all arrived within `timeout` seconds (item 6): uvicorn drops idle
-keep-alive connections but waits forever for a request that has begun.
 """
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import Any
-
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -88,80 +81,3 @@ class ForwardedScheme:
                 scheme = ("wss" if secure else "ws") if scope["type"] == "websocket" else found
                 scope = {**scope, "scheme": scheme}
         await self.app(scope, receive, send)
-
-
-class _HeaderDeadline:
-    """The deadline part, shared by uvicorn's two HTTP/1.1 protocols: armed when a connection
-    opens and when a response ends, disarmed once a request's headers are all in."""
-
-    timeout: float = 10.0
-    loop: asyncio.AbstractEventLoop
-    transport: asyncio.Transport
-    _header_timer: asyncio.TimerHandle | None = None
-
-    def _arm(self) -> None:
-        self._disarm()
-        self._header_timer = self.loop.call_later(self.timeout, self._late)
-
-    def _disarm(self) -> None:
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
-
-    def _late(self) -> None:
-        self._header_timer = None
-        current: object = self.transport.get_protocol()
-        if current is self:  # not upgraded to a WebSocket meanwhile
-            self.transport.close()
-
-
-class H11HeaderTimeout(_HeaderDeadline, H11Protocol):
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def handle_events(self) -> None:
-        super().handle_events()
-        if self.cycle is not None and not self.cycle.response_complete:
-            self._disarm()  # the headers are in; the app has the request now
-
-    def handle_websocket_upgrade(self, event: Any) -> None:
-        self._disarm()
-        super().handle_websocket_upgrade(event)
-
-    def on_response_complete(self) -> None:
-        self._arm()  # first: a pipelined request that follows disarms it again
-        super().on_response_complete()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-
-def header_timeout_protocol(timeout: float) -> type[asyncio.Protocol]:
-    """The protocol class for uvicorn's `http=` setting: httptools' when installed (uvicorn's
-    own choice), else h11's, closing connections whose headers are late by `timeout` s."""
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:
-        return type("H11HeaderTimeout", (H11HeaderTimeout,), {"timeout": timeout})
-
-    class HttpToolsHeaderTimeout(_HeaderDeadline, HttpToolsProtocol):
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm()
-
-        def on_headers_complete(self) -> None:
-            self._disarm()
-            super().on_headers_complete()
-
-        def on_response_complete(self) -> None:
-            self._arm()
-            super().on_response_complete()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-    HttpToolsHeaderTimeout.timeout = timeout
-    return HttpToolsHeaderTimeout

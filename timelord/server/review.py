@@ -406,7 +406,11 @@ async def get_review(
     "/tables/{table_id}/hint",
     response_model=HintAnswer,
     responses=responses(
-        Code.SEAT_FORBIDDEN, Code.HINT_FORBIDDEN, Code.TABLE_NOT_FOUND, Code.HINT_NOT_YOUR_TURN
+        Code.SEAT_FORBIDDEN,
+        Code.HINT_FORBIDDEN,
+        Code.TABLE_NOT_FOUND,
+        Code.HINT_NOT_YOUR_TURN,
+        Code.REQUEST_ABANDONED,
     ),
     summary="The coach's top moves for the seat of the token, from its view",
     description="Only on tables created with hints: true (403 hint/forbidden otherwise); "
@@ -414,7 +418,8 @@ async def get_review(
     "to move or the game is over. Works a fixed number of samples (the coach counts work in "
     "samples, not seconds, so the answer does not depend on the server's load) in the fair "
     "search pool; moves are best first with expected win share, its error, its 95% "
-    "interval and a verdict.",
+    "interval and a verdict. A client that hangs up before the answer stops the search "
+    "(503 request/abandoned is written for nobody to read).",
 )
 async def get_hint(
     request: Request, live: TableDep, seat: SeatDep, token: str | None = None
@@ -428,8 +433,8 @@ async def get_hint(
     client = request.app.state.proxies.client_address(request.scope)
     key = await tables_of(request).creating.key_of(client)
     found = await unless_gone(request, coaching(request).hint(live, seat, key))
-    if found is None:  # nobody is there to read an answer
-        return JSONResponse(None, status_code=503)
+    if found is None:  # nobody is there to read it, but the answer is still the schema's
+        raise ApiError(Code.REQUEST_ABANDONED)
     return JSONResponse(found)
 
 

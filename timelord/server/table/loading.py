@@ -217,4 +217,5 @@ class Loader:
             list(live.specs),
             {"scores": state.scores(), "winners": state.winners() if state.is_over else []},
             None if live.key is None else live.key.hex(),
+            [i for i, row in enumerate(rows[: live.version]) if row.standin],
         )
