@@ -89,7 +89,7 @@ def race_move(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
             if _effect(g, view, a) == "extra-turn":
                 return a
         best: Action | None = None
-        best_value = 1 << 30
+        best_value = float("inf")
         rooms = [r for r in range(board.rooms) if r != here]
         teleport = 1.0 + min(value[r] for r in rooms)
         for a in legal:
