@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from timelord.agents.base import Agent
+from timelord.agents.clue.gamble import best_triple, guess
+from timelord.agents.clue.race import race_move
 from timelord.agents.hooks import Evaluation, Hooks, Policy
 from timelord.core import Action, ConfigError, Game, Rng, State, View
 from timelord.games.clue.actions import (
@@ -244,12 +246,32 @@ COACH_CUTOFF = 40
 
 
 def settled(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
-    """Once the seat is certain of the envelope, the exact detective's move (to the TARDIS,
-    the accusation, its three names): search has nothing left to learn there."""
+    """The moves the seat's own knowledge decides, played without a search.
+
+    Certain of the envelope: the quickest way to the TARDIS (`race.race_move`: rolls rather
+    than passages, extra turns and the Jammie Dodger played) and there the exact detective's
+    accusation and names. Not certain: a guess when a rival threatens (`gamble.guess`): to the
+    TARDIS by the same race, then the accusation; and any accusation under way names the
+    likeliest triple (the search's names are averaged over worlds, each with its own
+    envelope). Otherwise None: the search decides."""
     detective = ClueDetective(game, "hard")
-    if detective._accusation(detective.deduce(view)) is None:
+    phase = view["phase"]
+    if detective._accusation(detective.deduce(view)) is not None:
+        move = race_move(game, view, legal)
+        if move is not None:
+            return move
+        return detective.act(view, legal, Rng(0))  # a certain detective draws nothing at random
+    if phase == "name" and view["purpose"] == "accuse":
+        naming = view["naming"]
+        triple, _ = best_triple(detective._notebook.knowledge_from_view(view), naming)
+        return _NAME[triple[len(naming)]]
+    if phase not in ("start", "move", "centre", "teleport", "slip", "bell"):
         return None
-    return detective.act(view, legal, Rng(0))  # a certain detective draws nothing at random
+    if guess(game, view) is None:
+        return None
+    if ACCUSE in legal:
+        return ACCUSE
+    return race_move(game, view, legal)
 
 
 def placed(state: State) -> list[set[int]]:

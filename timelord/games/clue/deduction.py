@@ -69,6 +69,7 @@ __all__ = [
     "deduce",
     "expected_information",
     "sample_deal",
+    "triple_chance",
 ]
 
 
@@ -1120,6 +1121,24 @@ def _deduce(k: Knowledge) -> Deduction:
         holder_count[c] = tuple(found[:P])
         aside_count[c] = found[P]
     return Deduction(k.categories, P, total, envelope_count, holder_count, aside_count)
+
+
+def triple_chance(k: Knowledge, triple: Sequence[int]) -> float:
+    """The exact chance that the envelope is `triple` (one card per category, in category
+    order) given `k`: the deals with that envelope over all consistent deals. The marginals
+    of `deduce` do not give it (after a rumour nobody answered, "all three in the envelope"
+    and "all three in the asker's hand" are the two likely cases, not their mix); a bot
+    weighing a guess at the envelope needs it."""
+    d = deduce(k)
+    prob, nholders, cat_of = _build(k)
+    if tuple(sorted(triple)) in _forbidden(k, cat_of) or d.worlds is None:
+        return 0.0
+    try:
+        sub = _with_envelope(prob, triple, cat_of, k.players)
+        n, _ = _solve(sub, nholders, len(k.categories))
+    except InconsistentKnowledge:
+        return 0.0
+    return _chance(n, d.worlds)
 
 
 #: Draws `sample_deal` makes before it chooses the envelope from exact counts instead.
