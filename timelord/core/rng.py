@@ -69,10 +69,16 @@ class Rng:
     __slots__ = ("_big", "_hi", "_lo")
 
     def __init__(self, seed: int = 0) -> None:
-        self._hi: i64 = 0
-        self._lo: i64 = 0
-        self._big: int = 0
-        self._store(seed & _MASK, _NATIVE)
+        # `_store` written out: games resume a generator from its state for every draw
+        seed &= _MASK
+        if _NATIVE:
+            self._hi: i64 = seed >> 32
+            self._lo: i64 = seed & _M32
+            self._big: int = -1
+        else:
+            self._hi = 0
+            self._lo = 0
+            self._big = seed
 
     @property
     def state(self) -> int:
@@ -129,10 +135,23 @@ class Rng:
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) (1 <= n <= 2**64), by rejection so there is no bias: an
         output among the top 2**64 % n is drawn again."""
-        if self._big < 0 and 0 < n <= _WORD_BELOW and type(self) is Rng:
+        s = self._big
+        if s < 0 and 0 < n <= _WORD_BELOW and type(self) is Rng:
             return self._below_words(n)
         if n <= 0 or n > 1 << 64:
             raise ValueError(f"below() draws from 64 bits: it needs 1 <= n <= 2**64, not {n}")
+        if s >= 0 and type(self) is Rng:
+            # One whole integer (interpreted): `next64` written out, and the exact rejection
+            # bound computed only for an output within n of the top (it is below 2**64 - n).
+            while True:
+                self._big = s = (s + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                z ^= z >> 31
+                if n & (n - 1) == 0:
+                    return z & (n - 1)
+                if z <= 0xFFFFFFFFFFFFFFFF - n or z < (1 << 64) - (1 << 64) % n:
+                    return z % n
         if n & (n - 1) == 0:
             return self.next64() & (n - 1)
         limit = (1 << 64) - ((1 << 64) % n)
