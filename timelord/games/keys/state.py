@@ -751,18 +751,31 @@ class KeysState(State):
         seat = self.seat
         out: list[Action] = []
         previous = -1
+        # `_toggles` for each Key and the Sonic, its masks worked out once for the hand
+        openm = self.open_mask
+        barrier = self.barrier_mask
+        shut = ~(openm | barrier)
+        closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
         for card in self.hands[seat]:
             if card == previous:
                 continue
             previous = card
             out.append(tables.discard[card])
             effect = effects[card]
-            if effect == KEY:
-                self._toggles(card, self.colour_masks[tables.key_colour[card]], out)
-            elif effect == SONIC:
-                self._toggles(card, tables.door_mask, out)
-                remove = tables.remove
-                out.extend(remove[t] for t in bits(self.barrier_mask))
+            if effect in (KEY, SONIC):
+                if effect == KEY:
+                    tiles = self.colour_masks[tables.key_colour[card]]
+                else:
+                    tiles = tables.door_mask
+                m = tiles & shut
+                if m:
+                    _spread(tables.open_bytes[card], tables.open_[card], m, out)
+                m = tiles & closing
+                if m:
+                    _spread(tables.close_bytes[card], tables.close[card], m, out)
+                if effect == SONIC and barrier:
+                    remove = tables.remove
+                    out.extend([remove[t] for t in bits(barrier)])
             elif effect == BARRIER:
                 barrier = self.barrier_mask
                 if barrier:
