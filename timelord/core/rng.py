@@ -53,8 +53,9 @@ def _word_mul(hi: i64, lo: i64, c_hi: i64, c_lo: i64) -> tuple[i64, i64]:
 
 #: Whether this module runs compiled (its functions are not Python functions): then a 64-bit
 #: state lives in native words; interpreted, in one Python integer, which CPython steps through
-#: faster than the word arithmetic.
-_NATIVE: Final = not isinstance(_word_mul, FunctionType)
+#: faster than the word arithmetic. The build is all or nothing (`timelord.build`), so the
+#: games' hot helpers read this too where the two builds want different code.
+NATIVE: Final = not isinstance(_word_mul, FunctionType)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # other generators keep this interface
@@ -71,7 +72,7 @@ class Rng:
     def __init__(self, seed: int = 0) -> None:
         # `_store` written out: games resume a generator from its state for every draw
         seed &= _MASK
-        if _NATIVE:
+        if NATIVE:
             self._hi: i64 = seed >> 32
             self._lo: i64 = seed & _M32
             self._big: int = -1
@@ -90,7 +91,7 @@ class Rng:
 
     @state.setter
     def state(self, value: int) -> None:
-        self._store(value, _NATIVE)
+        self._store(value, NATIVE)
 
     def _store(self, value: int, words: bool) -> None:
         """Set the state, in native words when `words` and it fits 64 bits."""

@@ -20,6 +20,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from timelord.core import (
+    NATIVE,
     Action,
     Game,
     GameOver,
@@ -169,19 +170,35 @@ def _spread(
 ) -> None:
     """Append `actions[t]` for each set bit t of `mask`, lowest first: a byte of tiles at a
     time, each byte's actions listed once per game in `rows` (a bit at a time, appending
-    is most of listing Keys' moves in pure Python). The bytes come from `int.to_bytes`:
-    shifting and masking the integer a byte at a time cost twice as much, interpreted."""
+    is most of listing Keys' moves in pure Python). Compiled, the mask is shifted a byte at
+    a time in a machine word; interpreted, its bytes come from `int.to_bytes`, twice as fast
+    there as shifting a Python integer (and slower compiled)."""
     if not rows:
         rows.extend([None] * (256 * ((len(actions) + 7) // 8)))
     base = 0
+    if NATIVE:
+        while mask:
+            v = mask & 255
+            if v:
+                found = rows[base + v]
+                out.extend(_byte_actions(rows, actions, base, v) if found is None else found)
+            mask >>= 8
+            base += 256
+        return
     for v in mask.to_bytes(len(rows) >> 8, "little"):
         if v:
             found = rows[base + v]
-            if found is None:
-                at = base >> 5  # the tile of this byte's bit 0
-                found = rows[base + v] = tuple([actions[at + t] for t in bits(v)])
-            out.extend(found)
+            out.extend(_byte_actions(rows, actions, base, v) if found is None else found)
         base += 256
+
+
+def _byte_actions(
+    rows: list[tuple[Action, ...] | None], actions: tuple[Action, ...], base: int, v: int
+) -> tuple[Action, ...]:
+    """`_spread`'s entry for byte value `v` at `base` (256 * byte position), filled in."""
+    at = base >> 5  # the tile of this byte's bit 0
+    found = rows[base + v] = tuple([actions[at + t] for t in bits(v)])
+    return found
 
 
 @lru_cache(maxsize=256)
@@ -208,8 +225,16 @@ def _remove_one(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def _insert_sorted(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """`hand` with `card` after any equal card: found by `bisect` interpreted, by a native
+    loop compiled (a hand is a few cards; a call into `bisect` costs more there)."""
     out = list(hand)
-    insort(out, card)  # after any equal card, as the rules have always placed it
+    if NATIVE:
+        i = 0
+        while i < len(hand) and hand[i] <= card:
+            i += 1
+        out.insert(i, card)
+    else:
+        insort(out, card)
     return tuple(out)
 
 
