@@ -19,10 +19,11 @@ from timelord.core.game import Game, State, View
 from timelord.core.keyed import KeyedRng, generator, is_state, resume
 from timelord.core.record import Record, replay, replay_steps
 from timelord.core.registry import GAMES, game_class, load, register
-from timelord.core.rng import Rng
+from timelord.core.rng import NATIVE, Rng
 
 __all__ = [
     "GAMES",
+    "NATIVE",
     "Action",
     "ConfigError",
     "CorruptRecord",

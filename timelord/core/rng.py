@@ -53,8 +53,9 @@ def _word_mul(hi: i64, lo: i64, c_hi: i64, c_lo: i64) -> tuple[i64, i64]:
 
 #: Whether this module runs compiled (its functions are not Python functions): then a 64-bit
 #: state lives in native words; interpreted, in one Python integer, which CPython steps through
-#: faster than the word arithmetic.
-_NATIVE: Final = not isinstance(_word_mul, FunctionType)
+#: faster than the word arithmetic. The build is all or nothing (`timelord.build`), so the
+#: games' hot helpers read this too where the two builds want different code.
+NATIVE: Final = not isinstance(_word_mul, FunctionType)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # other generators keep this interface
@@ -69,10 +70,16 @@ class Rng:
     __slots__ = ("_big", "_hi", "_lo")
 
     def __init__(self, seed: int = 0) -> None:
-        self._hi: i64 = 0
-        self._lo: i64 = 0
-        self._big: int = 0
-        self._store(seed & _MASK, _NATIVE)
+        # `_store` written out: games resume a generator from its state for every draw
+        seed &= _MASK
+        if NATIVE:
+            self._hi: i64 = seed >> 32
+            self._lo: i64 = seed & _M32
+            self._big: int = -1
+        else:
+            self._hi = 0
+            self._lo = 0
+            self._big = seed
 
     @property
     def state(self) -> int:
@@ -84,7 +91,7 @@ class Rng:
 
     @state.setter
     def state(self, value: int) -> None:
-        self._store(value, _NATIVE)
+        self._store(value, NATIVE)
 
     def _store(self, value: int, words: bool) -> None:
         """Set the state, in native words when `words` and it fits 64 bits."""
@@ -129,8 +136,22 @@ class Rng:
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) (1 <= n <= 2**64), by rejection so there is no bias: an
         output among the top 2**64 % n is drawn again."""
-        if self._big < 0 and 0 < n <= _WORD_BELOW and type(self) is Rng:
-            return self._below_words(n)
+        s = self._big
+        if type(self) is Rng and 0 < n <= _WORD_BELOW:
+            if s < 0:
+                return self._below_words(n)
+            # One whole integer (interpreted): `next64` written out. An output under
+            # 2**64 - 2**31 is under the rejection bound 2**64 - 2**64 % n for every n here,
+            # so that bound is computed only for the rare output above it.
+            while True:
+                self._big = s = (s + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                z ^= z >> 31
+                if n & (n - 1) == 0:
+                    return z & (n - 1)
+                if z < 0xFFFFFFFF80000000 or z < (1 << 64) - (1 << 64) % n:
+                    return z % n
         if n <= 0 or n > 1 << 64:
             raise ValueError(f"below() draws from 64 bits: it needs 1 <= n <= 2**64, not {n}")
         if n & (n - 1) == 0:

@@ -86,3 +86,26 @@ def test_same_seed_same_game(seed: int, choices: list[int]) -> None:
     a = [s.to_json() for s in _play(3, seed, choices)]
     b = [s.to_json() for s in _play(3, seed, choices)]
     assert a == b
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(1, 95), max_size=40),
+    st.lists(st.integers(1, 95), max_size=12),
+    st.booleans(),
+)
+def test_minus_is_the_multiset_difference_in_order(
+    cards: list[int], gone: list[int], ordered: bool
+) -> None:
+    # The pools lose drawn cards through `_minus`, by bisection on a sorted list (pure
+    # build) or by a scan (compiled); an unsorted list still loses exactly what it holds.
+    from timelord.games.episodes.state import _minus
+
+    if ordered:
+        cards = sorted(cards)
+    before = cards[:]
+    left = _minus(cards, gone)
+    assert Counter(left) == Counter(cards) - Counter(gone)
+    if ordered:
+        assert left == sorted(left)
+    assert cards == before  # a new list: states share their lists

@@ -23,12 +23,13 @@ pool. Before the first reshuffle the pools are empty and mean nothing (E-8.11).
 from __future__ import annotations
 
 from abc import abstractmethod
-from bisect import insort
+from bisect import bisect_left, insort
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from timelord.core import (
+    NATIVE,
     Action,
     Game,
     IllegalAction,
@@ -75,6 +76,13 @@ _KINDS: Final = frozenset(
     (UseAbility, SkipAbility, ChooseOpponent, KeepCard, PlayEpisode, SkipEpisode, DiscardCard)
 )
 _EPISODES: Final[dict[tuple[int, ...], PlayEpisode]] = {}
+# The per-seat tables a clone shares with its parent until it changes one (`_shared`).
+_VP: Final = 1
+_TOP: Final = 2
+_POOL: Final = 4
+_LIMBO_KNOWN: Final = 8
+_KNOWN: Final = 16
+_SHARED: Final = _VP | _TOP | _POOL | _LIMBO_KNOWN | _KNOWN
 
 
 def _episode_action(fps: tuple[int, ...]) -> PlayEpisode:
@@ -116,18 +124,31 @@ def _without(cards: list[int], c: int) -> list[int]:
 
 
 def _minus(cards: list[int], gone: list[int]) -> list[int]:
-    """`cards` less one copy of each of `gone` that it holds (multiset difference). Scanned
-    by index: compiled, each comparison is a machine one, where `list.remove` compared
-    objects (a tenth of a compiled playout); pure Python pays a little more for the loop."""
+    """`cards` less one copy of each of `gone` that it holds (multiset difference). Compiled,
+    scanned by index: each comparison is a machine one, where `list.remove` compared objects
+    (a tenth of a compiled playout). Interpreted, searched in C, where the loop over indices
+    was a tenth of a playout: by bisection, as `cards` is sorted wherever the rules call this
+    (the pools, the drawn cards), and by the list's own scan should it not be."""
     out = cards[:]
-    n = len(out)
+    if NATIVE:
+        n = len(out)
+        for c in gone:
+            i = 0
+            while i < n and out[i] != c:
+                i += 1
+            if i < n:
+                del out[i]
+                n -= 1
+        return out
     for c in gone:
-        i = 0
-        while i < n and out[i] != c:
-            i += 1
-        if i < n:
+        i = bisect_left(out, c)
+        if i < len(out) and out[i] == c:
             del out[i]
-            n -= 1
+            continue
+        try:  # noqa: SIM105 - contextlib.suppress costs a call per card
+            out.remove(c)  # not found by bisection: not held (rare), or `cards` unsorted
+        except ValueError:
+            pass
     return out
 
 
@@ -153,6 +174,7 @@ class EpisodesState(State):
     __slots__ = (
         "_legal",
         "_log",
+        "_shared",
         "deck",
         "discard",
         "ended",
@@ -196,6 +218,10 @@ class EpisodesState(State):
     _legal: list[Action] | None
     #: where the rules append events while `apply_logged` runs; None on the fast path
     _log: list[Event] | None
+    #: which of `vp`, `top`, `pool`, `limbo_known` and `known` (bits `_VP` ... `_KNOWN`) are
+    #: still the lists of the state this one was cloned from (most moves change none of
+    #: them): `_own` copies one before it changes
+    _shared: int
 
     # ------------------------------------------------------------------ construction
 
@@ -204,6 +230,7 @@ class EpisodesState(State):
         self.game = game
         self._legal = None
         self._log = None
+        self._shared = 0
 
     @classmethod
     def blank(cls, game: EpisodesRules) -> EpisodesState:
@@ -236,21 +263,38 @@ class EpisodesState(State):
         st.deck = self.deck[:]
         st.fixed = self.fixed
         st.discard = self.discard[:]
-        st.vp = self.vp[:]
+        st.vp = self.vp
         st.turn = self.turn
         st.phase = self.phase
         st.pending = self.pending
         st.limbo = self.limbo
-        st.known = [row[:] for row in self.known]
-        st.top = self.top[:]
-        st.limbo_known = self.limbo_known[:]
+        st.known = self.known
+        st.top = self.top
+        st.limbo_known = self.limbo_known
         st.limbo_old = self.limbo_old
-        st.pool = self.pool[:]
+        st.pool = self.pool
+        st._shared = _SHARED
         st.floor = self.floor
         st.rng = self.rng
         st.reshuffles = self.reshuffles
         st.ended = self.ended
         return st
+
+    def _own(self, tables: int) -> None:
+        """Copy those of `tables` (`_VP` | ...) still shared with the state this one was
+        cloned from, so that changing them leaves that state as it was."""
+        mine = self._shared & tables
+        if mine & _VP:
+            self.vp = self.vp[:]
+        if mine & _TOP:
+            self.top = self.top[:]
+        if mine & _POOL:
+            self.pool = self.pool[:]
+        if mine & _LIMBO_KNOWN:
+            self.limbo_known = self.limbo_known[:]
+        if mine & _KNOWN:
+            self.known = [row[:] for row in self.known]
+        self._shared &= ~tables
 
     # ------------------------------------------------------------------ protocol
 
@@ -373,7 +417,11 @@ class EpisodesState(State):
         return [_DISCARD[c] for c in H.discard_choices(hand, self.floor)]
 
     def _has_target(self, seat: int) -> bool:
-        return any(h for o, h in enumerate(self.hands) if o != seat)
+        # a loop, not any() over a generator: this runs on every action phase
+        for o, h in enumerate(self.hands):  # noqa: SIM110
+            if h and o != seat:
+                return True
+        return False
 
     def reveals(self, action: Action) -> bool:
         """Episodes' secrets are the hands, the deck and the Gadget's drawn cards (E-8): an
@@ -546,6 +594,8 @@ class EpisodesState(State):
         if suit == DOCTOR:
             seen = min(H.PEEK, len(self.deck))
             self._fix(seen)
+            if self._shared & _TOP:
+                self._own(_TOP)
             self.top[seat] = seen
             if self._log is not None:
                 cards = [LABEL[c] for c in self.deck[-1 : -seen - 1 : -1]] if seen else []
@@ -568,6 +618,8 @@ class EpisodesState(State):
         self.pending = -1
         self.phase = H.EPISODE
         hand = self.hands[victim]
+        if self._shared & _KNOWN:
+            self._own(_KNOWN)
         known = self.known
         log = self._log
         if suit == PLOT:
@@ -619,6 +671,8 @@ class EpisodesState(State):
         insort(mine, c)
         self.hands[seat] = mine
         self.discard.extend(rest)
+        if self._shared & (_POOL | _KNOWN):
+            self._own(_POOL | _KNOWN)
         known = self.known
         n = self.game.players
         if self.reshuffles and not self.limbo_old:
@@ -649,6 +703,8 @@ class EpisodesState(State):
         for s, fp in enumerate(fps):
             if fp:  # 0: a suit a variant leaves out (E-R20)
                 self._discard_from_hand(seat, s * 16 + fp)
+        if self._shared & _VP:
+            self._own(_VP)
         self.vp[seat] += H.threat(fps)
         if self._log is not None:
             cards = [LABEL[s * 16 + fp] for s, fp in enumerate(fps) if fp]
@@ -697,11 +753,12 @@ class EpisodesState(State):
         """Move one `c` from `seat`'s hand face up onto the discard pile (E-8.2)."""
         self.hands[seat] = _without(self.hands[seat], c)
         self.discard.append(c)
-        known = self.known
-        for s in range(self.game.players):
-            k = known[s][seat]
+        for s, row in enumerate(self.known):
+            k = row[seat]
             if k and c in k:
-                known[s][seat] = _without(k, c)
+                if self._shared & _KNOWN:
+                    self._own(_KNOWN)
+                self.known[s][seat] = _without(k, c)
 
     def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
         """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw); `reason` names
@@ -742,9 +799,13 @@ class EpisodesState(State):
             return
         pooled = self.reshuffles > 0 and cut < len(drawn)
         if pooled:
+            if self._shared & _POOL:
+                self._own(_POOL)
             self.pool[seat] = _minus(self.pool[seat], drawn[cut:])
-        top = self.top
-        if any(top):
+        if any(self.top):
+            if self._shared & _SHARED:
+                self._own(_SHARED)
+            top = self.top
             n = len(drawn)
             for s, seen in enumerate(top):
                 if not seen:

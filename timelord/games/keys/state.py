@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import abstractmethod
+from bisect import insort
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Final
@@ -19,6 +20,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from timelord.core import (
+    NATIVE,
     Action,
     Game,
     GameOver,
@@ -168,20 +170,35 @@ def _spread(
 ) -> None:
     """Append `actions[t]` for each set bit t of `mask`, lowest first: a byte of tiles at a
     time, each byte's actions listed once per game in `rows` (a bit at a time, appending
-    is most of listing Keys' moves in pure Python)."""
+    is most of listing Keys' moves in pure Python). Compiled, the mask is shifted a byte at
+    a time in a machine word; interpreted, its bytes come from `int.to_bytes`, twice as fast
+    there as shifting a Python integer (and slower compiled)."""
     if not rows:
         rows.extend([None] * (256 * ((len(actions) + 7) // 8)))
     base = 0
-    while mask:
-        v = mask & 255
+    if NATIVE:
+        while mask:
+            v = mask & 255
+            if v:
+                found = rows[base + v]
+                out.extend(_byte_actions(rows, actions, base, v) if found is None else found)
+            mask >>= 8
+            base += 256
+        return
+    for v in mask.to_bytes(len(rows) >> 8, "little"):
         if v:
             found = rows[base + v]
-            if found is None:
-                at = base // 32  # the tile of this byte's bit 0
-                found = rows[base + v] = tuple([actions[at + t] for t in bits(v)])
-            out.extend(found)
-        mask >>= 8
+            out.extend(_byte_actions(rows, actions, base, v) if found is None else found)
         base += 256
+
+
+def _byte_actions(
+    rows: list[tuple[Action, ...] | None], actions: tuple[Action, ...], base: int, v: int
+) -> tuple[Action, ...]:
+    """`_spread`'s entry for byte value `v` at `base` (256 * byte position), filled in."""
+    at = base >> 5  # the tile of this byte's bit 0
+    found = rows[base + v] = tuple([actions[at + t] for t in bits(v)])
+    return found
 
 
 @lru_cache(maxsize=256)
@@ -208,11 +225,16 @@ def _remove_one(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def _insert_sorted(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = 0
-    while i < len(hand) and hand[i] <= card:
-        i += 1
+    """`hand` with `card` after any equal card: found by `bisect` interpreted, by a native
+    loop compiled (a hand is a few cards; a call into `bisect` costs more there)."""
     out = list(hand)
-    out.insert(i, card)
+    if NATIVE:
+        i = 0
+        while i < len(hand) and hand[i] <= card:
+            i += 1
+        out.insert(i, card)
+    else:
+        insort(out, card)
     return tuple(out)
 
 
@@ -249,6 +271,8 @@ class KeysState(State):
         "_legal",
         "_log",
         "_occ",
+        "_teleport_of",
+        "_teleport_tiles",
         "back",
         "barrier_mask",
         "colour",
@@ -310,6 +334,10 @@ class KeysState(State):
     rng: int
     _legal: list[Action] | None
     _occ: int  # occupied tiles as a mask, -1 until computed
+    #: the Teleport tiles as a mask, and the `back` it was read from (a sampler installs
+    #: backs of its own, so the mask is checked against the tuple it came from)
+    _teleport_tiles: int
+    _teleport_of: tuple[int, ...] | None
     #: where the rules append events while `apply_logged` runs; None on the fast path
     _log: list[Event] | None
 
@@ -322,6 +350,8 @@ class KeysState(State):
         self._legal = None
         self._occ = -1
         self._log = None
+        self._teleport_tiles = 0
+        self._teleport_of = None
 
     @classmethod
     def blank(cls, game: KeysRules) -> KeysState:
@@ -361,6 +391,8 @@ class KeysState(State):
         s.winner = self.winner
         s.rng = self.rng
         s._occ = self._occ
+        s._teleport_tiles = self._teleport_tiles
+        s._teleport_of = self._teleport_of
         return s
 
     # -- protocol ----------------------------------------------------------------------
@@ -547,7 +579,9 @@ class KeysState(State):
             if other != seat and p >= 0 and not self.stuck[other]:
                 free = self.free_mask(other)
                 push = tables.assault[other]
-                out.extend(push[t] for t in self.neighbours(p) if free >> t & 1)
+                for t in self.neighbours(p):
+                    if free >> t & 1:
+                        out.append(push[t])
         return out
 
     def apply(self, action: Action) -> State:
@@ -645,21 +679,27 @@ class KeysState(State):
         empty (K-4.2, K-4.5), and no Teleport while another pawn holds Control, since a
         Teleport there would put two pawns on one tile: the pawn waits (K-5.5, ruling K-R6;
         rules 1 let it stop on the Teleport instead). A pawn leaving Control may take one."""
-        free = self.walkable_mask() & ~self.occupied_mask()
+        occupied = self.occupied_mask()
+        # walkable_mask() and not occupied, in one expression (this runs for every pawn)
+        free = self.open_mask & ~(
+            self.barrier_mask | occupied | (self.dalek_mask & ~self.cookie_mask)
+        )
         control = self.tables.control
-        held = self.occupied_mask() >> control & 1 and self.pos[seat] != control
-        if held and self.game.rules >= 2:
+        if occupied >> control & 1 and self.pos[seat] != control and self.game.rules >= 2:
             free &= ~self._teleports()
         return free
 
     def _teleports(self) -> int:
         """The open Teleport tiles (their backs are face up, so everyone knows them)."""
-        m = 0
         back = self.back
-        for t in bits(self.open_mask):
-            if back[t] == TELEPORT:
-                m |= 1 << t
-        return m
+        if self._teleport_of is not back:
+            m = 0
+            for t, kind in enumerate(back):
+                if kind == TELEPORT:
+                    m |= 1 << t
+            self._teleport_tiles = m
+            self._teleport_of = back
+        return self.open_mask & self._teleport_tiles
 
     def neighbours(self, tile: int) -> list[int]:
         """Tiles one step from `tile`: orthogonal, then along Time Tunnels (K-4.1)."""
@@ -736,18 +776,31 @@ class KeysState(State):
         seat = self.seat
         out: list[Action] = []
         previous = -1
+        # `_toggles` for each Key and the Sonic, its masks worked out once for the hand
+        openm = self.open_mask
+        barrier = self.barrier_mask
+        shut = ~(openm | barrier)
+        closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
         for card in self.hands[seat]:
             if card == previous:
                 continue
             previous = card
             out.append(tables.discard[card])
             effect = effects[card]
-            if effect == KEY:
-                self._toggles(card, self.colour_masks[tables.key_colour[card]], out)
-            elif effect == SONIC:
-                self._toggles(card, tables.door_mask, out)
-                remove = tables.remove
-                out.extend(remove[t] for t in bits(self.barrier_mask))
+            if effect in (KEY, SONIC):
+                if effect == KEY:
+                    tiles = self.colour_masks[tables.key_colour[card]]
+                else:
+                    tiles = tables.door_mask
+                m = tiles & shut
+                if m:
+                    _spread(tables.open_bytes[card], tables.open_[card], m, out)
+                m = tiles & closing
+                if m:
+                    _spread(tables.close_bytes[card], tables.close[card], m, out)
+                if effect == SONIC and barrier:
+                    remove = tables.remove
+                    out.extend([remove[t] for t in bits(barrier)])
             elif effect == BARRIER:
                 barrier = self.barrier_mask
                 if barrier:
