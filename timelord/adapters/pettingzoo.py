@@ -20,8 +20,10 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
   action it took, `timelord.adapters.encode.history`, so two pasts that reach one view differ
   when the seat's own did); the mask covers the game's fixed action space
   (`Game.action_space()`, index = position) and is all zero for a seat not to move.
-  Observing one agent again in the same position gives the same object, encoded once
-  (`last()` after a wrapper's `observe`, or a loop that reads an agent twice).
+  Observing one agent again in the same position encodes nothing again (`last()` after a
+  wrapper's `observe`, or a loop that reads an agent twice): the reads share one vector and
+  one mask, so both are read-only arrays (a read cannot change the next one; copy to
+  modify), and each read gets a dict of its own.
 - Actions: `Discrete(len(action space))`. `env(...)` wraps the raw environment like the
   classic ones: an index that is not offered ends the game with reward -1 for the seat that
   chose it (`TerminateIllegalWrapper`), an index outside the space fails an assertion,
@@ -111,9 +113,12 @@ class raw_env(Clonable, AECEnv):
         self._offered: dict[int, Action] | None = None
         #: agent -> (the state its mask was made for, the mask), so rereads share one array
         self._masks: dict[str, tuple[State, np.ndarray[Any, np.dtype[np.int8]]]] = {}
-        #: agent -> (the state it observed, the observation): `last()` and a wrapper's
-        #: `observe` of the same agent in the same state share one, encoded once
-        self._observed: dict[str, tuple[State, Any]] = {}
+        #: agent -> (the state it observed, the vector, the mask or None in the flat mode):
+        #: `last()` and a wrapper's `observe` of the same agent in the same state share
+        #: them, encoded once, read-only
+        self._observed: dict[
+            str, tuple[State, np.ndarray[Any, Any], np.ndarray[Any, Any] | None]
+        ] = {}
 
     def _obs_space(self) -> spaces.Space[Any]:
         box = spaces.Box(
@@ -157,20 +162,23 @@ class raw_env(Clonable, AECEnv):
         if state is None:
             raise ConfigError("reset() the environment before using it")
         got = self._observed.get(agent)
-        if got is not None and got[0] is state:
+        if got is None or got[0] is not state:
+            seat = self._seat[agent]
+            encoder = self.encoder
+            if isinstance(encoder, Encoder):
+                vector = encoder.encode_state(state, seat)
+            else:
+                assert self.record is not None
+                vector = encoder.encode(state.view(seat), self.record, seat, state)
+            vector.flags.writeable = False
+            mask = None
+            if not self.flat:
+                mask = self.index.mask_of(self._offers(state) if state.to_move == seat else ())
+                mask.flags.writeable = False
+            got = self._observed[agent] = (state, vector, mask)
+        if self.flat:
             return got[1]
-        seat = self._seat[agent]
-        encoder = self.encoder
-        if isinstance(encoder, Encoder):
-            obs: Any = encoder.encode_state(state, seat)
-        else:
-            assert self.record is not None
-            obs = encoder.encode(state.view(seat), self.record, seat, state)
-        if not self.flat:
-            offered = self._offers(state) if state.to_move == seat else ()
-            obs = {"observation": obs, "action_mask": self.index.mask_of(offered)}
-        self._observed[agent] = (state, obs)
-        return obs
+        return {"observation": got[1], "action_mask": got[2]}
 
     def _mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The flat mode's mask of `agent` now (one array per agent and state)."""
@@ -180,6 +188,7 @@ class raw_env(Clonable, AECEnv):
             return got[1]
         offered = self._offers(state) if state.to_move == self._seat[agent] else ()
         mask = self.index.mask_of(offered)
+        mask.flags.writeable = False  # shared by every read in this state
         self._masks[agent] = (state, mask)
         return mask
 
