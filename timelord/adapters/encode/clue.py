@@ -79,7 +79,7 @@ _SHOWS: dict[int, tuple[Any, tuple[tuple[int, int, int], ...]]] = {}
 def _shows(log: Any) -> tuple[tuple[int, int, int], ...]:
     """The cards shown in the history ending at `log` (a linked list: (event, older)),
     walked back only to the newest node already known."""
-    newer = []
+    newer: list[tuple[Any, ...]] = []
     node = log
     known: tuple[tuple[int, int, int], ...] = ()
     while node is not None:
@@ -89,9 +89,9 @@ def _shows(log: Any) -> tuple[tuple[int, int, int], ...]:
             break
         newer.append(node[0])
         node = node[1]
-    got = known + tuple(
-        (e[1], e[2], e[3]) for e in reversed(newer) if e[0] == "show" and e[3] is not None
-    )
+    shown = [(e[1], e[2], e[3]) for e in newer if e[0] == "show" and e[3] is not None]
+    shown.reverse()  # oldest first
+    got = known + tuple(shown)
     if log is not None:
         if len(_SHOWS) >= 4096:
             _SHOWS.clear()
