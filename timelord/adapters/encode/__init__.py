@@ -150,7 +150,7 @@ class Counts(Memo):
     """The bytes of `Writer.counts(name, n, items, scale)` by the tuple of items (the
     multiset of a hand or a pile), written without a `Writer` on a miss."""
 
-    __slots__ = ("_exact", "_n", "_scale", "_zeros")
+    __slots__ = ("_exact", "_n", "_scale", "_sums", "_zeros")
 
     def __init__(self, n: int, scale: float = 1.0, limit: int = 4096) -> None:
         super().__init__(None, limit)
@@ -160,11 +160,27 @@ class Counts(Memo):
         #: a power of two: every sum of copies is exact in float32, so the copies may be
         #: added in place (any other scale is summed in double first, as bincount does)
         self._exact = math.frexp(scale)[0] == 0.5
+        #: the sum of k copies of `scale` in double, added one at a time as bincount adds
+        #: them, at index k
+        self._sums = [0.0]
 
     def make(self, key: Any) -> bytes:
         n, scale = self._n, self._scale
+        if len(key) > n:  # a long pile of few kinds (a discard pile): each kind counted in C
+            sums = self._sums
+            while len(sums) <= len(key):
+                sums.append(sums[-1] + scale)
+            return array("f", [sums[key.count(i)] for i in range(n)]).tobytes()
         v = array("f", self._zeros)
         if self._exact:
+            # a pile that grew by a few cards since it was last written (a discard pile
+            # between two observations): those bytes, and the cards added to them
+            for cut in range(1, min(len(key), _GROWN) + 1):
+                known = self.get(key[:-cut])
+                if known is not None:
+                    v = array("f", known)
+                    key = key[-cut:]
+                    break
             for i in key:
                 if 0 <= i < n:
                     v[i] += scale
@@ -176,6 +192,10 @@ class Counts(Memo):
             for i, x in sums.items():
                 v[i] = x
         return v.tobytes()
+
+
+#: how many cards at most `Counts` looks back for a pile it wrote before
+_GROWN = 4
 
 
 class Scalars(Memo):
@@ -255,15 +275,12 @@ class Encoder:
         out: Array = np.bincount(w.idx, weights=w.val, minlength=self.size).astype(np.float32)
         return out
 
-    def state_bytes(self, state: State, seat: int) -> bytes:
-        """The float32 bytes of `encode_state(state, seat)`: a batch row is written from
-        them in one slice assignment, with no array made for it."""
+    def state_parts(self, state: State, seat: int) -> list[bytes]:
+        """The float32 bytes of `encode_state(state, seat)` as parts in order, which a
+        batch joins with the other rows' in one call (the caller checks the length)."""
         if self._parts is None:
-            return self.encode(state.view(seat)).tobytes()
-        buf = b"".join(self._parts(state, seat))
-        if len(buf) != self._nbytes:
-            raise AssertionError("an encoder wrote a part of varying length")
-        return buf
+            return [self.encode(state.view(seat)).tobytes()]
+        return self._parts(state, seat)
 
     def encode_state(self, state: State, seat: int) -> Array:
         """`encode(state.view(seat))`, read straight from the state where the game's module
