@@ -167,10 +167,10 @@ class Counts(Memo):
     def make(self, key: Any) -> bytes:
         n, scale = self._n, self._scale
         if len(key) > n:  # a long pile of few kinds (a discard pile): each kind counted in C
-            sums = self._sums
-            while len(sums) <= len(key):
-                sums.append(sums[-1] + scale)
-            return array("f", [sums[key.count(i)] for i in range(n)]).tobytes()
+            copies = self._sums
+            while len(copies) <= len(key):
+                copies.append(copies[-1] + scale)
+            return array("f", [copies[key.count(i)] for i in range(n)]).tobytes()
         v = array("f", self._zeros)
         if self._exact:
             # a pile that grew by a few cards since it was last written (a discard pile
