@@ -150,7 +150,7 @@ class Counts(Memo):
     """The bytes of `Writer.counts(name, n, items, scale)` by the tuple of items (the
     multiset of a hand or a pile), written without a `Writer` on a miss."""
 
-    __slots__ = ("_exact", "_n", "_scale", "_sums", "_zeros")
+    __slots__ = ("_exact", "_n", "_scale", "_zeros")
 
     def __init__(self, n: int, scale: float = 1.0, limit: int = 4096) -> None:
         super().__init__(None, limit)
@@ -160,27 +160,11 @@ class Counts(Memo):
         #: a power of two: every sum of copies is exact in float32, so the copies may be
         #: added in place (any other scale is summed in double first, as bincount does)
         self._exact = math.frexp(scale)[0] == 0.5
-        #: the sum of k copies of `scale` in double, added one at a time as bincount adds
-        #: them, at index k
-        self._sums = [0.0]
 
     def make(self, key: Any) -> bytes:
         n, scale = self._n, self._scale
-        if len(key) > n:  # a long pile of few kinds (a discard pile): each kind counted in C
-            copies = self._sums
-            while len(copies) <= len(key):
-                copies.append(copies[-1] + scale)
-            return array("f", [copies[key.count(i)] for i in range(n)]).tobytes()
         v = array("f", self._zeros)
         if self._exact:
-            # a pile that grew by a few cards since it was last written (a discard pile
-            # between two observations): those bytes, and the cards added to them
-            for cut in range(1, min(len(key), _GROWN) + 1):
-                known = self.get(key[:-cut])
-                if known is not None:
-                    v = array("f", known)
-                    key = key[-cut:]
-                    break
             for i in key:
                 if 0 <= i < n:
                     v[i] += scale
@@ -192,10 +176,6 @@ class Counts(Memo):
             for i, x in sums.items():
                 v[i] = x
         return v.tobytes()
-
-
-#: how many cards at most `Counts` looks back for a pile it wrote before
-_GROWN = 4
 
 
 class Scalars(Memo):
