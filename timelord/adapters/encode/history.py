@@ -89,6 +89,14 @@ def field_texts(view: Mapping[str, Any]) -> Texts:
     return texts
 
 
+def _str_keys(view: Mapping[str, Any]) -> bool:
+    """Whether every field name of `view` is a string (the types gathered in C)."""
+    return set(map(type, view)) <= _STR
+
+
+_STR = {str}
+
+
 def _members(texts: Texts, keys: list[str]) -> str:
     """`"key":text` of each of `keys` (sorted), as a canonical object's members."""
     return ",".join([canonical(k) + ":" + texts[k] for k in keys])
@@ -97,7 +105,7 @@ def _members(texts: Texts, keys: list[str]) -> str:
 def view_text(view: Mapping[str, Any]) -> str:
     """`canonical(view)` from its fields' texts (the same text: a canonical object is its
     sorted members, each key's text and its value's)."""
-    if not all(type(k) is str for k in view):  # json turns other keys to text after sorting
+    if not _str_keys(view):  # json turns other keys to text after sorting
         return canonical(view)
     texts = field_texts(view)
     return "{" + _members(texts, sorted(texts)) + "}"
@@ -180,7 +188,7 @@ class Recall:
     def decided(self, seat: int, view: View, action: Action, index: int) -> Recall:
         """The record once `seat`, shown `view`, took `action` (`index`)."""
         mine = self.seats[seat]
-        texts = field_texts(view) if all(type(k) is str for k in view) else None
+        texts = field_texts(view) if _str_keys(view) else None
         if texts is None:  # not a view of this package's games: the plain path
             before = mine[-1].view if mine else None
             change = canonical(view_change(before, view))
