@@ -56,7 +56,7 @@ from timelord.adapters.clone import Clonable
 from timelord.adapters.encode import Encoder
 from timelord.adapters.encode.history import HistoryEncoder, Recall, observation_encoder
 from timelord.adapters.space import ActionIndex
-from timelord.core import Action, ConfigError, Game, State
+from timelord.core import Action, ConfigError, Game, State, View
 from timelord.core.events import Event
 
 
@@ -113,6 +113,8 @@ class raw_env(Clonable, AECEnv):
         self._offered: dict[int, Action] | None = None
         #: agent -> (the state its mask was made for, the mask), so rereads share one array
         self._masks: dict[str, tuple[State, np.ndarray[Any, np.dtype[np.int8]]]] = {}
+        #: with `recall`, the last view built: (state, seat, view)
+        self._seen: tuple[State, int, View] | None = None
         #: agent -> (the state it observed, the vector, the mask or None in the flat mode):
         #: `last()` and a wrapper's `observe` of the same agent in the same state share
         #: them, encoded once, read-only
@@ -154,6 +156,7 @@ class raw_env(Clonable, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._masks = {}
         self._observed = {}
+        self._seen = None
         self.infos = SeatInfos(self.game, self._seat, self._mask if self.flat else None)
         self._select(self.state_)
 
@@ -169,7 +172,7 @@ class raw_env(Clonable, AECEnv):
                 vector = encoder.encode_state(state, seat)
             else:
                 assert self.record is not None
-                vector = encoder.encode(state.view(seat), self.record, seat, state)
+                vector = encoder.encode(self._view(state, seat), self.record, seat, state)
             vector.flags.writeable = False
             mask = None
             if not self.flat:
@@ -203,7 +206,8 @@ class raw_env(Clonable, AECEnv):
         chosen = self.index.action(action, self._offers(state))
         self._offered = None
         if self.record is not None:
-            self.record = self.record.after(state, chosen, int(action))
+            seat = self._seat[agent]
+            self.record = self.record.decided(seat, self._view(state, seat), chosen, int(action))
         self._cumulative_rewards[agent] = 0.0
         # chosen is one of the offered moves, so the engine's fast path; the infos tell
         # this move's events when they are read, by applying it again with its log
@@ -234,6 +238,14 @@ class raw_env(Clonable, AECEnv):
         if self.state_ is None:
             raise ConfigError("reset() the environment before using it")
         return self.state_
+
+    def _view(self, state: State, seat: int) -> View:
+        """`state.view(seat)`, built once for the seat's recall observation and the record of
+        its decision there (one view, so its field texts are written once)."""
+        seen = self._seen
+        if seen is None or seen[0] is not state or seen[1] != seat:
+            seen = self._seen = (state, seat, state.view(seat))
+        return seen[2]
 
     def _offers(self, state: State) -> dict[int, Action]:
         """Index -> offered action of the current state, computed once per state."""
