@@ -222,7 +222,7 @@ def test_one_agent_in_one_position_is_encoded_once(
     encoded: list[int] = []
     real = encoder.encode_state
     monkeypatch.setattr(
-        encoder, "encode_state", lambda s, seat: encoded.append(seat) or real(s, seat)
+        encoder, "encode_state", lambda s, seat, **kw: encoded.append(seat) or real(s, seat, **kw)
     )
     env.reset(seed=2)
     agent = env.agent_selection

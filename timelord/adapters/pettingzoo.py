@@ -169,15 +169,15 @@ class raw_env(Clonable, AECEnv):
             seat = self._seat[agent]
             encoder = self.encoder
             if isinstance(encoder, Encoder):
-                vector = encoder.encode_state(state, seat)
+                vector = encoder.encode_state(state, seat, writable=False)
             else:
                 assert self.record is not None
                 vector = encoder.encode(self._view(state, seat), self.record, seat, state)
-            vector.flags.writeable = False
+                vector.flags.writeable = False
             mask = None
             if not self.flat:
-                mask = self.index.mask_of(self._offers(state) if state.to_move == seat else ())
-                mask.flags.writeable = False
+                offered = self._offers(state) if state.to_move == seat else ()
+                mask = self.index.mask_of(offered, writable=False)
             got = self._observed[agent] = (state, vector, mask)
         if self.flat:
             return got[1]
@@ -190,8 +190,7 @@ class raw_env(Clonable, AECEnv):
         if got is not None and got[0] is state:
             return got[1]
         offered = self._offers(state) if state.to_move == self._seat[agent] else ()
-        mask = self.index.mask_of(offered)
-        mask.flags.writeable = False  # shared by every read in this state
+        mask = self.index.mask_of(offered, writable=False)  # shared by every read here
         self._masks[agent] = (state, mask)
         return mask
 

@@ -262,13 +262,16 @@ class Encoder:
             return [self.encode(state.view(seat)).tobytes()]
         return self._parts(state, seat)
 
-    def encode_state(self, state: State, seat: int) -> Array:
+    def encode_state(self, state: State, seat: int, writable: bool = True) -> Array:
         """`encode(state.view(seat))`, read straight from the state where the game's module
-        has `state_parts` (equal on every step of seeded games: tests/adapters)."""
+        has `state_parts` (equal on every step of seeded games: tests/adapters). Not
+        `writable`: a read-only array, for an observation that several reads share."""
         if self._parts is None:
-            return self.encode(state.view(seat))
-        # a bytearray, so the array is writable as `encode`'s is
-        buf = bytearray().join(self._parts(state, seat))
+            encoded = self.encode(state.view(seat))
+            encoded.flags.writeable = writable
+            return encoded
+        # a bytearray where the array is writable as `encode`'s is; else immutable bytes
+        buf = (bytearray() if writable else b"").join(self._parts(state, seat))
         if len(buf) != self._nbytes:
             raise AssertionError("an encoder wrote a part of varying length")
         out: Array = np.frombuffer(buf, np.float32)
