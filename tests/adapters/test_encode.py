@@ -77,6 +77,16 @@ def test_memoised_parts_equal_the_writers_numbers_even_past_their_limit() -> Non
         for mask in [0, 1, 0b1000000000001, 0b1111111111111, 1 << 20 | 5]:
             bits = [i for i in range(21) if mask >> i & 1]
             assert flags[mask] == written(lambda w, b=bits: w.counts("", 13, b))
+    # a pile longer than its kinds is counted kind by kind; a pile that grew by a few cards
+    # since it was written is those bytes with the new cards added
+    for scale in (0.1, 0.25, 1.0):
+        pile: tuple[int, ...] = ()
+        counts = Counts(4, scale)
+        for grown in [(2,), (3, 3), (0, 9, 1, 1), (2, 2, 2, 2, 2), (3,), (1, 0, 0)] * 4:
+            pile += grown
+            want = written(lambda w, i=pile, x=scale: w.counts("", 4, i, x))
+            assert counts[pile] == want
+            assert Counts(4, scale)[pile] == want  # written afresh
     assert onehot_table(3)[-1] == bytes(12) and onehot_table(3)[1] == written(
         lambda w: w.onehot("", 3, 1)
     )

@@ -168,3 +168,27 @@ def test_every_episode_starts_with_a_decision() -> None:
     env.reset(seed=35)
     assert env.state is not None and again is not None
     assert env.state.to_json() == again.to_json()  # still one game per seed
+
+
+def test_reset_gives_up_when_the_opponents_end_every_game_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game whose every deal the opponents end before the learner's first decision (here
+    every deal is an ended Keys game) makes `reset` raise after `DEALS` deals instead of
+    dealing forever; the env then takes no step until a reset succeeds."""
+    env = tg.env("keys", opponents=["random"])
+    over = env.game.new_game(5)
+    rng = Rng(5)
+    while not over.is_over:
+        over = over.apply(rng.choice(over.legal_actions()))
+    deals: list[int] = []
+    real = env.game.new_game
+    monkeypatch.setattr(env.game, "new_game", lambda seed: deals.append(seed) or over)
+    with pytest.raises(ConfigError, match=f"{tg.DEALS} games in a row"):
+        env.reset(seed=1)
+    assert len(deals) == tg.DEALS
+    with pytest.raises(ConfigError, match="reset"):
+        env.step(0)
+    monkeypatch.setattr(env.game, "new_game", real)
+    _, info = env.reset(seed=1)
+    assert info["action_mask"].any()

@@ -222,13 +222,18 @@ def test_one_agent_in_one_position_is_encoded_once(
     encoded: list[int] = []
     real = encoder.encode_state
     monkeypatch.setattr(
-        encoder, "encode_state", lambda s, seat: encoded.append(seat) or real(s, seat)
+        encoder, "encode_state", lambda s, seat, **kw: encoded.append(seat) or real(s, seat, **kw)
     )
     env.reset(seed=2)
     agent = env.agent_selection
     first = env.observe(agent)
     again, *_ = env.last()
-    assert again is first and len(encoded) == 1
+    if flat:
+        assert again is first
+    else:  # a dict of its own around the same arrays
+        assert again is not first and again.keys() == first.keys()
+        assert all(again[k] is first[k] for k in first)
+    assert len(encoded) == 1
     other = next(a for a in env.agents if a != agent)
     env.observe(other)
     assert len(encoded) == 2
@@ -278,3 +283,30 @@ def test_flat_mode_passes_the_api_tests_and_supersuits_wrappers(game_id: str) ->
         action = int(rng.choice(list(np.flatnonzero(want["action_mask"]))))
         for env in (plain, flat, wrapped):
             env.step(action)
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_read_cannot_change_the_next_read_of_one_position(flat: bool) -> None:
+    """Reads of one agent in one position share their arrays, so those are read-only: an
+    in-place change is refused instead of showing up in the next read (and in `last()`)."""
+    env = tz.raw_env("keys", players=2, flat=flat)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    first = env.observe(agent)
+    vector = first if flat else first["observation"]
+    mask = env.infos[agent]["action_mask"] if flat else first["action_mask"]
+    kept = vector.copy(), mask.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        vector += 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        mask[:] = 0
+    if not flat:
+        first["observation"] = None  # the dict is the reader's own
+    again, *_, info = env.last()
+    again_mask = info["action_mask"] if flat else again["action_mask"]
+    assert np.array_equal(again if flat else again["observation"], kept[0])
+    assert np.array_equal(again_mask, kept[1])
+    mine = vector.copy()
+    mine += 1.0  # a copy is the caller's to change
+    latest = env.observe(agent)
+    assert np.array_equal(latest if flat else latest["observation"], kept[0])

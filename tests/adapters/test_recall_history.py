@@ -188,3 +188,43 @@ def test_a_view_change_keeps_what_json_tells_apart() -> None:
     """1 == True in Python; a view that turns a count into a flag still changed."""
     assert view_change({"a": 1, "b": [1]}, {"a": True, "b": [1]}) == {"set": {"a": True}}
     assert view_change({"a": 1, "b": 2}, {"b": 2}) == {"set": {}, "unset": ["a"]}
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("clue", 3), ("keys", 2), ("card-game", 2)])
+def test_the_kept_texts_and_hashes_give_what_the_whole_record_gives(
+    game_id: str, players: int
+) -> None:
+    """A record keeps each seat's last field texts and the hash of its decisions so far, so
+    a step canonicalises one view and hashes only what is new: every entry, string and digest
+    equals the one written from the whole record, also after a pickle (which drops what is
+    kept) and for the record a seat alone knows (`only`)."""
+    import pickle
+
+    from timelord.adapters.encode.history import (
+        canonical,
+        digest,
+        information_state_digest,
+        view_text,
+    )
+
+    game = timelord.load(game_id, players=players)
+    index = ActionIndex(game)
+    state, rng = game.new_game(8), Rng(8)
+    record = Recall.start(players)
+    views: dict[int, dict[str, object]] = {}
+    for _ in range(60):
+        if state.is_over:
+            break
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        assert view_text(view) == canonical(view)
+        for copy in (record, pickle.loads(pickle.dumps(record)), record.only(seat)):
+            whole = digest(information_state(copy, seat, view))
+            assert information_state_digest(copy, seat, view) == whole
+        action = rng.choice(state.legal_actions())
+        record = record.after(state, action, index.index(action))
+        change = canonical(view_change(views.get(seat), view))
+        assert record.seats[seat][-1].text == f"[{change},{canonical(action.to_json())}]"
+        views[seat] = view
+        state = state.apply(action)

@@ -35,7 +35,9 @@ played by timelord agents.
   Games always end within `game.max_actions`, so nothing truncates. A game the opponents
   end before the learner's first decision (a Clue accusation right on the first turn) is
   not handed out: `reset` deals the next one from the same generator, so every episode
-  starts with a decision and a mask with an offered index.
+  starts with a decision and a mask with an offered index (after `DEALS` such games in a
+  row it raises `ConfigError`: opponents that always end the game first leave nothing to
+  learn).
 - `info["seat"]`: the learner's seat this episode; `render_mode="ansi"` renders the
   learner's own view as text.
 """
@@ -63,6 +65,11 @@ from timelord.core.seating import seat_rngs
 
 #: what may stand for an opponent: a seat spec, an `Agent` class, or a function building one
 OpponentSpec = str | type[Agent] | Callable[[Game], Agent]
+
+#: how many games in a row `reset` deals, each ended by the opponents before the learner's
+#: first decision, before it gives up (random Clue opponents end about one game in a few
+#: hundred that way; opponents that end every game would otherwise keep it dealing forever)
+DEALS = 1000
 
 ObsArray = np.ndarray[Any, np.dtype[np.float32]]
 MaskArray = np.ndarray[Any, np.dtype[np.int8]]
@@ -182,7 +189,7 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
             self.seat = self._episodes % n
         self._episodes += 1
         others = [s for s in range(n) if s != self.seat]
-        while True:
+        for _ in range(DEALS):
             game_seed = int(self.np_random.integers(2**62))
             self.state = self.game.new_game(game_seed)
             if isinstance(self.encoder, HistoryEncoder):
@@ -198,7 +205,11 @@ class TimelordEnv(Clonable, gymnasium.Env[ObsArray, np.int64]):
             # accusing rightly on its first turn) has nothing to learn from and no legal
             # index to offer: deal the next one from the same generator.
             if not self.state.is_over:
-                break
+                return
+        self._done = True
+        raise ConfigError(
+            f"the opponents ended {DEALS} games in a row before the learner's first decision"
+        )
 
     def play(self, action: Any) -> tuple[float, bool, bool]:
         """The learner's `action`, then the opponents' moves: (reward, terminated, illegal)."""

@@ -20,8 +20,10 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
   action it took, `timelord.adapters.encode.history`, so two pasts that reach one view differ
   when the seat's own did); the mask covers the game's fixed action space
   (`Game.action_space()`, index = position) and is all zero for a seat not to move.
-  Observing one agent again in the same position gives the same object, encoded once
-  (`last()` after a wrapper's `observe`, or a loop that reads an agent twice).
+  Observing one agent again in the same position encodes nothing again (`last()` after a
+  wrapper's `observe`, or a loop that reads an agent twice): the reads share one vector and
+  one mask, so both are read-only arrays (a read cannot change the next one; copy to
+  modify), and each read gets a dict of its own.
 - Actions: `Discrete(len(action space))`. `env(...)` wraps the raw environment like the
   classic ones: an index that is not offered ends the game with reward -1 for the seat that
   chose it (`TerminateIllegalWrapper`), an index outside the space fails an assertion,
@@ -54,7 +56,7 @@ from timelord.adapters.clone import Clonable
 from timelord.adapters.encode import Encoder
 from timelord.adapters.encode.history import HistoryEncoder, Recall, observation_encoder
 from timelord.adapters.space import ActionIndex
-from timelord.core import Action, ConfigError, Game, State
+from timelord.core import Action, ConfigError, Game, State, View
 from timelord.core.events import Event
 
 
@@ -111,9 +113,14 @@ class raw_env(Clonable, AECEnv):
         self._offered: dict[int, Action] | None = None
         #: agent -> (the state its mask was made for, the mask), so rereads share one array
         self._masks: dict[str, tuple[State, np.ndarray[Any, np.dtype[np.int8]]]] = {}
-        #: agent -> (the state it observed, the observation): `last()` and a wrapper's
-        #: `observe` of the same agent in the same state share one, encoded once
-        self._observed: dict[str, tuple[State, Any]] = {}
+        #: with `recall`, the last view built: (state, seat, view)
+        self._seen: tuple[State, int, View] | None = None
+        #: agent -> (the state it observed, the vector, the mask or None in the flat mode):
+        #: `last()` and a wrapper's `observe` of the same agent in the same state share
+        #: them, encoded once, read-only
+        self._observed: dict[
+            str, tuple[State, np.ndarray[Any, Any], np.ndarray[Any, Any] | None]
+        ] = {}
 
     def _obs_space(self) -> spaces.Space[Any]:
         box = spaces.Box(
@@ -149,6 +156,7 @@ class raw_env(Clonable, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._masks = {}
         self._observed = {}
+        self._seen = None
         self.infos = SeatInfos(self.game, self._seat, self._mask if self.flat else None)
         self._select(self.state_)
 
@@ -157,20 +165,23 @@ class raw_env(Clonable, AECEnv):
         if state is None:
             raise ConfigError("reset() the environment before using it")
         got = self._observed.get(agent)
-        if got is not None and got[0] is state:
+        if got is None or got[0] is not state:
+            seat = self._seat[agent]
+            encoder = self.encoder
+            if isinstance(encoder, Encoder):
+                vector = encoder.encode_state(state, seat, writable=False)
+            else:
+                assert self.record is not None
+                vector = encoder.encode(self._view(state, seat), self.record, seat, state)
+                vector.flags.writeable = False
+            mask = None
+            if not self.flat:
+                offered = self._offers(state) if state.to_move == seat else ()
+                mask = self.index.mask_of(offered, writable=False)
+            got = self._observed[agent] = (state, vector, mask)
+        if self.flat:
             return got[1]
-        seat = self._seat[agent]
-        encoder = self.encoder
-        if isinstance(encoder, Encoder):
-            obs: Any = encoder.encode_state(state, seat)
-        else:
-            assert self.record is not None
-            obs = encoder.encode(state.view(seat), self.record, seat, state)
-        if not self.flat:
-            offered = self._offers(state) if state.to_move == seat else ()
-            obs = {"observation": obs, "action_mask": self.index.mask_of(offered)}
-        self._observed[agent] = (state, obs)
-        return obs
+        return {"observation": got[1], "action_mask": got[2]}
 
     def _mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The flat mode's mask of `agent` now (one array per agent and state)."""
@@ -179,7 +190,7 @@ class raw_env(Clonable, AECEnv):
         if got is not None and got[0] is state:
             return got[1]
         offered = self._offers(state) if state.to_move == self._seat[agent] else ()
-        mask = self.index.mask_of(offered)
+        mask = self.index.mask_of(offered, writable=False)  # shared by every read here
         self._masks[agent] = (state, mask)
         return mask
 
@@ -194,7 +205,8 @@ class raw_env(Clonable, AECEnv):
         chosen = self.index.action(action, self._offers(state))
         self._offered = None
         if self.record is not None:
-            self.record = self.record.after(state, chosen, int(action))
+            seat = self._seat[agent]
+            self.record = self.record.decided(seat, self._view(state, seat), chosen, int(action))
         self._cumulative_rewards[agent] = 0.0
         # chosen is one of the offered moves, so the engine's fast path; the infos tell
         # this move's events when they are read, by applying it again with its log
@@ -225,6 +237,14 @@ class raw_env(Clonable, AECEnv):
         if self.state_ is None:
             raise ConfigError("reset() the environment before using it")
         return self.state_
+
+    def _view(self, state: State, seat: int) -> View:
+        """`state.view(seat)`, built once for the seat's recall observation and the record of
+        its decision there (one view, so its field texts are written once)."""
+        seen = self._seen
+        if seen is None or seen[0] is not state or seen[1] != seat:
+            seen = self._seen = (state, seat, state.view(seat))
+        return seen[2]
 
     def _offers(self, state: State) -> dict[int, Action]:
         """Index -> offered action of the current state, computed once per state."""

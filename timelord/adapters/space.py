@@ -120,13 +120,16 @@ class ActionIndex:
         """int8 array over the space: 1 where the action is offered."""
         return self.mask_of(self.indices(legal))
 
-    def mask_of(self, offered: Iterable[int]) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """int8 array over the space: 1 at each index of `offered` (a fresh, writable
-        array; set one byte at a time, which beats numpy's conversion of a list of ints)."""
+    def mask_of(
+        self, offered: Iterable[int], writable: bool = True
+    ) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """int8 array over the space: 1 at each index of `offered` (a fresh array; set one
+        byte at a time, which beats numpy's conversion of a list of ints). Not `writable`:
+        a read-only array over immutable bytes, for a mask that several reads share."""
         m = bytearray(len(self.actions))
         for i in offered:
             m[i] = 1
-        return np.frombuffer(m, np.int8)
+        return np.frombuffer(m if writable else bytes(m), np.int8)
 
     def action(self, index: Any, offered: Mapping[int, Action]) -> Action:
         """The action at `index` among `offered` (`indices` of the legal actions);

@@ -183,14 +183,15 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
             seeds = list(seed)
             if len(seeds) != n:
                 raise ConfigError(f"{n} tables take {n} seeds, not {len(seeds)}")
+        rows: list[bytes] = []
         for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
             gymnasium.Env.reset(env, seed=s)
             env.deal(s)
             self._seats[i] = env.seat
-            self._write(i, env)
+            self._write(i, env, rows)
         self._autoreset[:] = False
         illegal = np.zeros(n, np.bool_)
-        return self._out(self._obs), self._infos(illegal)
+        return self._observations(rows), self._infos(illegal)
 
     def step(
         self, actions: Any
@@ -207,27 +208,39 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
         illegal = np.zeros(n, np.bool_)
         acts = np.asarray(actions).tolist()  # plain ints: one conversion for the batch
         resets = self._autoreset.tolist()
+        rows: list[bytes] = []
         for i, env in enumerate(self.envs):
             if resets[i]:
                 env.deal(None)
                 self._seats[i] = env.seat
             else:
                 rewards[i], terminated[i], illegal[i] = env.play(acts[i])
-            self._write(i, env)
+            self._write(i, env, rows)
         self._autoreset = terminated.copy()
         truncated = np.zeros(n, np.bool_)
-        return self._out(self._obs), rewards, terminated, truncated, self._infos(illegal)
+        return self._observations(rows), rewards, terminated, truncated, self._infos(illegal)
 
-    def _write(self, i: int, env: TimelordEnv) -> None:
-        """Table `i`'s observation and mask into the batch, as bytes."""
+    def _observations(self, rows: list[bytes]) -> np.ndarray[Any, Any]:
+        """The batch of observations from every table's parts in order (`rows`), joined
+        once. With `copy` the joined bytes are the array handed out (a fresh one, as a copy
+        of the batch was); without, they are written into the batch, which is handed out."""
+        data = bytearray().join(rows)
+        if len(data) != self._row * self.num_envs:
+            raise AssertionError("an encoder wrote a part of varying length")
+        if not self.copy:
+            self._obs_bytes[:] = data
+            return self._obs
+        return np.frombuffer(data, np.float32).reshape(self._obs.shape)
+
+    def _write(self, i: int, env: TimelordEnv, rows: list[bytes]) -> None:
+        """Table `i`'s observation onto `rows` (its parts, as bytes) and its mask into the
+        batch."""
         assert env.state is not None
-        row = self._row
         encoder = env.encoder
         if isinstance(encoder, Encoder):
-            data = encoder.state_bytes(env.state, env.seat)
+            rows += encoder.state_parts(env.state, env.seat)
         else:  # the perfect-recall observation, from the table's record
-            data = env.recalled(encoder).tobytes()
-        self._obs_bytes[i * row : (i + 1) * row] = data
+            rows.append(env.recalled(encoder).tobytes())
         # Only the bytes that change are written: the row's last offered indices cleared,
         # the new ones set. Clearing whole rows (22 KB a table in the Card Game) swept the
         # whole batch through the cache at every step.

@@ -255,23 +255,23 @@ class Encoder:
         out: Array = np.bincount(w.idx, weights=w.val, minlength=self.size).astype(np.float32)
         return out
 
-    def state_bytes(self, state: State, seat: int) -> bytes:
-        """The float32 bytes of `encode_state(state, seat)`: a batch row is written from
-        them in one slice assignment, with no array made for it."""
+    def state_parts(self, state: State, seat: int) -> list[bytes]:
+        """The float32 bytes of `encode_state(state, seat)` as parts in order, which a
+        batch joins with the other rows' in one call (the caller checks the length)."""
         if self._parts is None:
-            return self.encode(state.view(seat)).tobytes()
-        buf = b"".join(self._parts(state, seat))
-        if len(buf) != self._nbytes:
-            raise AssertionError("an encoder wrote a part of varying length")
-        return buf
+            return [self.encode(state.view(seat)).tobytes()]
+        return self._parts(state, seat)
 
-    def encode_state(self, state: State, seat: int) -> Array:
+    def encode_state(self, state: State, seat: int, writable: bool = True) -> Array:
         """`encode(state.view(seat))`, read straight from the state where the game's module
-        has `state_parts` (equal on every step of seeded games: tests/adapters)."""
+        has `state_parts` (equal on every step of seeded games: tests/adapters). Not
+        `writable`: a read-only array, for an observation that several reads share."""
         if self._parts is None:
-            return self.encode(state.view(seat))
-        # a bytearray, so the array is writable as `encode`'s is
-        buf = bytearray().join(self._parts(state, seat))
+            encoded = self.encode(state.view(seat))
+            encoded.flags.writeable = writable
+            return encoded
+        # a bytearray where the array is writable as `encode`'s is; else immutable bytes
+        buf = (bytearray() if writable else b"").join(self._parts(state, seat))
         if len(buf) != self._nbytes:
             raise AssertionError("an encoder wrote a part of varying length")
         out: Array = np.frombuffer(buf, np.float32)

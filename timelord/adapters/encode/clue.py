@@ -79,7 +79,7 @@ _SHOWS: dict[int, tuple[Any, tuple[tuple[int, int, int], ...]]] = {}
 def _shows(log: Any) -> tuple[tuple[int, int, int], ...]:
     """The cards shown in the history ending at `log` (a linked list: (event, older)),
     walked back only to the newest node already known."""
-    newer = []
+    newer: list[tuple[Any, ...]] = []
     node = log
     known: tuple[tuple[int, int, int], ...] = ()
     while node is not None:
@@ -89,9 +89,9 @@ def _shows(log: Any) -> tuple[tuple[int, int, int], ...]:
             break
         newer.append(node[0])
         node = node[1]
-    got = known + tuple(
-        (e[1], e[2], e[3]) for e in reversed(newer) if e[0] == "show" and e[3] is not None
-    )
+    shown = [(e[1], e[2], e[3]) for e in newer if e[0] == "show" and e[3] is not None]
+    shown.reverse()  # oldest first
+    got = known + tuple(shown)
     if log is not None:
         if len(_SHOWS) >= 4096:
             _SHOWS.clear()
@@ -214,6 +214,7 @@ _ENTRY_KINDS = (
     "bell", "out",
 )  # fmt: skip
 _ARGS = 5
+_KIND = {k: i for i, k in enumerate(_ENTRY_KINDS)}
 
 
 @lru_cache(maxsize=16)
@@ -258,18 +259,43 @@ def write_recall(game: Game, w: Writer, view: dict[str, Any]) -> None:
     w.onehot("ask", N, rel(seat, view["ask"], N))
     log = view["log"]
     w.values("history_length", [len(log)], 1, HISTORY, high=8.0)
-    words = _words(game)
-    kinds = {k: i for i, k in enumerate(_ENTRY_KINDS)}
     width = len(_ENTRY_KINDS) + _ARGS
     at = w.skip_named("history", HISTORY * width)
+    written = _written(game)
     for i, entry in enumerate(log[:HISTORY]):
         base = at + i * width
-        kind = kinds.get(entry[0])
-        if kind is not None:
-            w.idx.append(base + kind)
-            w.val.append(1.0)
-        for j, arg in enumerate(entry[1 : 1 + _ARGS]):
-            v = _token(arg, words)
-            if v:
-                w.idx.append(base + len(_ENTRY_KINDS) + j)
-                w.val.append(v)
+        # the entry's values and their types: True and 1 are one dict key, not one token
+        key = (*entry, *map(type, entry))
+        got = written.get(key)
+        if got is None:
+            if len(written) >= 65536:  # memory stays bounded
+                written.clear()
+            got = written[key] = _entry(game, entry)
+        offsets, values = got
+        w.idx += [base + k for k in offsets]
+        w.val += values
+
+
+@lru_cache(maxsize=16)
+def _written(game: ClueGame) -> dict[tuple[Any, ...], tuple[list[int], list[float]]]:
+    """History entry -> what `_entry` writes for it: a game has few distinct entries, and a
+    seat's history is written whole at each of its observations."""
+    return {}
+
+
+def _entry(game: ClueGame, entry: list[Any]) -> tuple[list[int], list[float]]:
+    """One history entry as (offset in its row, value) pairs: the kind's one-hot, then each
+    argument as a number (`_token`)."""
+    words = _words(game)
+    offsets: list[int] = []
+    values: list[float] = []
+    kind = _KIND.get(entry[0])
+    if kind is not None:
+        offsets.append(kind)
+        values.append(1.0)
+    for j, arg in enumerate(entry[1 : 1 + _ARGS]):
+        v = _token(arg, words)
+        if v:
+            offsets.append(len(_ENTRY_KINDS) + j)
+            values.append(v)
+    return offsets, values

@@ -38,15 +38,88 @@ from timelord.core import Action, Game, State, View
 
 from . import Array, Encoder, encoder_for
 
-
-def canonical(value: Any) -> str:
-    """Canonical JSON text (sorted keys, no spaces): equal values, equal texts."""
-    return _CANONICAL.encode(value)
-
-
 #: `json.dumps(value, sort_keys=True, separators=(",", ":"))` without building an encoder
 #: at every call (a learner's recall observation makes dozens of these a step)
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+#: the C encoder `_CANONICAL.encode` builds afresh at each call for anything but a string
+#: (the same arguments, circular check off: views are trees), made once here
+_make_c_encoder = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODE = (
+    _make_c_encoder(
+        None,
+        _CANONICAL.default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ":",
+        ",",
+        True,
+        False,
+        True,
+    )
+    if _make_c_encoder is not None
+    else None
+)
+
+
+def canonical(value: Any) -> str:
+    """Canonical JSON text (sorted keys, no spaces): equal values, equal texts."""
+    if _C_ENCODE is None:
+        return _CANONICAL.encode(value)
+    return "".join(_C_ENCODE(value, 0))
+
+
+#: a view's top-level field name -> the canonical text of its value
+Texts = dict[str, str]
+
+#: the view `field_texts` last wrote, and its texts: an env encodes a view, then records
+#: the decision taken at it, and both need its texts (the view is held, so its id is not
+#: reused while it is here; views are never changed in place once built)
+_last_texts: tuple[Mapping[str, Any], Texts] | None = None
+
+
+def field_texts(view: Mapping[str, Any]) -> Texts:
+    """The canonical text of each top-level field of `view`: `view_text` joins them into
+    `canonical(view)`, and two views' fields compare by them (as `view_change` compares)."""
+    global _last_texts
+    last = _last_texts
+    if last is not None and last[0] is view:
+        return last[1]
+    texts = {k: canonical(v) for k, v in view.items()}
+    _last_texts = (view, texts)
+    return texts
+
+
+def _str_keys(view: Mapping[str, Any]) -> bool:
+    """Whether every field name of `view` is a string (the types gathered in C)."""
+    return set(map(type, view)) <= _STR
+
+
+_STR = {str}
+
+
+def _members(texts: Texts, keys: list[str]) -> str:
+    """`"key":text` of each of `keys` (sorted), as a canonical object's members."""
+    return ",".join([canonical(k) + ":" + texts[k] for k in keys])
+
+
+def view_text(view: Mapping[str, Any]) -> str:
+    """`canonical(view)` from its fields' texts (the same text: a canonical object is its
+    sorted members, each key's text and its value's)."""
+    if not _str_keys(view):  # json turns other keys to text after sorting
+        return canonical(view)
+    texts = field_texts(view)
+    return "{" + _members(texts, sorted(texts)) + "}"
+
+
+def _change_text(before: Texts | None, after: Texts) -> str:
+    """`canonical(view_change(before, after))` from the two views' field texts."""
+    old = before or {}
+    changed = sorted(k for k, t in after.items() if old.get(k) != t)
+    text = '{"set":{' + _members(after, changed) + "}"
+    gone = sorted(k for k in old if k not in after)
+    if gone:
+        text += ',"unset":' + canonical(gone)
+    return text + "}"
 
 
 def view_change(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> dict[str, Any]:
@@ -73,12 +146,32 @@ class Decision(NamedTuple):
 
 
 class Recall:
-    """Each seat's decisions so far at one table (immutable; shared by the states after it)."""
+    """Each seat's decisions so far at one table (immutable; shared by the states after it).
 
-    __slots__ = ("seats",)
+    It also keeps, per seat, what the next decision and observation reuse instead of
+    rewriting the whole past (a recall observation used to canonicalise every view twice
+    and hash the whole record again at every step): the field texts of the seat's last
+    view, and the SHA-256 of its information state string up to the end of its decisions.
+    Both are derived from `seats`, so a pickle or a copy leaves them out and they are made
+    again when first needed."""
 
-    def __init__(self, seats: tuple[tuple[Decision, ...], ...]) -> None:
+    __slots__ = ("_hashes", "_texts", "seats")
+
+    def __init__(
+        self,
+        seats: tuple[tuple[Decision, ...], ...],
+        texts: tuple[Texts | None, ...] | None = None,
+        hashes: tuple[Any, ...] | None = None,
+    ) -> None:
         self.seats = seats
+        #: per seat, the field texts of its last decision's view (None: not made yet)
+        self._texts: tuple[Texts | None, ...] = texts or (None,) * len(seats)
+        #: per seat, the hash of `'{"decisions":[' + its entries joined by ","`; never
+        #: updated in place (a record shares it with the records before it): copied first
+        self._hashes: tuple[Any, ...] = hashes or (None,) * len(seats)
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[tuple[Decision, ...], ...]]]:
+        return Recall, (self.seats,)
 
     @classmethod
     def start(cls, players: int) -> Recall:
@@ -95,15 +188,51 @@ class Recall:
     def decided(self, seat: int, view: View, action: Action, index: int) -> Recall:
         """The record once `seat`, shown `view`, took `action` (`index`)."""
         mine = self.seats[seat]
-        before = mine[-1].view if mine else None
-        text = "[" + canonical(view_change(before, view)) + "," + canonical(action.to_json()) + "]"
+        texts = field_texts(view) if _str_keys(view) else None
+        if texts is None:  # not a view of this package's games: the plain path
+            before = mine[-1].view if mine else None
+            change = canonical(view_change(before, view))
+        else:
+            change = _change_text(self._view_texts(seat), texts)
+        text = "[" + change + "," + canonical(action.to_json()) + "]"
         seats = (*self.seats[:seat], (*mine, Decision(index, view, text)), *self.seats[seat + 1 :])
-        return Recall(seats)
+        known = self._hashes[seat]
+        if known is not None:
+            known = known.copy()
+            known.update(("," + text if mine else text).encode())
+        return Recall(
+            seats,
+            (*self._texts[:seat], texts, *self._texts[seat + 1 :]),
+            (*self._hashes[:seat], known, *self._hashes[seat + 1 :]),
+        )
+
+    def _view_texts(self, seat: int) -> Texts | None:
+        """The field texts of `seat`'s last decision's view (None before its first)."""
+        mine = self.seats[seat]
+        if not mine:
+            return None
+        texts = self._texts[seat]
+        if texts is None:
+            texts = {k: canonical(v) for k, v in mine[-1].view.items()}
+        return texts
+
+    def decisions_hash(self, seat: int) -> Any:
+        """The SHA-256 (a `hashlib` object: copy it before updating) of the start of
+        `seat`'s information state string, up to the end of its decisions' entries."""
+        known = self._hashes[seat]
+        if known is None:
+            entries = ",".join(d.text for d in self.seats[seat])
+            known = hashlib.sha256(('{"decisions":[' + entries).encode())
+            self._hashes = (*self._hashes[:seat], known, *self._hashes[seat + 1 :])
+        return known
 
     def only(self, seat: int) -> Recall:
         """The record as `seat` alone knows it: its own decisions (what a resampled state,
         consistent with its view, carries)."""
-        return Recall(tuple(d if s == seat else () for s, d in enumerate(self.seats)))
+        seats = tuple(d if s == seat else () for s, d in enumerate(self.seats))
+        keep = tuple(x if s == seat else None for s, x in enumerate(self._texts))
+        hashes = tuple(x if s == seat else None for s, x in enumerate(self._hashes))
+        return Recall(seats, keep, hashes)
 
     def to_json(self) -> list[list[list[Any]]]:
         return [[[d.action, d.view, d.text] for d in mine] for mine in self.seats]
@@ -118,7 +247,15 @@ def information_state(record: Recall, seat: int, view: View) -> str:
     ...], "view": view}`, each change the view's change since the seat's previous decision
     (`view_change`), each action its JSON form."""
     entries = ",".join(d.text for d in record.seats[seat])
-    return '{"decisions":[' + entries + '],"view":' + canonical(view) + "}"
+    return '{"decisions":[' + entries + '],"view":' + view_text(view) + "}"
+
+
+def information_state_digest(record: Recall, seat: int, view: View) -> tuple[float, float]:
+    """`digest(information_state(record, seat, view))`, hashing only the view's text on top
+    of the record's hash of the seat's decisions (`Recall.decisions_hash`)."""
+    h = record.decisions_hash(seat).copy()
+    h.update(('],"view":' + view_text(view) + "}").encode())
+    return _digest_numbers(h.digest())
 
 
 def past_of(game: Game, text: str) -> tuple[list[tuple[View, Action]], View]:
@@ -143,7 +280,12 @@ SLOTS = 256
 def digest(text: str) -> tuple[float, float]:
     """48 bits of the SHA-256 of `text` as two numbers in [0, 1), each exact in float32 (24
     bits): two different texts give equal numbers with a chance of 2**-48."""
-    top = int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+    return _digest_numbers(hashlib.sha256(text.encode()).digest())
+
+
+def _digest_numbers(sha: bytes) -> tuple[float, float]:
+    """The two numbers of `digest` from the SHA-256 bytes."""
+    top = int.from_bytes(sha[:6], "big")
     return (top >> 24) / _TWO24, (top & 0xFFFFFF) / _TWO24
 
 
@@ -191,7 +333,7 @@ class HistoryEncoder:
             out[:at] = self.view_encoder.encode_state(state, seat)
         else:
             out[:at] = self.view_encoder.encode(view)
-        out[at : at + 2] = digest(information_state(record, seat, view))
+        out[at : at + 2] = information_state_digest(record, seat, view)
         mine = record.seats[seat][: self.slots]
         out[at + 2 : at + 2 + len(mine)] = [(d.action + 1) / self.actions for d in mine]
         return out
