@@ -25,6 +25,12 @@ python3 -m pip install --quiet 'torch==2.13.0'
 echo "installing timelord[test]: the first install compiles the rules core (a few CPU-minutes)"
 python3 -m pip install --quiet -e '.[test]'
 python3 -c "import timelord; print('timelord build:', timelord.BUILD)"
+# setup.py falls back to pure Python when mypyc fails (a user's install still works); the
+# suite must not pass on that fallback where a compiler is, or a mypyc error goes unseen
+if command -v gcc >/dev/null && ! python3 -c "import sys, timelord; sys.exit(not timelord.COMPILED)"; then
+  echo "the rules core did not compile (see setup.py's warning above)" >&2
+  exit 1
+fi
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy
