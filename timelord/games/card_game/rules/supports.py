@@ -21,10 +21,11 @@ from timelord.games.card_game.rules.common import (
     to_discard,
 )
 from timelord.games.card_game.rules.conflict import start_conflict
+from timelord.games.card_game.rules.intern import card_actions
 from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.tell import place, say
 from timelord.games.card_game.rules.turn import after_action
-from timelord.games.card_game.state import CLEVER, JACK, REGEN, CardGameState
+from timelord.games.card_game.state import CLEVER, JACK, REGEN, UPRES, CardGameState
 
 
 def attacked_own(s: CardGameState, p: int) -> list[int]:
@@ -51,10 +52,10 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
         for L in attacked_own(s, p):
             out.append(_mk(PlaySupport, c, L))
     elif "reserve-slot" in eff:
-        out.append(_mk(PlaySupport, c))
+        out.append(card_actions(c).play_support(c))
     elif "ironsides" in eff:
         if reserve_used(s, p) < reserve_capacity(s, p):
-            out.append(_mk(PlaySupport, c))
+            out.append(card_actions(c).play_support(c))
     elif "discard-enemy" in eff:
         for L in attacked_own(s, p):
             for i in range(len(s.loc_en[L])):
@@ -84,7 +85,7 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
             else:
                 out.append(_mk(PlaySupport, c, L))
     elif eff & {"remove-tardis", "count-tardis", "count-daleks", "regenerate"}:
-        out.append(_mk(PlaySupport, c))
+        out.append(card_actions(c).play_support(c))
 
 
 def apply_support(s: CardGameState, a: PlaySupport) -> None:
@@ -99,6 +100,7 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
         if s.log is not None:
             say(s, "play-support", actor=p, card=c, target=a.target, extra=a.extra, **at)
     if cs.param(c, "stays", False):
+        s.own(UPRES)
         s.upres[p] = (*s.upres[p], c)
     else:
         to_discard(s, (c,))

@@ -15,7 +15,7 @@ from timelord.games.card_game.rules.common import (
 )
 from timelord.games.card_game.rules.endgame import victory_points
 from timelord.games.card_game.rules.tell import place, say, say_hidden
-from timelord.games.card_game.state import MAIN, OVER, CardGameRules, CardGameState
+from timelord.games.card_game.state import KNOWN, MAIN, OVER, PASSED, CardGameRules, CardGameState
 
 
 def setup(game: CardGameRules, seed: int | Rng) -> CardGameState:
@@ -122,6 +122,7 @@ def end_turn(s: CardGameState) -> None:
     to = right(s, p)
     s.hands[to] = tuple(sorted(s.hands[to] + hand))
     add = 1 << to
+    s.own(KNOWN | PASSED)
     k = s.known
     for c in hand:
         k[c] |= add
