@@ -48,9 +48,13 @@ def hide_from_hand(s: CardGameState, p: int, c: int) -> None:
     """Card `c` leaves seat p's hand face-down: nobody else can tell which card moved,
     so every other seat's knowledge of that hand is lost."""
     bit = 1 << p
+    k = s.known
+    hand = s.hands[p]
+    if k[c] == bit and all(k[x] == bit for x in hand):
+        return  # nobody else knew any of them (a second card out this turn): no copy
     s.own(KNOWN)
     k = s.known
-    for x in s.hands[p]:
+    for x in hand:
         k[x] = bit
     k[c] = bit
 

@@ -306,7 +306,9 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
         for c in one_per_design(s, hand):
             if "regenerate" in cs.effects[c]:
                 out.append(card_actions(c).play_support(c))
-    buys = min(s.tp[p] // cs.constants.buy_cost, len(s.deck) + len(s.discard))  # cards_to_buy
+    buys = s.tp[p] // cs.constants.buy_cost
+    if buys:  # at most what is left to draw (`cards_to_buy`; not read when none is affordable)
+        buys = min(buys, len(s.deck) + len(s.discard))
     return out, k, room, buys
 
 
