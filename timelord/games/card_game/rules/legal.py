@@ -244,7 +244,7 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
         # The Locations a Defender may go to (with the types there) and those an Enemy may
         # attack (-1: a new attack, p: joining its own, q: another's attack, for take-overs),
         # worked out once for all the cards of the hand.
-        own: list[tuple[int, set[str]]] | None = None
+        own: list[tuple[int, list[str]]] | None = None
         targets: list[tuple[int, int]] | None = None
         prev = -1
         for c in hand:
@@ -261,7 +261,7 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                 if own is None:
                     fought = s.fought
                     own = [
-                        (L, {ctype[y] for y in s.loc_def[L]})
+                        (L, [ctype[y] for y in s.loc_def[L]])  # a few: no set built
                         for L, o in enumerate(loc_owner)
                         if o == p and L not in fought
                     ]

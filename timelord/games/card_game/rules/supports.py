@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from timelord.core import Action
 from timelord.games.card_game.actions import PlaySupport
 from timelord.games.card_game.rules.common import (
@@ -26,6 +28,9 @@ from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.tell import place, say
 from timelord.games.card_game.rules.turn import after_action
 from timelord.games.card_game.state import CLEVER, JACK, REGEN, UPRES, CardGameState
+
+#: Effects played with no target (a set built once, not on every listing).
+_UNTARGETED: Final = frozenset({"remove-tardis", "count-tardis", "count-daleks", "regenerate"})
 
 
 def attacked_own(s: CardGameState, p: int) -> list[int]:
@@ -84,7 +89,7 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
                         out.append(_mk(PlaySupport, c, L, -1, d))
             else:
                 out.append(_mk(PlaySupport, c, L))
-    elif eff & {"remove-tardis", "count-tardis", "count-daleks", "regenerate"}:
+    elif not eff.isdisjoint(_UNTARGETED):
         out.append(card_actions(c).play_support(c))
 
 
