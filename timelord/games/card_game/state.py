@@ -2,10 +2,11 @@
 
 A state is never changed once built. `apply_unchecked` copies it (outer lists only: every
 inner collection is a tuple, so a copy shares them safely) and lets the rule modules mutate
-the copy. The copy shares even the outer lists that most moves leave alone (the locations,
-the reserves, Time Points, the cards in play, the passes and the knowledge) until a rule
-is about to change one (`own_locations`, `own`): copying and freeing them on every move was
-a fifth of a compiled random playout.
+the copy. The copy shares even most outer lists (the locations, the reserves, Time Points,
+the cards in play, the passes and the knowledge; not the hands) until a rule is about to
+change one (`own_locations`, `own`): copying and freeing them on every move was
+most of what a move that changes none of them cost (compiled, a pick-up took 1.2 us before,
+0.6 us after, the interpreted rule entry points gone too: `CardGameRules`).
 
 Knowledge: `known[card]` is a bit mask of the seats that know exactly where that card is.
 Public cards have every bit set. A seat always knows its own hand, reserve, face-down
