@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,3 +113,25 @@ def test_golden_game() -> None:
 # The state JSON gained `shuffled` (C-R26); the game itself is unchanged (old digest
 # 21ac63fd1b2c811c without that field).
 GOLDEN = "11411f523864f80f"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_moves_share_lists_only_until_they_change_them(players: int) -> None:
+    """A state never changes once built: a move's copy shares the outer lists of the state
+    it starts from until a rule changes one (`CardGameState.own`), so every legal move of
+    every position of a random game is applied to the same state, which must not change, and
+    each result must equal the same move applied to an unshared copy (read back from JSON)."""
+    g = timelord.load("card-game", players=players)
+    s = g.new_game(players * 7)
+    r = Rng(players)
+    moves = 0
+    while not s.is_over:
+        before = json.dumps(s.to_json(), sort_keys=True)
+        legal = s.legal_actions()
+        for a in legal:
+            alone = g.state_from_json(json.loads(before)).apply_unchecked(a)
+            assert s.apply_unchecked(a).to_json() == alone.to_json(), a
+            moves += 1
+        assert json.dumps(s.to_json(), sort_keys=True) == before
+        s = s.apply_unchecked(legal[r.below(len(legal))])
+    assert moves > 1000

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from timelord.core import Action, ConfigError, CorruptRecord, IllegalAction, Rng, View
+from timelord.core import Action, ConfigError, CorruptRecord, Rng, View
 from timelord.core.door import door
 from timelord.core.viewcache import ViewCache
 from timelord.games.card_game import render, text
@@ -120,6 +120,14 @@ class CardGame(CardGameRules):
         self.turn_step_cap = TURN_STEP_CAP if self.rules >= 2 else RULES_1_TURN_STEP_CAP
         c = self.cards.constants
         self.pass_count = c.pass_cards if players > 2 else c.pass_cards_two_player
+        # The rule entry points a state calls (see `CardGameRules`).
+        self.legal_of = legal_actions
+        self.count_of = legal_count
+        self.pick_of = legal_pick
+        self.advance = apply_action
+        self.why_illegal_of = why_illegal
+        self.points = victory_points
+        self.view_of = build_view
         # Per-view preparations of `sample_state`, safe under threads.
         self._views: ViewCache[Any] = ViewCache(lambda view: prepare(self, view))
 
@@ -197,28 +205,6 @@ class CardGame(CardGameRules):
 
     def action_label(self, view: View, action: Action) -> str:
         return text.action_label(self, view, action)
-
-    # ------------------------------------------------------------------ rule entry points
-    def legal_of(self, s: CardGameState) -> list[Action]:
-        return legal_actions(s)
-
-    def count_of(self, s: CardGameState) -> int:
-        return legal_count(s)
-
-    def pick_of(self, s: CardGameState, i: int, rng: Rng | None) -> Action:
-        return legal_pick(s, i, rng)
-
-    def advance(self, s: CardGameState, action: Action) -> None:
-        apply_action(s, action)
-
-    def why_illegal_of(self, s: CardGameState, action: Action) -> IllegalAction:
-        return why_illegal(s, action)
-
-    def points(self, s: CardGameState) -> list[int]:
-        return victory_points(s)
-
-    def view_of(self, s: CardGameState, seat: int | None) -> View:
-        return build_view(s, seat)
 
     def seat_name(self, seat: int) -> str:
         return self.cards.colours[seat] if seat < len(self.cards.colours) else f"Seat {seat}"

@@ -56,6 +56,7 @@ from timelord.games.card_game.state import (
     JACK,
     MAIN,
     REGEN,
+    RESERVE,
     TAKE,
     VALIANT,
     CardGameState,
@@ -94,6 +95,7 @@ def apply_action(s: CardGameState, a: Action) -> None:
         else:
             for c in cards:
                 hide_from_hand(s, p, c)
+            s.own(RESERVE)
             s.reserve[p] = tuple(sorted(s.reserve[p] + cards))
             s.newres = s.newres + cards
             if s.log is not None:

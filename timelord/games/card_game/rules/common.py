@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from bisect import insort
+from typing import Final
 
-from timelord.core import resume
+from timelord.core import Rng, resume
 from timelord.games.card_game.rules.tell import place, say, say_hidden
-from timelord.games.card_game.state import CardGameState
+from timelord.games.card_game.state import KNOWN, RESERVE, TP, CardGameState
+
+_WORD: Final = 1 << 64
+
+
+def state_rng(s: CardGameState) -> Rng:
+    """`resume(s.rng)`: the plain 64-bit generator built here, because `resume` (core's keyed
+    module) is interpreted, and every draw entered the interpreter for it."""
+    return Rng(s.rng) if s.rng < _WORD else resume(s.rng)
 
 
 def all_mask(s: CardGameState) -> int:
@@ -38,6 +47,7 @@ def hand_add(s: CardGameState, p: int, c: int) -> None:
 def reserve_remove(s: CardGameState, p: int, c: int) -> None:
     r = list(s.reserve[p])
     r.remove(c)
+    s.own(RESERVE)
     s.reserve[p] = tuple(r)
     if c in s.newres:
         s.newres = tuple(x for x in s.newres if x != c)
@@ -48,13 +58,19 @@ def hide_from_hand(s: CardGameState, p: int, c: int) -> None:
     so every other seat's knowledge of that hand is lost."""
     bit = 1 << p
     k = s.known
-    for x in s.hands[p]:
+    hand = s.hands[p]
+    if k[c] == bit and all(k[x] == bit for x in hand):
+        return  # nobody else knew any of them (a second card out this turn): no copy
+    s.own(KNOWN)
+    k = s.known
+    for x in hand:
         k[x] = bit
     k[c] = bit
 
 
 def publish(s: CardGameState, cards: tuple[int, ...] | list[int]) -> None:
     m = all_mask(s)
+    s.own(KNOWN)
     k = s.known
     for c in cards:
         k[c] = m
@@ -69,21 +85,25 @@ def to_discard(s: CardGameState, cards: tuple[int, ...] | list[int]) -> None:
 def gain(s: CardGameState, p: int, n: int) -> int:
     """Seat p takes up to n Time Points from the supply; returns how many were missing."""
     got = min(n, s.supply)
-    s.supply -= got
-    s.tp[p] += got
-    if got and s.log is not None:
-        say(s, "time", actor=p, count=got, source=None)
+    if got:
+        s.own(TP)
+        s.supply -= got
+        s.tp[p] += got
+        if s.log is not None:
+            say(s, "time", actor=p, count=got, source=None)
     return n - got
 
 
 def pay(s: CardGameState, p: int, n: int) -> None:
     assert s.tp[p] >= n
+    s.own(TP)
     s.tp[p] -= n
     s.supply += n
 
 
 def steal(s: CardGameState, taker: int, victim: int, n: int) -> None:
     got = min(n, s.tp[victim])
+    s.own(TP)
     s.tp[victim] -= got
     s.tp[taker] += got
     if got and s.log is not None:
@@ -109,41 +129,43 @@ def draw(s: CardGameState, p: int, n: int) -> int:
     random from the whole pile until only that many are left is the same as drawing the top
     card of a shuffled deck with the End card inside it.
     """
-    drawn = 0
+    if n <= 0:
+        return 0
     bit = 1 << p
+    s.own(KNOWN)
     k = s.known
-    r = resume(s.rng)
-    log = s.log
+    r = state_rng(s)
+    # One list for the whole draw, and the hand sorted once at the end: slicing the deck
+    # tuple and re-sorting the hand for every card drawn was most of ending a turn.
+    pile = list(s.deck)
     got: list[int] = []
     uncovered = False
     for _ in range(n):
-        if not s.deck:
+        if not pile:
             if not s.discard:
                 break
             reshuffle(s)
-        deck = s.deck
-        i = r.below(len(deck))
-        c = deck[i]
-        s.deck = deck = deck[:i] + deck[i + 1 :]
+            pile = list(s.deck)
+        c = pile.pop(r.below(len(pile)))
         if k[c] & ~bit:
             # The deck held cards others knew of (a reshuffled discard pile): they no
             # longer know which one went, so they lose track of all of them.
-            for x in deck:
+            for x in pile:
                 k[x] &= bit
         k[c] = bit
-        hand_add(s, p, c)
-        drawn += 1
-        if log is not None:
-            got.append(c)
-        if s.end_depth >= 0 and len(deck) == s.end_depth:
+        got.append(c)
+        if s.end_depth >= 0 and len(pile) == s.end_depth:
             s.end_depth = -1
             s.end_now = uncovered = True
+    s.deck = tuple(pile)
     s.rng = r.state
-    if log is not None and got:
-        say_hidden(s, "draw", got, actor=p)
-        if uncovered:
-            say(s, "end-card", actor=p)
-    return drawn
+    if got:
+        s.hands[p] = tuple(sorted(s.hands[p] + tuple(got)))
+        if s.log is not None:
+            say_hidden(s, "draw", got, actor=p)
+            if uncovered:
+                say(s, "end-card", actor=p)
+    return len(got)
 
 
 def cards_to_buy(s: CardGameState) -> int:

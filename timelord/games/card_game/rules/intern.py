@@ -13,6 +13,7 @@ from timelord.games.card_game.actions import (
     PlayDefender,
     PlayEnemy,
     PlayLocation,
+    PlaySupport,
 )
 
 _INTERN: Final[dict[tuple[object, ...], Action]] = {}
@@ -45,6 +46,7 @@ class CardActions:
         "pairs",
         "pickup",
         "reserve",
+        "support",
     )
 
     def __init__(self, c: int) -> None:
@@ -58,6 +60,7 @@ class CardActions:
         self.pairs: list[Action | None] = []
         self.defender: list[Action] = []  # by location, grown by `play_defender`
         self.enemy: list[Action] = []  # by location, grown by `play_enemy`
+        self.support: Action | None = None  # PlaySupport(c) with no target, by `play_support`
 
     def play_defender(self, c: int, L: int) -> Action:
         """PlayDefender(c, L) (c is this card)."""
@@ -72,6 +75,13 @@ class CardActions:
         while len(row) <= L:
             row.append(mk(PlayEnemy, c, len(row)))
         return row[L]
+
+    def play_support(self, c: int) -> Action:
+        """PlaySupport(c) with no target (c is this card)."""
+        a = self.support
+        if a is None:
+            a = self.support = mk(PlaySupport, c)
+        return a
 
     def pair(self, a: int, b: int) -> tuple[Action, Action]:
         """PlaceReserve and DiscardForTime of cards a < b (a is this card)."""

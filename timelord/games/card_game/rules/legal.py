@@ -92,7 +92,7 @@ def legal_actions(s: CardGameState) -> list[Action]:
         if len(s.hands[p]) - 1 >= min_hand(s):
             types = {cs.type[d] for d in s.loc_def[L]} | {cs.type[d] for d in s.p_cards}
             fits = (c for c in s.hands[p] if cs.is_defender[c] and cs.type[c] not in types)
-            out += [_mk(PlayDefender, c, L) for c in one_per_design(s, fits)]
+            out += [card_actions(c).play_defender(c, L) for c in one_per_design(s, fits)]
         out.append(_FINISH)
         return out
     if ph == ATTACK:
@@ -101,7 +101,7 @@ def legal_actions(s: CardGameState) -> list[Action]:
         if len(s.hands[p]) - 1 >= min_hand(s):
             others = s.loc_en[L] + s.p_cards
             fits = (c for c in s.hands[p] if cs.is_enemy[c] and combines(s, c, others))
-            out += [_mk(PlayEnemy, c, L) for c in one_per_design(s, fits)]
+            out += [card_actions(c).play_enemy(c, L) for c in one_per_design(s, fits)]
         out.append(_FINISH)
         return out
     if ph == TAKE:
@@ -244,7 +244,7 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
         # The Locations a Defender may go to (with the types there) and those an Enemy may
         # attack (-1: a new attack, p: joining its own, q: another's attack, for take-overs),
         # worked out once for all the cards of the hand.
-        own: list[tuple[int, set[str]]] | None = None
+        own: list[tuple[int, list[str]]] | None = None
         targets: list[tuple[int, int]] | None = None
         prev = -1
         for c in hand:
@@ -261,7 +261,7 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                 if own is None:
                     fought = s.fought
                     own = [
-                        (L, {ctype[y] for y in s.loc_def[L]})
+                        (L, [ctype[y] for y in s.loc_def[L]])  # a few: no set built
                         for L, o in enumerate(loc_owner)
                         if o == p and L not in fought
                     ]
@@ -305,8 +305,10 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
         # in hand its action still ends with it (C-3.2, ruling C-R31; rules 1 refused it).
         for c in one_per_design(s, hand):
             if "regenerate" in cs.effects[c]:
-                out.append(_mk(PlaySupport, c))
-    buys = min(s.tp[p] // cs.constants.buy_cost, len(s.deck) + len(s.discard))  # cards_to_buy
+                out.append(card_actions(c).play_support(c))
+    buys = s.tp[p] // cs.constants.buy_cost
+    if buys:  # at most what is left to draw (`cards_to_buy`; not read when none is affordable)
+        buys = min(buys, len(s.deck) + len(s.discard))
     return out, k, room, buys
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from timelord.core import Action
 from timelord.games.card_game.actions import PlaySupport
 from timelord.games.card_game.rules.common import (
@@ -21,10 +23,14 @@ from timelord.games.card_game.rules.common import (
     to_discard,
 )
 from timelord.games.card_game.rules.conflict import start_conflict
+from timelord.games.card_game.rules.intern import card_actions
 from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.tell import place, say
 from timelord.games.card_game.rules.turn import after_action
-from timelord.games.card_game.state import CLEVER, JACK, REGEN, CardGameState
+from timelord.games.card_game.state import CLEVER, JACK, REGEN, UPRES, CardGameState
+
+#: Effects played with no target (a set built once, not on every listing).
+_UNTARGETED: Final = frozenset({"remove-tardis", "count-tardis", "count-daleks", "regenerate"})
 
 
 def attacked_own(s: CardGameState, p: int) -> list[int]:
@@ -51,10 +57,10 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
         for L in attacked_own(s, p):
             out.append(_mk(PlaySupport, c, L))
     elif "reserve-slot" in eff:
-        out.append(_mk(PlaySupport, c))
+        out.append(card_actions(c).play_support(c))
     elif "ironsides" in eff:
         if reserve_used(s, p) < reserve_capacity(s, p):
-            out.append(_mk(PlaySupport, c))
+            out.append(card_actions(c).play_support(c))
     elif "discard-enemy" in eff:
         for L in attacked_own(s, p):
             for i in range(len(s.loc_en[L])):
@@ -83,8 +89,8 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
                         out.append(_mk(PlaySupport, c, L, -1, d))
             else:
                 out.append(_mk(PlaySupport, c, L))
-    elif eff & {"remove-tardis", "count-tardis", "count-daleks", "regenerate"}:
-        out.append(_mk(PlaySupport, c))
+    elif not eff.isdisjoint(_UNTARGETED):
+        out.append(card_actions(c).play_support(c))
 
 
 def apply_support(s: CardGameState, a: PlaySupport) -> None:
@@ -99,6 +105,7 @@ def apply_support(s: CardGameState, a: PlaySupport) -> None:
         if s.log is not None:
             say(s, "play-support", actor=p, card=c, target=a.target, extra=a.extra, **at)
     if cs.param(c, "stays", False):
+        s.own(UPRES)
         s.upres[p] = (*s.upres[p], c)
     else:
         to_discard(s, (c,))

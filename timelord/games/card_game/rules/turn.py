@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from timelord.core import Rng, generator, resume
+from timelord.core import Rng, generator
 from timelord.games.card_game.rules.common import (
     all_mask,
     cards_to_buy,
@@ -10,12 +10,13 @@ from timelord.games.card_game.rules.common import (
     draw,
     left,
     right,
+    state_rng,
     tardis_in_play,
     to_discard,
 )
 from timelord.games.card_game.rules.endgame import victory_points
 from timelord.games.card_game.rules.tell import place, say, say_hidden
-from timelord.games.card_game.state import MAIN, OVER, CardGameRules, CardGameState
+from timelord.games.card_game.state import KNOWN, MAIN, OVER, PASSED, CardGameRules, CardGameState
 
 
 def setup(game: CardGameRules, seed: int | Rng) -> CardGameState:
@@ -99,7 +100,7 @@ def _discard_surplus(s: CardGameState, p: int, n: int) -> None:
     """C-3.5 (rules 2, ruling C-R36): a turn ended at its step bound with more cards than are
     passed discards the surplus, face up, chosen by the generator (every choice equally
     likely), so that ending takes one decision whatever the hand holds."""
-    r = resume(s.rng)
+    r = state_rng(s)
     hand = list(s.hands[p])
     gone = []
     for _ in range(n):
@@ -122,6 +123,7 @@ def end_turn(s: CardGameState) -> None:
     to = right(s, p)
     s.hands[to] = tuple(sorted(s.hands[to] + hand))
     add = 1 << to
+    s.own(KNOWN | PASSED)
     k = s.known
     for c in hand:
         k[c] |= add
