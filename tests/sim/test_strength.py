@@ -80,3 +80,21 @@ def test_coach_section_plays_its_matches_and_survives_a_rewrite(
     assert strength.main([*common, "--no-play"]) == 0
     again = doc.read_text()
     assert strength.COACH_BEGIN in again and "| toy-tricks | one v three | 6 |" in again
+
+
+def test_coach_section_names_the_settings_its_rows_were_played_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A results file names a seat by its spec only, so the section prints what `hard` and
+    `expert` mean in each game of its plans, from the game's own level hooks."""
+    from timelord.agents.keys.heuristic import LEVELS
+
+    plan = strength.Plan(
+        "keys", "hard vs 3", "ismcts:hard", ("ismcts:hard",) + ("heuristic",) * 3, None
+    )
+    monkeypatch.setattr(strength, "coach_plans", lambda: [plan])
+    text = strength.render_coach(tmp_path)
+    sims = (LEVELS["hard"]["sims"], LEVELS["expert"]["sims"])
+    assert f"- `keys`: `hard` = sims={sims[0]}/" in text
+    assert f"`expert` = sims={sims[1]}/" in text
+    assert "| keys | hard vs 3 | 0 | `ismcts:hard` | - | - | - | - | not run |" in text

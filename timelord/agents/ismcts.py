@@ -38,12 +38,12 @@ The chosen move is the root child with the most visits (ties: higher mean, then 
 
 Levels. `easy`, `medium` and `hard` name settings (`LEVELS`; a game's hooks override them
 per level): `sims` iterations per decision, the rollout policy, the `cutoff` (actions played
-out before the evaluation takes over), and optionally `prior`, `depth` and `c`. They are
-sized so that a 200-game match of `hard` against three heuristics fits an hour on two cores
-and the levels are ordered by strength: easy plays fast and weakly (random rollouts in the
-generic settings), medium and hard follow the game's heuristic in rollouts with growing
-budgets. `expert` keeps hard's settings with several times the simulations, sized so a
-decision still fits the server's one-second cap on one core of a small machine (bench/movetime.py).
+out before the evaluation takes over), and optionally `prior`, `depth` and `c`. The levels
+are ordered by strength: easy plays fast and weakly (random rollouts in the generic
+settings), medium and hard follow the game's heuristic in rollouts with growing budgets; a
+game's `hard` spends about a third of the server's 0.8 s cap (`agents.TABLE_TIME_CAP`) on one
+core. `expert` keeps hard's settings with several times the simulations, sized so a
+decision still fits that cap on one core of a small machine (bench/movetime.py).
 Every level is a simulation count, never a time, so a decision is reproducible for
 a view and a seed on any machine. A level text may adjust any setting: "hard/sims=800".
 

@@ -132,10 +132,14 @@ def _make(game: Game, level: str | None) -> Agent:
 #: coin toss among the many card-shedding moves (without it the search threw away Locations),
 #: and little exploration (c=0.3), so the search leaves the heuristic only on clear evidence.
 #: Against three heuristics over 24 games (seed 5): no prior 0.326, prior 0.417, prior with
-#: c=0.3 0.597.
+#: c=0.3 0.597. `hard` spends about a third of the server's 0.8 s cap on one core: 600
+#: simulations, 0.26 s a decision on average and 0.30 s at the 95th percentile (pure-Python
+#: build; 0.35 s and 0.51 s with the machine at load 11); at 200 simulations, a tenth of the
+#: cap, it won 0.375 of 200 games against three heuristics. `expert` has 1,200 (1,500 took
+#: 0.85 s on average at load 11, past the cap).
 LEVELS = {
     level: {"sims": sims, "cutoff": 10, "rollout": "heuristic", "prior": 1.0, "c": 0.3}
-    for level, sims in (("easy", 50), ("medium", 100), ("hard", 200), ("expert", 800))
+    for level, sims in (("easy", 50), ("medium", 100), ("hard", 600), ("expert", 1200))
 }
 
 HOOKS = Hooks(

@@ -471,11 +471,15 @@ def _make(game: Game, level: str | None) -> Agent:
 #: tree already holds the card and the move of a turn, the evaluation values the rest, and
 #: each iteration is cheaper than with two (5,000 vs 4,300 a second in bench/search.py).
 #: Against three heuristics over 200 games (seed 2026): win share 0.370, 95% interval
-#: [0.306, 0.439], 19.6 minutes on 2 cores shared with other jobs.
+#: [0.306, 0.439], 19.6 minutes on 2 cores shared with other jobs, at 200 simulations (0.04 s
+#: a decision, a twentieth of the server's 0.8 s cap). `hard` now spends about a third of the
+#: cap on one core (1,200 simulations: 0.25 s a decision on average, 0.34 s at the 95th
+#: percentile, pure-Python build, loaded machine); `expert` keeps 2,000 (2,500 took 0.55 s on
+#: average there, 0.79 s at the 95th percentile).
 LEVELS = {
     "easy": {"sims": 50, "cutoff": 2, "rollout": "heuristic"},
     "medium": {"sims": 100, "cutoff": 2, "rollout": "heuristic"},
-    "hard": {"sims": 200, "cutoff": 1, "rollout": "heuristic"},
+    "hard": {"sims": 1200, "cutoff": 1, "rollout": "heuristic"},
     "expert": {"sims": 2000, "cutoff": 1, "rollout": "heuristic"},
 }
 
