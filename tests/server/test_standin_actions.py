@@ -27,18 +27,25 @@ def _live(client: TestClient, table: Any) -> Any:
     return client.app.state.tables.loader.cache[table["id"]]  # type: ignore[attr-defined]
 
 
+def _one_own_move_then_the_stand_in(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A Keys table against a random bot where seat 0 makes one move itself, then hands its
+    seat to the stand-in: (the table, seat 0's snapshot before its own move)."""
+    table = make(client, "keys", ["human", "random"], seed=2, stand_in="random")
+    mine = wait_for(lambda: (s := snap(client, table, 0))["to_move"] == 0 and s)
+    own = {"version": mine["version"], "action": mine["legal"][0]}
+    moved = client.post(
+        f"/api/tables/{table['id']}/actions", params={"token": token(table, 0)}, json=own
+    )
+    assert moved.status_code == 200, moved.text
+    assert call(client, table, "seats/0/stand-in", token=token(table, 0)).status_code == 200
+    return table, mine
+
+
 def test_the_stand_ins_actions_are_stored_marked_and_counted_again_after_a_restart(
     db_url: str,
 ) -> None:
     with TestClient(create_app(db_url, 0, rate=RATE, burst=RATE)) as first:
-        table = make(first, "keys", ["human", "random"], seed=2, stand_in="random")
-        mine = wait_for(lambda: (s := snap(first, table, 0))["to_move"] == 0 and s)
-        own = {"version": mine["version"], "action": mine["legal"][0]}
-        moved = first.post(
-            f"/api/tables/{table['id']}/actions", params={"token": token(table, 0)}, json=own
-        )
-        assert moved.status_code == 200, moved.text
-        assert call(first, table, "seats/0/stand-in", token=token(table, 0)).status_code == 200
+        table, mine = _one_own_move_then_the_stand_in(first)
         wait_for(lambda: snap(first, table, None)["version"] >= mine["version"] + 6, timeout=30)
         assert call(first, table, "seats/0/reclaim", token=token(table, 0)).status_code == 200
         # at rest (the person to move, or the end), so no bot move lands between the reads
@@ -86,14 +93,7 @@ def test_the_record_and_the_replay_mark_what_the_stand_in_played(sqlite_url: str
     """The record lists the actions the stand-in played (`"standin"`: their indices in
     `actions`, absent when none) and reads back; the replay's log says who played them."""
     with TestClient(create_app(sqlite_url, 0, rate=RATE, burst=RATE)) as client:
-        table = make(client, "keys", ["human", "random"], seed=2, stand_in="random")
-        mine = wait_for(lambda: (s := snap(client, table, 0))["to_move"] == 0 and s)
-        own = {"version": mine["version"], "action": mine["legal"][0]}
-        moved = client.post(
-            f"/api/tables/{table['id']}/actions", params={"token": token(table, 0)}, json=own
-        )
-        assert moved.status_code == 200, moved.text
-        assert call(client, table, "seats/0/stand-in", token=token(table, 0)).status_code == 200
+        table, mine = _one_own_move_then_the_stand_in(client)
         wait_for(lambda: snap(client, table, None)["over"], timeout=120)
         acted = list(_live(client, table).acted)
         served = client.get(f"/api/tables/{table['id']}/record").json()

@@ -7,11 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import timelord
-from timelord.agents import make_agent
-from timelord.agents.clue.heuristic import ClueDetective, settled, toward
+from timelord.agents.clue.heuristic import toward
 from timelord.agents.clue.race import race_move, turns_to_tardis
-from timelord.agents.ismcts import IsmctsAgent
-from timelord.core import Rng
 from timelord.games.clue.actions import Move, PlayCard, RollDice, UsePassage
 from timelord.games.clue.board import TARDIS
 from timelord.games.clue.doors import read_state
@@ -76,29 +73,3 @@ def test_the_jammie_dodger_is_played_when_six_more_steps_reach_the_tardis() -> N
         0, PLATFORM_ONE, phase="move", roll=[5, 4], steps=9, kept=[["jammie-dodger"], [], [], []]
     )
     assert race_move(game, state.view(0), state.legal_actions()) == Move(TARDIS)
-
-
-def test_a_certain_search_seat_races_and_accuses_rightly() -> None:
-    """Once certain, the search plays the race's moves (the detective's elsewhere) without
-    searching, all the way to a right accusation."""
-    game = timelord.load("clue", players=4)
-    search = make_agent("ismcts:hard/sims=12", game)
-    assert isinstance(search, IsmctsAgent)
-    detective = ClueDetective(game, "hard")
-    rng = Rng(5)
-    state = game.new_game(5)
-    raced = 0
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        view, legal = state.view(seat), state.legal_actions()
-        move = search.act(view, legal, rng)
-        if len(legal) > 1 and detective._accusation(detective.deduce(view)) is not None:
-            assert search.last_sims == 0
-            assert move == settled(game, view, legal)
-            if move == race_move(game, view, legal):
-                raced += 1
-        state = state.apply(move)
-    assert raced
-    accusations = [e for e in state.view(None)["log"] if e[0] == "accuse"]
-    assert accusations and accusations[-1][-1] is True

@@ -14,6 +14,7 @@ from timelord.agents.clue.heuristic import (
     rollout_policy,
     settled,
 )
+from timelord.agents.clue.race import race_move
 from timelord.agents.ismcts import IsmctsAgent, parse_settings
 from timelord.core import Rng
 from timelord.games.clue.actions import Accuse, EndTurn
@@ -84,14 +85,15 @@ def test_the_detective_chooses_its_cloister_bell_location_towards_its_goal() -> 
 def test_a_seat_certain_of_the_envelope_plays_the_detective_without_searching() -> None:
     """Search has nothing to learn once the envelope is known, and its rollouts never accuse:
     the settled move (the race to the TARDIS, then the exact detective's accusation) is
-    played without a search, all the way to a right accusation."""
+    played without a search, all the way to a right accusation; the race's own moves are
+    among them (the detective's walk is taken only where the race has no move)."""
     game = timelord.load("clue", players=4)
     search = make_agent("ismcts:hard/sims=12", game)
     assert isinstance(search, IsmctsAgent)
     detective = ClueDetective(game, "hard")
     rng = Rng(5)
     state = game.new_game(5)
-    searched = certain_moves = 0
+    searched = certain_moves = raced = 0
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
@@ -103,11 +105,12 @@ def test_a_seat_certain_of_the_envelope_plays_the_detective_without_searching() 
             if certain:
                 assert move == hooked and search.last_sims == 0
                 certain_moves += 1
+                raced += move == race_move(game, view, legal)
             elif hooked is None:  # no guess worth making (agents/clue/gamble.py): a search
                 assert search.last_sims == 12
                 searched += 1
         state = state.apply(move)
-    assert searched and certain_moves
+    assert searched and certain_moves and raced
     assert state.winners(), "the search never solved the case"
     accusations = [e for e in state.view(None)["log"] if e[0] == "accuse"]
     assert accusations and all(e[-1] for e in accusations[-1:])
