@@ -52,7 +52,11 @@ SEAT_KINDS = (
     ("heuristic:hard", "Bot, casual+ (in Clue, a sharp detective: won 97% against casual bots)"),
     ("ismcts:easy", "Bot, thinker: looks a little ahead"),
     ("ismcts:medium", "Bot, strong thinker: looks further ahead"),
-    ("ismcts:hard", "Bot, hard: won 32-38% of 4-player games against casual bots (25% is fair)"),
+    (
+        "ismcts:hard",
+        "Bot, hard: won 32-42% of 4-player games against casual bots (25% is fair);"
+        " in Clue it beats the sharp detective",
+    ),
     ("ismcts:expert", "Bot, expert: the hard bot with more thinking (up to a second a move)"),
 )
 
