@@ -5,6 +5,7 @@ played for you" per event (the events' `"standin": true`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -61,6 +62,7 @@ def test_the_stand_ins_actions_are_stored_marked_and_counted_again_after_a_resta
     marked = [e for e in events if e.get("standin")]
     assert marked and len(marked) < len(events)
     assert all(e["standin"] is True for e in marked)
+    assert all(e["data"]["actor"] == 0 for e in marked)  # the person's seat's doings only
 
     with TestClient(create_app(db_url, 0, rate=RATE, burst=RATE)) as again:
         assert snap(again, table, 0)["events"] == events  # marks told from storage
@@ -105,6 +107,9 @@ def test_the_record_and_the_replay_mark_what_the_stand_in_played(sqlite_url: str
     assert served["standin"] and mine["version"] not in served["standin"]  # the person's own
     assert Record.from_json(served).standin == served["standin"]
     assert "the stand-in played this for" in board["html"]
+    # only the person's seat is said to be played for: what the stand-in's moves brought
+    # about for the bot's seat (its draw) is the bot's own
+    assert len(set(re.findall(r"the stand-in played this for ([^)<]+)\)", board["html"]))) == 1
     old = {k: v for k, v in served.items() if k != "standin"}  # a record made before the mark
     assert Record.from_json(old).standin == []
     assert "standin" not in Record.from_json(old).to_json()  # unmarked records stay as they were

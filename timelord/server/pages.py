@@ -36,7 +36,7 @@ from timelord.server.player_pages import router as player_router
 from timelord.server.review import hints_allowed
 from timelord.server.session import seat_for
 from timelord.server.table import Live, Tables, seat_list
-from timelord.server.table.wire import snapshot_text
+from timelord.server.table.wire import mark_standin, snapshot_text
 
 router = APIRouter()
 router.include_router(player_router)
@@ -300,9 +300,9 @@ class _Replay:
         state = self.states[step]
         told: list[dict[str, Any]] = []
         for i, events in enumerate(self.events[:step]):
-            said = self.game.tell(events, seat)
             # marked as the table marked them, so the log says who played (boards.common)
-            told += [{**e, "standin": True} for e in said] if i in self.standin else said
+            acting = self.states[i].to_move if i in self.standin else None
+            told += mark_standin(self.game.tell(events, seat), acting)
         snapshot = {
             "version": step,
             "over": state.is_over,

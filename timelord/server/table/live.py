@@ -146,9 +146,13 @@ class Live:
         if acting is not None and self.seats[acting]["agent"] == HUMAN:
             self.decided.setdefault(acting, [0, 0])[1 if standin else 0] += by
 
-    def played_by_standin(self, version: int) -> bool:
-        """Whether the stand-in played the action that made `version` (1 for the first)."""
-        return 0 < version <= len(self.acted) and self.acted[version - 1][1]
+    def standin_for(self, version: int) -> int | None:
+        """The seat whose person's stand-in played the action that made `version` (1 for
+        the first), or None when no stand-in played it."""
+        if 0 < version <= len(self.acted):
+            acting, standin = self.acted[version - 1]
+            return acting if standin else None
+        return None
 
     def take_life(self, stored: StoredTable) -> None:
         """Copy what the database says of the table's life onto the live table."""

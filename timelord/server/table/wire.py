@@ -17,6 +17,21 @@ from typing import Any
 from timelord.server.table.live import Live
 
 
+def mark_standin(said: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """`said`, the events of one action, with `"standin": true` on those that tell what
+    `seat` did when its person's stand-in played the action for it (None: nobody's), so a
+    log can say who played. Events of another seat the action brought about (the next
+    seat's draw after a turn the stand-in ended) are that seat's own and stay unmarked."""
+    if seat is None:
+        return said
+    return [{**e, "standin": True} if _actor(e) == seat else e for e in said]
+
+
+def _actor(event: dict[str, Any]) -> object:
+    data = event.get("data")
+    return data.get("actor") if isinstance(data, dict) else None
+
+
 def told_events(live: Live, seat: int | None) -> list[str]:
     """Per version, the comma-joined JSON of the events `seat` was told (encoded once)."""
     encoded = live.encoded
@@ -24,9 +39,7 @@ def told_events(live: Live, seat: int | None) -> list[str]:
     if len(told) < len(live.events):
         joined = encoded.joined.get(seat, "")
         for version, events in enumerate(live.events[len(told) :], len(told) + 1):
-            said = live.game.tell(events, seat)
-            if live.played_by_standin(version):  # so a log can say who played
-                said = [{**e, "standin": True} for e in said]
+            said = mark_standin(live.game.tell(events, seat), live.standin_for(version))
             part = json.dumps(said)[1:-1]
             told.append(part)
             if part:
