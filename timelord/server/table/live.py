@@ -71,7 +71,7 @@ class Live:
     #: the number of the last chat line sent to this process's sockets
     chat_seen: int = 0
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: per seat, the rate at which it may chat (`api.RateLimit`)
+    #: per seat, the rate at which it may chat (`admission.RateLimit`)
     chat_limits: dict[int, Any] = field(default_factory=dict)
     #: the time, as the server's `Clock` tells it
     now: Callable[[], float] = time.time
