@@ -109,7 +109,7 @@ def test_the_record_and_the_replay_mark_what_the_stand_in_played(sqlite_url: str
     assert "the stand-in played this for" in board["html"]
     # only the person's seat is said to be played for: what the stand-in's moves brought
     # about for the bot's seat (its draw) is the bot's own
-    assert len(set(re.findall(r"the stand-in played this for ([^)<]+)\)", board["html"]))) == 1
+    assert len(set(re.findall(r"the stand-in played this for ([^<]+)<", board["html"]))) == 1
     old = {k: v for k, v in served.items() if k != "standin"}  # a record made before the mark
     assert Record.from_json(old).standin == []
     assert "standin" not in Record.from_json(old).to_json()  # unmarked records stay as they were

@@ -111,7 +111,7 @@ def test_the_stand_in_is_never_you() -> None:
     html = render_board(game, 0, stood)
     log = unescape(html.split('id="log"', 1)[1])
     lines = re.findall(r"<li[^>]*>([^<]*)</li>", log)
-    by_bot = [t for t in lines if t.endswith("(the stand-in played this for you)")]
+    by_bot = [t for t in lines if t.endswith(" — the stand-in played this for you")]
     shown = [i for i in bots if i >= len(stood["events"]) - 60]
     assert len(by_bot) == len([i for i in shown if stood["events"][i]["kind"] != "turn"])
     assert all(t.startswith("Ann ") for t in by_bot), by_bot
@@ -129,7 +129,7 @@ def test_the_stand_in_is_never_you() -> None:
     told = game.tell(events, 1)
     other["events"] = [{**t, "standin": True} if i in bots else t for i, t in enumerate(told)]
     theirs = unescape(render_board(game, 1, other))
-    assert "(the stand-in played this for Ann)" in theirs
+    assert " — the stand-in played this for Ann<" in theirs
 
 
 def test_the_replay_says_alice_is_active() -> None:

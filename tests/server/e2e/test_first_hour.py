@@ -309,13 +309,13 @@ STOOD_IN = [
     {"kind": "turn", "text": "Round 2: Your turn", "data": {"actor": 0, "round": 2}},
     {
         "kind": "draw",
-        "text": "Ann draws a card (the stand-in played this for you)",
+        "text": "Ann draws a card — the stand-in played this for you",
         "data": {"actor": 0},
         "standin": True,
     },
     {
         "kind": "open",
-        "text": "Ann opens d4 (the stand-in played this for you)",
+        "text": "Ann opens d4 — the stand-in played this for you",
         "data": {"actor": 0},
         "standin": True,
     },

@@ -414,7 +414,7 @@ def event_log(snap: Snapshot, limit: int = 60) -> Model:
 def _told(snap: Snapshot, event: Mapping[str, Any]) -> str:
     """An event's sentence for the log. An event the stand-in bot made for a person (the
     server marks it `"standin": true`) is told as anyone would read it and says who made
-    it: on the person's own page "Ann plays ... (the stand-in played this for you)", never
+    it: on the person's own page "Ann plays ... — the stand-in played this for you", never
     "You play ...", which would credit the person with the bot's move; the events the
     person made stay "You ...", even while the stand-in plays on."""
     text = str(event.get("text", ""))
@@ -430,7 +430,7 @@ def _told(snap: Snapshot, event: Mapping[str, Any]) -> str:
             if actor == snap.seat:
                 text = snap.game.event_text(str(event.get("kind", "")), data, None)
             who = "you" if actor == snap.seat and not snap.replay else snap.table_name(actor)
-            return f"{snap.told(text)} (the stand-in played this for {who})"
+            return f"{snap.told(text)} — the stand-in played this for {who}"
     return snap.told(text)
 
 
