@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
-#: The hot modules: state, rules, legal moves, sampling and views of every game, the generator.
+#: The hot modules: state, rules, legal moves, sampling and views of every game, the generator
+#: and `resume` (core.keyed: every game resumes its generator from its state for each draw).
 #: Not the doors that check options, records and views once, nor texts: compiling costs build
 #: time. Not the actions, frozen dataclasses on `core.Action`, which a native class cannot be.
 #: Not each game's `game.py`: a compiled class loses its `inspect.signature` (the options the
@@ -30,6 +31,7 @@ from types import ModuleType
 #: before the game can answer a bad option with `ConfigError`.
 COMPILED_MODULES: tuple[str, ...] = (
     "timelord.core.rng",
+    "timelord.core.keyed",
     "timelord.games.card_game.cards",
     "timelord.games.card_game.state",
     "timelord.games.card_game.rules.intern",

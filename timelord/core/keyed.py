@@ -19,17 +19,18 @@ import hashlib
 import hmac
 import secrets
 import struct
+from typing import Final
 
 from timelord.core.rng import Rng
 from timelord.core.scripted import ScriptedRng, is_scripted, unpack
 
 #: bytes of key; 256 bits, more than the 128 the brief asks for
-KEY_BYTES = 32
-_WORDS = struct.Struct("<8Q")
-_COUNTER_BITS = 64
-_COUNTER_MASK = (1 << _COUNTER_BITS) - 1
+KEY_BYTES: Final = 32
+_WORDS: Final = struct.Struct("<8Q")
+_COUNTER_BITS: Final = 64
+_COUNTER_MASK: Final = (1 << _COUNTER_BITS) - 1
 #: a keyed state is TAG | key << 64 | counter, so it can never be mistaken for a 64-bit one
-_TAG = 1 << (_COUNTER_BITS + 8 * KEY_BYTES)
+_TAG: Final = 1 << (_COUNTER_BITS + 8 * KEY_BYTES)
 
 
 class KeyedRng(Rng):

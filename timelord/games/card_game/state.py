@@ -160,6 +160,11 @@ class CardGameRules(Game):
     max_turns: int
     pass_count: int
     turn_step_cap: int
+    #: `Game`'s own two, declared again so that they are native attributes here too: read
+    #: from the interpreted base class, each was a look-up in the instance's dict, a few on
+    #: every move (the seat to the left, the rules version).
+    players: int
+    rules: int
 
     #: Every action allowed in a state (`rules/legal.py`).
     legal_of: Callable[[CardGameState], list[Action]]

@@ -62,6 +62,29 @@ from timelord.games.card_game.state import (
     CardGameState,
 )
 
+# The action classes as native constants for the dispatch of `apply_action`: a class imported
+# from an interpreted module (actions.py) is looked up in this module's dict, by name, on
+# every use, and a move tested up to 19 of them.
+_PICK_UP: Final = PickUp
+_DISCARD_FOR_TIME: Final = DiscardForTime
+_PLACE_RESERVE: Final = PlaceReserve
+_PLAY_DEFENDER: Final = PlayDefender
+_PLAY_ENEMY: Final = PlayEnemy
+_FINISH: Final = Finish
+_END_TURN: Final = EndTurn
+_PLAY_LOCATION: Final = PlayLocation
+_TAKE_TIME: Final = TakeTime
+_BUY_CARDS: Final = BuyCards
+_PLAY_SUPPORT: Final = PlaySupport
+_TAKE_OVER: Final = TakeOver
+_REMOVE_TARDIS: Final = RemoveTardis
+_PLACE_TARDIS: Final = PlaceTardis
+_PASS: Final = Pass
+_USE_IRONSIDES: Final = UseIronsides
+_PLAY_VALIANT: Final = PlayValiant
+_DISCARD_TO_REGENERATE: Final = DiscardToRegenerate
+_DISCARD_ENEMIES: Final = DiscardEnemies
+
 _ACTIVE_PHASES: Final = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN)
 # Actions that never touch a Location; every other one copies the shared location lists.
 _NO_LOCATION: Final = frozenset(
@@ -77,17 +100,17 @@ def apply_action(s: CardGameState, a: Action) -> None:
     t = type(a)
     if t not in _NO_LOCATION:
         s.own_locations()
-    if t is PickUp:
+    if t is _PICK_UP:
         c = a.card  # type: ignore[attr-defined]
         reserve_remove(s, p, c)
         hand_add(s, p, c)
         if s.log is not None:
             say_hidden(s, "pick-up", (c,), actor=p)
-    elif t is DiscardForTime or t is PlaceReserve:
+    elif t is _DISCARD_FOR_TIME or t is _PLACE_RESERVE:
         cards = a.cards  # type: ignore[attr-defined]
         for c in cards:
             hand_remove(s, p, c)
-        if t is DiscardForTime:
+        if t is _DISCARD_FOR_TIME:
             to_discard(s, cards)
             if s.log is not None:
                 say(s, "discard", actor=p, cards=list(cards), why="time")
@@ -101,25 +124,25 @@ def apply_action(s: CardGameState, a: Action) -> None:
             if s.log is not None:
                 say_hidden(s, "reserve", cards, actor=p)
         after_action(s)
-    elif t is PlayDefender or t is PlayEnemy:
+    elif t is _PLAY_DEFENDER or t is _PLAY_ENEMY:
         c = a.card  # type: ignore[attr-defined]
         hand_remove(s, p, c)
         hide_from_hand(s, p, c)
         if s.phase == MAIN:
-            s.phase = DEFEND if t is PlayDefender else ATTACK
+            s.phase = DEFEND if t is _PLAY_DEFENDER else ATTACK
             s.p_loc = a.location  # type: ignore[attr-defined]
             s.p_cards = (c,)
         else:
             s.p_cards = (*s.p_cards, c)
         if s.log is not None:
-            role = "defender" if t is PlayDefender else "enemy"
+            role = "defender" if t is _PLAY_DEFENDER else "enemy"
             if s.log is not None:
                 say_hidden(s, "declare", (c,), actor=p, role=role, **place(s, s.p_loc))
-    elif t is Finish:
+    elif t is _FINISH:
         _finish(s)
-    elif t is EndTurn:
+    elif t is _END_TURN:
         end_turn(s)
-    elif t is PlayLocation:
+    elif t is _PLAY_LOCATION:
         c = a.card  # type: ignore[attr-defined]
         hand_remove(s, p, c)
         publish(s, (c,))
@@ -138,21 +161,21 @@ def apply_action(s: CardGameState, a: Action) -> None:
             s.p_n = short
             return
         after_action(s)
-    elif t is TakeTime:
+    elif t is _TAKE_TIME:
         steal(s, p, a.seat, 1)  # type: ignore[attr-defined]
         s.p_n -= 1
         if s.p_n <= 0 or not any(s.tp[q] > 0 for q in range(s.game.players) if q != p):
             after_action(s)
-    elif t is BuyCards:
+    elif t is _BUY_CARDS:
         n = a.count  # type: ignore[attr-defined]
         pay(s, p, n * s.cs.constants.buy_cost)
         if s.log is not None:
             say(s, "buy", actor=p, count=n, cost=n * s.cs.constants.buy_cost)
         draw(s, p, n)
         after_action(s)
-    elif t is PlaySupport:
+    elif t is _PLAY_SUPPORT:
         apply_support(s, a)  # type: ignore[arg-type]
-    elif t is TakeOver:
+    elif t is _TAKE_OVER:
         c = a.card  # type: ignore[attr-defined]
         L = a.location  # type: ignore[attr-defined]
         hand_remove(s, p, c)
@@ -163,7 +186,7 @@ def apply_action(s: CardGameState, a: Action) -> None:
         s.loc_up[L] = (1 << len(s.loc_en[L])) - 1
         s.loc_att[L] = p
         after_action(s)
-    elif t is RemoveTardis:
+    elif t is _REMOVE_TARDIS:
         s.loc_tardis[a.location] = False  # type: ignore[attr-defined]
         if s.log is not None:
             L = a.location  # type: ignore[attr-defined]
@@ -172,10 +195,10 @@ def apply_action(s: CardGameState, a: Action) -> None:
         s.p_n -= 1
         if s.p_n <= 0 or not any(s.loc_tardis):
             after_action(s)
-    elif t is PlaceTardis:
+    elif t is _PLACE_TARDIS:
         place_tardis(s, s.p_loc)
         after_action(s)
-    elif t is Pass:
+    elif t is _PASS:
         if s.phase == JACK:
             if s.log is not None:
                 say(s, "decline", actor=p, choice="tardis")
@@ -185,18 +208,18 @@ def apply_action(s: CardGameState, a: Action) -> None:
         else:
             assert s.phase == VALIANT
             play_valiant(s, None)
-    elif t is UseIronsides:
+    elif t is _USE_IRONSIDES:
         use_ironsides(s, True)
-    elif t is PlayValiant:
+    elif t is _PLAY_VALIANT:
         play_valiant(s, a.card)  # type: ignore[attr-defined]
-    elif t is DiscardToRegenerate:
+    elif t is _DISCARD_TO_REGENERATE:
         c = a.card  # type: ignore[attr-defined]
         hand_remove(s, p, c)
         to_discard(s, (c,))
         if s.log is not None:
             say(s, "discard", actor=p, cards=[c], why="regeneration")
         s.p_n += 1
-    elif t is DiscardEnemies:
+    elif t is _DISCARD_ENEMIES:
         discard_enemies(s, s.p_loc, a.cards)  # type: ignore[attr-defined]
     else:
         raise AssertionError(f"unknown action {a!r}")

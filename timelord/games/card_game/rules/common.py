@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 from bisect import insort
-from typing import Final
 
-from timelord.core import Rng, resume
+from timelord.core import resume
 from timelord.games.card_game.rules.tell import place, say, say_hidden
 from timelord.games.card_game.state import KNOWN, RESERVE, TP, CardGameState
-
-_WORD: Final = 1 << 64
-
-
-def state_rng(s: CardGameState) -> Rng:
-    """`resume(s.rng)`: the plain 64-bit generator built here, because `resume` (core's keyed
-    module) is interpreted, and every draw entered the interpreter for it."""
-    return Rng(s.rng) if s.rng < _WORD else resume(s.rng)
 
 
 def all_mask(s: CardGameState) -> int:
@@ -134,7 +125,7 @@ def draw(s: CardGameState, p: int, n: int) -> int:
     bit = 1 << p
     s.own(KNOWN)
     k = s.known
-    r = state_rng(s)
+    r = resume(s.rng)
     # One list for the whole draw, and the hand sorted once at the end: slicing the deck
     # tuple and re-sorting the hand for every card drawn was most of ending a turn.
     pile = list(s.deck)

@@ -47,6 +47,7 @@ class CardActions:
         "pickup",
         "reserve",
         "support",
+        "targeted",
     )
 
     def __init__(self, c: int) -> None:
@@ -61,6 +62,7 @@ class CardActions:
         self.defender: list[Action] = []  # by location, grown by `play_defender`
         self.enemy: list[Action] = []  # by location, grown by `play_enemy`
         self.support: Action | None = None  # PlaySupport(c) with no target, by `play_support`
+        self.targeted: dict[int, Action] = {}  # the other PlaySupport(c, ...), `play_support_at`
 
     def play_defender(self, c: int, L: int) -> Action:
         """PlayDefender(c, L) (c is this card)."""
@@ -81,6 +83,15 @@ class CardActions:
         a = self.support
         if a is None:
             a = self.support = mk(PlaySupport, c)
+        return a
+
+    def play_support_at(self, c: int, L: int, target: int = -1, extra: int = -1) -> Action:
+        """PlaySupport(c, L, target, extra) (c is this card), kept under its fields as one
+        integer: `mk` builds two tuples and hashes them for every one listed."""
+        key = ((L + 1) * ID_LIMIT + target + 1) * ID_LIMIT + extra + 1
+        a = self.targeted.get(key)
+        if a is None:
+            a = self.targeted[key] = mk(PlaySupport, c, L, target, extra)
         return a
 
     def pair(self, a: int, b: int) -> tuple[Action, Action]:

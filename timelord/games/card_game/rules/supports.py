@@ -24,7 +24,6 @@ from timelord.games.card_game.rules.common import (
 )
 from timelord.games.card_game.rules.conflict import start_conflict
 from timelord.games.card_game.rules.intern import card_actions
-from timelord.games.card_game.rules.intern import mk as _mk
 from timelord.games.card_game.rules.tell import place, say
 from timelord.games.card_game.rules.turn import after_action
 from timelord.games.card_game.state import CLEVER, JACK, REGEN, UPRES, CardGameState
@@ -55,7 +54,7 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
         return  # only inside a lost defence (C-card-the-valiant)
     if "reveal-attack" in eff:
         for L in attacked_own(s, p):
-            out.append(_mk(PlaySupport, c, L))
+            out.append(card_actions(c).play_support_at(c, L))
     elif "reserve-slot" in eff:
         out.append(card_actions(c).play_support(c))
     elif "ironsides" in eff:
@@ -64,13 +63,13 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
     elif "discard-enemy" in eff:
         for L in attacked_own(s, p):
             for i in range(len(s.loc_en[L])):
-                out.append(_mk(PlaySupport, c, L, i))
+                out.append(card_actions(c).play_support_at(c, L, i))
     elif "redirect" in eff:
         for L in attacked_own(s, p):
             att = s.loc_att[L]
             for M, o in enumerate(s.loc_owner):
                 if o != p and o != att and s.loc_att[M] < 0:
-                    out.append(_mk(PlaySupport, c, L, M))
+                    out.append(card_actions(c).play_support_at(c, L, M))
     elif "defeat-attack" in eff:
         for L in attacked_own(s, p):
             if not defeat_target_ok(s, c, L):
@@ -81,14 +80,14 @@ def support_actions(s: CardGameState, p: int, c: int, h: int, mh: int, out: list
                     for d in s.hands[p]:
                         if cs.is_defender[d] and cs.design[d] != prev:
                             prev = cs.design[d]
-                            out.append(_mk(PlaySupport, c, L, -1, d))
+                            out.append(card_actions(c).play_support_at(c, L, -1, d))
                 prev = -1
                 for d in s.reserve[p]:
                     if cs.is_defender[d] and cs.design[d] != prev:
                         prev = cs.design[d]
-                        out.append(_mk(PlaySupport, c, L, -1, d))
+                        out.append(card_actions(c).play_support_at(c, L, -1, d))
             else:
-                out.append(_mk(PlaySupport, c, L))
+                out.append(card_actions(c).play_support_at(c, L))
     elif not eff.isdisjoint(_UNTARGETED):
         out.append(card_actions(c).play_support(c))
 

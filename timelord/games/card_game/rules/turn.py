@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from timelord.core import Rng, generator
+from timelord.core import Rng, generator, resume
 from timelord.games.card_game.rules.common import (
     all_mask,
     cards_to_buy,
@@ -10,7 +10,6 @@ from timelord.games.card_game.rules.common import (
     draw,
     left,
     right,
-    state_rng,
     tardis_in_play,
     to_discard,
 )
@@ -100,7 +99,7 @@ def _discard_surplus(s: CardGameState, p: int, n: int) -> None:
     """C-3.5 (rules 2, ruling C-R36): a turn ended at its step bound with more cards than are
     passed discards the surplus, face up, chosen by the generator (every choice equally
     likely), so that ending takes one decision whatever the hand holds."""
-    r = state_rng(s)
+    r = resume(s.rng)
     hand = list(s.hands[p])
     gone = []
     for _ in range(n):
