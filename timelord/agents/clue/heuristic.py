@@ -324,15 +324,18 @@ class Simulation:
     """The rollout policy and evaluation of simulations from one seat's view.
 
     Every seat plays as a detective with a notebook: it crosses off the cards it has seen in
-    the simulated game; once one card per category is left it walks to the TARDIS and
-    accuses (so a seat that can win takes the win), otherwise it heads for the nearest
-    location whose card it has not crossed off and names uncrossed cards. It never accuses on
-    a guess. The viewing seat also crosses off what its exact deducer proved at the root
-    (`extra`), so a seat that knows the envelope plays as one. With `thorough` (the coach),
-    every other seat crosses off what its own exact deducer proves the first time it is
-    asked about in each simulated world (read from that world's view of it, as the table's
-    `heuristic:hard` would), so a rival about to solve is not taken for a newcomer; the
-    search leaves it out (a deduction per rival per world costs milliseconds)."""
+    the simulated game; once one card per category is left it races to the TARDIS as the
+    table's certain seat does (`race.race`: extra turns, the Jammie Dodger, teleports, a roll
+    rather than a passage that ends the turn) and accuses (so a seat that can win takes the
+    win), otherwise it heads for the nearest location whose card it has not crossed off and
+    names uncrossed cards. It accuses on a guess only as `_guesses` says (a rival that solved
+    it is as near the TARDIS), racing there first. The viewing seat also crosses off what
+    its exact deducer proved at the root (`extra`), so a seat that knows the envelope plays
+    as one. With `thorough` (the coach), every other seat crosses off what its own exact
+    deducer proves the first time it is asked about in each simulated world (read from that
+    world's view of it, as the table's `heuristic:hard` would), so a rival about to solve is
+    not taken for a newcomer; the search leaves it out (a deduction per rival per world
+    costs milliseconds)."""
 
     def __init__(
         self, game: Game, extra: dict[int, frozenset[int]] | None = None, thorough: bool = False
