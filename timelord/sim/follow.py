@@ -8,7 +8,11 @@ decisions the true state is checked for a win the seat could be certain of from 
 - Keys: a move that wins in every one of `WORLDS` worlds dealt from its view (the step onto
   the goal edge, or the card that opens it this turn: `keys.heuristic.winning`);
 - Episodes: an episode that ends the game with the seat winning (its own hand and the
-  public score decide it).
+  public score decide it);
+- Card Game: a move that ends the game with the seat the only winner, at once or (in the
+  End Game, C-6.3, where a turn is one action made of a few steps: declare, declare,
+  finish) by the seat's own next steps, in the true state and in every one of `WORLDS`
+  worlds dealt from its view (face-down attacks are turned up to score, C-6.4).
 A certain win is *passed* when the hint's top move is not one of those winning moves. The
 table gives, per game, the follower's decisions, the certain-win positions met and passed.
 
@@ -20,14 +24,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from timelord.agents import make_agent
 from timelord.agents.coach import Budget, Coach, win_share
 from timelord.core import Action, Rng, State, load
 
-PLAYERS = {"clue": 3, "keys": 2, "episodes": 2}
-#: worlds a Keys win must hold in to count as certain from the seat's view
+PLAYERS = {"clue": 3, "keys": 2, "episodes": 2, "card-game": 2}
+#: worlds a Keys or Card Game win must hold in to count as certain from the seat's view
 WORLDS = 24
+#: the seat's own steps after a Card Game move searched for the end of the game (an End
+#: Game turn's declarations and its finish)
+OWN_STEPS = 3
 
 
 def _clue_wins(state: State, seat: int) -> list[Action]:
@@ -66,10 +74,34 @@ def _episodes_wins(state: State, seat: int) -> list[Action]:
     return out
 
 
+def _ends_in_a_win(state: State, seat: int, steps: int) -> bool:
+    """Whether the game is over with `seat` the only winner, or the seat, still to move, can
+    get there by at most `steps` more of its own actions."""
+    if state.is_over:
+        return win_share(state, seat) == 1.0
+    if steps == 0 or state.to_move != seat:
+        return False
+    return any(_ends_in_a_win(state.apply(a), seat, steps - 1) for a in state.legal_actions())
+
+
+def _card_game_wins(state: State, seat: int) -> list[Action]:
+    s: Any = state
+    steps = OWN_STEPS if s.endgame else 0  # before the End Game no step of one seat ends it
+    legal = state.legal_actions()
+    found = [a for a in legal if _ends_in_a_win(state.apply(a), seat, steps)]
+    if not found:
+        return []
+    game = state.game
+    view = state.view(seat)
+    worlds = [game.sample_state(view, Rng(k)) for k in range(WORLDS)]
+    return [a for a in found if all(_ends_in_a_win(w.apply(a), seat, steps) for w in worlds)]
+
+
 CERTAIN: dict[str, Callable[[State, int], list[Action]]] = {
     "clue": _clue_wins,
     "keys": _keys_wins,
     "episodes": _episodes_wins,
+    "card-game": _card_game_wins,
 }
 
 

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from timelord.agents.base import Agent
-from timelord.agents.clue.gamble import best_triple, guess
-from timelord.agents.clue.race import race_move
+from timelord.agents.clue.gamble import CALM, THREATENED, best_triple, guess
+from timelord.agents.clue.race import race, race_move, turns_to_tardis
 from timelord.agents.hooks import Evaluation, Hooks, Policy
 from timelord.core import Action, ConfigError, Game, Rng, State, View
 from timelord.games.clue.actions import (
@@ -46,7 +46,18 @@ from timelord.games.clue.actions import (
     StayPut,
 )
 from timelord.games.clue.board import TARDIS
-from timelord.games.clue.state import ACCUSE, CENTRE, END, MOVE, NAME, START
+from timelord.games.clue.state import (
+    ACCUSE,
+    BELL,
+    CENTRE,
+    END,
+    MOVE,
+    NAME,
+    PHASES,
+    SLIP,
+    START,
+    TELEPORT,
+)
 
 GAMBLE_AT = 0.5
 EASY_NOISE = 1 / 3
@@ -313,15 +324,18 @@ class Simulation:
     """The rollout policy and evaluation of simulations from one seat's view.
 
     Every seat plays as a detective with a notebook: it crosses off the cards it has seen in
-    the simulated game; once one card per category is left it walks to the TARDIS and
-    accuses (so a seat that can win takes the win), otherwise it heads for the nearest
-    location whose card it has not crossed off and names uncrossed cards. It never accuses on
-    a guess. The viewing seat also crosses off what its exact deducer proved at the root
-    (`extra`), so a seat that knows the envelope plays as one. With `thorough` (the coach),
-    every other seat crosses off what its own exact deducer proves the first time it is
-    asked about in each simulated world (read from that world's view of it, as the table's
-    `heuristic:hard` would), so a rival about to solve is not taken for a newcomer; the
-    search leaves it out (a deduction per rival per world costs milliseconds)."""
+    the simulated game; once one card per category is left it races to the TARDIS as the
+    table's certain seat does (`race.race`: extra turns, the Jammie Dodger, teleports, a roll
+    rather than a passage that ends the turn) and accuses (so a seat that can win takes the
+    win), otherwise it heads for the nearest location whose card it has not crossed off and
+    names uncrossed cards. It accuses on a guess only as `_guesses` says (a rival that solved
+    it is as near the TARDIS), racing there first. The viewing seat also crosses off what
+    its exact deducer proved at the root (`extra`), so a seat that knows the envelope plays
+    as one. With `thorough` (the coach), every other seat crosses off what its own exact
+    deducer proves the first time it is asked about in each simulated world (read from that
+    world's view of it, as the table's `heuristic:hard` would), so a rival about to solve is
+    not taken for a newcomer; the search leaves it out (a deduction per rival per world
+    costs milliseconds)."""
 
     def __init__(
         self, game: Game, extra: dict[int, frozenset[int]] | None = None, thorough: bool = False
@@ -355,17 +369,15 @@ class Simulation:
             proofs[seat] = proved(state.view(seat)) if not s.out[seat] else frozenset()
         return proofs[seat]
 
-    def crossed(self, state: State, seat: int) -> set[int]:
-        return placed(state)[seat] | self._proved(state, seat)
-
     def policy(self, state: State, legal: Sequence[Action], rng: Rng) -> Action:
         if len(legal) == 1:
             return legal[0]
         s: Any = state
         phase = s.phase
         seat = s.dec
-        if phase in (START, CENTRE, NAME, MOVE):
-            crossed = self.crossed(state, seat)
+        if phase in (START, CENTRE, NAME, MOVE, TELEPORT, SLIP, BELL):
+            seen = placed(state)
+            crossed = seen[seat] | self._proved(state, seat)
             envelope = solved(self.categories, crossed)
             if phase == NAME:
                 category = self.categories[len(s.naming)]
@@ -373,16 +385,53 @@ class Simulation:
                     return _NAME[envelope[len(s.naming)]]
                 open_cards = [c for c in category if c not in crossed] or list(category)
                 return _NAME[open_cards[rng.below(len(open_cards))]]
-            if envelope is not None and ACCUSE in legal:
+            ready = envelope is not None or self._guesses(state, seat, seen, crossed)
+            if ready and ACCUSE in legal:
                 return ACCUSE
             if phase == CENTRE:
                 return END
-            return self._walk(s, seat, legal, envelope is not None, crossed, rng)
+            if ready:
+                character = s.chars[seat]
+                here = s.pos[character]
+                move = race(self.game, character, here, PHASES[phase], s.steps, legal)
+                if move is not None:
+                    return move
+            if phase in (START, MOVE):
+                return self._walk(s, seat, legal, ready, crossed, rng)
         action = legal[rng.below(len(legal))]
         if type(action) is Accuse:
             others = [a for a in legal if type(a) is not Accuse]
             return others[rng.below(len(others))]
         return action
+
+    def _guesses(self, state: State, seat: int, seen: list[set[int]], crossed: set[int]) -> bool:
+        """Whether `seat`, not certain, accuses on a guess (`gamble.guess` in the notebook's
+        terms): its notebook's chance of the likeliest triple (one over the triples left
+        open) beats the value of waiting, `CALM`, or `THREATENED` once a rival still in has
+        solved the envelope (with what this simulation lets that rival prove, so it will
+        race and accuse here) and is no further from the TARDIS in expected turns. The
+        threat is read from the simulated world, not estimated over worlds as the table's
+        guess does (eight deductions a step would cost more than the rest of a playout); the
+        world itself was dealt from the seat's view. Without the distance a rival that had
+        proved the envelope counted as a threat wherever it was, and the `rollout` seat
+        guessed away games against the table's notebook players (0.825 against 0.965 of 200
+        games at 4 players, docs/coach.md)."""
+        open_triples = 1
+        for cat in self.categories:
+            open_triples *= max(1, sum(1 for c in cat if c not in crossed))
+        chance = 1.0 / open_triples
+        if chance <= THREATENED:
+            return False
+        s: Any = state
+        turns = turns_to_tardis(self.game.board, self.game.intrigue)
+        mine = turns[s.pos[s.chars[seat]]]
+        threat = any(
+            turns[s.pos[s.chars[p]]] <= mine
+            and solved(self.categories, seen[p] | self._proved(state, p)) is not None
+            for p in range(len(seen))
+            if p != seat and not s.out[p]
+        )
+        return chance > (THREATENED if threat else CALM)
 
     def _walk(
         self, s: Any, seat: int, legal: Sequence[Action], ready: bool, crossed: set[int], rng: Rng

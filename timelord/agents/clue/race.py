@@ -75,18 +75,25 @@ def _roll_value(
 def race_move(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
     """The move that brings the seat soonest to the TARDIS, or None where the phase is not a
     movement one (naming, answering, drawing: the detective decides those)."""
+    character = view["characters"][view["seat"]]
+    here = view["movers"][character]
+    return race(game, character, here, view["phase"], view["steps"], legal)
+
+
+def race(
+    game: Game, character: int, here: int, phase: str, steps: int, legal: Sequence[Action]
+) -> Action | None:
+    """`race_move` from the few facts it reads (the mover's character and node, the phase's
+    name, the steps rolled), so simulations can race on a state without building a view."""
     g: Any = game
     board = g.board
     value = turns_to_tardis(board, g.intrigue)
-    seat = view["seat"]
-    here = view["movers"][view["characters"][seat]]
-    phase = view["phase"]
     if phase == "start":
         for a in legal:
             if isinstance(a, Accuse):
                 return a
         for a in legal:
-            if _effect(g, view, a) == "extra-turn":
+            if _effect(g, character, a) == "extra-turn":
                 return a
         best: Action | None = None
         best_value = float("inf")
@@ -101,7 +108,7 @@ def race_move(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
                 )
             elif isinstance(a, UsePassage):
                 v = 1.0 + value[a.location]
-            elif _effect(g, view, a) == "teleport":
+            elif _effect(g, character, a) == "teleport":
                 v = teleport
             else:
                 continue
@@ -113,9 +120,9 @@ def race_move(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
         if not moves:
             return None
         pick = min(moves, key=lambda a: (value.get(a.to, 1 << 20), a.to))
-        six = next((a for a in legal if _effect(g, view, a) == "plus-six"), None)
+        six = next((a for a in legal if _effect(g, character, a) == "plus-six"), None)
         if six is not None and value.get(pick.to, 1 << 20) > 0.0:
-            further = board.destinations(here, view["steps"] + 6, g.intrigue)
+            further = board.destinations(here, steps + 6, g.intrigue)
             if min(value.get(d, 1 << 20) for d in further) < value.get(pick.to, 1 << 20) - 1e-9:
                 return six
         return pick
@@ -125,10 +132,10 @@ def race_move(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
     return None
 
 
-def _effect(game: Any, view: View, action: Action) -> str | None:
+def _effect(game: Any, character: int, action: Action) -> str | None:
     """The effect an action card or power would have, else None."""
     if isinstance(action, PlayCard):
         return str(game.effect[action.card])
     if isinstance(action, UsePower):
-        return str(game.power_effect[view["characters"][view["seat"]]])
+        return str(game.power_effect[character])
     return None
