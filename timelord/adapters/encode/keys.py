@@ -15,13 +15,13 @@ N seats relative to the observer, K = card kinds of the deck, colours as in the 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from timelord.adapters.encode import Counts, Flags, Memo, Parts, Writer, onehot_table, rel, rotate
 from timelord.core import Game
 from timelord.games.keys.board import BACK_IDS, CONTROL_KIND, EDGE_IDS, SEAT_EDGES
 from timelord.games.keys.game import KeysGame
-from timelord.games.keys.state import PHASE_IDS
+from timelord.games.keys.state import PHASE_IDS, KeysState
 
 _BACK = {b: i for i, b in enumerate(BACK_IDS)}
 
@@ -129,17 +129,25 @@ def state_parts(game: Game) -> Parts:
         return got
 
     get_pawn, get_tiles = pawn.__getitem__, tiles.__getitem__
+    #: the last board read, as [colours, their bytes, backs, seen doors, their bytes]: a
+    #: game's colours and backs never change, so an identity test spares hashing 49 tiles
+    board: list[Any] = [None, b"", None, -1, b""]
 
-    def parts(s: Any, seat: int) -> list[bytes]:
+    def parts(s: KeysState, seat: int) -> list[bytes]:
         # per-seat parts by `map` over the seats rotated to the observer: looked up in C
         pos, used = s.pos, s.used
-        back, seen = s.back, s.seen_mask
+        colour, back, seen = s.colour, s.back, s.seen_mask
+        if colour is not board[0]:
+            board[0], board[1] = colour, colour_of[colour]
+        if back is not board[2] or seen != board[3]:
+            backs_now = back_of.get((back, seen)) or known_backs(back, seen)
+            board[2], board[3], board[4] = back, seen, backs_now
         return [
             heads[s.phase, s.to_move, s.extra, seat],
             rounds[s.round],
             edges[seat],
-            colour_of[s.colour],
-            back_of.get((back, seen)) or known_backs(back, seen),
+            board[1],
+            board[4],
             get_tiles(s.open_mask),
             get_tiles(s.barrier_mask),
             get_tiles(s.cookie_mask),
@@ -153,4 +161,5 @@ def state_parts(game: Game) -> Parts:
             decks[len(s.deck)],
         ]
 
-    return parts
+    # the encoder hands it only this game's states
+    return cast(Parts, parts)
