@@ -300,6 +300,9 @@ def test_a_read_cannot_change_the_next_read_of_one_position(flat: bool) -> None:
         vector += 1.0
     with pytest.raises(ValueError, match="read-only"):
         mask[:] = 0
+    for shared in (vector, mask):  # and no reader can make them writable again
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            shared.flags.writeable = True
     if not flat:
         first["observation"] = None  # the dict is the reader's own
     again, *_, info = env.last()

@@ -213,14 +213,16 @@ class raw_env(Clonable, AECEnv):
         after = self.state_ = state.apply_unchecked(chosen)
         if self.events:
             self.infos.moved(agent, state, chosen)
-        if after.is_over:
+        mover = after.to_move
+        if mover is None:
             winners = after.winners()
             for a in self.agents:
                 seat = self._seat[a]
                 self.rewards[a] = 1.0 / len(winners) if seat in winners else 0.0
                 self.terminations[a] = True
             self._accumulate_rewards()  # the only step whose rewards are not all zero
-        self._select(after)
+            mover = 0  # every agent then steps with None once, as PettingZoo asks
+        self.agent_selection = self.possible_agents[mover]
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -442,8 +444,8 @@ class SeatInfos(dict[str, dict[str, Any]]):
         for agent in list(self.keys()):
             self._fresh(agent)
 
-    def __getitem__(self, agent: str) -> dict[str, Any]:
-        return self._fresh(agent)
+    # `last()` reads an info at every step: no call in between
+    __getitem__ = _fresh
 
     def __setitem__(self, agent: str, info: dict[str, Any]) -> None:
         super().__setitem__(agent, info)
