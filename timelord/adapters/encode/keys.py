@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, cast
 
-from timelord.adapters.encode import Counts, Flags, Memo, Parts, Writer, onehot_table, rel, rotate
+from timelord.adapters.encode import Flags, Memo, Parts, Writer, f32, onehot_table, rel, rotate
 from timelord.core import Game
 from timelord.games.keys.board import BACK_IDS, CONTROL_KIND, EDGE_IDS, SEAT_EDGES
 from timelord.games.keys.game import KeysGame
@@ -71,6 +71,31 @@ def _most(game: KeysGame) -> int:
     return max(deck.count(k) for k in range(len(game.content.card_ids)))
 
 
+def _sums(scale: float, most: int) -> list[bytes]:
+    """k -> the float32 bytes of `scale` added k times in double, in order (what
+    `Writer.counts` gives an index met k times), for k = 0..most."""
+    out, total = [], 0.0
+    for _ in range(most + 1):
+        out.append(f32([total]))
+        total += scale
+    return out
+
+
+def _by_kind(
+    memo: dict[tuple[int, ...], bytes], cards: tuple[int, ...], kinds: int, sums: list[bytes]
+) -> bytes:
+    """The bytes of `cards` counted by kind (`sums[k]`: k copies), kept in `memo`: the
+    copies counted as ints, no float arithmetic per card of a long pile."""
+    copies = [0] * kinds
+    for c in cards:
+        if 0 <= c < kinds:
+            copies[c] += 1
+    if len(memo) >= 4096:  # memory stays bounded
+        memo.clear()
+    got = memo[cards] = b"".join([sums[k] for k in copies])
+    return got
+
+
 def state_parts(game: Game) -> Parts:
     """`write` of `s.view(seat)` as parts read from the state without building the view
     (the view's secrets, K-7.3, in `timelord.games.keys.view`)."""
@@ -112,7 +137,11 @@ def state_parts(game: Game) -> Parts:
 
     heads, rounds, colour_of = Memo(head), Memo(round_), Memo(colour)
     tunnels_of, stuck_of, sizes_of, decks = Memo(tunnels), Memo(pandorica), Memo(sizes), Memo(deck)
-    tiles, hands, discards = Flags(cells), Counts(nk, 0.25), Counts(nk, 0.1)
+    tiles = Flags(cells)
+    #: cards by kind, as `Writer.counts` writes them, by the tuple of cards
+    hands: dict[tuple[int, ...], bytes] = {}
+    discards: dict[tuple[int, ...], bytes] = {}
+    quarters, tenths = _sums(0.25, len(content.deck)), _sums(0.1, len(content.deck))
     #: (backs, seen doors) -> bytes; a miss joins one one-hot per tile
     back_of: dict[tuple[tuple[int, ...], int], bytes] = {}
     pawn = onehot_table(cells)  # pawn[-1]: off the board
@@ -137,6 +166,7 @@ def state_parts(game: Game) -> Parts:
         # per-seat parts by `map` over the seats rotated to the observer: looked up in C
         pos, used = s.pos, s.used
         colour, back, seen = s.colour, s.back, s.seen_mask
+        hand, pile = s.hands[seat], s.discard
         if colour is not board[0]:
             board[0], board[1] = colour, colour_of[colour]
         if back is not board[2] or seen != board[3]:
@@ -155,8 +185,8 @@ def state_parts(game: Game) -> Parts:
             *map(get_pawn, pos[seat:] + pos[:seat]),
             stuck_of[s.stuck, seat],
             *map(get_tiles, used[seat:] + used[:seat]),
-            hands[s.hands[seat]],
-            discards[s.discard],
+            hands.get(hand) or _by_kind(hands, hand, nk, quarters),
+            discards.get(pile) or _by_kind(discards, pile, nk, tenths),
             sizes_of[tuple(map(len, s.hands)), seat],
             decks[len(s.deck)],
         ]
