@@ -131,6 +131,8 @@ def state_parts(game: Game) -> Parts:
     width = 2 * N + 5
     empty = [bytes(4 * width * k) for k in range(L + 1)]  # the slots after the last location
     pending_at = onehot_table(L)
+    #: per seat: the location lists its slots were last written from, then those bytes
+    seen_slots: list[list[Any]] = [[None] * 7 + [b""] for _ in range(N)]
 
     def parts(s: CardGameState, seat: int) -> list[bytes]:
         # `s` typed, so the compiled build reads its fields and filters the cards natively
@@ -171,9 +173,25 @@ def state_parts(game: Game) -> Parts:
             s.loc_en,
             s.loc_up,
         )
-        for i in range(len(locs)):
-            out.append(slots[owner[i], att[i], tardis[i], len(defs[i]), len(ens[i]), up[i], seat])
-        out.append(empty[L - len(locs)])
+        # a move shares the location lists it leaves alone (`CardGameState.fork`), and a
+        # shared list is never changed: the same lists give this seat the same slots
+        last = seen_slots[seat]
+        if not (
+            locs is last[0]
+            and owner is last[1]
+            and att is last[2]
+            and tardis is last[3]
+            and defs is last[4]
+            and ens is last[5]
+            and up is last[6]
+        ):
+            written = [
+                slots[owner[i], att[i], tardis[i], len(defs[i]), len(ens[i]), up[i], seat]
+                for i in range(len(locs))
+            ]
+            written.append(empty[L - len(locs)])
+            last[:] = [locs, owner, att, tardis, defs, ens, up, b"".join(written)]
+        out.append(last[7])
         out.append(cards[tuple(locs)])
         out.append(cards[tuple([d for ds in defs for d in ds if known[d] & bit])])
         # at the end every attack is turned up to be scored (C-R30), so every Enemy is known
