@@ -73,6 +73,7 @@ class raw_env(Clonable, AECEnv):
     """One table of a timelord game. Options other than `render_mode` go to `timelord.load`."""
 
     metadata = {"render_modes": ["ansi"], "name": "timelord_v0", "is_parallelizable": False}
+    agent_selection: str
 
     def __init__(
         self,
