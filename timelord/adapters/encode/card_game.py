@@ -132,7 +132,7 @@ def state_parts(game: Game) -> Parts:
     empty = [bytes(4 * width * k) for k in range(L + 1)]  # the slots after the last location
     pending_at = onehot_table(L)
     #: per seat: the location lists its slots were last written from, then those bytes
-    seen_slots: list[list[Any]] = [[None] * 7 + [b""] for _ in range(N)]
+    seen_slots: list[tuple[Any, ...]] = [(None,) * 7 + (b"",) for _ in range(N)]
 
     def parts(s: CardGameState, seat: int) -> list[bytes]:
         # `s` typed, so the compiled build reads its fields and filters the cards natively
@@ -190,7 +190,8 @@ def state_parts(game: Game) -> Parts:
                 for i in range(len(locs))
             ]
             written.append(empty[L - len(locs)])
-            last[:] = [locs, owner, att, tardis, defs, ens, up, b"".join(written)]
+            # replaced whole, so a reader in another thread never sees a half-written entry
+            last = seen_slots[seat] = (locs, owner, att, tardis, defs, ens, up, b"".join(written))
         out.append(last[7])
         out.append(cards[tuple(locs)])
         out.append(cards[tuple([d for ds in defs for d in ds if known[d] & bit])])

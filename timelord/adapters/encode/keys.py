@@ -158,26 +158,29 @@ def state_parts(game: Game) -> Parts:
         return got
 
     get_pawn, get_tiles = pawn.__getitem__, tiles.__getitem__
-    #: the last board read, as [colours, their bytes, backs, seen doors, their bytes]: a
+    #: the last board read, as [(colours, their bytes), (backs, seen doors, their bytes)]: a
     #: game's colours and backs never change, so an identity test spares hashing 49 tiles
-    board: list[Any] = [None, b"", None, -1, b""]
+    #: (each entry replaced whole, so a reader in another thread sees a matching pair)
+    board: list[Any] = [(None, b""), (None, -1, b"")]
 
     def parts(s: KeysState, seat: int) -> list[bytes]:
         # per-seat parts by `map` over the seats rotated to the observer: looked up in C
         pos, used = s.pos, s.used
         colour, back, seen = s.colour, s.back, s.seen_mask
         hand, pile = s.hands[seat], s.discard
-        if colour is not board[0]:
-            board[0], board[1] = colour, colour_of[colour]
-        if back is not board[2] or seen != board[3]:
-            backs_now = back_of.get((back, seen)) or known_backs(back, seen)
-            board[2], board[3], board[4] = back, seen, backs_now
+        colours = board[0]
+        if colour is not colours[0]:
+            colours = board[0] = (colour, colour_of[colour])
+        backs_now = board[1]
+        if back is not backs_now[0] or seen != backs_now[1]:
+            got = back_of.get((back, seen)) or known_backs(back, seen)
+            backs_now = board[1] = (back, seen, got)
         return [
             heads[s.phase, s.to_move, s.extra, seat],
             rounds[s.round],
             edges[seat],
-            board[1],
-            board[4],
+            colours[1],
+            backs_now[2],
             get_tiles(s.open_mask),
             get_tiles(s.barrier_mask),
             get_tiles(s.cookie_mask),
