@@ -125,13 +125,11 @@ class ActionIndex:
     ) -> np.ndarray[Any, np.dtype[np.int8]]:
         """int8 array over the space: 1 at each index of `offered` (a fresh array; set one
         byte at a time, which beats numpy's conversion of a list of ints). Not `writable`:
-        a read-only array, for a mask that several reads share (over a read-only view of
-        its own bytes, which nothing else holds: no copy, and numpy refuses to make it
-        writable again)."""
+        a read-only array over immutable bytes, for a mask that several reads share."""
         m = bytearray(len(self.actions))
         for i in offered:
             m[i] = 1
-        return np.frombuffer(m if writable else memoryview(m).toreadonly(), np.int8)
+        return np.frombuffer(m if writable else bytes(m), np.int8)
 
     def action(self, index: Any, offered: Mapping[int, Action]) -> Action:
         """The action at `index` among `offered` (`indices` of the legal actions);
