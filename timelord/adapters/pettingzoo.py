@@ -28,9 +28,10 @@ Agents are "player_0".."player_{N-1}" (seat i). Following PettingZoo's classic e
   classic ones: an index that is not offered ends the game with reward -1 for the seat that
   chose it (`TerminateIllegalWrapper`), an index outside the space fails an assertion,
   and calls out of order are refused. `raw_env` raises the engine's `IllegalAction` instead.
-  The wrappers are PettingZoo's own classes, each with the attributes a loop reads at every
-  step (`agent_selection`, `terminations`, `infos`, ...) forwarded by read-only properties
-  instead of its `__getattr__` (the standard loop costs 20-45% less: docs/adapters.md).
+  The wrappers are subclasses of PettingZoo's own, with the same names; each forwards what
+  a loop reads at every step (`agent_selection`, `terminations`, `infos`, ...) by a
+  read-only property instead of its `__getattr__` (the standard loop costs 20-45% less:
+  docs/adapters.md).
 - Rewards: 0 until the game ends; then each seat's win share (1/k to each of k tied winners,
   0 to the others, so the rewards of a game sum to 1, or to 0 when nobody wins).
 - Infos: `{"events": [...]}`, the sentences telling that seat what happened since it last
