@@ -45,7 +45,7 @@ best round is shown. The load average is printed at the start and the end.
 
     python bench/adapters.py [--games N] [--seed S] [--only GAME] [--rounds R]
                              [--vector-steps K] [--vector-batches B] [--async-steps K]
-                             [--ismcts SIMS] [--recall]
+                             [--ismcts SIMS] [--recall] [--steps-only]
 """
 
 from __future__ import annotations
@@ -380,6 +380,9 @@ def main() -> None:
     ap.add_argument("--async-steps", type=int, default=0, metavar="K")
     ap.add_argument("--ismcts", type=int, default=0, metavar="SIMS")
     ap.add_argument("--recall", action="store_true", help="the gym step with recall=True too")
+    ap.add_argument(
+        "--steps-only", action="store_true", help="only the first table (µs a step, ratios)"
+    )
     args = ap.parse_args()
     cases = [(g, n) for g, n in CASES if not args.only or g == args.only]
     sizes = sorted({1, 64, *map(int, args.sizes.split(","))})
@@ -426,6 +429,10 @@ def main() -> None:
         ]
         row = "".join(f"{c:>16}" for c in cells)
         print(f"{game_id:<12}{players:>3}{total:>8}{base * 1e6:8.1f}{row}", flush=True)
+    if args.steps_only:
+        load = os.getloadavg()
+        print(f"\nload average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        return
     print()
     print("throughput per CPU second (best of rounds); gym us/move: its time per game move")
     columns = "".join(f"{'vec N=' + str(k):>11}" for k in sizes)

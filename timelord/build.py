@@ -63,11 +63,12 @@ COMPILED_MODULES: tuple[str, ...] = (
     "timelord.games.keys.view",
     "timelord.games.keys.doors",
     "timelord.games.keys.sample",
-    # a learner's step: the action index, and the encoders whose parts ran faster compiled
-    # (Card Game, Clue; Keys' and Episodes' did not: docs/adapters.md)
+    # a learner's step: the action index, and the encoders (their parts read the typed state)
     "timelord.adapters.space",
     "timelord.adapters.encode.card_game",
     "timelord.adapters.encode.clue",
+    "timelord.adapters.encode.episodes",
+    "timelord.adapters.encode.keys",
 )
 
 

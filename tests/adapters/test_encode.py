@@ -90,3 +90,25 @@ def test_memoised_parts_equal_the_writers_numbers_even_past_their_limit() -> Non
     assert onehot_table(3)[-1] == bytes(12) and onehot_table(3)[1] == written(
         lambda w: w.onehot("", 3, 1)
     )
+
+
+@pytest.mark.parametrize("game_id", ["keys", "card-game"])
+def test_parts_kept_by_identity_follow_other_boards(game_id: str) -> None:
+    """Keys keeps its board's bytes while the colours and backs are the same objects, the
+    Card Game a seat's location slots while the location lists are: a sampled state (other
+    backs, other lists) between two reads of the real one gets its own numbers, and the real
+    one its own again."""
+    game = timelord.load(game_id, players=2)
+    encoder = encoder_for(game)
+    rng = Rng(11)
+    state = game.new_game(11)
+    for _ in range(40):
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        sampled = game.sample_state(view, rng)
+        for s in (state, sampled, state):
+            assert np.array_equal(encoder.encode_state(s, seat), encoder.encode(s.view(seat)))
+        state = state.apply(rng.choice(state.legal_actions()))
+        if state.is_over:
+            break

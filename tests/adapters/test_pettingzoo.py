@@ -300,6 +300,9 @@ def test_a_read_cannot_change_the_next_read_of_one_position(flat: bool) -> None:
         vector += 1.0
     with pytest.raises(ValueError, match="read-only"):
         mask[:] = 0
+    for shared in (vector, mask):  # and no reader can make them writable again
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            shared.flags.writeable = True
     if not flat:
         first["observation"] = None  # the dict is the reader's own
     again, *_, info = env.last()
@@ -310,3 +313,29 @@ def test_a_read_cannot_change_the_next_read_of_one_position(flat: bool) -> None:
     mine += 1.0  # a copy is the caller's to change
     latest = env.observe(agent)
     assert np.array_equal(latest if flat else latest["observation"], kept[0])
+
+
+def test_the_wrapped_env_reads_what_the_raw_env_holds_and_enforces_reset() -> None:
+    """`env()` is PettingZoo's three standard wrappers (the same classes and names), with
+    the attributes a loop reads at every step forwarded without `__getattr__`: they are the
+    raw env's own objects, and reading them before `reset` is still refused."""
+    from pettingzoo.utils import wrappers
+
+    env = tz.env("keys", players=2)
+    assert isinstance(env, wrappers.OrderEnforcingWrapper)
+    assert isinstance(env.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(env.env.env, wrappers.TerminateIllegalWrapper)
+    assert str(env) == str(env.unwrapped) == "timelord_keys_v0"  # as PettingZoo's says
+    for name in ("agent_selection", "agents", "terminations", "infos", "rewards"):
+        with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+            getattr(env, name)
+    env.reset(seed=4)
+    raw = env.unwrapped
+    for layer in (env, env.env, env.env.env):
+        assert layer.agent_selection == raw.agent_selection
+        for name in ("agents", "terminations", "truncations", "rewards", "infos"):
+            assert getattr(layer, name) is getattr(raw, name)
+        assert layer._cumulative_rewards is raw._cumulative_rewards
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert env.agent_selection == raw.agent_selection
+    assert env.infos is raw.infos

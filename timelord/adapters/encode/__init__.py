@@ -134,16 +134,20 @@ class Flags(Memo):
     """The bytes of `n` flags by bit mask (bit i: flag i), as `Writer.counts` of the set
     bits writes them, joined from a table of bytes per 8 bits (a miss costs a few lookups)."""
 
-    __slots__ = ("_chunks", "_n")
+    __slots__ = ("_all", "_bytes", "_chunk", "_n")
 
     def __init__(self, n: int, limit: int = 4096) -> None:
         super().__init__(None, limit)
         self._n = n
-        self._chunks = [f32([float(b >> k & 1) for k in range(8)]) for b in range(256)]
+        self._bytes = (n + 7) // 8
+        self._all = (1 << 8 * self._bytes) - 1
+        chunks = [f32([float(b >> k & 1) for k in range(8)]) for b in range(256)]
+        self._chunk = chunks.__getitem__
 
     def make(self, key: Any) -> bytes:
-        chunks = self._chunks
-        return b"".join([chunks[key >> k & 255] for k in range(0, self._n, 8)])[: 4 * self._n]
+        # the mask's bytes, low first, each looked up and joined in C
+        eights = (key & self._all).to_bytes(self._bytes, "little")
+        return b"".join(map(self._chunk, eights))[: 4 * self._n]
 
 
 class Counts(Memo):

@@ -16,7 +16,7 @@ observer):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from timelord.adapters.encode import (
     Counts,
@@ -30,7 +30,14 @@ from timelord.adapters.encode import (
 )
 from timelord.core import Game
 from timelord.games.card_game.game import CardGame
-from timelord.games.card_game.state import ATTACK, DEFEND, IRON, OVER, PHASES
+from timelord.games.card_game.state import (
+    ATTACK,
+    DEFEND,
+    IRON,
+    OVER,
+    PHASES,
+    CardGameState,
+)
 
 _PHASE = {p: i for i, p in enumerate(PHASES)}
 
@@ -124,8 +131,11 @@ def state_parts(game: Game) -> Parts:
     width = 2 * N + 5
     empty = [bytes(4 * width * k) for k in range(L + 1)]  # the slots after the last location
     pending_at = onehot_table(L)
+    #: per seat: the location lists its slots were last written from, then those bytes
+    seen_slots: list[tuple[Any, ...]] = [(None,) * 7 + (b"",) for _ in range(N)]
 
-    def parts(s: Any, seat: int) -> list[bytes]:
+    def parts(s: CardGameState, seat: int) -> list[bytes]:
+        # `s` typed, so the compiled build reads its fields and filters the cards natively
         known = s.known
         bit = 1 << seat
         hands, reserve = s.hands, s.reserve
@@ -134,18 +144,26 @@ def state_parts(game: Game) -> Parts:
             steps_of[s.steps],
         ]
         tp = s.tp
-        out += [points[tp[(seat + k) % N]] for k in range(N)]
-        out += [
-            supply_of[s.supply, len(s.deck)],
-            cards[tuple([c for c in hands[seat] if known[c] & bit])],
-            cards[tuple([c for c in reserve[seat] if known[c] & bit])],
-            cards[s.discard],
-        ]
-        others = [c for q in range(N) if q != seat for c in hands[q] if known[c] & bit]
-        others += [c for q in range(N) if q != seat for c in reserve[q] if known[c] & bit]
-        out.append(cards[tuple(sorted(set(others)))])
-        out += [counts[len(hands[(seat + k) % N])] for k in range(N)]
-        out += [counts[len(reserve[(seat + k) % N])] for k in range(N)]
+        for k in range(N):
+            out.append(points[tp[(seat + k) % N]])
+        out.append(supply_of[s.supply, len(s.deck)])
+        out.append(cards[tuple([c for c in hands[seat] if known[c] & bit])])
+        out.append(cards[tuple([c for c in reserve[seat] if known[c] & bit])])
+        out.append(cards[s.discard])
+        others: set[int] = set()
+        for q in range(N):
+            if q != seat:
+                for c in hands[q]:
+                    if known[c] & bit:
+                        others.add(c)
+                for c in reserve[q]:
+                    if known[c] & bit:
+                        others.add(c)
+        out.append(cards[tuple(sorted(others))])
+        for k in range(N):
+            out.append(counts[len(hands[(seat + k) % N])])
+        for k in range(N):
+            out.append(counts[len(reserve[(seat + k) % N])])
         locs = s.loc_card
         owner, att, tardis, defs, ens, up = (
             s.loc_owner,
@@ -155,31 +173,48 @@ def state_parts(game: Game) -> Parts:
             s.loc_en,
             s.loc_up,
         )
-        out += [
-            slots[owner[i], att[i], tardis[i], len(defs[i]), len(ens[i]), up[i], seat]
-            for i in range(len(locs))
-        ]
-        out.append(empty[L - len(locs)])
+        # a move shares the location lists it leaves alone (`CardGameState.fork`), and a
+        # shared list is never changed: the same lists give this seat the same slots
+        last = seen_slots[seat]
+        if not (
+            locs is last[0]
+            and owner is last[1]
+            and att is last[2]
+            and tardis is last[3]
+            and defs is last[4]
+            and ens is last[5]
+            and up is last[6]
+        ):
+            written = [
+                slots[owner[i], att[i], tardis[i], len(defs[i]), len(ens[i]), up[i], seat]
+                for i in range(len(locs))
+            ]
+            written.append(empty[L - len(locs)])
+            # replaced whole, so a reader in another thread never sees a half-written entry
+            last = seen_slots[seat] = (locs, owner, att, tardis, defs, ens, up, b"".join(written))
+        out.append(last[7])
         out.append(cards[tuple(locs)])
         out.append(cards[tuple([d for ds in defs for d in ds if known[d] & bit])])
         # at the end every attack is turned up to be scored (C-R30), so every Enemy is known
         scored = s.phase == OVER
-        shown = [
-            e
-            for es, u in zip(ens, up, strict=True)
-            for k, e in enumerate(es)
-            if scored or u >> k & 1 or known[e] & bit
-        ]
+        shown: list[int] = []
+        for i in range(len(ens)):
+            u = up[i]
+            for k, e in enumerate(ens[i]):
+                if scored or u >> k & 1 or known[e] & bit:
+                    shown.append(e)
         out.append(cards[tuple(shown)])
-        if s.phase in (DEFEND, ATTACK):
+        staged: tuple[int, ...] = ()
+        if s.phase == DEFEND or s.phase == ATTACK:
             staged = tuple([c for c in s.p_cards if known[c] & bit])
-        else:
-            staged = s.p_cards if s.phase == IRON else ()
+        elif s.phase == IRON:
+            staged = s.p_cards
         out.append(cards[staged])
         out.append(pending_at[s.p_loc])
         return out
 
-    return parts
+    # the encoder hands it only this game's states
+    return cast(Parts, parts)
 
 
 def write_recall(game: Game, w: Writer, view: dict[str, Any]) -> None:

@@ -15,13 +15,13 @@ R = locations; a place is one of the R locations, the TARDIS, or "on a square"):
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from timelord.adapters.encode import Counts, Memo, Parts, Writer, onehot_table, rel, rotate, segment
 from timelord.core import Game
 from timelord.games.clue.board import TARDIS
 from timelord.games.clue.game import ClueGame
-from timelord.games.clue.state import PHASES, WATCH
+from timelord.games.clue.state import PHASES, WATCH, ClueState
 
 _OVER = PHASES.index("over")
 
@@ -179,20 +179,26 @@ def state_parts(game: Game) -> Parts:
             got = hit[1][seat] = segment(w)
         return got
 
-    get_place = places.__getitem__
-
-    def parts(s: Any, seat: int) -> list[bytes]:
+    def parts(s: ClueState, seat: int) -> list[bytes]:
+        # `s` typed, so the compiled build reads its fields natively
         hands, out_why = s.hands, s.out
-        public = {*s.left, *(s.side[i] for i in s.seen_side[seat])}
+        public = set(s.left)
+        side = s.side
+        for i in s.seen_side[seat]:
+            public.add(side[i])
         if WATCH in out_why:
-            public.update(c for p in range(N) if out_why[p] == WATCH for c in hands[p])
-        return [
-            heads[s.phase, s.to_move, s.cur, seat],
-            chars_of[s.chars, seat],
-            *map(get_place, s.pos),
-            *map(get_place, s.wpos),
+            for p in range(N):
+                if out_why[p] == WATCH:
+                    public.update(hands[p])
+        out = [heads[s.phase, s.to_move, s.cur, seat], chars_of[s.chars, seat]]
+        for node in s.pos:
+            out.append(places[node])
+        for node in s.wpos:
+            out.append(places[node])
+        sizes, kept_sizes = tuple([len(h) for h in hands]), tuple([len(k) for k in s.kept])
+        out += [
             steps_of[s.steps],
-            seats_of[out_why, tuple(map(len, hands)), tuple(map(len, s.kept)), seat],
+            seats_of[out_why, sizes, kept_sizes, seat],
             cards[hands[seat]],
             seen(s.log, seat),
             cards[tuple(sorted(public))],
@@ -201,8 +207,10 @@ def state_parts(game: Game) -> Parts:
             cards[s.naming],
             kept_of[s.kept[seat]],
         ]
+        return out
 
-    return parts
+    # the encoder hands it only this game's states
+    return cast(Parts, parts)
 
 
 #: how many history entries the perfect-recall observation holds (random 6-player games

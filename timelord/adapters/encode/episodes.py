@@ -13,13 +13,14 @@ the observer):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from timelord.adapters.encode import Counts, Memo, Parts, Writer, rel, rotate
 from timelord.core import Game
 from timelord.games.episodes import hands as H
 from timelord.games.episodes.cards import CODE_OF, CODES, SUIT_INDEX
 from timelord.games.episodes.game import EpisodesGame
+from timelord.games.episodes.state import EpisodesState
 
 
 def _codes(labels: list[str]) -> list[int]:
@@ -83,25 +84,28 @@ def state_parts(game: Game) -> Parts:
     #: per observer, the other seats in turn order from it
     after = [[(seat + k) % N for k in range(1, N)] for seat in range(N)]
 
-    def parts(st: Any, seat: int) -> list[bytes]:
-        # per-seat parts by `map`: their keys built and looked up in C
+    def parts(st: EpisodesState, seat: int) -> list[bytes]:
+        # `st` typed, so a compiled build reads its fields natively
         hands, known = st.hands, st.known
         mine = known[seat]
         others = after[seat]
         out = [
             heads[st.phase, st.to_move, st.pending, seat],
             vps[tuple(st.vp), seat],
-            sizes_of[tuple(map(len, hands)), seat],
+            sizes_of[tuple([len(h) for h in hands]), seat],
             decks[len(st.deck), st.turn // N + 1],
             get_cards(tuple(hands[seat])),
             get_cards(tuple(st.discard)),
-            *map(get_cards, map(tuple, [mine[q] for q in others])),
-            *map(get_cards, map(tuple, [known[q][seat] for q in others])),
         ]
+        for q in others:
+            out.append(get_cards(tuple(mine[q])))
+        for q in others:
+            out.append(get_cards(tuple(known[q][seat])))
         seen = st.top[seat]
         out.append(get_cards(tuple(st.deck[-1 : -seen - 1 : -1]) if seen else ()))
+        drawn: list[int] = []
         if st.phase != H.KEEP:
-            drawn: Any = ()
+            pass
         elif seat == st.turn % N:
             drawn = st.limbo
         else:
@@ -109,4 +113,5 @@ def state_parts(game: Game) -> Parts:
         out.append(get_cards(tuple(drawn)))
         return out
 
-    return parts
+    # the encoder hands it only this game's states
+    return cast(Parts, parts)

@@ -15,13 +15,13 @@ N seats relative to the observer, K = card kinds of the deck, colours as in the 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
-from timelord.adapters.encode import Counts, Flags, Memo, Parts, Writer, onehot_table, rel, rotate
+from timelord.adapters.encode import Flags, Memo, Parts, Writer, f32, onehot_table, rel, rotate
 from timelord.core import Game
 from timelord.games.keys.board import BACK_IDS, CONTROL_KIND, EDGE_IDS, SEAT_EDGES
 from timelord.games.keys.game import KeysGame
-from timelord.games.keys.state import PHASE_IDS
+from timelord.games.keys.state import PHASE_IDS, KeysState
 
 _BACK = {b: i for i, b in enumerate(BACK_IDS)}
 
@@ -71,6 +71,31 @@ def _most(game: KeysGame) -> int:
     return max(deck.count(k) for k in range(len(game.content.card_ids)))
 
 
+def _sums(scale: float, most: int) -> list[bytes]:
+    """k -> the float32 bytes of `scale` added k times in double, in order (what
+    `Writer.counts` gives an index met k times), for k = 0..most."""
+    out, total = [], 0.0
+    for _ in range(most + 1):
+        out.append(f32([total]))
+        total += scale
+    return out
+
+
+def _by_kind(
+    memo: dict[tuple[int, ...], bytes], cards: tuple[int, ...], kinds: int, sums: list[bytes]
+) -> bytes:
+    """The bytes of `cards` counted by kind (`sums[k]`: k copies), kept in `memo`: the
+    copies counted as ints, no float arithmetic per card of a long pile."""
+    copies = [0] * kinds
+    for c in cards:
+        if 0 <= c < kinds:
+            copies[c] += 1
+    if len(memo) >= 4096:  # memory stays bounded
+        memo.clear()
+    got = memo[cards] = b"".join([sums[k] for k in copies])
+    return got
+
+
 def state_parts(game: Game) -> Parts:
     """`write` of `s.view(seat)` as parts read from the state without building the view
     (the view's secrets, K-7.3, in `timelord.games.keys.view`)."""
@@ -112,7 +137,11 @@ def state_parts(game: Game) -> Parts:
 
     heads, rounds, colour_of = Memo(head), Memo(round_), Memo(colour)
     tunnels_of, stuck_of, sizes_of, decks = Memo(tunnels), Memo(pandorica), Memo(sizes), Memo(deck)
-    tiles, hands, discards = Flags(cells), Counts(nk, 0.25), Counts(nk, 0.1)
+    tiles = Flags(cells)
+    #: cards by kind, as `Writer.counts` writes them, by the tuple of cards
+    hands: dict[tuple[int, ...], bytes] = {}
+    discards: dict[tuple[int, ...], bytes] = {}
+    quarters, tenths = _sums(0.25, len(content.deck)), _sums(0.1, len(content.deck))
     #: (backs, seen doors) -> bytes; a miss joins one one-hot per tile
     back_of: dict[tuple[tuple[int, ...], int], bytes] = {}
     pawn = onehot_table(cells)  # pawn[-1]: off the board
@@ -129,17 +158,29 @@ def state_parts(game: Game) -> Parts:
         return got
 
     get_pawn, get_tiles = pawn.__getitem__, tiles.__getitem__
+    #: the last board read, as [(colours, their bytes), (backs, seen doors, their bytes)]: a
+    #: game's colours and backs never change, so an identity test spares hashing 49 tiles
+    #: (each entry replaced whole, so a reader in another thread sees a matching pair)
+    board: list[Any] = [(None, b""), (None, -1, b"")]
 
-    def parts(s: Any, seat: int) -> list[bytes]:
+    def parts(s: KeysState, seat: int) -> list[bytes]:
         # per-seat parts by `map` over the seats rotated to the observer: looked up in C
         pos, used = s.pos, s.used
-        back, seen = s.back, s.seen_mask
+        colour, back, seen = s.colour, s.back, s.seen_mask
+        hand, pile = s.hands[seat], s.discard
+        colours = board[0]
+        if colour is not colours[0]:
+            colours = board[0] = (colour, colour_of[colour])
+        backs_now = board[1]
+        if back is not backs_now[0] or seen != backs_now[1]:
+            got = back_of.get((back, seen)) or known_backs(back, seen)
+            backs_now = board[1] = (back, seen, got)
         return [
             heads[s.phase, s.to_move, s.extra, seat],
             rounds[s.round],
             edges[seat],
-            colour_of[s.colour],
-            back_of.get((back, seen)) or known_backs(back, seen),
+            colours[1],
+            backs_now[2],
             get_tiles(s.open_mask),
             get_tiles(s.barrier_mask),
             get_tiles(s.cookie_mask),
@@ -147,10 +188,11 @@ def state_parts(game: Game) -> Parts:
             *map(get_pawn, pos[seat:] + pos[:seat]),
             stuck_of[s.stuck, seat],
             *map(get_tiles, used[seat:] + used[:seat]),
-            hands[s.hands[seat]],
-            discards[s.discard],
+            hands.get(hand) or _by_kind(hands, hand, nk, quarters),
+            discards.get(pile) or _by_kind(discards, pile, nk, tenths),
             sizes_of[tuple(map(len, s.hands)), seat],
             decks[len(s.deck)],
         ]
 
-    return parts
+    # the encoder hands it only this game's states
+    return cast(Parts, parts)
