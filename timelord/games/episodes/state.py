@@ -67,10 +67,10 @@ from timelord.games.episodes.cards import (
 # Shared action objects: legal lists reuse them instead of building new ones each time.
 _SKIP_ABILITY: Final = SkipAbility()
 _SKIP_EPISODE: Final = SkipEpisode()
-_CODES: Final = [s * 16 + fp for s in range(6) for fp in range(1, 16)]
-_USE: Final = {c: UseAbility(SUITS[c >> 4], c & 15) for c in _CODES}
-_KEEP: Final = {c: KeepCard(SUITS[c >> 4], c & 15) for c in _CODES}
-_DISCARD: Final = {c: DiscardCard(SUITS[c >> 4], c & 15) for c in _CODES}
+# Indexed by card code (suit * 16 + FP); the codes of FP 0 name no card and are never read.
+_USE: Final = tuple(UseAbility(SUITS[c >> 4], c & 15) for c in range(96))
+_KEEP: Final = tuple(KeepCard(SUITS[c >> 4], c & 15) for c in range(96))
+_DISCARD: Final = tuple(DiscardCard(SUITS[c >> 4], c & 15) for c in range(96))
 _CHOOSE: Final = tuple(ChooseOpponent(s) for s in range(6))
 _KINDS: Final = frozenset(
     (UseAbility, SkipAbility, ChooseOpponent, KeepCard, PlayEpisode, SkipEpisode, DiscardCard)
@@ -520,30 +520,8 @@ class EpisodesState(State):
         kind = type(action)
         seat = self.turn % self.game.players
         log = self._log
-        if kind is UseAbility:
-            assert isinstance(action, UseAbility)
-            c = SUIT_INDEX[action.suit] * 16 + action.fp
-            if log is not None:
-                self._tell("ability", {"actor": seat, "card": LABEL[c], "suit": action.suit})
-            self._use_ability(seat, c)
-        elif kind is SkipAbility:
-            if log is not None:
-                self._tell("skip_ability", {"actor": seat})
-            self.phase = H.EPISODE
-        elif kind is ChooseOpponent:
-            assert isinstance(action, ChooseOpponent)
-            self._hit(seat, action.seat, forced)
-        elif kind is KeepCard:
-            assert isinstance(action, KeepCard)
-            self._keep(seat, SUIT_INDEX[action.suit] * 16 + action.fp, forced)
-        elif kind is PlayEpisode:
-            assert isinstance(action, PlayEpisode)
-            self._episode(seat, action.fps)
-        elif kind is SkipEpisode:
-            if log is not None:
-                self._tell("skip_episode", {"actor": seat})
-            self._end_phase()
-        else:
+        # most frequent first (a random game: discards, skipped episodes, abilities, targets)
+        if kind is DiscardCard:
             assert isinstance(action, DiscardCard)
             c = SUIT_INDEX[action.suit] * 16 + action.fp
             if log is not None:
@@ -551,6 +529,29 @@ class EpisodesState(State):
             self._discard_from_hand(seat, c)
             self.floor = c
             self._end_phase()
+        elif kind is SkipEpisode:
+            if log is not None:
+                self._tell("skip_episode", {"actor": seat})
+            self._end_phase()
+        elif kind is UseAbility:
+            assert isinstance(action, UseAbility)
+            c = SUIT_INDEX[action.suit] * 16 + action.fp
+            if log is not None:
+                self._tell("ability", {"actor": seat, "card": LABEL[c], "suit": action.suit})
+            self._use_ability(seat, c)
+        elif kind is ChooseOpponent:
+            assert isinstance(action, ChooseOpponent)
+            self._hit(seat, action.seat, forced)
+        elif kind is KeepCard:
+            assert isinstance(action, KeepCard)
+            self._keep(seat, SUIT_INDEX[action.suit] * 16 + action.fp, forced)
+        elif kind is SkipAbility:
+            if log is not None:
+                self._tell("skip_ability", {"actor": seat})
+            self.phase = H.EPISODE
+        else:
+            assert isinstance(action, PlayEpisode)
+            self._episode(seat, action.fps)
 
     def _settle(self) -> None:
         """Resolve steps that need no choice until a real decision. A step with one option is
@@ -803,8 +804,8 @@ class EpisodesState(State):
                 self._own(_POOL)
             self.pool[seat] = _minus(self.pool[seat], drawn[cut:])
         if any(self.top):
-            if self._shared & _SHARED:
-                self._own(_SHARED)
+            # the tables the peeks below change: `top`, and the pools or what is known
+            self._own(_TOP | (_POOL if pooled else 0) | (_LIMBO_KNOWN if to_limbo else _KNOWN))
             top = self.top
             n = len(drawn)
             for s, seen in enumerate(top):
