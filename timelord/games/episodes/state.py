@@ -76,13 +76,16 @@ _KINDS: Final = frozenset(
     (UseAbility, SkipAbility, ChooseOpponent, KeepCard, PlayEpisode, SkipEpisode, DiscardCard)
 )
 _EPISODES: Final[dict[tuple[int, ...], PlayEpisode]] = {}
-# The per-seat tables a clone shares with its parent until it changes one (`_shared`).
+# The lists a clone shares with its parent until it changes one (`_shared`): the per-seat
+# tables, and the deck and discard pile (most moves draw and discard nothing).
 _VP: Final = 1
 _TOP: Final = 2
 _POOL: Final = 4
 _LIMBO_KNOWN: Final = 8
 _KNOWN: Final = 16
-_SHARED: Final = _VP | _TOP | _POOL | _LIMBO_KNOWN | _KNOWN
+_DECK: Final = 32
+_PILE: Final = 64
+_SHARED: Final = _VP | _TOP | _POOL | _LIMBO_KNOWN | _KNOWN | _DECK | _PILE
 
 
 def _episode_action(fps: tuple[int, ...]) -> PlayEpisode:
@@ -218,9 +221,9 @@ class EpisodesState(State):
     _legal: list[Action] | None
     #: where the rules append events while `apply_logged` runs; None on the fast path
     _log: list[Event] | None
-    #: which of `vp`, `top`, `pool`, `limbo_known` and `known` (bits `_VP` ... `_KNOWN`) are
-    #: still the lists of the state this one was cloned from (most moves change none of
-    #: them): `_own` copies one before it changes
+    #: which of `vp`, `top`, `pool`, `limbo_known`, `known`, `deck` and `discard` (bits `_VP`
+    #: ... `_PILE`) are still the lists of the state this one was cloned from (most moves
+    #: change few of them): `_own` copies one before it changes
     _shared: int
 
     # ------------------------------------------------------------------ construction
@@ -260,9 +263,9 @@ class EpisodesState(State):
     def _clone(self) -> EpisodesState:
         st = EpisodesState(self.game)
         st.hands = self.hands[:]
-        st.deck = self.deck[:]
+        st.deck = self.deck
         st.fixed = self.fixed
-        st.discard = self.discard[:]
+        st.discard = self.discard
         st.vp = self.vp
         st.turn = self.turn
         st.phase = self.phase
@@ -294,6 +297,10 @@ class EpisodesState(State):
             self.limbo_known = self.limbo_known[:]
         if mine & _KNOWN:
             self.known = [row[:] for row in self.known]
+        if mine & _DECK:
+            self.deck = self.deck[:]
+        if mine & _PILE:
+            self.discard = self.discard[:]
         self._shared &= ~tables
 
     # ------------------------------------------------------------------ protocol
@@ -671,9 +678,9 @@ class EpisodesState(State):
         mine = self.hands[seat][:]
         insort(mine, c)
         self.hands[seat] = mine
+        if self._shared & (_POOL | _KNOWN | _PILE):
+            self._own(_POOL | _KNOWN | _PILE)
         self.discard.extend(rest)
-        if self._shared & (_POOL | _KNOWN):
-            self._own(_POOL | _KNOWN)
         known = self.known
         n = self.game.players
         if self.reshuffles and not self.limbo_old:
@@ -753,6 +760,8 @@ class EpisodesState(State):
     def _discard_from_hand(self, seat: int, c: int) -> None:
         """Move one `c` from `seat`'s hand face up onto the discard pile (E-8.2)."""
         self.hands[seat] = _without(self.hands[seat], c)
+        if self._shared & _PILE:
+            self._own(_PILE)
         self.discard.append(c)
         for s, row in enumerate(self.known):
             k = row[seat]
@@ -764,6 +773,8 @@ class EpisodesState(State):
     def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
         """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw); `reason` names
         the rule that draws, for the event."""
+        if self._shared & _DECK:
+            self._own(_DECK)
         deck = self.deck
         drawn: list[int] = []
         rng: Rng | None = None
@@ -778,6 +789,7 @@ class EpisodesState(State):
                 # E-8.11: the pile was face up, so everyone knows what the new deck holds.
                 self.pool = [deck[:]] * (self.game.players + 1)
                 self.discard = []
+                self._shared &= ~(_POOL | _PILE)
                 self.fixed = 0
                 self.reshuffles += 1
                 cut = len(drawn)
@@ -845,9 +857,11 @@ class EpisodesState(State):
     def _fix(self, count: int) -> None:
         """Settle the order of the top `count` cards: each new one is a random unfixed card,
         placed just below those already fixed (E-3.4)."""
-        deck = self.deck
         if self.fixed >= count:
             return
+        if self._shared & _DECK:
+            self._own(_DECK)
+        deck = self.deck
         rng = resume(self.rng)
         while self.fixed < count:
             free = len(deck) - self.fixed
