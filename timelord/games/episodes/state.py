@@ -760,21 +760,24 @@ class EpisodesState(State):
     def _discard_from_hand(self, seat: int, c: int) -> None:
         """Move one `c` from `seat`'s hand face up onto the discard pile (E-8.2)."""
         self.hands[seat] = _without(self.hands[seat], c)
-        if self._shared & _PILE:
-            self._own(_PILE)
+        if self._shared & _PILE:  # `_own(_PILE)` written out: most moves discard
+            self.discard = self.discard[:]
+            self._shared &= ~_PILE
         self.discard.append(c)
         for s, row in enumerate(self.known):
             k = row[seat]
             if k and c in k:
-                if self._shared & _KNOWN:
-                    self._own(_KNOWN)
+                if self._shared & _KNOWN:  # `_own(_KNOWN)` written out: a hot spot
+                    self.known = [row[:] for row in self.known]
+                    self._shared &= ~_KNOWN
                 self.known[s][seat] = _without(k, c)
 
     def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
         """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw); `reason` names
         the rule that draws, for the event."""
-        if self._shared & _DECK:
-            self._own(_DECK)
+        if self._shared & _DECK:  # `_own(_DECK)` written out: a turn draws at least once
+            self.deck = self.deck[:]
+            self._shared &= ~_DECK
         deck = self.deck
         drawn: list[int] = []
         rng: Rng | None = None
@@ -812,12 +815,15 @@ class EpisodesState(State):
             return
         pooled = self.reshuffles > 0 and cut < len(drawn)
         if pooled:
-            if self._shared & _POOL:
-                self._own(_POOL)
+            if self._shared & _POOL:  # `_own(_POOL)` written out: after a reshuffle, each draw
+                self.pool = self.pool[:]
+                self._shared &= ~_POOL
             self.pool[seat] = _minus(self.pool[seat], drawn[cut:])
         if any(self.top):
             # the tables the peeks below change: `top`, and the pools or what is known
-            self._own(_TOP | (_POOL if pooled else 0) | (_LIMBO_KNOWN if to_limbo else _KNOWN))
+            changed = _TOP | (_POOL if pooled else 0) | (_LIMBO_KNOWN if to_limbo else _KNOWN)
+            if self._shared & changed:
+                self._own(changed)
             top = self.top
             n = len(drawn)
             for s, seen in enumerate(top):
