@@ -444,7 +444,7 @@ class KeysState(State):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        return list(legal)
+        return legal[:]
 
     # The counted enumeration: the play step (the long list, built anew for every turn) is
     # counted card by card from the masks, and one action is built from its index; the move
@@ -1127,7 +1127,8 @@ class KeysState(State):
         seat = self.seat
         self.hands = _replace(self.hands, seat, _remove_one(self.hands[seat], card))
         if to_discard:
-            self.discard = (*self.discard, card)
+            # one copy (a starred tuple is built as a list first): this runs every play
+            self.discard = self.discard + (card,)  # noqa: RUF005
 
     def _after_play(self) -> None:
         moves = self._move_options()
