@@ -26,10 +26,9 @@ def test_spread_lists_each_bit_in_tile_order_first_mask_first(variant: str) -> N
     for card, rows in enumerate(tables.turns):
         opening, closing = tables.open_[card], tables.close[card]
         for first, second in zip(masks, reversed(masks), strict=True):
-            out: list[Action] = ["before"]  # type: ignore[list-item]  # appended to, not replaced
+            out: list[Action] = [tables.stay]  # appended to, not replaced
             _spread(rows, first, second, out)
-            assert out[1:] == _by_bits(opening, first) + _by_bits(closing, second)
-            assert out[0] == "before"
+            assert out == [tables.stay, *_by_bits(opening, first), *_by_bits(closing, second)]
     for mask in masks:
         out = []
         _spread(tables.barriers, mask, mask, out)
