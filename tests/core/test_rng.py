@@ -156,6 +156,15 @@ def test_the_largest_accepted_output_is_kept() -> None:
         assert rng.state == (state + _GAMMA) & _MASK
 
 
+@pytest.mark.parametrize("n", [1, 2, 16, 1 << 31])
+def test_a_power_of_two_keeps_even_the_top_output_on_both_paths(n: int) -> None:
+    # 2**64 % n == 0: no output is biased, so the very top one is kept, as its low bits.
+    state = (_unmix(_MASK) - _GAMMA) & _MASK
+    for rng in _both_paths(state):
+        assert rng.below(n) == n - 1
+        assert rng.state == (state + _GAMMA) & _MASK
+
+
 def test_below_refuses_a_range_past_64_bits_instead_of_looping() -> None:
     with pytest.raises(ValueError):
         Rng(0).below((1 << 64) + 1)

@@ -137,19 +137,18 @@ class Rng:
         """Uniform integer in [0, n) (1 <= n <= 2**64), by rejection so there is no bias: an
         output among the top 2**64 % n is drawn again."""
         s = self._big
-        if type(self) is Rng and 0 < n <= _WORD_BELOW:
+        if 0 < n <= _WORD_BELOW and type(self) is Rng:
             if s < 0:
                 return self._below_words(n)
             # One whole integer (interpreted): `next64` written out. An output under
             # 2**64 - 2**31 is under the rejection bound 2**64 - 2**64 % n for every n here,
-            # so that bound is computed only for the rare output above it.
+            # so that bound is computed only for the rare output above it. A power of two
+            # takes no branch of its own: its bound is 2**64 and `z % n` is `z & (n - 1)`.
             while True:
                 self._big = s = (s + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
                 z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
                 z ^= z >> 31
-                if n & (n - 1) == 0:
-                    return z & (n - 1)
                 if z < 0xFFFFFFFF80000000 or z < (1 << 64) - (1 << 64) % n:
                     return z % n
         if n <= 0 or n > 1 << 64:

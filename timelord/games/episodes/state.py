@@ -67,22 +67,25 @@ from timelord.games.episodes.cards import (
 # Shared action objects: legal lists reuse them instead of building new ones each time.
 _SKIP_ABILITY: Final = SkipAbility()
 _SKIP_EPISODE: Final = SkipEpisode()
-_CODES: Final = [s * 16 + fp for s in range(6) for fp in range(1, 16)]
-_USE: Final = {c: UseAbility(SUITS[c >> 4], c & 15) for c in _CODES}
-_KEEP: Final = {c: KeepCard(SUITS[c >> 4], c & 15) for c in _CODES}
-_DISCARD: Final = {c: DiscardCard(SUITS[c >> 4], c & 15) for c in _CODES}
+# Indexed by card code (suit * 16 + FP); the codes of FP 0 name no card and are never read.
+_USE: Final = tuple(UseAbility(SUITS[c >> 4], c & 15) for c in range(96))
+_KEEP: Final = tuple(KeepCard(SUITS[c >> 4], c & 15) for c in range(96))
+_DISCARD: Final = tuple(DiscardCard(SUITS[c >> 4], c & 15) for c in range(96))
 _CHOOSE: Final = tuple(ChooseOpponent(s) for s in range(6))
 _KINDS: Final = frozenset(
     (UseAbility, SkipAbility, ChooseOpponent, KeepCard, PlayEpisode, SkipEpisode, DiscardCard)
 )
 _EPISODES: Final[dict[tuple[int, ...], PlayEpisode]] = {}
-# The per-seat tables a clone shares with its parent until it changes one (`_shared`).
+# The lists a clone shares with its parent until it changes one (`_shared`): the per-seat
+# tables, and the deck and discard pile (most moves draw and discard nothing).
 _VP: Final = 1
 _TOP: Final = 2
 _POOL: Final = 4
 _LIMBO_KNOWN: Final = 8
 _KNOWN: Final = 16
-_SHARED: Final = _VP | _TOP | _POOL | _LIMBO_KNOWN | _KNOWN
+_DECK: Final = 32
+_PILE: Final = 64
+_SHARED: Final = _VP | _TOP | _POOL | _LIMBO_KNOWN | _KNOWN | _DECK | _PILE
 
 
 def _episode_action(fps: tuple[int, ...]) -> PlayEpisode:
@@ -218,9 +221,9 @@ class EpisodesState(State):
     _legal: list[Action] | None
     #: where the rules append events while `apply_logged` runs; None on the fast path
     _log: list[Event] | None
-    #: which of `vp`, `top`, `pool`, `limbo_known` and `known` (bits `_VP` ... `_KNOWN`) are
-    #: still the lists of the state this one was cloned from (most moves change none of
-    #: them): `_own` copies one before it changes
+    #: which of `vp`, `top`, `pool`, `limbo_known`, `known`, `deck` and `discard` (bits `_VP`
+    #: ... `_PILE`) are still the lists of the state this one was cloned from (most moves
+    #: change few of them): `_own` copies one before it changes
     _shared: int
 
     # ------------------------------------------------------------------ construction
@@ -260,9 +263,9 @@ class EpisodesState(State):
     def _clone(self) -> EpisodesState:
         st = EpisodesState(self.game)
         st.hands = self.hands[:]
-        st.deck = self.deck[:]
+        st.deck = self.deck
         st.fixed = self.fixed
-        st.discard = self.discard[:]
+        st.discard = self.discard
         st.vp = self.vp
         st.turn = self.turn
         st.phase = self.phase
@@ -294,6 +297,10 @@ class EpisodesState(State):
             self.limbo_known = self.limbo_known[:]
         if mine & _KNOWN:
             self.known = [row[:] for row in self.known]
+        if mine & _DECK:
+            self.deck = self.deck[:]
+        if mine & _PILE:
+            self.discard = self.discard[:]
         self._shared &= ~tables
 
     # ------------------------------------------------------------------ protocol
@@ -520,30 +527,8 @@ class EpisodesState(State):
         kind = type(action)
         seat = self.turn % self.game.players
         log = self._log
-        if kind is UseAbility:
-            assert isinstance(action, UseAbility)
-            c = SUIT_INDEX[action.suit] * 16 + action.fp
-            if log is not None:
-                self._tell("ability", {"actor": seat, "card": LABEL[c], "suit": action.suit})
-            self._use_ability(seat, c)
-        elif kind is SkipAbility:
-            if log is not None:
-                self._tell("skip_ability", {"actor": seat})
-            self.phase = H.EPISODE
-        elif kind is ChooseOpponent:
-            assert isinstance(action, ChooseOpponent)
-            self._hit(seat, action.seat, forced)
-        elif kind is KeepCard:
-            assert isinstance(action, KeepCard)
-            self._keep(seat, SUIT_INDEX[action.suit] * 16 + action.fp, forced)
-        elif kind is PlayEpisode:
-            assert isinstance(action, PlayEpisode)
-            self._episode(seat, action.fps)
-        elif kind is SkipEpisode:
-            if log is not None:
-                self._tell("skip_episode", {"actor": seat})
-            self._end_phase()
-        else:
+        # most frequent first (a random game: discards, skipped episodes, abilities, targets)
+        if kind is DiscardCard:
             assert isinstance(action, DiscardCard)
             c = SUIT_INDEX[action.suit] * 16 + action.fp
             if log is not None:
@@ -551,6 +536,29 @@ class EpisodesState(State):
             self._discard_from_hand(seat, c)
             self.floor = c
             self._end_phase()
+        elif kind is SkipEpisode:
+            if log is not None:
+                self._tell("skip_episode", {"actor": seat})
+            self._end_phase()
+        elif kind is UseAbility:
+            assert isinstance(action, UseAbility)
+            c = SUIT_INDEX[action.suit] * 16 + action.fp
+            if log is not None:
+                self._tell("ability", {"actor": seat, "card": LABEL[c], "suit": action.suit})
+            self._use_ability(seat, c)
+        elif kind is ChooseOpponent:
+            assert isinstance(action, ChooseOpponent)
+            self._hit(seat, action.seat, forced)
+        elif kind is KeepCard:
+            assert isinstance(action, KeepCard)
+            self._keep(seat, SUIT_INDEX[action.suit] * 16 + action.fp, forced)
+        elif kind is SkipAbility:
+            if log is not None:
+                self._tell("skip_ability", {"actor": seat})
+            self.phase = H.EPISODE
+        else:
+            assert isinstance(action, PlayEpisode)
+            self._episode(seat, action.fps)
 
     def _settle(self) -> None:
         """Resolve steps that need no choice until a real decision. A step with one option is
@@ -670,9 +678,9 @@ class EpisodesState(State):
         mine = self.hands[seat][:]
         insort(mine, c)
         self.hands[seat] = mine
+        if self._shared & (_POOL | _KNOWN | _PILE):
+            self._own(_POOL | _KNOWN | _PILE)
         self.discard.extend(rest)
-        if self._shared & (_POOL | _KNOWN):
-            self._own(_POOL | _KNOWN)
         known = self.known
         n = self.game.players
         if self.reshuffles and not self.limbo_old:
@@ -752,17 +760,24 @@ class EpisodesState(State):
     def _discard_from_hand(self, seat: int, c: int) -> None:
         """Move one `c` from `seat`'s hand face up onto the discard pile (E-8.2)."""
         self.hands[seat] = _without(self.hands[seat], c)
+        if self._shared & _PILE:  # `_own(_PILE)` written out: most moves discard
+            self.discard = self.discard[:]
+            self._shared &= ~_PILE
         self.discard.append(c)
         for s, row in enumerate(self.known):
             k = row[seat]
             if k and c in k:
-                if self._shared & _KNOWN:
-                    self._own(_KNOWN)
+                if self._shared & _KNOWN:  # `_own(_KNOWN)` written out: a hot spot
+                    self.known = [row[:] for row in self.known]
+                    self._shared &= ~_KNOWN
                 self.known[s][seat] = _without(k, c)
 
     def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
         """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw); `reason` names
         the rule that draws, for the event."""
+        if self._shared & _DECK:  # `_own(_DECK)` written out: a turn draws at least once
+            self.deck = self.deck[:]
+            self._shared &= ~_DECK
         deck = self.deck
         drawn: list[int] = []
         rng: Rng | None = None
@@ -777,6 +792,7 @@ class EpisodesState(State):
                 # E-8.11: the pile was face up, so everyone knows what the new deck holds.
                 self.pool = [deck[:]] * (self.game.players + 1)
                 self.discard = []
+                self._shared &= ~(_POOL | _PILE)
                 self.fixed = 0
                 self.reshuffles += 1
                 cut = len(drawn)
@@ -799,12 +815,15 @@ class EpisodesState(State):
             return
         pooled = self.reshuffles > 0 and cut < len(drawn)
         if pooled:
-            if self._shared & _POOL:
-                self._own(_POOL)
+            if self._shared & _POOL:  # `_own(_POOL)` written out: after a reshuffle, each draw
+                self.pool = self.pool[:]
+                self._shared &= ~_POOL
             self.pool[seat] = _minus(self.pool[seat], drawn[cut:])
         if any(self.top):
-            if self._shared & _SHARED:
-                self._own(_SHARED)
+            # the tables the peeks below change: `top`, and the pools or what is known
+            changed = _TOP | (_POOL if pooled else 0) | (_LIMBO_KNOWN if to_limbo else _KNOWN)
+            if self._shared & changed:
+                self._own(changed)
             top = self.top
             n = len(drawn)
             for s, seen in enumerate(top):
@@ -844,9 +863,11 @@ class EpisodesState(State):
     def _fix(self, count: int) -> None:
         """Settle the order of the top `count` cards: each new one is a random unfixed card,
         placed just below those already fixed (E-3.4)."""
-        deck = self.deck
         if self.fixed >= count:
             return
+        if self._shared & _DECK:
+            self._own(_DECK)
+        deck = self.deck
         rng = resume(self.rng)
         while self.fixed < count:
             free = len(deck) - self.fixed

@@ -116,11 +116,6 @@ class Tables:
         self.discard = tuple(DiscardCard(c) for c in content.card_ids)
         self.open_ = tuple(tuple(OpenDoor(t, c) for t in range(cells)) for c in names)
         self.close = tuple(tuple(CloseDoor(t, c) for t in range(cells)) for c in names)
-        #: per card, `open_`/`close` a byte of tiles at a time: at 256 * byte position + byte
-        #: value, the actions of its set bits (empty until the card first turns a door, then
-        #: filled entry by entry by `_spread`: a game that is only loaded pays nothing)
-        self.open_bytes: list[list[tuple[Action, ...] | None]] = [[] for _ in names]
-        self.close_bytes: list[list[tuple[Action, ...] | None]] = [[] for _ in names]
         self.remove = tuple(RemoveBarrier(t) for t in range(cells))
         self.barrier = tuple(PlaceBarrier(t) for t in range(cells))
         self.cookie = tuple(PlaceCookie(t) for t in range(cells))
@@ -130,7 +125,9 @@ class Tables:
         self.tunnel_by_corner = tuple(
             (corner, self.tunnel[i]) for i, (corner, _, _) in enumerate(geo.tunnel_slots)
         )
-        self.barrier_doors = tuple(self.barrier[t] for t in geo.door_tiles)
+        #: per card, its `open_` and `close` actions for `_spread`; `barrier` and `remove`
+        self.turns = tuple(ByteRows(o, c) for o, c in zip(self.open_, self.close, strict=True))
+        self.barriers = ByteRows(self.barrier, self.remove)
         #: how many tunnel slots cross each corner (a tunnel there closes them all)
         self.corner_slots = [0] * geo.corners
         for corner, _, _ in geo.tunnel_slots:
@@ -162,43 +159,70 @@ class Tables:
         self.goal_mask = tuple(geo.edge_masks[OPPOSITE[e]] for e in edges)
 
 
-def _spread(
-    rows: list[tuple[Action, ...] | None],
-    actions: tuple[Action, ...],
-    mask: int,
-    out: list[Action],
-) -> None:
-    """Append `actions[t]` for each set bit t of `mask`, lowest first: a byte of tiles at a
-    time, each byte's actions listed once per game in `rows` (a bit at a time, appending
-    is most of listing Keys' moves in pure Python). Compiled, the mask is shifted a byte at
-    a time in a machine word; interpreted, its bytes come from `int.to_bytes`, twice as fast
-    there as shifting a Python integer (and slower compiled)."""
-    if not rows:
-        rows.extend([None] * (256 * ((len(actions) + 7) // 8)))
-    base = 0
+class ByteRows:
+    """Two tables of actions by tile (a card's opening and closing ones, say) a byte of tiles
+    at a time, for `_spread`: at 256 * byte position + byte value, the actions of the byte's
+    set bits, the first table's in the first half of `rows`. An entry is filled when first
+    read (`fill`), so a game that is only loaded builds none, and one that is played only
+    those its boards need."""
+
+    __slots__ = ("first", "rows", "second")
+
+    def __init__(self, first: tuple[Action, ...], second: tuple[Action, ...]) -> None:
+        self.first = first
+        self.second = second
+        self.rows: list[tuple[Action, ...] | None] = [None] * (512 * ((len(first) + 7) // 8))
+
+    def fill(self, i: int) -> tuple[Action, ...]:
+        """Entry `i` of `rows`, filled in."""
+        half = len(self.rows) >> 1
+        actions = self.second if i >= half else self.first
+        at = ((i % half) >> 8) * 8  # the tile of the byte's bit 0
+        found = self.rows[i] = tuple([actions[at + t] for t in bits(i & 255)])
+        return found
+
+
+def _spread(table: ByteRows, first: int, second: int, out: list[Action]) -> None:
+    """Append `table`'s first actions of the set bits of the mask `first`, then its second
+    ones of `second`, each lowest first, a byte of tiles at a time (a bit at a time,
+    appending was most of listing Keys' moves in pure Python). Compiled, a mask is shifted a
+    byte at a time in a machine word; interpreted, its bytes come from `int.to_bytes`, twice
+    as fast there as shifting a Python integer (and slower compiled)."""
+    rows = table.rows
+    half = len(rows) >> 1
     if NATIVE:
-        while mask:
-            v = mask & 255
+        base = 0
+        while first:
+            v = first & 255
             if v:
                 found = rows[base + v]
-                out.extend(_byte_actions(rows, actions, base, v) if found is None else found)
-            mask >>= 8
+                out.extend(table.fill(base + v) if found is None else found)
+            first >>= 8
+            base += 256
+        base = half
+        while second:
+            v = second & 255
+            if v:
+                found = rows[base + v]
+                out.extend(table.fill(base + v) if found is None else found)
+            second >>= 8
             base += 256
         return
-    for v in mask.to_bytes(len(rows) >> 8, "little"):
-        if v:
-            found = rows[base + v]
-            out.extend(_byte_actions(rows, actions, base, v) if found is None else found)
-        base += 256
-
-
-def _byte_actions(
-    rows: list[tuple[Action, ...] | None], actions: tuple[Action, ...], base: int, v: int
-) -> tuple[Action, ...]:
-    """`_spread`'s entry for byte value `v` at `base` (256 * byte position), filled in."""
-    at = base >> 5  # the tile of this byte's bit 0
-    found = rows[base + v] = tuple([actions[at + t] for t in bits(v)])
-    return found
+    width = half >> 8
+    if first:
+        base = 0
+        for v in first.to_bytes(width, "little"):
+            if v:
+                found = rows[base + v]
+                out.extend(table.fill(base + v) if found is None else found)
+            base += 256
+    if second:
+        base = half
+        for v in second.to_bytes(width, "little"):
+            if v:
+                found = rows[base + v]
+                out.extend(table.fill(base + v) if found is None else found)
+            base += 256
 
 
 @lru_cache(maxsize=256)
@@ -420,7 +444,7 @@ class KeysState(State):
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        return list(legal)
+        return legal[:]
 
     # The counted enumeration: the play step (the long list, built anew for every turn) is
     # counted card by card from the masks, and one action is built from its index; the move
@@ -575,13 +599,24 @@ class KeysState(State):
                 if other != seat and p >= 0 and not self.stuck[other]:
                     out.append(tables.pandorica[other])
             return out
+        near = tables.orthogonal_masks
         for other, p in enumerate(self.pos):
             if other != seat and p >= 0 and not self.stuck[other]:
                 free = self.free_mask(other)
                 push = tables.assault[other]
-                for t in self.neighbours(p):
-                    if free >> t & 1:
-                        out.append(push[t])
+                # `neighbours(p)` that are free: the orthogonal ones lowest first, then
+                # along the tunnels
+                m = free & near[p]
+                while m:
+                    low = m & -m
+                    out.append(push[low.bit_length() - 1])
+                    m ^= low
+                for a, b in self.tunnels:
+                    if a == p:
+                        if free >> b & 1:
+                            out.append(push[b])
+                    elif b == p and free >> a & 1:
+                        out.append(push[a])
         return out
 
     def apply(self, action: Action) -> State:
@@ -762,13 +797,8 @@ class KeysState(State):
         of tracked tuples kept the cyclic GC busy: the byte tables are bounded.)"""
         openm = self.open_mask
         barrier = self.barrier_mask
-        tables = self.tables
-        m = tiles & ~(openm | barrier)
-        if m:
-            _spread(tables.open_bytes[card], tables.open_[card], m, out)
-        m = tiles & openm & ~(barrier | self.cookie_mask | self.occupied_mask())
-        if m:
-            _spread(tables.close_bytes[card], tables.close[card], m, out)
+        closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
+        _spread(self.tables.turns[card], tiles & ~(openm | barrier), tiles & closing, out)
 
     def _play_options(self) -> list[Action]:
         tables = self.tables
@@ -787,27 +817,16 @@ class KeysState(State):
             previous = card
             out.append(tables.discard[card])
             effect = effects[card]
-            if effect in (KEY, SONIC):
-                if effect == KEY:
-                    tiles = self.colour_masks[tables.key_colour[card]]
-                else:
-                    tiles = tables.door_mask
-                m = tiles & shut
-                if m:
-                    _spread(tables.open_bytes[card], tables.open_[card], m, out)
-                m = tiles & closing
-                if m:
-                    _spread(tables.close_bytes[card], tables.close[card], m, out)
-                if effect == SONIC and barrier:
-                    remove = tables.remove
-                    out.extend([remove[t] for t in bits(barrier)])
-            elif effect == BARRIER:
-                barrier = self.barrier_mask
+            if effect == KEY:
+                tiles = self.colour_masks[tables.key_colour[card]]
+                _spread(tables.turns[card], tiles & shut, tiles & closing, out)
+            elif effect == SONIC:
+                doors = tables.door_mask
+                _spread(tables.turns[card], doors & shut, doors & closing, out)
                 if barrier:
-                    place = tables.barrier
-                    out.extend([place[t] for t in tables.geo.door_tiles if not barrier >> t & 1])
-                else:
-                    out.extend(tables.barrier_doors)
+                    _spread(tables.barriers, 0, barrier, out)
+            elif effect == BARRIER:
+                _spread(tables.barriers, tables.door_mask & ~barrier, 0, out)
             elif effect == COOKIE:
                 cookie = tables.cookie
                 out.extend(cookie[t] for t in bits(self._cookie_tiles()))
@@ -1108,7 +1127,8 @@ class KeysState(State):
         seat = self.seat
         self.hands = _replace(self.hands, seat, _remove_one(self.hands[seat], card))
         if to_discard:
-            self.discard = (*self.discard, card)
+            # one copy (a starred tuple is built as a list first): this runs every play
+            self.discard = self.discard + (card,)  # noqa: RUF005
 
     def _after_play(self) -> None:
         moves = self._move_options()

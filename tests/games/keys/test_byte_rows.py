@@ -1,0 +1,46 @@
+"""The byte rows the play step lists doors and barriers from (`ByteRows`, `_spread`): every
+set bit's action, lowest tile first, the first mask's before the second's, on the standard
+grid (its last byte holds one tile) and the tiny one (9 tiles: a byte and one bit)."""
+
+from __future__ import annotations
+
+import pytest
+
+from timelord.core import Action, Rng
+from timelord.games.keys import KeysGame
+from timelord.games.keys.state import ByteRows, _spread, bits
+
+
+def _by_bits(actions: tuple[Action, ...], mask: int) -> list[Action]:
+    return [actions[t] for t in bits(mask)]
+
+
+@pytest.mark.parametrize("variant", ["standard", "tiny"])
+def test_spread_lists_each_bit_in_tile_order_first_mask_first(variant: str) -> None:
+    game = KeysGame(players=2, variant=variant)
+    tables = game.tables
+    cells = tables.geo.cells
+    rng = Rng(35)
+    masks = [0, 1, 1 << (cells - 1), (1 << cells) - 1, tables.door_mask]
+    masks += [rng.next64() & ((1 << cells) - 1) for _ in range(200)]
+    for card, rows in enumerate(tables.turns):
+        opening, closing = tables.open_[card], tables.close[card]
+        for first, second in zip(masks, reversed(masks), strict=True):
+            out: list[Action] = [tables.stay]  # appended to, not replaced
+            _spread(rows, first, second, out)
+            assert out == [tables.stay, *_by_bits(opening, first), *_by_bits(closing, second)]
+    for mask in masks:
+        out = []
+        _spread(tables.barriers, mask, mask, out)
+        assert out == _by_bits(tables.barrier, mask) + _by_bits(tables.remove, mask)
+
+
+def test_rows_are_filled_only_where_read() -> None:
+    first = tuple(f"a{t}" for t in range(20))
+    second = tuple(f"b{t}" for t in range(20))
+    table = ByteRows(first, second)  # type: ignore[arg-type]  # any values spread the same
+    out: list[str] = []
+    _spread(table, 0b101 << 8, 1 << 19, out)  # type: ignore[arg-type]
+    assert out == ["a8", "a10", "b19"]
+    filled = [i for i, row in enumerate(table.rows) if row is not None]
+    assert filled == [256 + 0b101, len(table.rows) // 2 + 2 * 256 + 0b1000]
