@@ -16,6 +16,14 @@ determinisation of a view.
   edge, or the card that opens the way for it this turn); otherwise move to the neighbour
   nearest the goal; in the card phase open (or cookie) the best adjacent door that shortens
   the path, else play a random card half the time and discard the first card otherwise.
+- `search_rollout` (the search's playouts, `HOOKS.simulation`): `rollout`, with a reflex
+  the table's heuristic has from its look at the rivals' replies: a seat that cannot win
+  this turn stops the first rival who could step onto its goal edge on its coming turn
+  (`blocking`: a Time Barrier or a closing Key or Sonic on that step, a Pandorica, a push).
+  Without it every simulated rival lets the leader through, and the search learns nothing
+  from playing on past its own turn.
+- `certain_win` (the search's `settled` hook): a step onto the goal edge, or a card that
+  opens it for certain (a barrier removed, a seen door opened), played without a search.
 - The heuristic agent is the generic one-ply lookahead (`LookaheadAgent`) valued by
   `evaluate`: it tries each card or move on one deal (three at `hard`) and keeps the one
   that leaves its pawn closest to the goal relative to the others; a newcomer's "get there
@@ -41,10 +49,14 @@ from timelord.agents.heuristic import LookaheadAgent
 from timelord.agents.hooks import Evaluation, Hooks, Policy
 from timelord.core import Action, Game, Rng, State, View
 from timelord.games.keys.actions import (
+    AssaultPawn,
+    CloseDoor,
     DiscardCard,
     MovePawn,
     OpenDoor,
+    PlaceBarrier,
     PlaceCookie,
+    PlacePandorica,
     PlaceTunnel,
     StayPut,
 )
@@ -456,11 +468,104 @@ def _moved(state: State, seat: int, rng: Rng) -> State:
     return state.apply_unchecked(rollout(state, legal, rng))
 
 
+def goal_steps(state: State, seat: int) -> int:
+    """The goal-edge tiles `seat`'s pawn could step onto on its coming turn and win (K-7.1):
+    next to it, free for it (K-4.2, K-4.5), not a Teleport; 0 for a pawn off the board or
+    held in a Pandorica (K-6.5). Public facts only, so the same in every determinisation."""
+    s: Any = state
+    pos = s.pos[seat]
+    if pos < 0 or s.stuck[seat]:
+        return 0
+    tiles = board(state)._spread(1 << pos) & s.goal_mask(seat) & s.free_mask(seat)
+    found = tiles
+    while tiles:
+        low = tiles & -tiles
+        if s.back[low.bit_length() - 1] == TELEPORT:
+            found ^= low
+        tiles ^= low
+    return found
+
+
+def blocking(state: State, legal: Sequence[Action]) -> Action | None:
+    """A card that stops the first rival (in turn order) able to win on its coming turn
+    from doing so: a Time Barrier on its goal step (K-6.3), a Key or Sonic closing it
+    (K-6.1, K-6.2), a Pandorica under it (K-6.5) or a Cyberman push away (K-6.6); None when
+    nobody threatens or the first threat cannot be stopped with this hand. The table's
+    heuristic sees such a win in its one-turn look at the rivals' replies; the search's
+    playouts need the same reflex, or every simulated opponent lets the leader through."""
+    s: Any = state
+    seat = s.seat
+    players = len(s.pos)
+    for k in range(1, players):
+        rival = (seat + k) % players
+        tiles = goal_steps(state, rival)
+        if not tiles:
+            continue
+        for a in legal:
+            kind = type(a)
+            if kind is PlaceBarrier or kind is CloseDoor:
+                if not tiles >> a.tile & 1:  # type: ignore[attr-defined]
+                    continue
+            elif kind is PlacePandorica or kind is AssaultPawn:
+                if a.seat != rival:  # type: ignore[attr-defined]
+                    continue
+            else:
+                continue
+            if not goal_steps(state.apply_unchecked(a), rival):
+                return a
+        return None
+    return None
+
+
+def certain_win(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
+    """The `settled` hook: a move that wins whatever the hidden cards are, played without a
+    search. The step onto an enterable goal-edge tile (K-7.1), or in the card phase a card
+    after which such a step is open (a Time Barrier removed, K-6.2; a Jam Cookie on a known
+    Dalek, K-6.4; a pawn pushed off the tile, K-6.6; a door opened whose back was seen,
+    K-5.8). A door never opened is not certain (its back may be a Dalek), so it is left to
+    the search. What decides is the board and the seat's own hand, which every world dealt
+    from the view shares, so one world (a fixed seed) settles it."""
+    state: Any = game.sample_state(view, Rng(0))
+    seat = state.seat
+    pos = state.pos[seat]
+    if pos < 0 or not board(state)._spread(1 << pos) & state.goal_mask(seat):
+        return None
+    seen = state.seen_mask
+    for a in legal:
+        after: Any = state.apply_unchecked(a)
+        if after.is_over:
+            if after.winner == seat:
+                return a
+            continue
+        if type(a) is MovePawn or after.seat != seat or not goal_steps(after, seat) & seen:
+            continue
+        for b in after.legal_actions():
+            if type(b) is not MovePawn or not seen >> b.tile & 1:
+                continue
+            if after.apply_unchecked(b).winner == seat:
+                return a
+    return None
+
+
+def search_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The search's playout policy: `rollout`, except that a card phase first takes a win at
+    hand and otherwise stops a rival about to win (`blocking`), as the table's heuristic
+    would. Cheap: the threat check is a few mask operations per rival."""
+    if len(legal) > 1 and type(legal[0]) is not MovePawn and type(legal[-1]) is not StayPut:
+        win = winning(state, legal)
+        if win is not None:
+            return win
+        block = blocking(state, legal)
+        if block is not None:
+            return block
+    return rollout(state, legal, rng)
+
+
 def simulation(game: Game, view: View, thorough: bool = False) -> tuple[Policy, Evaluation]:
     """The coach's simulations (`thorough`): `greedy_rollout` and `evaluate`. The search
-    keeps `rollout`: its playouts are one action long, after a tree that has weighed the
-    cards itself, and a greedy card look there would cost most of its 0.8 s."""
-    return (greedy_rollout if thorough else rollout), evaluate
+    takes `search_rollout`: a greedy card look there would cost most of its 0.8 s, so its
+    playouts keep `rollout`'s cheap moves and add only the blocking reflex."""
+    return (greedy_rollout if thorough else search_rollout), evaluate
 
 
 def _make(game: Game, level: str | None) -> Agent:
@@ -495,4 +600,5 @@ HOOKS = Hooks(
     levels=LEVELS,
     simulation=simulation,
     playout_cutoff=COACH_CUTOFF,
+    settled=certain_win,
 )
