@@ -525,11 +525,11 @@ def certain_win(game: Game, view: View, legal: Sequence[Action]) -> Action | Non
     K-5.8). A door never opened is not certain (its back may be a Dalek), so it is left to
     the search. What decides is the board and the seat's own hand, which every world dealt
     from the view shares, so one world (a fixed seed) settles it."""
+    seat, pos = view["seat"], view["pawns"][view["seat"]]
+    tables: Any = game.tables  # type: ignore[attr-defined]
+    if pos is None or not _next_to(pos, view["tunnels"], tables) & tables.goal_mask[seat]:
+        return None  # read off the view: most turns deal no world at all
     state: Any = game.sample_state(view, Rng(0))
-    seat = state.seat
-    pos = state.pos[seat]
-    if pos < 0 or not board(state)._spread(1 << pos) & state.goal_mask(seat):
-        return None
     seen = state.seen_mask
     for a in legal:
         after: Any = state.apply_unchecked(a)
@@ -545,6 +545,17 @@ def certain_win(game: Game, view: View, legal: Sequence[Action]) -> Action | Non
             if after.apply_unchecked(b).winner == seat:
                 return a
     return None
+
+
+def _next_to(tile: int, tunnels: Sequence[Sequence[int]], tables: Any) -> int:
+    """The tiles one step from `tile` (K-4.1: orthogonal or along a Time Tunnel), as a mask."""
+    mask = tables.orthogonal_masks[tile]
+    for a, b in tunnels:
+        if a == tile:
+            mask |= 1 << b
+        elif b == tile:
+            mask |= 1 << a
+    return mask
 
 
 def search_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
