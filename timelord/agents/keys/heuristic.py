@@ -583,20 +583,21 @@ def _make(game: Game, level: str | None) -> Agent:
     return LookaheadAgent(game, level, HOOKS, deals={"easy": 1, "medium": 1, "hard": 3})
 
 
-#: short playouts valued by the path evaluation. `hard` cuts after one rollout action: the
-#: tree already holds the card and the move of a turn, the evaluation values the rest, and
-#: each iteration is cheaper than with two (5,000 vs 4,300 a second in bench/search.py).
-#: Against three heuristics over 200 games (seed 2026): win share 0.370, 95% interval
-#: [0.306, 0.439], 19.6 minutes on 2 cores shared with other jobs, at 200 simulations (0.04 s
-#: a decision, a twentieth of the server's 0.8 s cap). `hard` now spends about a third of the
-#: cap on one core (1,200 simulations: 0.25 s a decision on average, 0.34 s at the 95th
-#: percentile, pure-Python build, loaded machine); `expert` keeps 2,000 (2,500 took 0.55 s on
-#: average there, 0.79 s at the 95th percentile).
+#: short playouts valued by the path evaluation. `hard` was 1,200 simulations cut after one
+#: rollout action (0.385 [0.320, 0.454] against three heuristics over 200 games, seed 53):
+#: more simulations hardly helped (200 gave 0.370), because a playout that stops after one
+#: action never sees a rival's reply, and the table's heuristic sees every reply for one
+#: turn. `hard` now plays each simulation on for eight actions (about a round) with
+#: `search_rollout`'s win-or-block reflex, and expands the rollout's choice first at each
+#: node (`prior`), so a rival about to win takes its win inside the tree: 400 simulations,
+#: 0.28 s a decision on average and 0.43 s at the 95th percentile at 500 (pure-Python
+#: build, loaded machine; see the strength table for its figure). `expert` keeps hard's
+#: settings with more than twice the simulations, inside the server's 0.8 s cap.
 LEVELS = {
     "easy": {"sims": 50, "cutoff": 2, "rollout": "heuristic"},
     "medium": {"sims": 100, "cutoff": 2, "rollout": "heuristic"},
-    "hard": {"sims": 1200, "cutoff": 1, "rollout": "heuristic"},
-    "expert": {"sims": 2000, "cutoff": 1, "rollout": "heuristic"},
+    "hard": {"sims": 400, "cutoff": 8, "prior": 0.5, "rollout": "heuristic"},
+    "expert": {"sims": 900, "cutoff": 8, "prior": 0.5, "rollout": "heuristic"},
 }
 
 #: the coach's playouts: this many actions (a few turns each) by `greedy_rollout`, then the
