@@ -590,14 +590,15 @@ def _make(game: Game, level: str | None) -> Agent:
 #: turn. `hard` now plays each simulation on for eight actions (about a round) with
 #: `search_rollout`'s win-or-block reflex, and expands the rollout's choice first at each
 #: node (`prior`), so a rival about to win takes its win inside the tree: 400 simulations,
-#: 0.28 s a decision on average and 0.43 s at the 95th percentile at 500 (pure-Python
-#: build, loaded machine; see the strength table for its figure). `expert` keeps hard's
-#: settings with more than twice the simulations, inside the server's 0.8 s cap.
+#: 0.25 s of CPU a decision on average and 0.43 s at the 95th percentile (pure-Python build,
+#: 93 decisions of the seed-53 games, loaded machine; the strength table has its figure).
+#: `expert` keeps hard's settings with 700 simulations: 900 took 0.54 s on average there,
+#: 0.75 s at the 95th percentile and 1.03 s at worst, too near the server's 0.8 s cap.
 LEVELS = {
     "easy": {"sims": 50, "cutoff": 2, "rollout": "heuristic"},
     "medium": {"sims": 100, "cutoff": 2, "rollout": "heuristic"},
     "hard": {"sims": 400, "cutoff": 8, "prior": 0.5, "rollout": "heuristic"},
-    "expert": {"sims": 900, "cutoff": 8, "prior": 0.5, "rollout": "heuristic"},
+    "expert": {"sims": 700, "cutoff": 8, "prior": 0.5, "rollout": "heuristic"},
 }
 
 #: the coach's playouts: this many actions (a few turns each) by `greedy_rollout`, then the
