@@ -12,10 +12,11 @@ determinisation of a view.
 - `evaluate` (search cut-off): each seat's share of exp(-distance / 1.5) (a `TEMPO` weight
   can add the wait for each seat's next turn; it is 0: in a short check, 11 games against
   three heuristics, ismcts:hard won 0.27 with TEMPO 1 against 0.45 without on the same deals).
-- `rollout` (search playouts, fast): a win at hand first (`winning`: the step onto the goal
-  edge, or the card that opens the way for it this turn); otherwise move to the neighbour
-  nearest the goal; in the card phase open (or cookie) the best adjacent door that shortens
-  the path, else play a random card half the time and discard the first card otherwise.
+- `rollout` (fast; the heuristic's look at the replies, and the base of the search's
+  playouts): a win at hand first (`winning`: the step onto the goal edge, or the card that
+  opens the way for it this turn); otherwise move to the neighbour nearest the goal; in the
+  card phase open (or cookie) the best adjacent door that shortens the path, else play a
+  random card half the time and discard the first card otherwise.
 - `search_rollout` (the search's playouts, `HOOKS.simulation`): `rollout`, with a reflex
   the table's heuristic has from its look at the rivals' replies: a seat that cannot win
   this turn stops the first rival who could step onto its goal edge on its coming turn
@@ -591,7 +592,9 @@ def _make(game: Game, level: str | None) -> Agent:
 #: `search_rollout`'s win-or-block reflex, and expands the rollout's choice first at each
 #: node (`prior`), so a rival about to win takes its win inside the tree: 400 simulations,
 #: 0.25 s of CPU a decision on average and 0.43 s at the 95th percentile (pure-Python build,
-#: 93 decisions of the seed-53 games, loaded machine; the strength table has its figure).
+#: 93 decisions of the seed-53 games, loaded machine; 0.21 s and 0.35 s on 99 of its own
+#: games' decisions). Against three heuristics at 4 players: 0.471 [0.405, 0.539] over 210
+#: games (results/coach/keys-4p-hard-3heur-s63 to s68), against 0.385 before.
 #: `expert` keeps hard's settings with 700 simulations: 900 took 0.54 s on average there,
 #: 0.75 s at the 95th percentile and 1.03 s at worst, too near the server's 0.8 s cap.
 LEVELS = {
