@@ -12,10 +12,19 @@ determinisation of a view.
 - `evaluate` (search cut-off): each seat's share of exp(-distance / 1.5) (a `TEMPO` weight
   can add the wait for each seat's next turn; it is 0: in a short check, 11 games against
   three heuristics, ismcts:hard won 0.27 with TEMPO 1 against 0.45 without on the same deals).
-- `rollout` (search playouts, fast): a win at hand first (`winning`: the step onto the goal
-  edge, or the card that opens the way for it this turn); otherwise move to the neighbour
-  nearest the goal; in the card phase open (or cookie) the best adjacent door that shortens
-  the path, else play a random card half the time and discard the first card otherwise.
+- `rollout` (fast; the heuristic's look at the replies, and the base of the search's
+  playouts): a win at hand first (`winning`: the step onto the goal edge, or the card that
+  opens the way for it this turn); otherwise move to the neighbour nearest the goal; in the
+  card phase open (or cookie) the best adjacent door that shortens the path, else play a
+  random card half the time and discard the first card otherwise.
+- `search_rollout` (the search's playouts, `HOOKS.simulation`): `rollout`, with a reflex
+  the table's heuristic has from its look at the rivals' replies: a seat that cannot win
+  this turn stops the first rival who could step onto its goal edge on its coming turn
+  (`blocking`: a Time Barrier or a closing Key or Sonic on that step, a Pandorica, a push).
+  Without it every simulated rival lets the leader through, and the search learns nothing
+  from playing on past its own turn.
+- `certain_win` (the search's `settled` hook): a step onto the goal edge, or a card that
+  opens it for certain (a barrier removed, a seen door opened), played without a search.
 - The heuristic agent is the generic one-ply lookahead (`LookaheadAgent`) valued by
   `evaluate`: it tries each card or move on one deal (three at `hard`) and keeps the one
   that leaves its pawn closest to the goal relative to the others; a newcomer's "get there
@@ -41,10 +50,14 @@ from timelord.agents.heuristic import LookaheadAgent
 from timelord.agents.hooks import Evaluation, Hooks, Policy
 from timelord.core import Action, Game, Rng, State, View
 from timelord.games.keys.actions import (
+    AssaultPawn,
+    CloseDoor,
     DiscardCard,
     MovePawn,
     OpenDoor,
+    PlaceBarrier,
     PlaceCookie,
+    PlacePandorica,
     PlaceTunnel,
     StayPut,
 )
@@ -456,31 +469,139 @@ def _moved(state: State, seat: int, rng: Rng) -> State:
     return state.apply_unchecked(rollout(state, legal, rng))
 
 
+def goal_steps(state: State, seat: int) -> int:
+    """The goal-edge tiles `seat`'s pawn could step onto on its coming turn and win (K-7.1):
+    next to it, free for it (K-4.2, K-4.5), not a Teleport; 0 for a pawn off the board or
+    held in a Pandorica (K-6.5). Public facts only, so the same in every determinisation."""
+    s: Any = state
+    pos = s.pos[seat]
+    if pos < 0 or s.stuck[seat]:
+        return 0
+    tiles = board(state)._spread(1 << pos) & s.goal_mask(seat) & s.free_mask(seat)
+    found = tiles
+    while tiles:
+        low = tiles & -tiles
+        if s.back[low.bit_length() - 1] == TELEPORT:
+            found ^= low
+        tiles ^= low
+    return found
+
+
+def blocking(state: State, legal: Sequence[Action]) -> Action | None:
+    """A card that stops the first rival (in turn order) able to win on its coming turn
+    from doing so: a Time Barrier on its goal step (K-6.3), a Key or Sonic closing it
+    (K-6.1, K-6.2), a Pandorica under it (K-6.5) or a Cyberman push away (K-6.6); None when
+    nobody threatens or the first threat cannot be stopped with this hand. The table's
+    heuristic sees such a win in its one-turn look at the rivals' replies; the search's
+    playouts need the same reflex, or every simulated opponent lets the leader through."""
+    s: Any = state
+    seat = s.seat
+    players = len(s.pos)
+    for k in range(1, players):
+        rival = (seat + k) % players
+        tiles = goal_steps(state, rival)
+        if not tiles:
+            continue
+        for a in legal:
+            kind = type(a)
+            if kind is PlaceBarrier or kind is CloseDoor:
+                if not tiles >> a.tile & 1:  # type: ignore[attr-defined]
+                    continue
+            elif kind is PlacePandorica or kind is AssaultPawn:
+                if a.seat != rival:  # type: ignore[attr-defined]
+                    continue
+            else:
+                continue
+            if not goal_steps(state.apply_unchecked(a), rival):
+                return a
+        return None
+    return None
+
+
+def certain_win(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
+    """The `settled` hook: a move that wins whatever the hidden cards are, played without a
+    search. The step onto an enterable goal-edge tile (K-7.1), or in the card phase a card
+    after which such a step is open (a Time Barrier removed, K-6.2; a Jam Cookie on a known
+    Dalek, K-6.4; a pawn pushed off the tile, K-6.6; a door opened whose back was seen,
+    K-5.8). A door never opened is not certain (its back may be a Dalek), so it is left to
+    the search. What decides is the board and the seat's own hand, which every world dealt
+    from the view shares, so one world (a fixed seed) settles it."""
+    seat, pos = view["seat"], view["pawns"][view["seat"]]
+    tables: Any = game.tables  # type: ignore[attr-defined]
+    if pos is None or not _next_to(pos, view["tunnels"], tables) & tables.goal_mask[seat]:
+        return None  # read off the view: most turns deal no world at all
+    state: Any = game.sample_state(view, Rng(0))
+    seen = state.seen_mask
+    for a in legal:
+        after: Any = state.apply_unchecked(a)
+        if after.is_over:
+            if after.winner == seat:
+                return a
+            continue
+        if type(a) is MovePawn or after.seat != seat or not goal_steps(after, seat) & seen:
+            continue
+        for b in after.legal_actions():
+            if type(b) is not MovePawn or not seen >> b.tile & 1:
+                continue
+            if after.apply_unchecked(b).winner == seat:
+                return a
+    return None
+
+
+def _next_to(tile: int, tunnels: Sequence[Sequence[int]], tables: Any) -> int:
+    """The tiles one step from `tile` (K-4.1: orthogonal or along a Time Tunnel), as a mask."""
+    mask = tables.orthogonal_masks[tile]
+    for a, b in tunnels:
+        if a == tile:
+            mask |= 1 << b
+        elif b == tile:
+            mask |= 1 << a
+    return mask
+
+
+def search_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The search's playout policy: `rollout`, except that a card phase first takes a win at
+    hand and otherwise stops a rival about to win (`blocking`), as the table's heuristic
+    would. Cheap: the threat check is a few mask operations per rival."""
+    if len(legal) > 1 and type(legal[0]) is not MovePawn and type(legal[-1]) is not StayPut:
+        win = winning(state, legal)
+        if win is not None:
+            return win
+        block = blocking(state, legal)
+        if block is not None:
+            return block
+    return rollout(state, legal, rng)
+
+
 def simulation(game: Game, view: View, thorough: bool = False) -> tuple[Policy, Evaluation]:
     """The coach's simulations (`thorough`): `greedy_rollout` and `evaluate`. The search
-    keeps `rollout`: its playouts are one action long, after a tree that has weighed the
-    cards itself, and a greedy card look there would cost most of its 0.8 s."""
-    return (greedy_rollout if thorough else rollout), evaluate
+    takes `search_rollout`: a greedy card look there would cost most of its 0.8 s, so its
+    playouts keep `rollout`'s cheap moves and add only the blocking reflex."""
+    return (greedy_rollout if thorough else search_rollout), evaluate
 
 
 def _make(game: Game, level: str | None) -> Agent:
     return LookaheadAgent(game, level, HOOKS, deals={"easy": 1, "medium": 1, "hard": 3})
 
 
-#: short playouts valued by the path evaluation. `hard` cuts after one rollout action: the
-#: tree already holds the card and the move of a turn, the evaluation values the rest, and
-#: each iteration is cheaper than with two (5,000 vs 4,300 a second in bench/search.py).
-#: Against three heuristics over 200 games (seed 2026): win share 0.370, 95% interval
-#: [0.306, 0.439], 19.6 minutes on 2 cores shared with other jobs, at 200 simulations (0.04 s
-#: a decision, a twentieth of the server's 0.8 s cap). `hard` now spends about a third of the
-#: cap on one core (1,200 simulations: 0.25 s a decision on average, 0.34 s at the 95th
-#: percentile, pure-Python build, loaded machine); `expert` keeps 2,000 (2,500 took 0.55 s on
-#: average there, 0.79 s at the 95th percentile).
+#: short playouts valued by the path evaluation. `hard` was 1,200 simulations cut after one
+#: rollout action (0.385 [0.320, 0.454] against three heuristics over 200 games, seed 53):
+#: more simulations hardly helped (200 gave 0.370), because a playout that stops after one
+#: action never sees a rival's reply, and the table's heuristic sees every reply for one
+#: turn. `hard` now plays each simulation on for eight actions (about a round) with
+#: `search_rollout`'s win-or-block reflex, and expands the rollout's choice first at each
+#: node (`prior`), so a rival about to win takes its win inside the tree: 400 simulations,
+#: 0.25 s of CPU a decision on average and 0.43 s at the 95th percentile (pure-Python build,
+#: 93 decisions of the seed-53 games, loaded machine; 0.21 s and 0.35 s on 99 of its own
+#: games' decisions). Against three heuristics at 4 players: 0.471 [0.405, 0.539] over 210
+#: games (results/coach/keys-4p-hard-3heur-s63 to s68), against 0.385 before.
+#: `expert` keeps hard's settings with 700 simulations: 900 took 0.54 s on average there,
+#: 0.75 s at the 95th percentile and 1.03 s at worst, too near the server's 0.8 s cap.
 LEVELS = {
     "easy": {"sims": 50, "cutoff": 2, "rollout": "heuristic"},
     "medium": {"sims": 100, "cutoff": 2, "rollout": "heuristic"},
-    "hard": {"sims": 1200, "cutoff": 1, "rollout": "heuristic"},
-    "expert": {"sims": 2000, "cutoff": 1, "rollout": "heuristic"},
+    "hard": {"sims": 400, "cutoff": 8, "prior": 0.5, "rollout": "heuristic"},
+    "expert": {"sims": 700, "cutoff": 8, "prior": 0.5, "rollout": "heuristic"},
 }
 
 #: the coach's playouts: this many actions (a few turns each) by `greedy_rollout`, then the
@@ -495,4 +616,5 @@ HOOKS = Hooks(
     levels=LEVELS,
     simulation=simulation,
     playout_cutoff=COACH_CUTOFF,
+    settled=certain_win,
 )
