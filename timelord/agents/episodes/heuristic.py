@@ -253,6 +253,22 @@ def evaluate(state: State) -> list[float]:
     return [w / total for w in weights]
 
 
+def settled(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
+    """An episode that takes the seat to the target wins at once (E-7.1): the search plays
+    the one worth most without searching (no other move can do better than a certain win)."""
+    if type(legal[0]) is not PlayEpisode:
+        return None
+    need = view["target"] - view["vp"][view["seat"]]
+    best: PlayEpisode | None = None
+    for a in legal:
+        if type(a) is PlayEpisode:
+            assert isinstance(a, PlayEpisode)
+            threat = a.fps[3] + a.fps[4] + a.fps[5]
+            if threat >= need and (best is None or threat > sum(best.fps[3:])):
+                best = a
+    return best
+
+
 def _make(game: Game, level: str | None) -> Agent:
     return leveled(EpisodesHeuristic(game), level)
 
@@ -275,4 +291,4 @@ LEVELS = {
     for level, sims in (("easy", 50), ("medium", 100), ("hard", 300), ("expert", 1500))
 }
 
-HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS)
+HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS, settled=settled)
