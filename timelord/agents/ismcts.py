@@ -257,7 +257,7 @@ class IsmctsAgent(Agent):
         cutoff = settings.cutoff if settings.cutoff is not None else 1 << 62
         me = view["seat"]
         k = len(legal)
-        rounds = max(2, settings.sims // k)
+        rounds = max(2, -(-settings.sims // k))  # at least `sims` playouts in all
         clock = self.clock
         limits = [t for t in (settings.time, self.time_cap) if t is not None]
         deadline = clock() + min(limits) if limits else None

@@ -273,22 +273,27 @@ def _make(game: Game, level: str | None) -> Agent:
     return leveled(EpisodesHeuristic(game), level)
 
 
-#: Flat Monte Carlo over the heuristic (depth 1: UCB over this turn's choices, every later
-#: move by the heuristic, cut off after 8 actions -- the rest of this turn and about two
-#: opponents' turns -- and valued by `evaluate`): a deeper tree with the same budget did no
-#: better than the heuristic itself (docs/strength.md). The short cut-off makes an iteration
-#: about four times cheaper than the 30 actions used before, for the same strength (85-game
-#: trials: 0.38 win share at 200 simulations against three heuristics; a fitted evaluation
-#: with more terms did worse, 0.31). Budgets chosen so a 200-game match against three
-#: heuristics fits well within an hour on two cores. More simulations did not make it stronger:
-#: `hard` (300, 0.04 s a decision) won 0.320 [0.259, 0.388] of 200 games against three
-#: heuristics; with 2,000 (a third of the server's 0.8 s cap on one core) 0.209 [0.129, 0.321]
-#: of 67 (docs/strength.md), so `hard` keeps 300. The likely limit is the search's model
-#: (uniformly dealt hands, `evaluate` after 8 actions), which more simulations only follow
-#: more closely (a guess, not measured).
-LEVELS = {
+#: `easy` and `medium`: flat Monte Carlo over the heuristic (depth 1: UCB over this turn's
+#: choices, every later move by the heuristic, cut off after 8 actions and valued by
+#: `evaluate`). `hard` and `expert`: the paired flat search (`IsmctsAgent.paired`), each move
+#: played out to the end of the game on the same deal, the heuristic's move kept unless
+#: another beats it by 1.5 standard errors. Why: the tree's figures fell as its simulations
+#: rose (300: 0.320 of 200 games against three heuristics; 2,000: 0.209 of 67), because
+#: `evaluate` after 8 actions does not rank the moves the search deviates on: at 26 such
+#: decisions its estimate of the deviation's worth did not correlate with the worth measured
+#: by full playouts from the true state (r = -0.04), while full playouts from dealt worlds
+#: did (r = 0.65). Where the paired search leaves the heuristic, the true-state playouts
+#: rate the deviation at +0.02 to +0.08 a decision when it is 1.5 standard errors clear, and
+#: about 0 below that (304 deviations of 16 games at 200 playouts), hence the margin.
+LEVELS: dict[str, dict[str, object]] = {
     level: {"sims": sims, "depth": 1, "cutoff": 8, "rollout": "heuristic", "prior": 1.0, "c": 0.3}
-    for level, sims in (("easy", 50), ("medium", 100), ("hard", 300), ("expert", 1500))
+    for level, sims in (("easy", 50), ("medium", 100))
 }
+LEVELS.update(
+    {
+        level: {"sims": sims, "cutoff": None, "rollout": "heuristic", "paired": 1.5}
+        for level, sims in (("hard", 200), ("expert", 500))
+    }
+)
 
 HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS, settled=settled)
