@@ -26,6 +26,11 @@ What is built:
   (a Clue seat certain of the envelope goes to accuse); it is played without a search.
 - `depth` caps how deep the tree grows; `depth=1` is flat Monte Carlo: UCB over the root's
   moves, every later move played by the rollout policy (policy improvement by rollouts).
+- `paired=z` replaces the tree with paired flat Monte Carlo (`IsmctsAgent.paired`): each
+  world dealt is played out once per legal move with the same future draws, and a move
+  other than the rollout policy's own is played only when it beats that one by `z` standard
+  errors of the paired difference. For a game whose cut-off evaluation cannot rank the
+  moves the search would deviate on (Episodes), with full playouts (`cutoff=none`).
 - Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
   budget makes decisions depend on machine speed, so the named levels use simulations only and
   stay reproducible for a seed. Where a wall clock matters more than reproducibility (a
