@@ -206,3 +206,9 @@ def test_paired_search_leaves_the_policy_for_a_certain_gain_only() -> None:
         opening.game, parse_settings("sims=90/cutoff=none/paired=0.001", hooks), hooks
     )
     assert loose.act(opening.view(seat), moves, Rng(3)) != moves[0]
+    # a game's own margin for a decision overrides the level's
+    own = Hooks(rollout=_first_legal, paired_margin=lambda legal: 0.001)
+    overridden = IsmctsAgent(
+        opening.game, parse_settings("sims=90/cutoff=none/paired=1000", own), own
+    )
+    assert overridden.act(opening.view(seat), moves, Rng(3)) != moves[0]

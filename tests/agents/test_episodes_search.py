@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from tests.games.episodes.conftest import EPISODE_HAND, build
 from timelord.agents import make_agent
-from timelord.agents.episodes.heuristic import settled
+from timelord.agents.episodes.heuristic import paired_margin, settled
 from timelord.agents.ismcts import IsmctsAgent
 from timelord.core import Rng
-from timelord.games.episodes.actions import PlayEpisode, SkipEpisode
+from timelord.games.episodes.actions import (
+    ChooseOpponent,
+    DiscardCard,
+    PlayEpisode,
+    SkipEpisode,
+    UseAbility,
+)
 
 #: EPISODE_HAND's episode (Threat 5 + 4 + 2 = 11) and a smaller one with Special 1 (Threat 10)
 BIG, SMALL = PlayEpisode((5, 4, 3, 5, 4, 2)), PlayEpisode((5, 4, 3, 5, 4, 1))
@@ -41,3 +47,12 @@ def test_e7_1_no_episode_reaching_the_target_is_searched() -> None:
     """E-7.1 negative: 38 + 11 = 49 does not win, so nothing is settled."""
     state = _episode_turn([38, 45, 0, 0])
     assert settled(state.game, state.view(0), state.legal_actions()) is None
+
+
+def test_episodes_and_targets_are_searched_without_a_margin() -> None:
+    """E-5.1 and E-4.8: which episode to play and whom to target take the search's best-looking
+    move; the other decisions keep the level's margin."""
+    assert paired_margin([BIG, SMALL, SkipEpisode()]) == 0.0
+    assert paired_margin([ChooseOpponent(1), ChooseOpponent(2)]) == 0.0
+    assert paired_margin([UseAbility("Foe", 5), UseAbility("Plot", 4)]) is None
+    assert paired_margin([DiscardCard("Foe", 5), DiscardCard("Plot", 4)]) is None

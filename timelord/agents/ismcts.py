@@ -293,7 +293,12 @@ class IsmctsAgent(Agent):
         diffs = [row[best] - row[own] for row in rows]
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean > settings.paired * math.sqrt(var / n):
+        margin = settings.paired
+        if self.hooks.paired_margin is not None:
+            special = self.hooks.paired_margin(legal)
+            if special is not None:
+                margin = special
+        if mean > margin * math.sqrt(var / n):
             return legal[best]
         return legal[own]
 

@@ -269,6 +269,17 @@ def settled(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
     return best
 
 
+def paired_margin(legal: Sequence[Action]) -> float | None:
+    """The paired search takes its best-looking episode and target without a margin: there the
+    heuristic's rule (the most VP now, the points leader) was beaten on average even where the
+    search's evidence was weak (33 episode and 48 target decisions of 16 games: +0.036 and
+    +0.013 win chance a deviation, measured from the true state), unlike its other choices."""
+    kind = type(legal[0])
+    if kind is PlayEpisode or kind is ChooseOpponent:
+        return 0.0
+    return None
+
+
 def _make(game: Game, level: str | None) -> Agent:
     return leveled(EpisodesHeuristic(game), level)
 
@@ -296,4 +307,11 @@ LEVELS.update(
     }
 )
 
-HOOKS = Hooks(heuristic=_make, rollout=rollout, evaluate=evaluate, levels=LEVELS, settled=settled)
+HOOKS = Hooks(
+    heuristic=_make,
+    rollout=rollout,
+    evaluate=evaluate,
+    levels=LEVELS,
+    settled=settled,
+    paired_margin=paired_margin,
+)
