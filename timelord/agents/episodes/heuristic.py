@@ -272,8 +272,8 @@ def settled(game: Game, view: View, legal: Sequence[Action]) -> Action | None:
 def paired_margin(legal: Sequence[Action]) -> float | None:
     """The paired search takes its best-looking episode and target without a margin: there the
     heuristic's rule (the most VP now, the points leader) was beaten on average even where the
-    search's evidence was weak (33 episode and 48 target decisions of 16 games: +0.036 and
-    +0.013 win chance a deviation, measured from the true state), unlike its other choices."""
+    search's evidence was weak (33 episode and 49 target decisions of 16 games: +0.036 and
+    +0.012 win chance a deviation, measured from the true state), unlike its other choices."""
     kind = type(legal[0])
     if kind is PlayEpisode or kind is ChooseOpponent:
         return 0.0
@@ -295,8 +295,9 @@ def _make(game: Game, level: str | None) -> Agent:
 #: decisions its estimate of the deviation's worth did not correlate with the worth measured
 #: by full playouts from the true state (r = -0.04), while full playouts from dealt worlds
 #: did (r = 0.65). Where the paired search leaves the heuristic, the true-state playouts
-#: rate the deviation at +0.02 to +0.08 a decision when it is 1.5 standard errors clear, and
-#: about 0 below that (304 deviations of 16 games at 200 playouts), hence the margin. With
+#: rate the deviation at +0.017 a decision when it is 1.5 to 2 standard errors clear, +0.041
+#: beyond 2, and about 0 below 1.5 (311 deviations of 16 games at 200 playouts; the scripts
+#: and data in results/coach/trials/episodes-diagnostics), hence the margin. With
 #: 1.5 on every decision `hard` won 0.315 [0.255, 0.382] of 200 games against three
 #: heuristics (seeds 64 and 65, results/coach/trials), no better than the tree.
 LEVELS: dict[str, dict[str, object]] = {
