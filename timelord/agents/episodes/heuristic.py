@@ -289,17 +289,18 @@ def _make(game: Game, level: str | None) -> Agent:
 #: `evaluate`). `hard` and `expert`: the paired flat search (`IsmctsAgent.paired`), each move
 #: played out to the end of the game on the same deal, the heuristic's move kept unless
 #: another beats it by 1.5 standard errors (episodes and targets: by any margin,
-#: `paired_margin`). Why: the tree's figures fell as its simulations
-#: rose (300: 0.320 of 200 games against three heuristics; 2,000: 0.209 of 67), because
+#: `paired_margin`). Why: the tree's figures fell as its simulations rose (300: 0.320 of 200
+#: games against three heuristics; 2,000: 0.209 of 67), and the likely reason is that
 #: `evaluate` after 8 actions does not rank the moves the search deviates on: at 26 such
 #: decisions its estimate of the deviation's worth did not correlate with the worth measured
 #: by full playouts from the true state (r = -0.04), while full playouts from dealt worlds
-#: did (r = 0.65). Where the paired search leaves the heuristic, the true-state playouts
-#: rate the deviation at +0.017 a decision when it is 1.5 to 2 standard errors clear, +0.041
+#: did (r = 0.65). Where the paired search leaves the heuristic, the true-state playouts rate
+#: the deviation at +0.017 a decision when it is 1.5 to 2 standard errors clear, +0.041
 #: beyond 2, and about 0 below 1.5 (311 deviations of 16 games at 200 playouts; the scripts
-#: and data in results/coach/trials/episodes-diagnostics), hence the margin. With
-#: 1.5 on every decision `hard` won 0.315 [0.255, 0.382] of 200 games against three
-#: heuristics (seeds 64 and 65, results/coach/trials), no better than the tree.
+#: and data in results/coach/trials/episodes-diagnostics), hence the margin. With 1.5 on
+#: every decision `hard` won 0.315 [0.255, 0.382] of 200 games against three heuristics
+#: (seeds 64 and 65, results/coach/trials), no better than the tree; with `paired_margin`
+#: 0.330 [0.269, 0.398] of 200 (seeds 68 and 69): short of 0.40 either way.
 LEVELS: dict[str, dict[str, object]] = {
     level: {"sims": sims, "depth": 1, "cutoff": 8, "rollout": "heuristic", "prior": 1.0, "c": 0.3}
     for level, sims in (("easy", 50), ("medium", 100))
