@@ -68,6 +68,9 @@ def test_spec_names_and_levels() -> None:
     agent = make_agent("ismcts:sims=30/cutoff=none/rollout=random/c=1.5", game)
     assert isinstance(agent, IsmctsAgent)
     assert agent.settings == Settings(sims=30, rollout="random", cutoff=None, c=1.5)
+    described = agent.settings.describe()
+    assert "cutoff=none" in described
+    assert parse_settings(described, Hooks()) == agent.settings
     assert parse_settings("250", Hooks()).sims == 250
     assert parse_settings("hard/time=0.5", Hooks()).time == 0.5
     assert parse_settings("easy", Hooks(levels={"easy": {"sims": 7}})).sims == 7

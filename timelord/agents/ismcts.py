@@ -98,7 +98,8 @@ class Settings:
     paired: float = 0.0
 
     def describe(self) -> str:
-        parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={self.cutoff}"]
+        cutoff = "none" if self.cutoff is None else self.cutoff  # as `parse_settings` reads it
+        parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={cutoff}"]
         if self.c != Settings.c:
             parts.append(f"c={self.c:g}")
         if self.prior:
