@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 import tests.support.toy_tricks as toy
@@ -10,7 +12,7 @@ from tests.support.positions import mid_game
 from timelord.agents import Hooks, hooks_for, make_agent
 from timelord.agents.heuristic import LookaheadAgent, NoisyAgent
 from timelord.agents.ismcts import IsmctsAgent, Settings, parse_settings
-from timelord.core import GAMES, ConfigError, Game, Rng, State, load, register
+from timelord.core import GAMES, Action, ConfigError, Game, Rng, State, load, register
 
 register("toy", "tests.core.toy_game:ToyGame", "toy high-card game")
 
@@ -66,6 +68,9 @@ def test_spec_names_and_levels() -> None:
     agent = make_agent("ismcts:sims=30/cutoff=none/rollout=random/c=1.5", game)
     assert isinstance(agent, IsmctsAgent)
     assert agent.settings == Settings(sims=30, rollout="random", cutoff=None, c=1.5)
+    described = agent.settings.describe()
+    assert "cutoff=none" in described
+    assert parse_settings(described, Hooks()) == agent.settings
     assert parse_settings("250", Hooks()).sims == 250
     assert parse_settings("hard/time=0.5", Hooks()).time == 0.5
     assert parse_settings("easy", Hooks(levels={"easy": {"sims": 7}})).sims == 7
@@ -174,3 +179,39 @@ def test_availability_counts_bound_visits() -> None:
             walk(child, child.visits)
 
     walk(root, root.visits)
+
+
+def _first_legal(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    return legal[0]
+
+
+def test_paired_search_leaves_the_policy_for_a_certain_gain_only() -> None:
+    """The paired flat search keeps the rollout policy's move unless another beats it by the
+    margin: here the policy leads the losing A1, every deal shows A6 winning, so the search
+    plays A6; with a margin no evidence can reach, an uncertain gain leaves the policy's move,
+    which a tiny margin gives up for the best-looking one."""
+    game, state = _endgame()
+    hooks = Hooks(rollout=_first_legal)
+    legal = state.legal_actions()
+    assert [str(a) for a in legal] == ["play A1", "play A6"]
+    agent = IsmctsAgent(game, parse_settings("sims=40/cutoff=none/paired=2", hooks), hooks)
+    assert str(agent.act(state.view(0), legal, Rng(0))) == "play A6"
+    assert agent.last_sims == 40
+    opening = load("toy-tricks", players=3).new_game(11)
+    seat = opening.to_move
+    assert seat is not None
+    moves = opening.legal_actions()
+    strict = IsmctsAgent(
+        opening.game, parse_settings("sims=90/cutoff=none/paired=1000", hooks), hooks
+    )
+    assert strict.act(opening.view(seat), moves, Rng(3)) == moves[0]
+    loose = IsmctsAgent(
+        opening.game, parse_settings("sims=90/cutoff=none/paired=0.001", hooks), hooks
+    )
+    assert loose.act(opening.view(seat), moves, Rng(3)) != moves[0]
+    # a game's own margin for a decision overrides the level's
+    own = Hooks(rollout=_first_legal, paired_margin=lambda legal: 0.001)
+    overridden = IsmctsAgent(
+        opening.game, parse_settings("sims=90/cutoff=none/paired=1000", own), own
+    )
+    assert overridden.act(opening.view(seat), moves, Rng(3)) != moves[0]

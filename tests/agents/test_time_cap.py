@@ -33,15 +33,17 @@ def _widest(game_id: str, count: int = 2) -> list[State]:
 
 
 class _SlowClock:
-    """Reads the time as `TICK` per simulation done so far (counted at each world dealt)."""
+    """Reads the time as `TICK` per simulation done so far (counted at each world dealt; the
+    paired search plays each world out once per move, so it counts `moves` for it)."""
 
-    def __init__(self, agent: IsmctsAgent) -> None:
+    def __init__(self, agent: IsmctsAgent, moves: int = 1) -> None:
         self.sims = 0
         game = agent.game
         deal = game.sample_state
+        per_world = moves if agent.settings.paired else 1
 
         def counted(view: object, rng: Rng) -> State:
-            self.sims += 1
+            self.sims += per_world
             return deal(view, rng)  # type: ignore[arg-type]
 
         game.sample_state = counted  # type: ignore[method-assign]
@@ -58,16 +60,17 @@ def test_the_cap_holds_on_the_widest_positions(game_id: str, level: str) -> None
         agent = make_agent(f"ismcts:{level}", game)
         assert isinstance(agent, IsmctsAgent)
         agent.time_cap = TABLE_TIME_CAP
-        clock = agent.clock = _SlowClock(agent)
+        legal = state.legal_actions()
+        clock = agent.clock = _SlowClock(agent, len(legal))
         seat = state.to_move
         assert seat is not None
-        legal = state.legal_actions()
         move = agent.act(state.view(seat), legal, Rng(1))
         assert move in legal
         if agent.last_sims == 0:
             continue  # a settled move (Clue, certain of the envelope): no search at all
-        # the clock is read before every simulation: the search ends within one of the cap
-        assert clock() <= TABLE_TIME_CAP + TICK
+        # the clock is read before every simulation (before every world of the paired
+        # search, one playout a move): the search ends within one of them of the cap
+        assert clock() <= TABLE_TIME_CAP + TICK * (len(legal) if agent.settings.paired else 1)
         assert agent.last_sims < agent.settings.sims
 
 

@@ -47,6 +47,10 @@ class Hooks:
     #: `thorough` asks for the dearest, most faithful one (the coach; the search asks
     #: without). None: `rollout` and `evaluate` as they are
     simulation: Callable[[Game, View, bool], tuple[Policy, Evaluation]] | None = None
+    #: legal actions -> the paired search's margin for this decision (standard errors by
+    #: which a move must beat the rollout policy's own), or None for the level's `paired`;
+    #: for a game whose kinds of decision differ in how often the policy's move is beaten
+    paired_margin: Callable[[Sequence[Action]], float | None] | None = None
 
     def for_view(
         self, game: Game, view: View, thorough: bool = False

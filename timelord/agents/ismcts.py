@@ -26,6 +26,11 @@ What is built:
   (a Clue seat certain of the envelope goes to accuse); it is played without a search.
 - `depth` caps how deep the tree grows; `depth=1` is flat Monte Carlo: UCB over the root's
   moves, every later move played by the rollout policy (policy improvement by rollouts).
+- `paired=z` replaces the tree with paired flat Monte Carlo (`IsmctsAgent.paired`): each
+  world dealt is played out once per legal move with the same future draws, and a move
+  other than the rollout policy's own is played only when it beats that one by `z` standard
+  errors of the paired difference. For a game whose cut-off evaluation cannot rank the
+  moves the search would deviate on (Episodes), with full playouts (`cutoff=none`).
 - Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
   budget makes decisions depend on machine speed, so the named levels use simulations only and
   stay reproducible for a seed. Where a wall clock matters more than reproducibility (a
@@ -87,15 +92,22 @@ class Settings:
     prior: float = 0.0
     #: deepest tree level grown (None: no limit; 1: flat Monte Carlo over the root's moves)
     depth: int | None = None
+    #: > 0: paired flat Monte Carlo instead of the tree (see `IsmctsAgent.paired`): every
+    #: move is played out on the same deal, and a move other than the rollout policy's own
+    #: is taken only when it beats that one by this many standard errors of the difference
+    paired: float = 0.0
 
     def describe(self) -> str:
-        parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={self.cutoff}"]
+        cutoff = "none" if self.cutoff is None else self.cutoff  # as `parse_settings` reads it
+        parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={cutoff}"]
         if self.c != Settings.c:
             parts.append(f"c={self.c:g}")
         if self.prior:
             parts.append(f"prior={self.prior:g}")
         if self.depth is not None:
             parts.append(f"depth={self.depth}")
+        if self.paired:
+            parts.append(f"paired={self.paired:g}")
         if self.time is not None:
             parts.append(f"time={self.time:g}")
         return "/".join(parts)
@@ -142,10 +154,12 @@ def _set(settings: Settings, key: str, value: str) -> Settings:
             return replace(settings, prior=float(value))
         if key == "depth":
             return replace(settings, depth=None if value == "none" else int(value))
+        if key == "paired":
+            return replace(settings, paired=float(value))
     except ValueError as exc:
         raise ConfigError(f"ismcts: bad value for {key}: {value!r}") from exc
     raise ConfigError(
-        f"ismcts: unknown setting {key!r} (sims, time, cutoff, c, rollout, prior, depth)"
+        f"ismcts: unknown setting {key!r} (sims, time, cutoff, c, rollout, prior, depth, paired)"
     )
 
 
@@ -219,6 +233,8 @@ class IsmctsAgent(Agent):
             if move is not None:
                 self.last_sims = 0
                 return move
+        if self.settings.paired > 0:
+            return self.paired(view, legal, rng)
         root = self.search(view, rng)
         best = legal[0]
         key = (-1, -1.0)
@@ -230,6 +246,62 @@ class IsmctsAgent(Agent):
             if mine > key:
                 best, key = action, mine
         return best
+
+    def paired(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        """Paired flat Monte Carlo: each round deals one world from `view` and plays every
+        legal move out on it, from the same deal and the same future draws (common random
+        numbers), so the differences between moves carry little of the deal's noise. The
+        rollout policy's own move stands unless another beats it by `paired` standard errors
+        of their paired difference: a one-step improvement of the policy that leaves it
+        only where the evidence says so, since most of its moves are as good as any and a
+        noisy argmax over near-equal values is worse than the policy's own rule. `sims`
+        counts playouts (one move's), so a decision costs about what the tree's does."""
+        settings = self.settings
+        policy, evaluate = self.policy, self.hooks.evaluate
+        if self.hooks.simulation is not None and settings.rollout == "heuristic":
+            policy, evaluate = self.hooks.simulation(self.game, view, False)
+        cutoff = settings.cutoff if settings.cutoff is not None else 1 << 62
+        me = view["seat"]
+        k = len(legal)
+        rounds = max(2, -(-settings.sims // k))  # at least `sims` playouts in all
+        clock = self.clock
+        limits = [t for t in (settings.time, self.time_cap) if t is not None]
+        deadline = clock() + min(limits) if limits else None
+        totals = [0.0] * k
+        rows: list[list[float]] = []
+        own = 0
+        for r in range(rounds):
+            if deadline is not None and clock() > deadline:
+                self.capped += 1
+                break
+            state = self.game.sample_state(view, rng)
+            if r == 0:
+                choice = policy(state, state.legal_actions(), rng)
+                own = legal.index(choice) if choice in legal else 0
+            seed = rng.next64()
+            row = [
+                outcome(play_out(state.apply_unchecked(a), policy, cutoff, Rng(seed)), evaluate)[me]
+                for a in legal
+            ]
+            rows.append(row)
+            for i, v in enumerate(row):
+                totals[i] += v
+        self.last_sims = len(rows) * k
+        n = len(rows)
+        best = max(range(k), key=lambda i: (totals[i], i == own))
+        if best == own or n < 2:
+            return legal[own]
+        diffs = [row[best] - row[own] for row in rows]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        margin = settings.paired
+        if self.hooks.paired_margin is not None:
+            special = self.hooks.paired_margin(legal)
+            if special is not None:
+                margin = special
+        if mean > margin * math.sqrt(var / n):
+            return legal[best]
+        return legal[own]
 
     def search(self, view: View, rng: Rng) -> Node:
         """Run the budget from `view`; the root node with its statistics."""
