@@ -54,7 +54,7 @@ SEAT_KINDS = (
     ("ismcts:medium", "Bot, strong thinker: looks further ahead"),
     (
         "ismcts:hard",
-        "Bot, hard: won 32-42% of 4-player games against casual bots (25% is fair);"
+        "Bot, hard: won 33-47% of 4-player games against casual bots (25% is fair);"
         " in Clue it beats the sharp detective",
     ),
     ("ismcts:expert", "Bot, expert: the hard bot with more thinking (up to a second a move)"),
