@@ -351,11 +351,13 @@ def evaluate(state: State) -> list[float]:
     return list(found)
 
 
-def winning(state: State, legal: Sequence[Action]) -> Action | None:
+def winning(state: State, legal: Sequence[Action], steps: int = -1) -> Action | None:
     """A move that wins at once for the seat to move (K-7.1), or a card after which its
     pawn can step onto the goal edge this turn (a door opened, a Time Barrier removed, a
-    Jam Cookie placed); None when it has none. Only a pawn next to its goal edge is tried,
-    so the check costs nothing elsewhere."""
+    Jam Cookie placed); None when it has none. After a card only a step onto a tile of the
+    mask `steps` counts (all by default; `certain_win` passes the tiles whose back was
+    seen). Only a pawn next to its goal edge is tried, so the check costs nothing
+    elsewhere."""
     s: Any = state
     seat = s.seat
     pos = s.pos[seat]
@@ -372,10 +374,12 @@ def winning(state: State, legal: Sequence[Action]) -> Action | None:
             continue
         if type(a) is MovePawn or after.seat != seat:
             continue
+        if steps != -1 and not goal_steps(after, seat) & steps:
+            continue
         for b in after.legal_actions():
             if (
                 type(b) is MovePawn
-                and goal >> b.tile & 1
+                and (goal & steps) >> b.tile & 1
                 and after.apply_unchecked(b).winner == seat
             ):
                 return a
@@ -531,21 +535,7 @@ def certain_win(game: Game, view: View, legal: Sequence[Action]) -> Action | Non
     if pos is None or not _next_to(pos, view["tunnels"], tables) & tables.goal_mask[seat]:
         return None  # read off the view: most turns deal no world at all
     state: Any = game.sample_state(view, Rng(0))
-    seen = state.seen_mask
-    for a in legal:
-        after: Any = state.apply_unchecked(a)
-        if after.is_over:
-            if after.winner == seat:
-                return a
-            continue
-        if type(a) is MovePawn or after.seat != seat or not goal_steps(after, seat) & seen:
-            continue
-        for b in after.legal_actions():
-            if type(b) is not MovePawn or not seen >> b.tile & 1:
-                continue
-            if after.apply_unchecked(b).winner == seat:
-                return a
-    return None
+    return winning(state, legal, state.seen_mask)
 
 
 def _next_to(tile: int, tunnels: Sequence[Sequence[int]], tables: Any) -> int:
