@@ -163,7 +163,8 @@ def test_the_same_rollouts_agent_keeps_the_rollout_but_not_the_rest() -> None:
     game = pyspiel.load_game(short_name("episodes"), {"players": 2}).tl_game
     setup = h2h.setups()["same-rollouts"]
     agent, hard = setup.timelord(game, 7), h2h.setups()["evaluator"].timelord(game, 7)
-    assert hard.settings.prior and hard.settings.depth == 1  # what this setup takes away
-    assert agent.settings == replace(hard.settings, prior=0.0, depth=None)
+    # what this setup takes away (Episodes' hard is a paired flat search, no tree)
+    assert hard.settings.paired and not agent.settings.paired
+    assert agent.settings == replace(hard.settings, prior=0.0, depth=None, paired=0.0)
     assert agent.hooks.rollout is hard.hooks.rollout and agent.hooks.settled is None
     assert setup.openspiel(game)[0] == hard.settings.c

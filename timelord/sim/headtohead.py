@@ -14,12 +14,13 @@ setup's (`SETUPS`):
   rollout, evaluation, prior or settled move). What is left is the two tree searches.
 - `same-rollouts`: both on the hard level's rollout and evaluation (OpenSpiel's through
   `TimelordRollouts`) and its UCT constant, the same simulations; timelord's agent without
-  its prior, settled moves or depth cap. What is left is the two tree searches again.
+  its prior, settled moves, depth cap or paired search. What is left is the two tree
+  searches again.
 - `evaluator`: timelord's `ismcts:hard` against OpenSpiel's bot handed timelord's rollout
   through an OpenSpiel `Evaluator` (`TimelordRollouts`: the hard level's rollout policy for
   its cutoff, then the game's evaluation) and the hard level's UCT constant. Rollouts are
   the same; what differs is the search (timelord's prior, its settled moves, its flat
-  search where the level says depth=1).
+  search where the level says depth=1, its paired search where it says paired).
 - `hard-vs-random`: the first published setup, timelord's `ismcts:hard` against OpenSpiel's
   bot on random rollouts with c = 2; it measures timelord's game pieces, not the search.
 
@@ -134,9 +135,10 @@ def _parity_agent(c: float) -> Callable[[Game, int], IsmctsAgent]:
 
 def _searcher(game: Game, sims: int) -> IsmctsAgent:
     """The hard level's rollout, evaluation and c, but a plain tree search: no prior towards
-    the policy's move, no settled moves, no depth cap."""
+    the policy's move, no settled moves, no depth cap, no paired search (Episodes' hard)."""
     hooks = replace(hooks_for(game), settled=None)
-    return IsmctsAgent(game, parse_settings(f"hard/sims={sims}/prior=0/depth=none", hooks), hooks)
+    level = f"hard/sims={sims}/prior=0/depth=none/paired=0"
+    return IsmctsAgent(game, parse_settings(level, hooks), hooks)
 
 
 def _hard(game: Game, sims: int) -> IsmctsAgent:
@@ -160,7 +162,8 @@ def setups(c: float = PARITY_C) -> dict[str, Side]:
         ),
         "same-rollouts": Side(
             "both on `ismcts:hard`'s rollout and evaluation (OpenSpiel's through an "
-            "Evaluator) and its c; timelord without its prior, settled moves or depth cap",
+            "Evaluator) and its c; timelord without its prior, settled moves, depth cap or "
+            "paired search",
             _searcher,
             _hard_rollouts,
         ),
