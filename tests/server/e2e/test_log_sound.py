@@ -119,6 +119,38 @@ def test_the_log_is_a_drawer_on_a_phone(server: str, browser: Any) -> None:
         ctx.close()
 
 
+#: each shown move in the log drawer, scrolled into view as a player (or Playwright) does: the
+#: text of those whose middle is then under something else (the drawers' buttons)
+COVERED = """() => [...document.querySelectorAll('#legal [data-action]')]
+  .filter((b) => b.checkVisibility())
+  .filter((b) => { b.scrollIntoView({ block: 'nearest' }); const r = b.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !(top && b.contains(top)); })
+  .map((b) => b.textContent.trim())"""
+
+
+def test_the_drawer_scrolls_every_move_above_its_buttons(server: str, browser: Any) -> None:
+    """The drawers' buttons sit over the drawer's foot: a move scrolled into view in the open
+    log drawer landed under "Log · moves" (a Card Game opening lists about 35 moves), where a
+    tap hits the button instead (CI's failure of test_a_card_menu_opens_inside_the_window)."""
+    ctx = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    try:
+        res = page.request.post(
+            f"{server}/api/tables",
+            data={"game": "card-game", "seats": ["human", "heuristic"]},
+            headers={"origin": server},
+        )
+        page.goto(res.json()["seats"][0]["url"])
+        page.wait_for_selector(".frame[data-my-turn=true]")
+        page.click(".drawer-buttons button[aria-controls=log]")
+        page.wait_for_selector(".frame .side", state="visible")
+        assert page.evaluate("document.querySelectorAll('#legal [data-action]').length") > 20
+        assert page.evaluate(COVERED) == []
+    finally:
+        ctx.close()
+
+
 def test_sounds_follow_the_switch_and_pick_the_telling_cue(server: str, page: Any) -> None:
     res = page.request.post(
         f"{server}/api/tables",
