@@ -51,6 +51,7 @@ from gymnasium.vector.utils import batch_space
 from timelord.adapters.clone import Clonable
 from timelord.adapters.encode import Encoder
 from timelord.adapters.gym import OpponentSpec, TimelordEnv
+from timelord.adapters.space import rewrite_row
 from timelord.core import ConfigError
 
 
@@ -119,7 +120,7 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
     """`num_envs` single-agent tables, stepped in turn, their results written in batches."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
-    _clone_skip = ("_obs_bytes", "_mask_bytes")
+    _clone_skip = ("_obs_bytes", "_mask_rows")
 
     def __init__(
         self,
@@ -154,19 +155,19 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
         size, actions = first.encoder.size, len(first.index)
         self._obs = np.zeros((num_envs, size), np.float32)
         self._masks = np.zeros((num_envs, actions), np.int8)
-        self._restored()
         self._row = 4 * size
-        self._width = actions
+        self._restored()
         #: per table, the indices its row of the mask batch has set (None: all of them)
         self._set: list[list[int] | None] = [[] for _ in range(num_envs)]
-        self._seats = np.zeros(num_envs, int)
+        self._seats = [0] * num_envs
         self._every = np.ones(num_envs, np.bool_)
         self._autoreset = np.zeros(num_envs, np.bool_)
 
     def _restored(self) -> None:
-        # the batches as flat bytes: a table's row is written in one slice assignment
+        # the batch of observations as flat bytes (written in one slice assignment), and
+        # each table's row of the masks as bytes of its own (written where they change)
         self._obs_bytes = self._obs.data.cast("B")
-        self._mask_bytes = self._masks.data.cast("B")
+        self._mask_rows = [row.data.cast("B") for row in self._masks]
 
     def reset(
         self,
@@ -190,7 +191,7 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
             self._seats[i] = env.seat
             self._write(i, env, rows)
         self._autoreset[:] = False
-        illegal = np.zeros(n, np.bool_)
+        illegal = [False] * n
         return self._observations(rows), self._infos(illegal)
 
     def step(
@@ -203,9 +204,9 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
         dict[str, Any],
     ]:
         n = self.num_envs
-        rewards = np.zeros(n, np.float64)
-        terminated = np.zeros(n, np.bool_)
-        illegal = np.zeros(n, np.bool_)
+        # each table's results gathered in lists, one numpy conversion each for the batch
+        # (an item set into a numpy array costs about as much as the conversion of a list)
+        played = [(0.0, False, False)] * n
         acts = np.asarray(actions).tolist()  # plain ints: one conversion for the batch
         resets = self._autoreset.tolist()
         rows: list[bytes] = []
@@ -214,11 +215,14 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
                 env.deal(None)
                 self._seats[i] = env.seat
             else:
-                rewards[i], terminated[i], illegal[i] = env.play(acts[i])
+                played[i] = env.play(acts[i])
             self._write(i, env, rows)
+        rewards, ended, wrong = zip(*played, strict=True)
+        terminated = np.array(ended, np.bool_)
         self._autoreset = terminated.copy()
         truncated = np.zeros(n, np.bool_)
-        return self._observations(rows), rewards, terminated, truncated, self._infos(illegal)
+        obs = self._observations(rows)
+        return obs, np.array(rewards, np.float64), terminated, truncated, self._infos(wrong)
 
     def _observations(self, rows: list[bytes]) -> np.ndarray[Any, Any]:
         """The batch of observations from every table's parts in order (`rows`), joined
@@ -244,7 +248,6 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
         # Only the bytes that change are written: the row's last offered indices cleared,
         # the new ones set. Clearing whole rows (22 KB a table in the Card Game) swept the
         # whole batch through the cache at every step.
-        masks, at = self._mask_bytes, i * self._width
         was = self._set[i]
         if env._done:  # the next step resets this table and takes any index (NextStepMask)
             if was is not None:
@@ -253,22 +256,17 @@ class TimelordVectorEnv(Clonable, VectorEnv[Any, Any, Any]):
             return
         if was is None:
             self._masks[i] = 0
-        else:
-            for k in was:
-                masks[at + k] = 0
-        offered = list(env._offered)
-        for k in offered:
-            masks[at + k] = 1
-        self._set[i] = offered
+            was = []
+        self._set[i] = rewrite_row(self._mask_rows[i], was, env._offered)
 
-    def _infos(self, illegal: np.ndarray[Any, Any]) -> dict[str, Any]:
+    def _infos(self, illegal: Sequence[bool]) -> dict[str, Any]:
         every = self._every
         return {
             "action_mask": self._out(self._masks),
             "_action_mask": every.copy(),
-            "seat": self._seats.copy(),
+            "seat": np.array(self._seats),
             "_seat": every.copy(),
-            "illegal": illegal,
+            "illegal": np.array(illegal, np.bool_),
             "_illegal": every.copy(),
             "autoreset": self._autoreset.copy(),
             "_autoreset": every.copy(),
