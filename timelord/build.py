@@ -65,7 +65,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "timelord.games.keys.sample",
     # a learner's step: the action index, and the encoders (their parts read the typed state)
     "timelord.adapters.space",
-    "timelord.adapters.encode.parts",
     "timelord.adapters.encode.card_game",
     "timelord.adapters.encode.clue",
     "timelord.adapters.encode.episodes",

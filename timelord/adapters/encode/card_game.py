@@ -18,8 +18,16 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from timelord.adapters.encode import Parts
-from timelord.adapters.encode.parts import Counts, Memo, Scalars, Writer, onehot_table, rel, rotate
+from timelord.adapters.encode import (
+    Counts,
+    Memo,
+    Parts,
+    Scalars,
+    Writer,
+    onehot_table,
+    rel,
+    rotate,
+)
 from timelord.core import Game
 from timelord.games.card_game.game import CardGame
 from timelord.games.card_game.state import (

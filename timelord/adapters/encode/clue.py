@@ -17,8 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, cast
 
-from timelord.adapters.encode import Parts
-from timelord.adapters.encode.parts import Counts, Memo, Writer, onehot_table, rel, rotate, segment
+from timelord.adapters.encode import Counts, Memo, Parts, Writer, onehot_table, rel, rotate, segment
 from timelord.core import Game
 from timelord.games.clue.board import TARDIS
 from timelord.games.clue.game import ClueGame

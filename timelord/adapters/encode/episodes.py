@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from timelord.adapters.encode import Parts
-from timelord.adapters.encode.parts import Counts, Memo, Writer, rel, rotate
+from timelord.adapters.encode import Counts, Memo, Parts, Writer, rel, rotate
 from timelord.core import Game
 from timelord.games.episodes import hands as H
 from timelord.games.episodes.cards import CODE_OF, CODES, SUIT_INDEX

@@ -17,8 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, cast
 
-from timelord.adapters.encode import Parts
-from timelord.adapters.encode.parts import Flags, Memo, Writer, f32, onehot_table, rel, rotate
+from timelord.adapters.encode import Flags, Memo, Parts, Writer, f32, onehot_table, rel, rotate
 from timelord.core import Game
 from timelord.games.keys.board import BACK_IDS, CONTROL_KIND, EDGE_IDS, SEAT_EDGES
 from timelord.games.keys.game import KeysGame
