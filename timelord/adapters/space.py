@@ -162,4 +162,3 @@ def rewrite_row(row: Any, was: Iterable[Any], offered: Iterable[Any]) -> list[An
     for k in now:
         row[k] = 1
     return now
-
