@@ -783,9 +783,11 @@ class EpisodesState(State):
         for s in range(len(known)):
             k = known[s][seat]
             if k and c in k:
-                if self._shared & _KNOWN:  # `_own(_KNOWN)` written out: a hot spot
-                    known = self.known = [row[:] for row in known]
-                    self._shared &= ~_KNOWN
+                if self._shared & _KNOWN:
+                    # A hot spot: only the outer list and this row are copied, and the table
+                    # stays marked shared, so a change to another row copies them all first.
+                    known = self.known = known[:]
+                    known[s] = known[s][:]
                 known[s][seat] = _without(k, c)
 
     def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
