@@ -161,27 +161,24 @@ class Tables:
 
 class ByteRows:
     """Two tables of actions by tile (a card's opening and closing ones, say) a byte of tiles
-    at a time, for `_spread`: `rows[0][k][v]` holds the first table's actions of the set bits
-    of byte value `v` at byte position `k` (tiles 8k to 8k + 7), `rows[1]` the second's. An
-    entry is filled when first read (`fill`), so a game that is only loaded builds none, and
-    one that is played only those its boards need. A row per byte position, where one flat
-    list took `256 * k + v`: in pure Python each such sum above 256 is a new integer."""
+    at a time, for `_spread`: at 256 * byte position + byte value, the actions of the byte's
+    set bits, the first table's in the first half of `rows`. An entry is filled when first
+    read (`fill`), so a game that is only loaded builds none, and one that is played only
+    those its boards need."""
 
     __slots__ = ("first", "rows", "second")
 
     def __init__(self, first: tuple[Action, ...], second: tuple[Action, ...]) -> None:
         self.first = first
         self.second = second
-        width = (len(first) + 7) // 8
-        self.rows: tuple[list[list[tuple[Action, ...] | None]], ...] = tuple(
-            [[None] * 256 for _ in range(width)] for _ in range(2)
-        )
+        self.rows: list[tuple[Action, ...] | None] = [None] * (512 * ((len(first) + 7) // 8))
 
-    def fill(self, which: int, k: int, v: int) -> tuple[Action, ...]:
-        """Entry `rows[which][k][v]`, filled in."""
-        actions = self.second if which else self.first
-        at = k * 8  # the tile of the byte's bit 0
-        found = self.rows[which][k][v] = tuple([actions[at + t] for t in bits(v)])
+    def fill(self, i: int) -> tuple[Action, ...]:
+        """Entry `i` of `rows`, filled in."""
+        half = len(self.rows) >> 1
+        actions = self.second if i >= half else self.first
+        at = ((i % half) >> 8) * 8  # the tile of the byte's bit 0
+        found = self.rows[i] = tuple([actions[at + t] for t in bits(i & 255)])
         return found
 
 
@@ -191,36 +188,41 @@ def _spread(table: ByteRows, first: int, second: int, out: list[Action]) -> None
     appending was most of listing Keys' moves in pure Python). Compiled, a mask is shifted a
     byte at a time in a machine word; interpreted, its bytes come from `int.to_bytes`, twice
     as fast there as shifting a Python integer (and slower compiled)."""
-    firsts, seconds = table.rows
+    rows = table.rows
+    half = len(rows) >> 1
     if NATIVE:
-        k = 0
+        base = 0
         while first:
             v = first & 255
             if v:
-                found = firsts[k][v]
-                out.extend(table.fill(0, k, v) if found is None else found)
+                found = rows[base + v]
+                out.extend(table.fill(base + v) if found is None else found)
             first >>= 8
-            k += 1
-        k = 0
+            base += 256
+        base = half
         while second:
             v = second & 255
             if v:
-                found = seconds[k][v]
-                out.extend(table.fill(1, k, v) if found is None else found)
+                found = rows[base + v]
+                out.extend(table.fill(base + v) if found is None else found)
             second >>= 8
-            k += 1
+            base += 256
         return
-    width = len(firsts)
+    width = half >> 8
     if first:
-        for k, v in enumerate(first.to_bytes(width, "little")):
+        base = 0
+        for v in first.to_bytes(width, "little"):
             if v:
-                found = firsts[k][v]
-                out.extend(table.fill(0, k, v) if found is None else found)
+                found = rows[base + v]
+                out.extend(table.fill(base + v) if found is None else found)
+            base += 256
     if second:
-        for k, v in enumerate(second.to_bytes(width, "little")):
+        base = half
+        for v in second.to_bytes(width, "little"):
             if v:
-                found = seconds[k][v]
-                out.extend(table.fill(1, k, v) if found is None else found)
+                found = rows[base + v]
+                out.extend(table.fill(base + v) if found is None else found)
+            base += 256
 
 
 @lru_cache(maxsize=256)
