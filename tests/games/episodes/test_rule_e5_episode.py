@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 
-from timelord.core import IllegalAction
+from timelord.core import IllegalAction, Rng
 from timelord.games.episodes.actions import PlayEpisode, SkipEpisode
 from timelord.games.episodes.hands import episodes
 
@@ -44,6 +46,21 @@ def test_e5_1_each_distinct_combination_once() -> None:
     hand = sorted([16 * 0 + 5, 16 * 0 + 5, 16 * 0 + 7, 16 + 4, 32 + 3, 48 + 1, 64 + 1, 80 + 1])
     combos = episodes(hand)
     assert combos == [(5, 4, 3, 1, 1, 1), (7, 4, 3, 1, 1, 1)]
+
+
+def test_e5_1_episodes_match_every_choice_of_one_card_a_suit() -> None:
+    """E-5.1, E-5.2: on random hands, some missing a suit at either end of the code order or
+    between (rejected before the combinations are built), the episodes are exactly the
+    choices of one held FP per suit whose Defenders beat the Threat."""
+    rng = Rng(55)
+    missing = 0
+    for _ in range(3000):
+        hand = sorted(16 * rng.below(6) + 1 + rng.below(15) for _ in range(4 + rng.below(9)))
+        fps = [sorted({c & 15 for c in hand if c >> 4 == s}) for s in range(6)]
+        missing += not all(fps)
+        expected = [c for c in product(*fps) if sum(c[:3]) > sum(c[3:])]
+        assert episodes(hand) == expected
+    assert 1000 < missing < 3000
 
 
 def test_e5_2_threat_must_be_strictly_exceeded(table) -> None:

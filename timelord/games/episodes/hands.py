@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import product
 from typing import Final
 
@@ -44,6 +45,8 @@ def episodes(hand: list[int], suits: tuple[int, ...] = (0, 1, 2, 3, 4, 5)) -> li
     A variant whose episodes take one card of each of `suits` only (ruling E-R20) gets FP 0
     for each suit not in play, so `defence` and `threat` add up as for six suits.
     """
+    if len(suits) == 6 and not _holds_every_suit(hand):
+        return []  # most hands: rejected without building the per-suit lists
     by = fps_by_suit(hand)
     if len(suits) < 6:
         for s in range(6):
@@ -52,6 +55,19 @@ def episodes(hand: list[int], suits: tuple[int, ...] = (0, 1, 2, 3, 4, 5)) -> li
     if not all(by):
         return []
     return _beating(by)
+
+
+def _holds_every_suit(hand: list[int]) -> bool:
+    """Whether the sorted `hand` holds a card of each of the six suits: its first card is a
+    Doctor, its last a Special, and each suit between has a card where bisection lands."""
+    if not hand or hand[0] >= 16 or hand[-1] < 80:
+        return False
+    n = len(hand)
+    for lo in (16, 32, 48, 64):
+        i = bisect_left(hand, lo)
+        if i == n or hand[i] >= lo + 16:
+            return False
+    return True
 
 
 def _beating(by: list[list[int]]) -> list[tuple[int, ...]]:
@@ -69,22 +85,3 @@ def defence(fps: tuple[int, ...]) -> int:
 
 def threat(fps: tuple[int, ...]) -> int:
     return sum(fps[i] for i in THREAT)
-
-
-def discard_choices(hand: list[int], floor: int) -> list[int]:
-    """Codes that may be discarded next in the end phase (E-6.2).
-
-    The excess is taken in non-decreasing code order; a code is offered only when enough cards
-    at or above it remain to finish, so every set of excess cards is reachable exactly once.
-    """
-    need = len(hand) - HAND_LIMIT
-    last_start = len(hand) - need
-    out = []
-    prev = -1
-    for i, c in enumerate(hand):
-        if i > last_start:
-            break
-        if c != prev and c >= floor:
-            out.append(c)
-        prev = c
-    return out

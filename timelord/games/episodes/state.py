@@ -261,7 +261,13 @@ class EpisodesState(State):
         return st
 
     def _clone(self) -> EpisodesState:
-        st = EpisodesState(self.game)
+        if NATIVE:  # a compiled class's `__new__` runs `__init__`, which needs the game
+            st = EpisodesState(self.game)
+        else:  # the fields set here: `__init__` would be a Python call of its own
+            st = EpisodesState.__new__(EpisodesState)
+            st.game = self.game
+            st._legal = None
+            st._log = None
         st.hands = self.hands[:]
         st.deck = self.deck
         st.fixed = self.fixed
@@ -399,11 +405,27 @@ class EpisodesState(State):
         ph = self.phase
         if ph == H.OVER:
             return []
-        seat = self.turn % self.game.players
-        hand = self.hands[seat]
+        n = self.game.players
+        seat = self.turn % n
+        hands = self.hands
+        hand = hands[seat]
+        out: list[Action] = []
+        if ph == H.DISCARD:  # most frequent first: a random game discards most
+            # E-6.2: the excess is discarded in non-decreasing code order, and a code is
+            # offered only if the rest of the excess fits at or above it, so every set of
+            # excess cards is reached once. That puts it among the first HAND_LIMIT + 1 cards;
+            # at or above the floor is a suffix of the sorted hand.
+            floor = self.floor
+            prev = -1
+            for c in hand[bisect_left(hand, floor) if floor else 0 : H.HAND_LIMIT + 1]:
+                if c != prev:
+                    out.append(_DISCARD[c])
+                    prev = c
+            return out
         if ph == H.ACTION:
-            targets = self._has_target(seat)
-            out: list[Action] = []
+            # an opponent holds a card unless every other hand is empty (with `hand` empty
+            # the loop below adds nothing either way)
+            targets = hands.count([]) < n - 1
             prev = -1
             for c in hand:
                 if c != prev and (targets or (c >> 4) < 3):
@@ -411,24 +433,15 @@ class EpisodesState(State):
                 prev = c
             out.append(_SKIP_ABILITY)
             return out
-        if ph == H.TARGET:
-            hands = self.hands
-            return [_CHOOSE[o] for o in range(self.game.players) if o != seat and hands[o]]
-        if ph == H.KEEP:
-            return [_KEEP[c] for c in sorted(set(self.limbo))]
         if ph == H.EPISODE:
-            out = [_episode_action(fps) for fps in H.episodes(hand, self.game.episode_suits)]
+            for fps in H.episodes(hand, self.game.episode_suits):
+                out.append(_episode_action(fps))
             out.append(_SKIP_EPISODE)
             return out
-        assert ph == H.DISCARD
-        return [_DISCARD[c] for c in H.discard_choices(hand, self.floor)]
-
-    def _has_target(self, seat: int) -> bool:
-        # a loop, not any() over a generator: this runs on every action phase
-        for o, h in enumerate(self.hands):  # noqa: SIM110
-            if h and o != seat:
-                return True
-        return False
+        if ph == H.TARGET:
+            return [_CHOOSE[o] for o in range(n) if o != seat and hands[o]]
+        assert ph == H.KEEP
+        return [_KEEP[c] for c in sorted(set(self.limbo))]
 
     def reveals(self, action: Action) -> bool:
         """Episodes' secrets are the hands, the deck and the Gadget's drawn cards (E-8): an
@@ -759,18 +772,23 @@ class EpisodesState(State):
 
     def _discard_from_hand(self, seat: int, c: int) -> None:
         """Move one `c` from `seat`'s hand face up onto the discard pile (E-8.2)."""
-        self.hands[seat] = _without(self.hands[seat], c)
+        hand = self.hands[seat][:]  # `_without` written out: most moves discard
+        hand.remove(c)
+        self.hands[seat] = hand
         if self._shared & _PILE:  # `_own(_PILE)` written out: most moves discard
             self.discard = self.discard[:]
             self._shared &= ~_PILE
         self.discard.append(c)
-        for s, row in enumerate(self.known):
-            k = row[seat]
+        known = self.known
+        for s in range(len(known)):
+            k = known[s][seat]
             if k and c in k:
-                if self._shared & _KNOWN:  # `_own(_KNOWN)` written out: a hot spot
-                    self.known = [row[:] for row in self.known]
-                    self._shared &= ~_KNOWN
-                self.known[s][seat] = _without(k, c)
+                if self._shared & _KNOWN:
+                    # A hot spot: only the outer list and this row are copied, and the table
+                    # stays marked shared, so a change to another row copies them all first.
+                    known = self.known = known[:]
+                    known[s] = known[s][:]
+                known[s][seat] = _without(k, c)
 
     def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
         """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw); `reason` names

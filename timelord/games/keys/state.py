@@ -389,7 +389,14 @@ class KeysState(State):
         self.dalek_mask = sum(1 << t for t, k in enumerate(back) if k == DALEK)
 
     def _copy(self) -> KeysState:
-        s = KeysState(self.game)
+        if NATIVE:  # a compiled class's `__new__` runs `__init__`, which needs the game
+            s = KeysState(self.game)
+        else:  # the fields set here: `__init__` would be a Python call of its own
+            s = KeysState.__new__(KeysState)
+            s.game = self.game
+            s.tables = self.tables
+            s._legal = None
+            s._log = None
         s.back = self.back
         s.colour = self.colour
         s.colour_masks = self.colour_masks
