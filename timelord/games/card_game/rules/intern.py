@@ -29,6 +29,8 @@ def mk(cls: type[Action], *args: object) -> Action:
 
 #: Card ids and locations stay below this in any card set (see `cards.MAX_CARDS`).
 ID_LIMIT: Final = 1024
+#: Card sets up to this many ids (the shipped one has 131) build each card's pairs at once.
+PACKED_IDS: Final = 256
 
 
 class CardActions:
@@ -56,8 +58,9 @@ class CardActions:
         self.reserve = mk(PlaceReserve, (c,))
         self.discard = mk(DiscardForTime, (c,))
         #: PlaceReserve((c, b)) at 2 * b, DiscardForTime((c, b)) at 2 * b + 1 (None for
-        #: b <= c), all built by `pair` on its first miss, only as long as the card set
-        #: needs (lists as long as `ID_LIMIT` made every read a cache miss)
+        #: b <= c, and for pairs not met yet in a large set), built by `pair`, only as
+        #: long as the card set needs (lists as long as `ID_LIMIT` made every read a
+        #: cache miss)
         self.pairs: list[Action | None] = []
         self.defender: list[Action] = []  # by location, grown by `play_defender`
         self.enemy: list[Action] = []  # by location, grown by `play_enemy`
@@ -96,15 +99,23 @@ class CardActions:
 
     def pair(self, a: int, b: int, ids: int) -> tuple[Action, Action]:
         """PlaceReserve and DiscardForTime of cards a < b (a is this card); `ids` is how
-        many card ids the card set has. The first miss builds the pairs with every later id
-        at once (`_fill_pairs`)."""
+        many card ids the card set has. In a set of up to `PACKED_IDS` ids the first miss
+        builds the pairs with every later id at once (`_fill_pairs`); a larger custom set
+        builds only the pairs play meets (all of them at once would be up to a million
+        objects)."""
         row = self.pairs
         i = 2 * b
         if len(row) <= i:
-            self._fill_pairs(a, max(b + 1, ids))
+            if ids <= PACKED_IDS:
+                self._fill_pairs(a, max(b + 1, ids))
+            else:
+                row.extend([None] * (i + 2 - len(row)))
         r = row[i]
         d = row[i + 1]
-        assert r is not None and d is not None
+        if r is None or d is None:
+            cards = (a, b)
+            r = row[i] = PlaceReserve(cards)
+            d = row[i + 1] = DiscardForTime(cards)
         return r, d
 
     def _fill_pairs(self, a: int, top: int) -> None:
