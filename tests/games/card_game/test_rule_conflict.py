@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 
-from timelord.core import IllegalAction
+from timelord.core import IllegalAction, Rng
 from timelord.games.card_game.actions import (
     DiscardEnemies,
     Finish,
@@ -15,6 +17,7 @@ from timelord.games.card_game.actions import (
     UseIronsides,
 )
 from timelord.games.card_game.game import CardGame
+from timelord.games.card_game.rules.conflict import matching_sets
 from timelord.games.card_game.scenario import Scenario
 from timelord.games.card_game.state import MAIN, MATCH, VALIANT
 
@@ -287,3 +290,39 @@ def test_c_3_2_valiant_from_hand_keeps_hand_minimum(game3: CardGame) -> None:
     h = t.hand(1, "the-doctor", "rory", "rory", "clara")
     s = defend(t.state(), [h[0]], L)
     assert PlayValiant(v) in s.legal_actions()
+
+
+def test_c_5_5_sets_are_every_closest_subset_once(game3: CardGame) -> None:
+    """C-5.5 against a brute force over every subset of the attack: the sets listed are
+    exactly the subsets closest to the defence without exceeding it, copies of one design
+    counted alike (each named by its lowest ids, C-R24), in sorted order."""
+    cs = game3.cards
+    enemies = [c for c in cs.cards_in_play(3) if cs.is_enemy[c]]
+    rng = Rng(55)
+    t = Scenario(game3, active=0)
+    L = t.location(1)
+    s = t.state()
+    for _ in range(300):
+        attack = tuple(sorted(enemies[rng.below(len(enemies))] for _ in range(rng.below(6))))
+        attack = tuple(sorted(set(attack)))
+        target = rng.below(12)
+        s.loc_en[L] = attack
+        strong = [e for e in attack if cs.strength[e] > 0]
+        best, named = -1, set()
+        for n in range(len(strong) + 1):
+            for sub in combinations(strong, n):
+                total = sum(cs.strength[e] for e in sub)
+                if total > target or total < best:
+                    continue
+                if total > best:
+                    best, named = total, set()
+                counts: dict[int, int] = {}
+                for e in sub:
+                    counts[cs.design[e]] = counts.get(cs.design[e], 0) + 1
+                first = [
+                    e
+                    for d, k in counts.items()
+                    for e in sorted(x for x in strong if cs.design[x] == d)[:k]
+                ]
+                named.add(tuple(sorted(first)))
+        assert matching_sets(s, L, target) == sorted(named), (attack, target)

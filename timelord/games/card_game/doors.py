@@ -112,7 +112,7 @@ def state_from_data(game: CardGameRules, data: Any) -> CardGameState:
     s.end_now = _bool(get("end_now"), "end_now")
     s.discard = _cards(get("discard"), "discard", nc)
     s.aside = _cards(get("aside"), "aside", nc, ordered=True)
-    s.known = [_int(k, "known", 0, full) for k in _list(get("known"), "known", nc)]
+    s.known = bytearray(_int(k, "known", 0, full) for k in _list(get("known"), "known", nc))
     s.active = _int(get("active"), "active", 0, n - 1)
     s.first = _int(get("first"), "first", 0, n - 1)
     s.turn = _int(get("turn"), "turn", 1, game.max_turns + 1)

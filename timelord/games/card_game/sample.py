@@ -180,7 +180,7 @@ def _template(game: Any, view: dict[str, Any]) -> _Template:
     t.own_seat = seat
     s = CardGameState(game)
     t.s = s
-    known = [0] * len(cs.design)
+    known = bytearray(len(cs.design))  # the state's form (state.py)
     shown: set[int] = set()
     s.turn = view["turn"]
     s.active = view["active"]

@@ -27,7 +27,7 @@ class Scenario:
         self.full = (1 << n) - 1
         self.used: set[int] = set()
         s = self.s = CardGameState(game)
-        s.known = [0] * len(cs.design)
+        s.known = bytearray(len(cs.design))
         s.hands = [() for _ in range(n)]
         s.reserve = [() for _ in range(n)]
         s.upres = [() for _ in range(n)]

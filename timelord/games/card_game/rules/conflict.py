@@ -8,8 +8,6 @@ Enemy cards to discard (C-5.5).
 
 from __future__ import annotations
 
-from itertools import product
-
 from timelord.games.card_game.rules.common import (
     discard_attack,
     gain,
@@ -243,21 +241,35 @@ def matching_sets(s: CardGameState, L: int, target: int) -> list[tuple[int, ...]
     keys = sorted(groups)
     for k in keys:
         groups[k].sort()
+    sizes = [len(groups[k]) for k in keys]
+    strengths = [cs.strength[groups[k][0]] for k in keys]
+    n = len(keys)
+    # Every count of each design, the last design's count turning fastest (an odometer:
+    # `itertools.product` over ranges was most of a lost defence's cost, compiled).
+    counts = [0] * n
     best = -1
     found: list[tuple[int, ...]] = []
-    ranges = [range(len(groups[k]) + 1) for k in keys]
-    for counts in product(*ranges):
+    while True:
         total = 0
-        for k, n in zip(keys, counts, strict=True):
-            total += n * cs.strength[groups[k][0]]
-        if total > target or total < best:
-            continue
-        cards = tuple(sorted(c for k, n in zip(keys, counts, strict=True) for c in groups[k][:n]))
-        if total > best:
-            best = total
-            found = [cards]
-        else:
-            found.append(cards)
+        for j in range(n):
+            total += counts[j] * strengths[j]
+        if best <= total <= target:
+            chosen: list[int] = []
+            for j in range(n):
+                chosen += groups[keys[j]][: counts[j]]
+            cards = tuple(sorted(chosen))
+            if total > best:
+                best = total
+                found = [cards]
+            else:
+                found.append(cards)
+        j = n - 1
+        while j >= 0 and counts[j] == sizes[j]:
+            counts[j] = 0
+            j -= 1
+        if j < 0:
+            break
+        counts[j] += 1
     found.sort()
     return found
 

@@ -238,14 +238,14 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
     if h - 1 >= mh:
         loc_owner = s.loc_owner
         loc_att = s.loc_att
-        free_dalek = loc_att.count(p) < cs.constants.counters
+        free_dalek = False  # whether a Dalek counter is left (counted at the first Enemy)
         is_loc, is_def, is_en, ctype = cs.is_location, cs.is_defender, cs.is_enemy, cs.type
         de = cs.design
-        # The Locations a Defender may go to (with the types there) and those an Enemy may
-        # attack (-1: a new attack, p: joining its own, q: another's attack, for take-overs),
-        # worked out once for all the cards of the hand.
-        own: list[tuple[int, list[str]]] | None = None
-        targets: list[tuple[int, int]] | None = None
+        loc_def = s.loc_def
+        fought = s.fought  # no Defender and no joining where a defence was lost (C-R33)
+        # Each Defender and Enemy design of the hand walks the Locations itself: the few
+        # it meets cost less than building (and freeing) lists of them once per listing.
+        counted = False  # whether `free_dalek` is counted yet (only for an Enemy)
         prev = -1
         for c in hand:
             d = de[c]
@@ -258,34 +258,33 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
             if is_loc[c]:
                 out.append(x.location)
             elif is_def[c]:
-                if own is None:
-                    fought = s.fought
-                    own = [
-                        (L, [ctype[y] for y in s.loc_def[L]])  # a few: no set built
-                        for L, o in enumerate(loc_owner)
-                        if o == p and L not in fought
-                    ]
                 t = ctype[c]
                 row = x.defender
-                for L, types in own:
-                    if t not in types:
+                for L in range(len(loc_owner)):
+                    if loc_owner[L] != p or (fought and L in fought):
+                        continue
+                    free = True  # no Defender of this type there yet
+                    for y in loc_def[L]:
+                        if ctype[y] == t:
+                            free = False
+                            break
+                    if free:
                         out.append(row[L] if len(row) > L else x.play_defender(c, L))
             elif is_en[c]:
-                if targets is None:
-                    fought = s.fought  # a won attack waits for a later turn (C-R33)
-                    targets = [
-                        (L, loc_att[L])
-                        for L, o in enumerate(loc_owner)
-                        if o != p and not (L in fought and loc_att[L] == p)
-                    ]
+                if not counted:
+                    free_dalek = loc_att.count(p) < cs.constants.counters
+                    counted = True
                 takeover = "takeover" in cs.effects[c]
                 row = x.enemy
-                for L, att in targets:
+                for L in range(len(loc_owner)):
+                    if loc_owner[L] == p:
+                        continue
+                    att = loc_att[L]
                     if att < 0:
                         if not free_dalek:
                             continue
                     elif att == p:
-                        if not combines(s, c, s.loc_en[L]):
+                        if (fought and L in fought) or not combines(s, c, s.loc_en[L]):
                             continue
                     else:
                         if takeover and free_dalek and can_take_over(s, c, L):
@@ -389,7 +388,7 @@ def _pair_of(
     else:
         b = hand[firsts[t + 1 + i]]
     x = CARD_ACTIONS[a]
-    return (x if x is not None else card_actions(a)).pair(a, b)
+    return (x if x is not None else card_actions(a)).pair(a, b, len(de))
 
 
 def _group_at(
@@ -485,7 +484,7 @@ def _pairs_into(
             at = 2 * b + side
             y = row[at] if at < len(row) else None
             if y is None:
-                y = x.pair(a, b)[side]
+                y = x.pair(a, b, len(de))[side]
                 row = x.pairs
             out.append(y)
 

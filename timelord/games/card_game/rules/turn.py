@@ -25,7 +25,7 @@ def setup(game: CardGameRules, seed: int | Rng) -> CardGameState:
     P = game.pass_count
     rng = generator(seed)
     s = CardGameState(game)
-    s.known = [0] * len(cs.design)
+    s.known = bytearray(len(cs.design))
     m = all_mask_n(n)
     starts = list(cs.start_cards)
     rng.shuffle(starts)
