@@ -351,7 +351,7 @@ LEVELS: dict[str, dict[str, object]] = {
 }
 LEVELS.update(
     {
-        level: {"sims": sims, "cutoff": None, "rollout": "heuristic", "paired": 1.5}
+        level: {"sims": sims, "cutoff": None, "rollout": "heuristic", "paired": 1.5, "weigh": 8}
         for level, sims in (("hard", 200), ("expert", 500))
     }
 )
