@@ -31,6 +31,10 @@ What is built:
   other than the rollout policy's own is played only when it beats that one by `z` standard
   errors of the paired difference. For a game whose cut-off evaluation cannot rank the
   moves the search would deviate on (Episodes), with full playouts (`cutoff=none`).
+- Weighted worlds: with `weigh=N` and a game's `plausible` hook, each world is one of N deals
+  picked by the hook's weight (`dealer`), so the hidden hands follow what the other seats'
+  own moves said about them (Episodes: the table's heuristic keeps hands of telling shapes)
+  rather than a uniform deal of the unseen cards.
 - Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
   budget makes decisions depend on machine speed, so the named levels use simulations only and
   stay reproducible for a seed. Where a wall clock matters more than reproducibility (a
