@@ -350,7 +350,8 @@ def _make(game: Game, level: str | None) -> Agent:
 #: Worlds weighted by the heuristic opponents' hand shapes (`plausible`, "hard/weigh=8") did
 #: not help, although those hands are far from a uniform deal (a full hand of six suits
 #: without an episode is 5 times as likely): 0.215 [0.164, 0.277] of 200 games (seeds 80, 81),
-#: and on the same 100 games of seed 80 the uniform deal won 0.330 to its 0.270. The search
+#: where the uniform deal won 0.340 [0.278, 0.408] of the same games (the difference -0.125,
+#: standard error 0.044, game by game). The search
 #: given the true hands won 0.367 of 60 games where the uniform deal won 0.233 (seed 400):
 #: knowing the hands is worth much, this model of them does not capture it (files in
 #: results/coach/trials).
