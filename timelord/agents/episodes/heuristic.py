@@ -347,14 +347,13 @@ def _make(game: Game, level: str | None) -> Agent:
 #: (seeds 64 and 65, results/coach/trials), no better than the tree; with `paired_margin`
 #: 0.330 [0.269, 0.398] of 200 (seeds 68 and 69): short of 0.40 either way. More playouts
 #: no longer play worse: 500 with 1.5 everywhere, 0.335 [0.273, 0.403] of 200 (seeds 66, 67).
-#: Worlds weighted by the heuristic opponents' hand shapes (`plausible`, "hard/weigh=8") did
-#: not help, although those hands are far from a uniform deal (a full hand of six suits
-#: without an episode is 5 times as likely): 0.215 [0.164, 0.277] of 200 games (seeds 80, 81),
-#: where the uniform deal won 0.340 [0.278, 0.408] of the same games (the difference -0.125,
-#: standard error 0.044, game by game). The search
-#: given the true hands won 0.367 of 60 games where the uniform deal won 0.233 (seed 400):
-#: knowing the hands is worth much, this model of them does not capture it (files in
-#: results/coach/trials).
+#: Worlds weighted by the heuristic opponents' hand shapes (`plausible`, "hard/weigh=8") played
+#: worse, although those hands are far from a uniform deal (a full hand of six suits without
+#: an episode is 5 times as likely): 0.215 [0.164, 0.277] of 200 games (seeds 80, 81), where
+#: the uniform deal won 0.340 [0.278, 0.408] of the same games (game by game -0.125, standard
+#: error 0.044). The search given the true hands won 0.367 of 60 games where the uniform deal
+#: won 0.233 (seed 400): knowing the hands is worth much, this model of them loses it (files
+#: in results/coach/trials).
 LEVELS: dict[str, dict[str, object]] = {
     level: {"sims": sims, "depth": 1, "cutoff": 8, "rollout": "heuristic", "prior": 1.0, "c": 0.3}
     for level, sims in (("easy", 50), ("medium", 100))
