@@ -351,9 +351,10 @@ def _make(game: Game, level: str | None) -> Agent:
 #: worse, although those hands are far from a uniform deal (a full hand of six suits without
 #: an episode is 5 times as likely): 0.215 [0.164, 0.277] of 200 games (seeds 80, 81), where
 #: the uniform deal won 0.340 [0.278, 0.408] of the same games (game by game -0.125, standard
-#: error 0.044). The search given the true hands won 0.367 of 60 games where the uniform deal
-#: won 0.233 (seed 400): knowing the hands is worth much, this model of them loses it (files
-#: in results/coach/trials).
+#: error 0.044; a control weighing every deal alike, which should play as the uniform deal,
+#: also came out low on 60 games, so part of that may be noise). The search given the true
+#: hands won 0.367 of 60 games where the uniform deal won 0.233 (seed 400): knowing the hands
+#: is worth much, and this model of them does not get it (files in results/coach/trials).
 LEVELS: dict[str, dict[str, object]] = {
     level: {"sims": sims, "depth": 1, "cutoff": 8, "rollout": "heuristic", "prior": 1.0, "c": 0.3}
     for level, sims in (("easy", 50), ("medium", 100))
