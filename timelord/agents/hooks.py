@@ -51,6 +51,11 @@ class Hooks:
     #: which a move must beat the rollout policy's own), or None for the level's `paired`;
     #: for a game whose kinds of decision differ in how often the policy's move is beaten
     paired_margin: Callable[[Sequence[Action]], float | None] | None = None
+    #: view -> a world's weight (>= 0, relative) given what the other seats' own play up to
+    #: `view` says about their hands (None: no evidence, every deal as likely); the search
+    #: picks among several deals by it (`Settings.weigh`), for a game whose table players are
+    #: predictable enough that their moves tell which cards they kept
+    plausible: Callable[[View], Callable[[State], float] | None] | None = None
 
     def for_view(
         self, game: Game, view: View, thorough: bool = False

@@ -31,6 +31,10 @@ What is built:
   other than the rollout policy's own is played only when it beats that one by `z` standard
   errors of the paired difference. For a game whose cut-off evaluation cannot rank the
   moves the search would deviate on (Episodes), with full playouts (`cutoff=none`).
+- Weighted worlds: with `weigh=N` and a game's `plausible` hook, each world is one of N deals
+  picked by the hook's weight (`dealer`), so the hidden hands follow what the other seats'
+  own moves said about them (Episodes: the table's heuristic keeps hands of telling shapes)
+  rather than a uniform deal of the unseen cards.
 - Budgets: `sims` iterations, optionally `time` seconds as well (whichever ends first). A time
   budget makes decisions depend on machine speed, so the named levels use simulations only and
   stay reproducible for a seed. Where a wall clock matters more than reproducibility (a
@@ -61,8 +65,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from timelord.agents.base import Agent
@@ -96,6 +101,9 @@ class Settings:
     #: move is played out on the same deal, and a move other than the rollout policy's own
     #: is taken only when it beats that one by this many standard errors of the difference
     paired: float = 0.0
+    #: > 1: each world is one of this many deals, picked by the weights of the game's
+    #: `plausible` hook (`dealer`); 0 or 1: every world as `sample_state` deals it
+    weigh: int = 0
 
     def describe(self) -> str:
         cutoff = "none" if self.cutoff is None else self.cutoff  # as `parse_settings` reads it
@@ -108,6 +116,8 @@ class Settings:
             parts.append(f"depth={self.depth}")
         if self.paired:
             parts.append(f"paired={self.paired:g}")
+        if self.weigh:
+            parts.append(f"weigh={self.weigh}")
         if self.time is not None:
             parts.append(f"time={self.time:g}")
         return "/".join(parts)
@@ -156,10 +166,13 @@ def _set(settings: Settings, key: str, value: str) -> Settings:
             return replace(settings, depth=None if value == "none" else int(value))
         if key == "paired":
             return replace(settings, paired=float(value))
+        if key == "weigh":
+            return replace(settings, weigh=int(value))
     except ValueError as exc:
         raise ConfigError(f"ismcts: bad value for {key}: {value!r}") from exc
     raise ConfigError(
-        f"ismcts: unknown setting {key!r} (sims, time, cutoff, c, rollout, prior, depth, paired)"
+        "ismcts: unknown setting"
+        f" {key!r} (sims, time, cutoff, c, rollout, prior, depth, paired, weigh)"
     )
 
 
@@ -193,6 +206,30 @@ def outcome(state: State, evaluate: Evaluation | None) -> list[float]:
 
 def _random_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     return legal[rng.below(len(legal))]
+
+
+def dealer(game: Game, view: View, hooks: Hooks, deals: int) -> Callable[[Rng], State]:
+    """Deals worlds from `view`: as `sample_state` does, or with `deals` > 1 and a game
+    `plausible` hook, one of `deals` dealt worlds picked in proportion to the weight the hook
+    gives it (sampling-importance-resampling), so the worlds follow what the other seats' own
+    moves said about their hands instead of a uniform deal of the unseen cards."""
+    sample = game.sample_state
+    weigh = hooks.plausible(view) if deals > 1 and hooks.plausible is not None else None
+    if weigh is None:
+        return partial(sample, view)
+    weight = weigh
+
+    def deal(rng: Rng) -> State:
+        worlds = [sample(view, rng) for _ in range(deals)]
+        weights = [weight(w) for w in worlds]
+        pick = rng.random() * sum(weights)
+        for world, w in zip(worlds, weights, strict=True):
+            pick -= w
+            if pick < 0.0:
+                return world
+        return worlds[-1]
+
+    return deal
 
 
 def play_out(state: State, policy: Policy, cutoff: int, rng: Rng) -> State:
@@ -267,6 +304,7 @@ class IsmctsAgent(Agent):
         clock = self.clock
         limits = [t for t in (settings.time, self.time_cap) if t is not None]
         deadline = clock() + min(limits) if limits else None
+        deal = dealer(self.game, view, self.hooks, settings.weigh)
         totals = [0.0] * k
         rows: list[list[float]] = []
         own = 0
@@ -274,7 +312,7 @@ class IsmctsAgent(Agent):
             if deadline is not None and clock() > deadline:
                 self.capped += 1
                 break
-            state = self.game.sample_state(view, rng)
+            state = deal(rng)
             if r == 0:
                 choice = policy(state, state.legal_actions(), rng)
                 own = legal.index(choice) if choice in legal else 0
@@ -306,7 +344,7 @@ class IsmctsAgent(Agent):
     def search(self, view: View, rng: Rng) -> Node:
         """Run the budget from `view`; the root node with its statistics."""
         settings = self.settings
-        sample = self.game.sample_state
+        deal = dealer(self.game, view, self.hooks, settings.weigh)
         policy, evaluate = self.policy, self.hooks.evaluate
         if self.hooks.simulation is not None and self.settings.rollout == "heuristic":
             policy, evaluate = self.hooks.simulation(self.game, view, False)
@@ -331,7 +369,7 @@ class IsmctsAgent(Agent):
                 self.capped += 1
                 break
             sims += 1
-            state = sample(view, rng)
+            state = deal(rng)
             node = root
             path.clear()
             # selection and expansion
