@@ -76,18 +76,24 @@ def test_the_log_groups_turns_marks_news_and_chips(server: str, page: Any) -> No
     assert chips == [["Doctor 9", "Look ahead"], ["Plot 4", "Look at a hand"]]
 
 
-def test_the_log_is_a_drawer_on_a_phone(server: str, browser: Any) -> None:
+def _phone_seat(browser: Any, server: str, game: str, rival: str) -> tuple[Any, Any]:
+    """A phone-sized context and its page open at seat 0 of a new table against `rival`."""
     ctx = browser.new_context(
         reduced_motion="reduce", viewport={"width": 390, "height": 844}, has_touch=True
     )
     page = ctx.new_page()
+    res = page.request.post(
+        f"{server}/api/tables",
+        data={"game": game, "seats": ["human", rival]},
+        headers={"origin": server},
+    )
+    page.goto(res.json()["seats"][0]["url"])
+    return ctx, page
+
+
+def test_the_log_is_a_drawer_on_a_phone(server: str, browser: Any) -> None:
+    ctx, page = _phone_seat(browser, server, "keys", "random")
     try:
-        res = page.request.post(
-            f"{server}/api/tables",
-            data={"game": "keys", "seats": ["human", "random"]},
-            headers={"origin": server},
-        )
-        page.goto(res.json()["seats"][0]["url"])
         # the table page makes the drawers itself (table.js)
         page.wait_for_selector(".frame .side", state="attached")
         page.wait_for_selector(".drawer-buttons")
@@ -133,15 +139,8 @@ def test_the_drawer_scrolls_every_move_above_its_buttons(server: str, browser: A
     """The drawers' buttons sit over the drawer's foot: a move scrolled into view in the open
     log drawer landed under "Log · moves" (a Card Game opening lists about 35 moves), where a
     tap hits the button instead (CI's failure of test_a_card_menu_opens_inside_the_window)."""
-    ctx = browser.new_context(reduced_motion="reduce", viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
+    ctx, page = _phone_seat(browser, server, "card-game", "heuristic")
     try:
-        res = page.request.post(
-            f"{server}/api/tables",
-            data={"game": "card-game", "seats": ["human", "heuristic"]},
-            headers={"origin": server},
-        )
-        page.goto(res.json()["seats"][0]["url"])
         page.wait_for_selector(".frame[data-my-turn=true]")
         page.click(".drawer-buttons button[aria-controls=log]")
         page.wait_for_selector(".frame .side", state="visible")
