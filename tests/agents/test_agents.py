@@ -80,6 +80,20 @@ def test_spec_names_and_levels() -> None:
             make_agent(bad, game)
 
 
+@pytest.mark.parametrize("game_id", [g for g in GAMES if not g.startswith("toy")])
+def test_a_described_level_reads_back_as_itself(game_id: str) -> None:
+    """A settings text is read against the game's medium level, so what `describe` writes for a
+    level (the strength table's settings lines, an agent's name) must name every setting that
+    differs from medium: Episodes' hard drops medium's prior, depth and c."""
+    hooks = hooks_for(load(game_id))
+    medium = parse_settings("medium", hooks)
+    for level in ("easy", "medium", "hard", "expert", "hard/weigh=8/time=0.5"):
+        settings = parse_settings(level, hooks)
+        assert parse_settings(settings.describe(medium), hooks) == settings
+        agent = IsmctsAgent(load(game_id), settings)
+        assert make_agent(agent.name, load(game_id)).settings == settings  # type: ignore[attr-defined]
+
+
 def test_game_without_hooks_gets_the_lookahead() -> None:
     game = load("toy")  # the core tests' toy game ships no hooks
     assert hooks_for(game) == Hooks()

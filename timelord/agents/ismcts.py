@@ -105,21 +105,18 @@ class Settings:
     #: `plausible` hook (`dealer`); 0 or 1: every world as `sample_state` deals it
     weigh: int = 0
 
-    def describe(self) -> str:
+    def describe(self, base: Settings | None = None) -> str:
+        """The level text of these settings: every setting off the defaults, and every one that
+        differs from `base`. `parse_settings` starts from the game's `medium` level, so with
+        that as `base` the text reads back exactly (a level that drops medium's prior says
+        "prior=0")."""
+        ref = base if base is not None else Settings()
         cutoff = "none" if self.cutoff is None else self.cutoff  # as `parse_settings` reads it
         parts = [f"sims={self.sims}", f"rollout={self.rollout}", f"cutoff={cutoff}"]
-        if self.c != Settings.c:
-            parts.append(f"c={self.c:g}")
-        if self.prior:
-            parts.append(f"prior={self.prior:g}")
-        if self.depth is not None:
-            parts.append(f"depth={self.depth}")
-        if self.paired:
-            parts.append(f"paired={self.paired:g}")
-        if self.weigh:
-            parts.append(f"weigh={self.weigh}")
-        if self.time is not None:
-            parts.append(f"time={self.time:g}")
+        for key in ("c", "prior", "depth", "paired", "weigh", "time"):
+            value = getattr(self, key)
+            if value != getattr(Settings, key) or value != getattr(ref, key):
+                parts.append(f"{key}={'none' if value is None else format(value, 'g')}")
         return "/".join(parts)
 
 
@@ -254,7 +251,7 @@ class IsmctsAgent(Agent):
         super().__init__(game)
         self.settings = settings
         self.hooks = hooks if hooks is not None else hooks_for(game)
-        self.name = f"ismcts:{settings.describe()}"
+        self.name = f"ismcts:{settings.describe(parse_settings('medium', self.hooks))}"
         policy: Policy | None = self.hooks.rollout if settings.rollout == "heuristic" else None
         self.policy: Policy = policy or _random_policy
         self.last_sims = 0

@@ -139,13 +139,14 @@ def _largest_saved(folder: Path, game: str, seats: list[str], seed: int) -> int:
 
 def level_notes(games: list[str]) -> list[str]:
     from timelord.agents import make_agent
-    from timelord.agents.ismcts import IsmctsAgent
+    from timelord.agents.ismcts import IsmctsAgent, parse_settings
 
     notes = []
     for game in games:
         agent = make_agent(strongest(game), load(game, players=PLAYERS))
         if isinstance(agent, IsmctsAgent):
-            notes.append(f"- `{game}`: `{agent.name}` = {agent.settings.describe()}")
+            text = agent.settings.describe(parse_settings("medium", agent.hooks))
+            notes.append(f"- `{game}`: `{agent.name}` = {text}")
         else:
             notes.append(f"- `{game}`: `{agent.name}` ({type(agent).__name__})")
     return notes
@@ -342,8 +343,10 @@ def search_levels(plans: list[Plan]) -> list[str]:
     ]
     for game, players in {plan.game: len(plan.seats) for plan in plans}.items():
         hooks = hooks_for(load(game, players=players))
+        medium = parse_settings("medium", hooks)  # what a settings text is read against
         named = ", ".join(
-            f"`{level}` = {parse_settings(level, hooks).describe()}" for level in ("hard", "expert")
+            f"`{level}` = {parse_settings(level, hooks).describe(medium)}"
+            for level in ("hard", "expert")
         )
         lines.append(f"- `{game}`: {named}")
     return lines
