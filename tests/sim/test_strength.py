@@ -3,12 +3,15 @@ Markdown."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 import tests.support.toy_tricks  # noqa: F401  (registers toy-tricks)
 from timelord.sim import strength
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_strength_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,3 +101,28 @@ def test_coach_section_names_the_settings_its_rows_were_played_with(
     assert f"- `keys`: `hard` = sims={sims[0]}/" in text
     assert f"`expert` = sims={sims[1]}/" in text
     assert "| keys | hard vs 3 | 0 | `ismcts:hard` | - | - | - | - | not run |" in text
+
+
+def test_a_match_counts_a_level_by_its_settings_not_its_spelling(tmp_path: Path) -> None:
+    """A record whose seat spelled out the level's own default ("ismcts:hard/weigh=0") is a
+    game of `ismcts:hard`; one played with another setting ("weigh=8") is not."""
+    seats = ("ismcts:hard",) + ("heuristic",) * 3
+    plan = strength.Plan("episodes", "hard vs 3 heuristics", "ismcts:hard", seats, 0.4)
+    played = ROOT / "results/coach/episodes-4p-hard-3heur-s68.results.jsonl"
+    games = [json.loads(line) for line in played.read_text().splitlines()[:3]]
+    spellings = ["ismcts:hard/weigh=0", "ismcts:hard", "ismcts:hard/weigh=8"]
+    for game, spelling in zip(games, spellings, strict=True):
+        game["seats"] = [spelling if s == "ismcts:hard" else s for s in game["seats"]]
+    folder = tmp_path / "r"
+    folder.mkdir()
+    text = "".join(json.dumps(game) + "\n" for game in games)
+    (folder / "episodes-4p-mixed.results.jsonl").write_text(text)
+    records = strength.plan_records(folder, plan)
+    assert records == games[:2]
+    search_won = sum(
+        1 / len(g["result"]["winners"])
+        for g in games[:2]
+        for i in g["result"]["winners"]
+        if g["seats"][i].startswith("ismcts")
+    )
+    assert strength.side_share(records, "ismcts:hard") == (search_won, 2)

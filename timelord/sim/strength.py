@@ -20,7 +20,9 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -252,23 +254,48 @@ def coach_plans() -> list[Plan]:
     return plans
 
 
+@cache
+def seat_key(game: str, spec: str) -> object:
+    """What a seat spec plays as in this checkout: a search by its settings, so a record
+    played as "ismcts:hard/weigh=0" counts as `ismcts:hard` (whose weigh is 0), while one
+    played as "ismcts:hard/weigh=8" does not."""
+    from timelord.agents.hooks import hooks_for
+    from timelord.agents.ismcts import parse_settings
+    from timelord.core import ConfigError
+
+    name, _, level = spec.partition(":")
+    if name != "ismcts":
+        return spec
+    try:
+        return parse_settings(level or None, hooks_for(load(game)))
+    except ConfigError:  # a setting this checkout no longer reads: only its own spelling
+        return spec
+
+
 def side_share(records: list[dict[str, Any]], side: str) -> tuple[float, int]:
     """The side's summed win share over `records` (ties split) and the number of games."""
     total = 0.0
     for record in records:
+        key = seat_key(record["game"], side)
         winners = record["result"]["winners"]
-        total += sum(1.0 / len(winners) for i in winners if record["seats"][i] == side)
+        total += sum(
+            1.0 / len(winners)
+            for i in winners
+            if seat_key(record["game"], record["seats"][i]) == key
+        )
     return total, len(records)
 
 
 def plan_records(folder: Path, plan: Plan) -> list[dict[str, Any]]:
-    """Every finished game in `folder`'s results files played with exactly the plan's seats
-    (whatever the match seed or file name), so several runs of one match add up."""
+    """Every finished game in `folder`'s results files played with the plan's seats (whatever
+    the match seed, file name or spelling of a level), so several runs of one match add up."""
     found = []
-    want = sorted(plan.seats)
+    want = Counter(seat_key(plan.game, seat) for seat in plan.seats)
     for path in sorted(folder.glob(f"{plan.game}-*.results.jsonl")):
         for record in read_results(path):
-            if record["game"] == plan.game and sorted(record["seats"]) == want:
+            if record["game"] != plan.game:
+                continue
+            if Counter(seat_key(plan.game, seat) for seat in record["seats"]) == want:
                 found.append(record)
     return found
 
