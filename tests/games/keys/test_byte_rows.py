@@ -8,7 +8,7 @@ import pytest
 
 from timelord.core import Action, Rng
 from timelord.games.keys import KeysGame
-from timelord.games.keys.state import ByteRows, _spread, bits
+from timelord.games.keys.state import ByteRows, _spread, _spread_word, bits
 
 
 def _by_bits(actions: tuple[Action, ...], mask: int) -> list[Action]:
@@ -29,6 +29,10 @@ def test_spread_lists_each_bit_in_tile_order_first_mask_first(variant: str) -> N
             out: list[Action] = [tables.stay]  # appended to, not replaced
             _spread(rows, first, second, out)
             assert out == [tables.stay, *_by_bits(opening, first), *_by_bits(closing, second)]
+            words: list[Action] = [tables.stay]  # the compiled build's walk, run in either
+            _spread_word(rows, 0, first, words)
+            _spread_word(rows, rows.width, second, words)
+            assert words == out
     for mask in masks:
         out = []
         _spread(tables.barriers, mask, mask, out)
@@ -42,5 +46,5 @@ def test_rows_are_filled_only_where_read() -> None:
     out: list[str] = []
     _spread(table, 0b101 << 8, 1 << 19, out)  # type: ignore[arg-type]
     assert out == ["a8", "a10", "b19"]
-    filled = [i for i, row in enumerate(table.rows) if row is not None]
-    assert filled == [256 + 0b101, len(table.rows) // 2 + 2 * 256 + 0b1000]
+    filled = [(k, v) for k, lane in enumerate(table.lanes) for v, row in enumerate(lane) if row]
+    assert filled == [(1, 0b101), (table.width + 2, 0b1000)]

@@ -161,68 +161,60 @@ class Tables:
 
 class ByteRows:
     """Two tables of actions by tile (a card's opening and closing ones, say) a byte of tiles
-    at a time, for `_spread`: at 256 * byte position + byte value, the actions of the byte's
-    set bits, the first table's in the first half of `rows`. An entry is filled when first
-    read (`fill`), so a game that is only loaded builds none, and one that is played only
-    those its boards need."""
+    at a time, for `_spread`: `lanes[k][v]` holds the actions of the set bits of byte value
+    `v` at byte position `k`, the first table's in the first `width` lanes, the second's in
+    the rest. An entry is filled when first read (`fill`), so a game that is only loaded
+    builds none, and one that is played only those its boards need."""
 
-    __slots__ = ("first", "rows", "second")
+    __slots__ = ("first", "lanes", "second", "width")
 
     def __init__(self, first: tuple[Action, ...], second: tuple[Action, ...]) -> None:
         self.first = first
         self.second = second
-        self.rows: list[tuple[Action, ...] | None] = [None] * (512 * ((len(first) + 7) // 8))
+        self.width = (len(first) + 7) // 8  # bytes in a mask of either table
+        self.lanes: list[list[tuple[Action, ...] | None]] = [
+            [None] * 256 for _ in range(2 * self.width)
+        ]
 
-    def fill(self, i: int) -> tuple[Action, ...]:
-        """Entry `i` of `rows`, filled in."""
-        half = len(self.rows) >> 1
-        actions = self.second if i >= half else self.first
-        at = ((i % half) >> 8) * 8  # the tile of the byte's bit 0
-        found = self.rows[i] = tuple([actions[at + t] for t in bits(i & 255)])
+    def fill(self, k: int, v: int) -> tuple[Action, ...]:
+        """Lane `k`'s entry `v`, filled in."""
+        width = self.width
+        actions = self.second if k >= width else self.first
+        at = (k % width) * 8  # the tile of the byte's bit 0
+        found = self.lanes[k][v] = tuple([actions[at + t] for t in bits(v)])
         return found
+
+
+def _spread_word(table: ByteRows, k: int, mask: int, out: list[Action]) -> None:
+    """Append the actions of `mask`'s set bits from lane `k` on, shifting the mask a byte
+    at a time in a machine word (compiled `_spread`, once per table)."""
+    lanes = table.lanes
+    while mask:
+        v = mask & 255
+        if v:
+            found = lanes[k][v]
+            out.extend(table.fill(k, v) if found is None else found)
+        mask >>= 8
+        k += 1
 
 
 def _spread(table: ByteRows, first: int, second: int, out: list[Action]) -> None:
     """Append `table`'s first actions of the set bits of the mask `first`, then its second
     ones of `second`, each lowest first, a byte of tiles at a time (a bit at a time,
-    appending was most of listing Keys' moves in pure Python). Compiled, a mask is shifted a
-    byte at a time in a machine word; interpreted, its bytes come from `int.to_bytes`, twice
-    as fast there as shifting a Python integer (and slower compiled)."""
-    rows = table.rows
-    half = len(rows) >> 1
+    appending was most of listing Keys' moves in pure Python). Compiled, each mask is
+    shifted a byte at a time in a machine word; interpreted, the two masks are joined into
+    one integer whose bytes come from one `int.to_bytes` (faster there than shifting a
+    Python integer or two `to_bytes` walks, and slower compiled)."""
     if NATIVE:
-        base = 0
-        while first:
-            v = first & 255
-            if v:
-                found = rows[base + v]
-                out.extend(table.fill(base + v) if found is None else found)
-            first >>= 8
-            base += 256
-        base = half
-        while second:
-            v = second & 255
-            if v:
-                found = rows[base + v]
-                out.extend(table.fill(base + v) if found is None else found)
-            second >>= 8
-            base += 256
+        _spread_word(table, 0, first, out)
+        _spread_word(table, table.width, second, out)
         return
-    width = half >> 8
-    if first:
-        base = 0
-        for v in first.to_bytes(width, "little"):
-            if v:
-                found = rows[base + v]
-                out.extend(table.fill(base + v) if found is None else found)
-            base += 256
-    if second:
-        base = half
-        for v in second.to_bytes(width, "little"):
-            if v:
-                found = rows[base + v]
-                out.extend(table.fill(base + v) if found is None else found)
-            base += 256
+    width = table.width
+    lanes = table.lanes
+    for k, v in enumerate((first | second << (width << 3)).to_bytes(width << 1, "little")):
+        if v:
+            found = lanes[k][v]
+            out.extend(table.fill(k, v) if found is None else found)
 
 
 @lru_cache(maxsize=256)
