@@ -88,6 +88,14 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def _submasks(mask: int) -> list[int]:
+    """Every mask whose set bits are among `mask`'s, 0 included."""
+    out = [0]
+    for t in bits(mask):
+        out += [m | 1 << t for m in out]
+    return out
+
+
 def nth_bit(mask: int, k: int) -> int:
     """The tile of the k-th set bit of `mask` (k = 0: the lowest)."""
     while k:
@@ -133,6 +141,12 @@ class Tables:
         for corner, _, _ in geo.tunnel_slots:
             self.corner_slots[corner] += 1
         self.move = tuple(MovePawn(t) for t in range(cells))
+        #: per tile, the moves to each set of its free orthogonal neighbours (by their mask;
+        #: the neighbours are listed lowest tile first, so bits come in listing order)
+        self.steps = tuple(
+            {m: tuple(self.move[t] for t in bits(m)) for m in _submasks(near)}
+            for near in geo.orthogonal_masks
+        )
         self.step_off = StepOff()
         self.stay = StayPut()
         self.forgo = ForgoBonus()
@@ -776,9 +790,7 @@ class KeysState(State):
                 if free >> t & 1:
                     out.append(move[t])
             return out
-        for t in tables.orthogonal[p]:
-            if free >> t & 1:
-                out.append(move[t])
+        out.extend(tables.steps[p][free & tables.orthogonal_masks[p]])
         for a, b in self.tunnels:
             if a == p:
                 if free >> b & 1:
@@ -802,7 +814,11 @@ class KeysState(State):
     def _play_options(self) -> list[Action]:
         tables = self.tables
         effects = tables.effects
-        seat = self.seat
+        # the tables every card reads, looked up once for the hand
+        discard = tables.discard
+        turns = tables.turns
+        key_colour = tables.key_colour
+        colour_masks = self.colour_masks
         out: list[Action] = []
         previous = -1
         # `_toggles` for each Key and the Sonic, its masks worked out once for the hand
@@ -810,18 +826,18 @@ class KeysState(State):
         barrier = self.barrier_mask
         shut = ~(openm | barrier)
         closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
-        for card in self.hands[seat]:
+        for card in self.hands[self.seat]:
             if card == previous:
                 continue
             previous = card
-            out.append(tables.discard[card])
+            out.append(discard[card])
             effect = effects[card]
             if effect == KEY:
-                tiles = self.colour_masks[tables.key_colour[card]]
-                _spread(tables.turns[card], tiles & shut, tiles & closing, out)
+                tiles = colour_masks[key_colour[card]]
+                _spread(turns[card], tiles & shut, tiles & closing, out)
             elif effect == SONIC:
                 doors = tables.door_mask
-                _spread(tables.turns[card], doors & shut, doors & closing, out)
+                _spread(turns[card], doors & shut, doors & closing, out)
                 if barrier:
                     _spread(tables.barriers, 0, barrier, out)
             elif effect == BARRIER:
