@@ -88,14 +88,6 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def _submasks(mask: int) -> list[int]:
-    """Every mask whose set bits are among `mask`'s, 0 included."""
-    out = [0]
-    for t in bits(mask):
-        out += [m | 1 << t for m in out]
-    return out
-
-
 def nth_bit(mask: int, k: int) -> int:
     """The tile of the k-th set bit of `mask` (k = 0: the lowest)."""
     while k:
@@ -141,12 +133,6 @@ class Tables:
         for corner, _, _ in geo.tunnel_slots:
             self.corner_slots[corner] += 1
         self.move = tuple(MovePawn(t) for t in range(cells))
-        #: per tile, the moves to each set of its free orthogonal neighbours (by their mask;
-        #: the neighbours are listed lowest tile first, so bits come in listing order)
-        self.steps = tuple(
-            {m: tuple(self.move[t] for t in bits(m)) for m in _submasks(near)}
-            for near in geo.orthogonal_masks
-        )
         self.step_off = StepOff()
         self.stay = StayPut()
         self.forgo = ForgoBonus()
@@ -175,41 +161,52 @@ class Tables:
 
 class ByteRows:
     """Two tables of actions by tile (a card's opening and closing ones, say) a byte of tiles
-    at a time, for `_spread`: `lanes[k][v]` holds the actions of the set bits of byte value
-    `v` at byte position `k`, the first table's in the first `width` lanes, the second's in
-    the rest. An entry is filled when first read (`fill`), so a game that is only loaded
-    builds none, and one that is played only those its boards need."""
+    at a time, for `_spread`: the actions of the set bits of byte value `v` at byte position
+    `k`, the first table's at positions below `width`, the second's from `width` on. Flat
+    (the compiled build's default), an entry is `rows[256 * k + v]`; otherwise (the
+    interpreted one's) `lanes[k][v]`, a list per position: each build's walk is fastest on
+    its own layout. An entry is filled when first read (`fill`), so a game that is only
+    loaded builds none, and one that is played only those its boards need."""
 
-    __slots__ = ("first", "lanes", "second", "width")
+    __slots__ = ("first", "flat", "lanes", "rows", "second", "width")
 
-    def __init__(self, first: tuple[Action, ...], second: tuple[Action, ...]) -> None:
+    def __init__(
+        self, first: tuple[Action, ...], second: tuple[Action, ...], flat: bool = NATIVE
+    ) -> None:
         self.first = first
         self.second = second
-        self.width = (len(first) + 7) // 8  # bytes in a mask of either table
-        self.lanes: list[list[tuple[Action, ...] | None]] = [
-            [None] * 256 for _ in range(2 * self.width)
-        ]
+        self.flat = flat
+        self.width = width = (len(first) + 7) // 8  # bytes in a mask of either table
+        self.rows: list[tuple[Action, ...] | None] = [None] * (512 * width) if flat else []
+        self.lanes: list[list[tuple[Action, ...] | None]] = (
+            [] if flat else [[None] * 256 for _ in range(2 * width)]
+        )
 
     def fill(self, k: int, v: int) -> tuple[Action, ...]:
-        """Lane `k`'s entry `v`, filled in."""
+        """The entry of byte value `v` at position `k`, filled in."""
         width = self.width
         actions = self.second if k >= width else self.first
         at = (k % width) * 8  # the tile of the byte's bit 0
-        found = self.lanes[k][v] = tuple([actions[at + t] for t in bits(v)])
+        found = tuple([actions[at + t] for t in bits(v)])
+        if self.flat:
+            self.rows[(k << 8) | v] = found
+        else:
+            self.lanes[k][v] = found
         return found
 
 
 def _spread_word(table: ByteRows, k: int, mask: int, out: list[Action]) -> None:
-    """Append the actions of `mask`'s set bits from lane `k` on, shifting the mask a byte
-    at a time in a machine word (compiled `_spread`, once per table)."""
-    lanes = table.lanes
+    """Append the actions of `mask`'s set bits from byte position `k` on, shifting the mask
+    a byte at a time (in a machine word compiled: `_spread` on flat rows, once per mask)."""
+    rows = table.rows
+    base = k << 8
     while mask:
         v = mask & 255
         if v:
-            found = lanes[k][v]
-            out.extend(table.fill(k, v) if found is None else found)
+            found = rows[base + v]
+            out.extend(table.fill(base >> 8, v) if found is None else found)
         mask >>= 8
-        k += 1
+        base += 256
 
 
 def _spread(table: ByteRows, first: int, second: int, out: list[Action]) -> None:
@@ -218,8 +215,9 @@ def _spread(table: ByteRows, first: int, second: int, out: list[Action]) -> None
     appending was most of listing Keys' moves in pure Python). Compiled, each mask is
     shifted a byte at a time in a machine word; interpreted, the two masks are joined into
     one integer whose bytes come from one `int.to_bytes` (faster there than shifting a
-    Python integer or two `to_bytes` walks, and slower compiled)."""
-    if NATIVE:
+    Python integer or two `to_bytes` walks, and slower compiled). Each walk reads its own
+    layout of the rows (`ByteRows.flat`)."""
+    if table.flat:
         _spread_word(table, 0, first, out)
         _spread_word(table, table.width, second, out)
         return
@@ -790,7 +788,9 @@ class KeysState(State):
                 if free >> t & 1:
                     out.append(move[t])
             return out
-        out.extend(tables.steps[p][free & tables.orthogonal_masks[p]])
+        for t in tables.orthogonal[p]:
+            if free >> t & 1:
+                out.append(move[t])
         for a, b in self.tunnels:
             if a == p:
                 if free >> b & 1:
