@@ -161,68 +161,72 @@ class Tables:
 
 class ByteRows:
     """Two tables of actions by tile (a card's opening and closing ones, say) a byte of tiles
-    at a time, for `_spread`: at 256 * byte position + byte value, the actions of the byte's
-    set bits, the first table's in the first half of `rows`. An entry is filled when first
-    read (`fill`), so a game that is only loaded builds none, and one that is played only
-    those its boards need."""
+    at a time, for `_spread`: the actions of the set bits of byte value `v` at byte position
+    `k`, the first table's at positions below `width`, the second's from `width` on. Flat
+    (the compiled build's default), an entry is `rows[256 * k + v]`; otherwise (the
+    interpreted one's) `lanes[k][v]`, a list per position: each build's walk is fastest on
+    its own layout. An entry is filled when first read (`fill`), so a game that is only
+    loaded builds none, and one that is played only those its boards need."""
 
-    __slots__ = ("first", "rows", "second")
+    __slots__ = ("first", "flat", "lanes", "rows", "second", "width")
 
-    def __init__(self, first: tuple[Action, ...], second: tuple[Action, ...]) -> None:
+    def __init__(
+        self, first: tuple[Action, ...], second: tuple[Action, ...], flat: bool = NATIVE
+    ) -> None:
         self.first = first
         self.second = second
-        self.rows: list[tuple[Action, ...] | None] = [None] * (512 * ((len(first) + 7) // 8))
+        self.flat = flat
+        self.width = width = (len(first) + 7) // 8  # bytes in a mask of either table
+        self.rows: list[tuple[Action, ...] | None] = [None] * (512 * width) if flat else []
+        self.lanes: list[list[tuple[Action, ...] | None]] = (
+            [] if flat else [[None] * 256 for _ in range(2 * width)]
+        )
 
-    def fill(self, i: int) -> tuple[Action, ...]:
-        """Entry `i` of `rows`, filled in."""
-        half = len(self.rows) >> 1
-        actions = self.second if i >= half else self.first
-        at = ((i % half) >> 8) * 8  # the tile of the byte's bit 0
-        found = self.rows[i] = tuple([actions[at + t] for t in bits(i & 255)])
+    def fill(self, k: int, v: int) -> tuple[Action, ...]:
+        """The entry of byte value `v` at position `k`, filled in."""
+        width = self.width
+        actions = self.second if k >= width else self.first
+        at = (k % width) * 8  # the tile of the byte's bit 0
+        found = tuple([actions[at + t] for t in bits(v)])
+        if self.flat:
+            self.rows[(k << 8) | v] = found
+        else:
+            self.lanes[k][v] = found
         return found
+
+
+def _spread_word(table: ByteRows, k: int, mask: int, out: list[Action]) -> None:
+    """Append the actions of `mask`'s set bits from byte position `k` on, shifting the mask
+    a byte at a time (in a machine word compiled: `_spread` on flat rows, once per mask)."""
+    rows = table.rows
+    base = k << 8
+    while mask:
+        v = mask & 255
+        if v:
+            found = rows[base + v]
+            out.extend(table.fill(base >> 8, v) if found is None else found)
+        mask >>= 8
+        base += 256
 
 
 def _spread(table: ByteRows, first: int, second: int, out: list[Action]) -> None:
     """Append `table`'s first actions of the set bits of the mask `first`, then its second
     ones of `second`, each lowest first, a byte of tiles at a time (a bit at a time,
-    appending was most of listing Keys' moves in pure Python). Compiled, a mask is shifted a
-    byte at a time in a machine word; interpreted, its bytes come from `int.to_bytes`, twice
-    as fast there as shifting a Python integer (and slower compiled)."""
-    rows = table.rows
-    half = len(rows) >> 1
-    if NATIVE:
-        base = 0
-        while first:
-            v = first & 255
-            if v:
-                found = rows[base + v]
-                out.extend(table.fill(base + v) if found is None else found)
-            first >>= 8
-            base += 256
-        base = half
-        while second:
-            v = second & 255
-            if v:
-                found = rows[base + v]
-                out.extend(table.fill(base + v) if found is None else found)
-            second >>= 8
-            base += 256
+    appending was most of listing Keys' moves in pure Python). Compiled, each mask is
+    shifted a byte at a time in a machine word; interpreted, the two masks are joined into
+    one integer whose bytes come from one `int.to_bytes` (faster there than shifting a
+    Python integer or two `to_bytes` walks, and slower compiled). Each walk reads its own
+    layout of the rows (`ByteRows.flat`)."""
+    if table.flat:
+        _spread_word(table, 0, first, out)
+        _spread_word(table, table.width, second, out)
         return
-    width = half >> 8
-    if first:
-        base = 0
-        for v in first.to_bytes(width, "little"):
-            if v:
-                found = rows[base + v]
-                out.extend(table.fill(base + v) if found is None else found)
-            base += 256
-    if second:
-        base = half
-        for v in second.to_bytes(width, "little"):
-            if v:
-                found = rows[base + v]
-                out.extend(table.fill(base + v) if found is None else found)
-            base += 256
+    width = table.width
+    lanes = table.lanes
+    for k, v in enumerate((first | second << (width << 3)).to_bytes(width << 1, "little")):
+        if v:
+            found = lanes[k][v]
+            out.extend(table.fill(k, v) if found is None else found)
 
 
 @lru_cache(maxsize=256)
@@ -810,7 +814,11 @@ class KeysState(State):
     def _play_options(self) -> list[Action]:
         tables = self.tables
         effects = tables.effects
-        seat = self.seat
+        # the tables every card reads, looked up once for the hand
+        discard = tables.discard
+        turns = tables.turns
+        key_colour = tables.key_colour
+        colour_masks = self.colour_masks
         out: list[Action] = []
         previous = -1
         # `_toggles` for each Key and the Sonic, its masks worked out once for the hand
@@ -818,18 +826,18 @@ class KeysState(State):
         barrier = self.barrier_mask
         shut = ~(openm | barrier)
         closing = openm & ~(barrier | self.cookie_mask | self.occupied_mask())
-        for card in self.hands[seat]:
+        for card in self.hands[self.seat]:
             if card == previous:
                 continue
             previous = card
-            out.append(tables.discard[card])
+            out.append(discard[card])
             effect = effects[card]
             if effect == KEY:
-                tiles = self.colour_masks[tables.key_colour[card]]
-                _spread(tables.turns[card], tiles & shut, tiles & closing, out)
+                tiles = colour_masks[key_colour[card]]
+                _spread(turns[card], tiles & shut, tiles & closing, out)
             elif effect == SONIC:
                 doors = tables.door_mask
-                _spread(tables.turns[card], doors & shut, doors & closing, out)
+                _spread(turns[card], doors & shut, doors & closing, out)
                 if barrier:
                     _spread(tables.barriers, 0, barrier, out)
             elif effect == BARRIER:
