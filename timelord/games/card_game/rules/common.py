@@ -151,7 +151,10 @@ def draw(s: CardGameState, p: int, n: int) -> int:
     s.deck = tuple(pile)
     s.rng = r.state
     if got:
-        s.hands[p] = tuple(sorted(s.hands[p] + tuple(got)))
+        hand = list(s.hands[p])  # two new objects where `sorted(hand + tuple(got))` made four
+        hand += got
+        hand.sort()
+        s.hands[p] = tuple(hand)
         if s.log is not None:
             say_hidden(s, "draw", got, actor=p)
             if uncovered:

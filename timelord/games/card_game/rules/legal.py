@@ -273,7 +273,6 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                 if not counted:
                     free_dalek = loc_att.count(p) < cs.constants.counters
                     counted = True
-                takeover = "takeover" in cs.effects[c]
                 row = x.enemy
                 for L in range(len(loc_owner)):
                     if loc_owner[L] == p:
@@ -286,7 +285,9 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                         if (fought and L in fought) or not combines(s, c, s.loc_en[L]):
                             continue
                     else:
-                        if takeover and free_dalek and can_take_over(s, c, L):
+                        # (the card's effects asked only here: a set look-up per Enemy
+                        # design on every listing, for a card few attacks meet)
+                        if free_dalek and "takeover" in cs.effects[c] and can_take_over(s, c, L):
                             out.append(_mk(TakeOver, c, L))
                         continue
                     out.append(row[L] if len(row) > L else x.play_enemy(c, L))
