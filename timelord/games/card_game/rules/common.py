@@ -175,7 +175,14 @@ def tardis_in_play(s: CardGameState, p: int) -> int:
 
 
 def daleks_in_play(s: CardGameState, p: int) -> int:
-    return s.loc_att.count(p)
+    """Seat p's Dalek counters on the table: one per attack it leads. Counted in a loop the
+    compiled build runs on machine integers, where `list.count` compares boxed ones through
+    the generic comparison (asked at every turn's start and every listing with an Enemy)."""
+    n = 0
+    for a in s.loc_att:
+        if a == p:
+            n += 1
+    return n
 
 
 def place_tardis(s: CardGameState, L: int) -> bool:

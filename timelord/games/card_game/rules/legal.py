@@ -271,7 +271,7 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                         out.append(row[L] if len(row) > L else x.play_defender(c, L))
             elif is_en[c]:
                 if not counted:
-                    free_dalek = loc_att.count(p) < cs.constants.counters
+                    free_dalek = daleks_in_play(s, p) < cs.constants.counters
                     counted = True
                 row = x.enemy
                 for L in range(len(loc_owner)):
