@@ -315,7 +315,9 @@ class CardGameState(State):
             if shared & PASSED:
                 self.passed = self.passed[:]
             if shared & KNOWN:
-                self.known = bytearray(self.known)
+                # (`copy`: the compiled build calls the `bytearray` type generically, at
+                # about twice the cost, and a rule that changes what a seat knows asks this)
+                self.known = self.known.copy()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
