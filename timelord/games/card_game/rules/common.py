@@ -24,9 +24,15 @@ def right(s: CardGameState, seat: int) -> int:
 
 
 def hand_remove(s: CardGameState, p: int, c: int) -> None:
-    h = list(s.hands[p])
-    h.remove(c)
-    s.hands[p] = tuple(h)
+    """Card `c` leaves seat p's hand. Found by a loop the compiled build runs on machine
+    integers (`list.remove` compared boxed ones through the generic comparison) and cut
+    out of the tuple without a list in between."""
+    hand = s.hands[p]
+    for i in range(len(hand)):
+        if hand[i] == c:
+            s.hands[p] = hand[:i] + hand[i + 1 :]
+            return
+    raise ValueError(f"card {c} is not in hand {p}")
 
 
 def hand_add(s: CardGameState, p: int, c: int) -> None:
