@@ -564,3 +564,23 @@ def test_defenders_staged_for_ironsides_may_have_left_the_location() -> None:
         "pass",
     ]
     assert not moved.apply(moved.legal_actions()[0]).is_over
+
+
+def test_a_listing_is_the_callers_own_and_never_vouches_for_an_action(game3: CardGame) -> None:
+    """`legal_actions` hands out a fresh list and the state keeps none of it (playouts list a
+    state once): a caller that adds an action to its list does not make that action legal,
+    and the next listing is equal, of the same shared objects, and a new list."""
+    s = game3.new_game(4)
+    legal = s.legal_actions()
+    other, rng = s, Rng(2)
+    while all(a in legal for a in other.legal_actions()):  # another seat's hand lists other cards
+        listed = other.legal_actions()
+        other = other.apply(listed[rng.below(len(listed))])
+    foreign = next(a for a in other.legal_actions() if a not in legal)
+    legal.append(foreign)
+    with pytest.raises(IllegalAction):
+        s.apply(foreign)
+    again = s.legal_actions()
+    assert again is not s.legal_actions()
+    assert again == legal[:-1]
+    assert all(a is b for a, b in zip(again, legal, strict=False))

@@ -86,20 +86,17 @@ _DISCARD_TO_REGENERATE: Final = DiscardToRegenerate
 _DISCARD_ENEMIES: Final = DiscardEnemies
 
 _ACTIVE_PHASES: Final = (MAIN, DEFEND, ATTACK, TAKE, CLEVER, JACK, REGEN)
-# Actions that never touch a Location; every other one copies the shared location lists.
-_NO_LOCATION: Final = frozenset(
-    {PickUp, DiscardForTime, PlaceReserve, PlayDefender, PlayEnemy, BuyCards, EndTurn, TakeTime,
-     DiscardToRegenerate}
-)  # fmt: skip
 
 
 def apply_action(s: CardGameState, a: Action) -> None:
+    """Every branch whose action may touch a Location copies the shared location lists
+    first (`own_locations`); the others (picking up, reserving, discarding, declaring,
+    buying, ending the turn, taking Time Points) never do. Asked per branch, not of a set
+    of the classes: one hash look-up less on every move."""
     if s.phase in _ACTIVE_PHASES:
         s.steps += 1
     p = s.active
     t = type(a)
-    if t not in _NO_LOCATION:
-        s.own_locations()
     if t is _PICK_UP:
         c = a.card  # type: ignore[attr-defined]
         reserve_remove(s, p, c)
@@ -139,10 +136,12 @@ def apply_action(s: CardGameState, a: Action) -> None:
             if s.log is not None:
                 say_hidden(s, "declare", (c,), actor=p, role=role, **place(s, s.p_loc))
     elif t is _FINISH:
+        s.own_locations()
         _finish(s)
     elif t is _END_TURN:
         end_turn(s)
     elif t is _PLAY_LOCATION:
+        s.own_locations()
         c = a.card  # type: ignore[attr-defined]
         hand_remove(s, p, c)
         publish(s, (c,))
@@ -174,8 +173,10 @@ def apply_action(s: CardGameState, a: Action) -> None:
         draw(s, p, n)
         after_action(s)
     elif t is _PLAY_SUPPORT:
+        s.own_locations()
         apply_support(s, a)  # type: ignore[arg-type]
     elif t is _TAKE_OVER:
+        s.own_locations()
         c = a.card  # type: ignore[attr-defined]
         L = a.location  # type: ignore[attr-defined]
         hand_remove(s, p, c)
@@ -187,6 +188,7 @@ def apply_action(s: CardGameState, a: Action) -> None:
         s.loc_att[L] = p
         after_action(s)
     elif t is _REMOVE_TARDIS:
+        s.own_locations()
         s.loc_tardis[a.location] = False  # type: ignore[attr-defined]
         if s.log is not None:
             L = a.location  # type: ignore[attr-defined]
@@ -196,9 +198,11 @@ def apply_action(s: CardGameState, a: Action) -> None:
         if s.p_n <= 0 or not any(s.loc_tardis):
             after_action(s)
     elif t is _PLACE_TARDIS:
+        s.own_locations()
         place_tardis(s, s.p_loc)
         after_action(s)
     elif t is _PASS:
+        s.own_locations()
         if s.phase == JACK:
             if s.log is not None:
                 say(s, "decline", actor=p, choice="tardis")
@@ -209,8 +213,10 @@ def apply_action(s: CardGameState, a: Action) -> None:
             assert s.phase == VALIANT
             play_valiant(s, None)
     elif t is _USE_IRONSIDES:
+        s.own_locations()
         use_ironsides(s, True)
     elif t is _PLAY_VALIANT:
+        s.own_locations()
         play_valiant(s, a.card)  # type: ignore[attr-defined]
     elif t is _DISCARD_TO_REGENERATE:
         c = a.card  # type: ignore[attr-defined]
@@ -220,6 +226,7 @@ def apply_action(s: CardGameState, a: Action) -> None:
             say(s, "discard", actor=p, cards=[c], why="regeneration")
         s.p_n += 1
     elif t is _DISCARD_ENEMIES:
+        s.own_locations()
         discard_enemies(s, s.p_loc, a.cards)  # type: ignore[attr-defined]
     else:
         raise AssertionError(f"unknown action {a!r}")

@@ -24,9 +24,15 @@ def right(s: CardGameState, seat: int) -> int:
 
 
 def hand_remove(s: CardGameState, p: int, c: int) -> None:
-    h = list(s.hands[p])
-    h.remove(c)
-    s.hands[p] = tuple(h)
+    """Card `c` leaves seat p's hand. Found by a loop the compiled build runs on machine
+    integers (`list.remove` compared boxed ones through the generic comparison) and cut
+    out of the tuple without a list in between."""
+    hand = s.hands[p]
+    for i in range(len(hand)):
+        if hand[i] == c:
+            s.hands[p] = hand[:i] + hand[i + 1 :]
+            return
+    raise ValueError(f"card {c} is not in hand {p}")
 
 
 def hand_add(s: CardGameState, p: int, c: int) -> None:
@@ -151,7 +157,10 @@ def draw(s: CardGameState, p: int, n: int) -> int:
     s.deck = tuple(pile)
     s.rng = r.state
     if got:
-        s.hands[p] = tuple(sorted(s.hands[p] + tuple(got)))
+        hand = list(s.hands[p])  # two new objects where `sorted(hand + tuple(got))` made four
+        hand += got
+        hand.sort()
+        s.hands[p] = tuple(hand)
         if s.log is not None:
             say_hidden(s, "draw", got, actor=p)
             if uncovered:
@@ -172,7 +181,14 @@ def tardis_in_play(s: CardGameState, p: int) -> int:
 
 
 def daleks_in_play(s: CardGameState, p: int) -> int:
-    return s.loc_att.count(p)
+    """Seat p's Dalek counters on the table: one per attack it leads. Counted in a loop the
+    compiled build runs on machine integers, where `list.count` compares boxed ones through
+    the generic comparison (asked at every turn's start and every listing with an Enemy)."""
+    n = 0
+    for a in s.loc_att:
+        if a == p:
+            n += 1
+    return n
 
 
 def place_tardis(s: CardGameState, L: int) -> bool:

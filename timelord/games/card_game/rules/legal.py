@@ -37,7 +37,6 @@ from timelord.games.card_game.rules.common import (
 from timelord.games.card_game.rules.conflict import matching_sets, valiant_cards
 from timelord.games.card_game.rules.intern import (
     CARD_ACTIONS,
-    CardActions,
     card_actions,
 )
 from timelord.games.card_game.rules.intern import mk as _mk
@@ -272,9 +271,8 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                         out.append(row[L] if len(row) > L else x.play_defender(c, L))
             elif is_en[c]:
                 if not counted:
-                    free_dalek = loc_att.count(p) < cs.constants.counters
+                    free_dalek = daleks_in_play(s, p) < cs.constants.counters
                     counted = True
-                takeover = "takeover" in cs.effects[c]
                 row = x.enemy
                 for L in range(len(loc_owner)):
                     if loc_owner[L] == p:
@@ -287,7 +285,9 @@ def _main_head(s: CardGameState) -> tuple[list[Action], int, int, int]:
                         if (fought and L in fought) or not combines(s, c, s.loc_en[L]):
                             continue
                     else:
-                        if takeover and free_dalek and can_take_over(s, c, L):
+                        # (the card's effects asked only here: a set look-up per Enemy
+                        # design on every listing, for a card few attacks meet)
+                        if free_dalek and "takeover" in cs.effects[c] and can_take_over(s, c, L):
                             out.append(_mk(TakeOver, c, L))
                         continue
                     out.append(row[L] if len(row) > L else x.play_enemy(c, L))
@@ -425,55 +425,48 @@ def _group_at(
 def _group_actions(
     de: tuple[int, ...], hand: tuple[int, ...], k: int, room: int, out: list[Action]
 ) -> None:
-    """Append the reserve/discard combinations of `hand` (k >= 1; see the comment above)."""
+    """Append the reserve/discard combinations of `hand` (k >= 1; see the comment above).
+    Straight into `out`, one pass over the hand per kind: gathering the pairs in lists
+    first and then copying them doubled the reference counting on every action of the
+    longest lists, and keeping each first copy's `CardActions` in a list of its own cost
+    two lists a listing for a look-up that is one list index anyway."""
     table = CARD_ACTIONS
-    singles: list[CardActions] = []
-    if k < 2:  # single cards only (a hand one above the minimum)
+    if room >= 1:
         prev = -1
         for c in hand:
             if de[c] != prev:
                 prev = de[c]
                 x = table[c]
-                singles.append(x if x is not None else card_actions(c))
-        if room >= 1:
-            out += [x.reserve for x in singles]
-        out += [x.discard for x in singles]
+                out.append((x if x is not None else card_actions(c)).reserve)
+        if room >= 2 and k >= 2:
+            _pairs_into(de, hand, 0, out)
+    if k >= 2:
+        _pairs_into(de, hand, 1, out)
         return
-    heads: list[int] = []  # the position in `hand` of each first copy
-    seen = -1
-    for i in range(len(hand)):
-        c = hand[i]
-        if de[c] != seen:
-            seen = de[c]
+    prev = -1  # single cards only (a hand one above the minimum)
+    for c in hand:
+        if de[c] != prev:
+            prev = de[c]
             x = table[c]
-            singles.append(x if x is not None else card_actions(c))
-            heads.append(i)
-    # Straight into `out`, one pass per kind: gathering the pairs in lists first and then
-    # copying them doubled the reference counting on every action of the longest lists.
-    if room >= 1:
-        out += [x.reserve for x in singles]
-        if room >= 2:
-            _pairs_into(de, hand, heads, singles, 0, out)
-    _pairs_into(de, hand, heads, singles, 1, out)
+            out.append((x if x is not None else card_actions(c)).discard)
 
 
-def _pairs_into(
-    de: tuple[int, ...],
-    hand: tuple[int, ...],
-    heads: list[int],
-    singles: list[CardActions],
-    side: int,
-    out: list[Action],
-) -> None:
+def _pairs_into(de: tuple[int, ...], hand: tuple[int, ...], side: int, out: list[Action]) -> None:
     """Append each 2-card combination's reserve play (`side` 0) or, after each first copy's
     single discard, its discard (`side` 1), in the order `_group_at` counts them."""
+    table = CARD_ACTIONS
     n = len(hand)
-    for t in range(len(heads)):
-        x = singles[t]
+    prev = -1
+    for i in range(n):
+        a = hand[i]
+        if de[a] == prev:
+            continue
+        prev = de[a]
+        x = table[a]
+        if x is None:
+            x = card_actions(a)
         if side:
             out.append(x.discard)
-        i = heads[t]
-        a = hand[i]
         row = x.pairs
         seen = -1
         for j in range(i + 1, n):

@@ -120,7 +120,10 @@ def end_turn(s: CardGameState) -> None:
     hand = s.hands[p]
     assert len(hand) == P
     to = right(s, p)
-    s.hands[to] = tuple(sorted(s.hands[to] + hand))
+    merged = list(s.hands[to])  # (one object fewer than `sorted(s.hands[to] + hand)`)
+    merged += hand
+    merged.sort()
+    s.hands[to] = tuple(merged)
     add = 1 << to
     s.own(KNOWN | PASSED)
     k = s.known
