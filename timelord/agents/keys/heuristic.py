@@ -172,10 +172,10 @@ class _Board:
         "distances",
         "fields",
         "full",
+        "links",
         "not_east",
         "not_west",
         "size",
-        "tunnels",
     )
 
     def __init__(self, state: State) -> None:
@@ -195,41 +195,42 @@ class _Board:
             closed & dalek,
             barred,
         )
-        self.tunnels = s.tunnels
+        #: the Time Tunnels as pairs of one-tile masks
+        self.links = _links(s.tunnels)
         #: pawn distances found so far, by (goal, pawn tile)
         self.distances: dict[tuple[int, int], int] = {}
-        self.fields: dict[int, list[int]] = {}
+        #: goal fields grown so far, by goal: the field and where its levels stopped
+        self.fields: dict[int, _Growth] = {}
 
     def _spread(self, x: int) -> int:
         """The tiles one step from any tile of `x`."""
         size = self.size
         out = ((x << 1) & self.not_west) | ((x >> 1) & self.not_east)
         out |= ((x << size) & self.full) | (x >> size)
-        for a, b in self.tunnels:
-            if x >> a & 1:
-                out |= 1 << b
-            if x >> b & 1:
-                out |= 1 << a
+        for a, b in self.links:
+            if x & a:
+                out |= b
+            if x & b:
+                out |= a
         return out
 
     def distance(self, goal: int, pawn: int, home: int) -> int:
         """Cost from a pawn on tile `pawn` (or off the board beside `home`, a mask) to `goal`:
-        the first level whose offer reaches a tile next to the pawn (or a home-edge tile)."""
+        the first level whose offer reaches a tile next to the pawn (or a home-edge tile).
+        On the board that is the pawn's entry in the goal's field, grown as far as the pawn
+        (shared with the rollouts' look at the same board and goal)."""
         key = (goal, pawn)
         known = self.distances.get(key)
         if known is not None:
             return known
-        found = self._distance(goal, pawn, home)
+        if pawn >= 0:
+            found = self.field(goal, 1 << pawn)[pawn]
+        else:
+            found = self._distance(goal, home)
         self.distances[key] = found
         return found
 
-    def _distance(self, goal: int, pawn: int, home: int) -> int:
-        if pawn >= 0:
-            if goal >> pawn & 1:
-                return 0
-            target = self._spread(1 << pawn)
-        else:
-            target = home
+    def _distance(self, goal: int, target: int) -> int:
         c1, c3, c4, c5, c6 = self.classes
         spread = self._spread
         # r1 .. r6: R(d - 1) .. R(d - 6)
@@ -246,35 +247,98 @@ class _Board:
             r1, r2, r3, r4, r5, r6 = reach, r1, r2, r3, r4, r5
         return INF
 
-    def field(self, goal: int) -> list[int]:
-        """Cost from every tile to `goal` (as `goal_field`; cached on the board)."""
-        found = self.fields.get(goal)
-        if found is not None:
+    def field(self, goal: int, need: int = -1) -> list[int]:
+        """Cost from every tile to `goal` (as `goal_field`; cached on the board). With a mask
+        `need`, only the tiles of `need` are sure to be filled in (the others may still read
+        INF), and the levels stop once all of them are reached; a later call grows the same
+        field further. A rollout needs its pawn's neighbourhood only, and boards seldom
+        repeat, so most of a full field would go unread."""
+        grown = self.fields.get(goal)
+        if grown is None:
+            grown = self.fields[goal] = _Growth(self.cells, goal)
+        found = grown.found
+        r1, r2, r3, r4, r5, r6 = grown.reached
+        late = need & r1 & ~grown.filled  # reached while not asked for: look up their level
+        if late:
+            grown.filled |= late
+            for d, tiles in enumerate(grown.levels):
+                hit = tiles & late
+                while hit:
+                    low = hit & -hit
+                    found[low.bit_length() - 1] = d
+                    hit ^= low
+        if grown.done or not need & ~r1:
             return found
         c1, c3, c4, c5, c6 = self.classes
-        spread = self._spread
-        found = [INF] * self.cells
-        for t in _bits(goal):
-            found[t] = 0
-        r1, r2, r3, r4, r5, r6 = goal, 0, 0, 0, 0, 0
-        d = 0
-        idle = 0
-        while idle <= BARRIER_COST:
+        size, full, not_west, not_east, links = (
+            self.size,
+            self.full,
+            self.not_west,
+            self.not_east,
+            self.links,
+        )
+        levels = grown.levels
+        d, idle = len(levels) - 1, grown.idle
+        filled = grown.filled
+        while idle <= BARRIER_COST and need & ~r1:
             d += 1
             x = (r1 & c1) | (r3 & c3) | (r4 & c4) | (r5 & c5) | (r6 & c6)
-            reach = goal | spread(x)
+            out = ((x << 1) & not_west) | ((x >> 1) & not_east) | ((x << size) & full) | (x >> size)
+            for a, b in links:  # `_spread`, inlined: this loop is most of a rollout's cost
+                if x & a:
+                    out |= b
+                if x & b:
+                    out |= a
+            reach = goal | out
             new = reach & ~r1
+            levels.append(new)
             if new:
                 idle = 0
-                while new:
-                    low = new & -new
+                hit = new & need
+                filled |= hit
+                while hit:
+                    low = hit & -hit
                     found[low.bit_length() - 1] = d
-                    new ^= low
+                    hit ^= low
             else:
                 idle += 1
             r1, r2, r3, r4, r5, r6 = reach, r1, r2, r3, r4, r5
-        self.fields[goal] = found
+        grown.reached = (r1, r2, r3, r4, r5, r6)
+        grown.filled, grown.idle = filled, idle
+        grown.done = idle > BARRIER_COST
         return found
+
+
+_LINKS: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = {}
+
+
+def _links(tunnels: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The Time Tunnels as pairs of one-tile masks (cached: a game lays a handful)."""
+    found = _LINKS.get(tunnels)
+    if found is None:
+        if len(_LINKS) >= _CACHE_LIMIT:
+            _LINKS.clear()
+        found = _LINKS[tunnels] = tuple((1 << a, 1 << b) for a, b in tunnels)
+    return found
+
+
+class _Growth:
+    """A goal field grown level by level as far as asked: the costs filled in so far, the
+    tiles each level added (level 0: the goal edge), the last six levels' reach (newest
+    first), which tiles are filled in, and how many levels in a row added nothing (past the
+    dearest step: the end)."""
+
+    __slots__ = ("done", "filled", "found", "idle", "levels", "reached")
+
+    def __init__(self, cells: int, goal: int) -> None:
+        self.found = [INF] * cells
+        for t in _bits(goal):
+            self.found[t] = 0
+        self.levels = [goal]
+        self.reached = (goal, 0, 0, 0, 0, 0)
+        self.filled = goal
+        self.idle = 0
+        self.done = False
 
 
 #: boards and evaluations by public facts; cleared when large (search revisits few)
@@ -364,7 +428,7 @@ def winning(state: State, legal: Sequence[Action], steps: int = -1) -> Action | 
     if pos < 0:
         return None
     goal = s.goal_mask(seat)
-    if not board(state)._spread(1 << pos) & goal:
+    if not _next_to(pos, s.tunnels, s.tables) & goal:
         return None
     for a in legal:
         after: Any = state.apply_unchecked(a)
@@ -394,9 +458,10 @@ def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     if win is not None:
         return win
     near = s.tables.orthogonal[pos] if pos >= 0 else s.tables.home_tiles[seat]
-    field: list[int] | None = None  # the goal field, computed only when a move needs it
-    best: Action | None = None
-    best_value = INF
+    # the moves and the doors or cookies next to the pawn, and the tiles whose goal cost
+    # decides among them: the field is grown only as far as those
+    offers: list[Action] = []
+    need = 1 << pos if pos >= 0 else 0
     moving = False
     for a in legal:
         kind = type(a)
@@ -404,16 +469,21 @@ def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
             moving = True
         elif not ((kind is OpenDoor or kind is PlaceCookie) and a.tile in near):  # type: ignore[attr-defined]
             continue
-        if field is None:
-            field = board(state).field(s.goal_mask(seat))
-            best_value = field[pos] if pos >= 0 else INF
-        tile = a.tile  # type: ignore[attr-defined]
-        if kind is MovePawn:
-            value = field[tile] + (1 if s.back[tile] == TELEPORT else 0)
-        else:
-            value = field[tile] + OPEN_COST
-        if value < best_value:
-            best, best_value = a, value
+        offers.append(a)
+        need |= 1 << a.tile  # type: ignore[attr-defined]
+    best: Action | None = None
+    if offers:
+        field = board(state).field(s.goal_mask(seat), need)
+        best_value = field[pos] if pos >= 0 else INF
+        back = s.back
+        for a in offers:
+            tile = a.tile  # type: ignore[attr-defined]
+            if type(a) is MovePawn:
+                value = field[tile] + (1 if back[tile] == TELEPORT else 0)
+            else:
+                value = field[tile] + OPEN_COST
+            if value < best_value:
+                best, best_value = a, value
     if best is not None:
         return best
     if moving or type(legal[-1]) is StayPut:
@@ -481,7 +551,9 @@ def goal_steps(state: State, seat: int) -> int:
     pos = s.pos[seat]
     if pos < 0 or s.stuck[seat]:
         return 0
-    tiles = board(state)._spread(1 << pos) & s.goal_mask(seat) & s.free_mask(seat)
+    tiles = _next_to(pos, s.tunnels, s.tables) & s.goal_mask(seat)
+    if tiles:
+        tiles &= s.free_mask(seat)
     found = tiles
     while tiles:
         low = tiles & -tiles
