@@ -247,12 +247,14 @@ class _Board:
             r1, r2, r3, r4, r5, r6 = reach, r1, r2, r3, r4, r5
         return INF
 
-    def field(self, goal: int, need: int = -1) -> list[int]:
+    def field(self, goal: int, need: int = -1, now: int = 0, late: int = 0) -> list[int]:
         """Cost from every tile to `goal` (as `goal_field`; cached on the board). With a mask
         `need`, only the tiles of `need` are sure to be filled in (the others may still read
         INF), and the levels stop once all of them are reached; a later call grows the same
         field further. A rollout needs its pawn's neighbourhood only, and boards seldom
-        repeat, so most of a full field would go unread."""
+        repeat, so most of a full field would go unread. The levels also stop at the first
+        level L with a tile of `now` at most L away or one of `late` at most L - 1 (the
+        rollout's question, which candidate step is nearest, is settled there)."""
         grown = self.fields.get(goal)
         if grown is None:
             grown = self.fields[goal] = _Growth(self.cells, goal)
@@ -267,7 +269,7 @@ class _Board:
                     low = hit & -hit
                     found[low.bit_length() - 1] = d
                     hit ^= low
-        if grown.done or not need & ~r1:
+        if grown.done or not need & ~r1 or r1 & now or r2 & late:
             return found
         c1, c3, c4, c5, c6 = self.classes
         size, full, not_west, not_east, links = (
@@ -279,17 +281,22 @@ class _Board:
         )
         levels = grown.levels
         d, idle = len(levels) - 1, grown.idle
-        filled = grown.filled
-        while idle <= BARRIER_COST and need & ~r1:
+        filled, last = grown.filled, grown.offer
+        while idle <= BARRIER_COST and need & ~r1 and not (r1 & now or r2 & late):
             d += 1
             x = (r1 & c1) | (r3 & c3) | (r4 & c4) | (r5 & c5) | (r6 & c6)
-            out = ((x << 1) & not_west) | ((x >> 1) & not_east) | ((x << size) & full) | (x >> size)
-            for a, b in links:  # `_spread`, inlined: this loop is most of a rollout's cost
-                if x & a:
-                    out |= b
-                if x & b:
-                    out |= a
-            reach = goal | out
+            if x == last:  # the same offer as the level before reaches nothing new
+                reach = r1
+            else:
+                last = x
+                out = ((x << 1) & not_west) | ((x >> 1) & not_east)
+                out |= ((x << size) & full) | (x >> size)
+                for a, b in links:  # `_spread`, inlined: this loop is most of a rollout's cost
+                    if x & a:
+                        out |= b
+                    if x & b:
+                        out |= a
+                reach = goal | out
             new = reach & ~r1
             levels.append(new)
             if new:
@@ -304,7 +311,7 @@ class _Board:
                 idle += 1
             r1, r2, r3, r4, r5, r6 = reach, r1, r2, r3, r4, r5
         grown.reached = (r1, r2, r3, r4, r5, r6)
-        grown.filled, grown.idle = filled, idle
+        grown.filled, grown.idle, grown.offer = filled, idle, last
         grown.done = idle > BARRIER_COST
         return found
 
@@ -322,21 +329,30 @@ def _links(tunnels: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     return found
 
 
+@cache
+def _start(cells: int, goal: int) -> tuple[int, ...]:
+    """A field before its first level: 0 on the goal edge, INF elsewhere."""
+    found = [INF] * cells
+    for t in _bits(goal):
+        found[t] = 0
+    return tuple(found)
+
+
 class _Growth:
     """A goal field grown level by level as far as asked: the costs filled in so far, the
     tiles each level added (level 0: the goal edge), the last six levels' reach (newest
-    first), which tiles are filled in, and how many levels in a row added nothing (past the
-    dearest step: the end)."""
+    first), which tiles are filled in, the last level's offer (the tiles whose neighbours
+    it reached), and how many levels in a row added nothing (past the dearest step: the
+    end)."""
 
-    __slots__ = ("done", "filled", "found", "idle", "levels", "reached")
+    __slots__ = ("done", "filled", "found", "idle", "levels", "offer", "reached")
 
     def __init__(self, cells: int, goal: int) -> None:
-        self.found = [INF] * cells
-        for t in _bits(goal):
-            self.found[t] = 0
+        self.found = list(_start(cells, goal))
         self.levels = [goal]
         self.reached = (goal, 0, 0, 0, 0, 0)
         self.filled = goal
+        self.offer = -1  # no level has offered yet
         self.idle = 0
         self.done = False
 
@@ -362,9 +378,10 @@ def _board_key(state: State) -> tuple[object, ...]:
     return (*masks, s.tunnels, s.tables.control)  # the centre tells one grid from another
 
 
-def board(state: State) -> _Board:
-    """The public board of `state` as bitmasks (cached)."""
-    key = _board_key(state)
+def board(state: State, key: tuple[object, ...] | None = None) -> _Board:
+    """The public board of `state` as bitmasks (cached; `key`: its `_board_key` if known)."""
+    if key is None:
+        key = _board_key(state)
     found = _BOARDS.get(key)
     if found is None:
         if len(_BOARDS) >= _CACHE_LIMIT:
@@ -394,10 +411,11 @@ def evaluate(state: State) -> list[float]:
     """Each seat's chance to win: its share of exp(-lag / TEMPERATURE), where a seat's lag is
     its distance plus TEMPO times the fraction of a round before its next turn (cached)."""
     s: Any = state
-    key = (_board_key(state), s.pos, s.stuck, s.seat, TEMPO)
+    public = _board_key(state)
+    key = (public, s.pos, s.stuck, s.seat, TEMPO)
     found = _VALUES.get(key)
     if found is None:
-        here = board(state)
+        here = board(state, public)
         n = s.game.players
         mover = s.seat
         values = []
@@ -451,31 +469,46 @@ def winning(state: State, legal: Sequence[Action], steps: int = -1) -> Action | 
 
 
 def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
-    s: Any = state
-    seat = s.seat
-    pos = s.pos[seat]
     win = winning(state, legal)
     if win is not None:
         return win
+    return _race(state, legal, rng)
+
+
+def _race(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """`rollout` once no win is at hand: the move or door nearest the goal, else a card."""
+    s: Any = state
+    seat = s.seat
+    pos = s.pos[seat]
     near = s.tables.orthogonal[pos] if pos >= 0 else s.tables.home_tiles[seat]
     # the moves and the doors or cookies next to the pawn, and the tiles whose goal cost
     # decides among them: the field is grown only as far as those
     offers: list[Action] = []
-    need = 1 << pos if pos >= 0 else 0
+    here = 1 << pos if pos >= 0 else 0
+    plain = late = 0  # offers valued at their tile's cost, and at one more
     moving = False
+    back = s.back
     for a in legal:
         kind = type(a)
         if kind is MovePawn:
             moving = True
-        elif not ((kind is OpenDoor or kind is PlaceCookie) and a.tile in near):  # type: ignore[attr-defined]
+            if back[a.tile] == TELEPORT:  # type: ignore[attr-defined]
+                late |= 1 << a.tile  # type: ignore[attr-defined]
+            else:
+                plain |= 1 << a.tile  # type: ignore[attr-defined]
+        elif (kind is OpenDoor or kind is PlaceCookie) and a.tile in near:  # type: ignore[attr-defined]
+            late |= 1 << a.tile  # type: ignore[attr-defined]
+        else:
             continue
         offers.append(a)
-        need |= 1 << a.tile  # type: ignore[attr-defined]
     best: Action | None = None
     if offers:
-        field = board(state).field(s.goal_mask(seat), need)
+        # grown only until the nearest offer is settled: an offer not reached by level L
+        # is worth more than L, so it loses to one worth at most L, and to the pawn's own
+        # tile once that is reached
+        need = here | plain | late
+        field = board(state).field(s.goal_mask(seat), need, plain | here, late)
         best_value = field[pos] if pos >= 0 else INF
-        back = s.back
         for a in offers:
             tile = a.tile  # type: ignore[attr-defined]
             if type(a) is MovePawn:
@@ -632,6 +665,7 @@ def search_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
         block = blocking(state, legal)
         if block is not None:
             return block
+        return _race(state, legal, rng)  # `rollout` less the win check just made
     return rollout(state, legal, rng)
 
 
