@@ -140,7 +140,6 @@ def decide(
         gain = 0.0
         for a in legal:
             if type(a) is UseAbility:
-                assert isinstance(a, UseAbility)
                 s, fp = SUIT_INDEX[a.suit], a.fp
                 worth = ABILITY_WORTH[s]
                 if fp == tops[s] and seconds[s] != fp:
@@ -167,14 +166,16 @@ def decide(
             return choice
         return first
     if kind is ChooseOpponent:
-        return max(
-            legal,
-            key=lambda a: (
-                (vp[a.seat], sizes[a.seat], -a.seat)
-                if isinstance(a, ChooseOpponent)
-                else (-1, -1, 0)
-            ),
-        )
+        # the most VP, then the most cards, then the lowest seat (every target is a seat)
+        target = first
+        rank = (-1, -1, 0)
+        for a in legal:
+            if type(a) is ChooseOpponent:
+                seat = a.seat
+                here = (vp[seat], sizes[seat], -seat)
+                if here > rank:
+                    target, rank = a, here
+        return target
     if kind is KeepCard:
         base = _best(hand)
         pick = first
@@ -182,7 +183,6 @@ def decide(
         for a in legal:
             if type(a) is not KeepCard:
                 continue
-            assert isinstance(a, KeepCard)
             s, fp = SUIT_INDEX[a.suit], a.fp
             if fp > base[s]:
                 b = base[:]
@@ -204,7 +204,6 @@ def decide(
         for a in legal:
             if type(a) is not DiscardCard:
                 continue
-            assert isinstance(a, DiscardCard)
             s, fp = SUIT_INDEX[a.suit], a.fp
             if fp == tops[s] and seconds[s] != fp:
                 b = tops[:]
@@ -229,6 +228,8 @@ class EpisodesHeuristic(Agent):
 
 
 def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    if len(legal) == 1:
+        return legal[0]  # what `decide` answers, without reading the state
     seat = state.to_move
     assert seat is not None
     hands = state.hands  # type: ignore[attr-defined]
