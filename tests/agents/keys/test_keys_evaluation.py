@@ -137,3 +137,28 @@ def test_rollout_picks_as_a_full_field_would() -> None:
         else:
             assert not isinstance(choice, MovePawn)
     assert checked > 50
+
+
+def test_partly_grown_fields_are_exact_where_asked() -> None:
+    """A goal field grown for some tiles and asked again for others (the rollouts' and the
+    distances' pattern: some asked tiles already reached, others not yet) is exact on every
+    tile asked for."""
+    keys_bot._BOARDS.clear()
+    rng = Rng(11)
+    asked = 0
+    for state in playout_states(4, 6, 3):
+        costs = tile_costs(state)
+        here = board(state)
+        for seat in range(4):
+            truth = goal_field(state, seat, costs)
+            goal = state.goal_mask(seat)
+            for _ in range(3):
+                need = 0
+                for _ in range(3):
+                    need |= 1 << rng.below(len(truth))
+                found = here.field(goal, need)
+                for t in range(len(truth)):
+                    if need >> t & 1:
+                        assert found[t] == truth[t]
+                        asked += 1
+    assert asked > 1000

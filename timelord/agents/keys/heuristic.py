@@ -260,11 +260,11 @@ class _Board:
             grown = self.fields[goal] = _Growth(self.cells, goal)
         found = grown.found
         r1, r2, r3, r4, r5, r6 = grown.reached
-        late = need & r1 & ~grown.filled  # reached while not asked for: look up their level
-        if late:
-            grown.filled |= late
+        unfilled = need & r1 & ~grown.filled
+        if unfilled:
+            grown.filled |= unfilled
             for d, tiles in enumerate(grown.levels):
-                hit = tiles & late
+                hit = tiles & unfilled
                 while hit:
                     low = hit & -hit
                     found[low.bit_length() - 1] = d
