@@ -32,9 +32,10 @@ determinisation of a view.
 
 Speed (search calls these on every iteration): a board's public facts (open, barred, cookied
 doors, known Daleks, tunnels) become one bitmask per tile cost, cached by those facts in
-`_Board`; a pawn's distance grows whole-mask levels from the goal edge until one touches the
-pawn (about one level per unit of distance, memoised per board), and the rollout asks for a
-full goal field only when a move or an adjacent door is on offer. `goal_field` and the
+`_Board`; a goal's field grows whole-mask levels from the goal edge (about one level per unit
+of distance), only as far as asked and kept on the board for the next question: a pawn's
+distance grows it until it touches the pawn, the rollout (only when a move or an adjacent door
+is on offer) until its nearest offer is settled. `goal_field` and the
 `costs` form of `distance` are the plain Dijkstra definitions, which tests hold them to.
 """
 
