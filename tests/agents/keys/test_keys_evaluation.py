@@ -18,7 +18,7 @@ from timelord.agents.keys.heuristic import (
 )
 from timelord.core import Rng, load
 from timelord.games.keys import KeysState
-from timelord.games.keys.actions import MovePawn
+from timelord.games.keys.actions import MovePawn, OpenDoor, PlaceCookie
 from timelord.games.keys.board import TELEPORT
 
 
@@ -103,3 +103,62 @@ def test_rollout_moves_nearer_the_goal_when_it_can() -> None:
             assert not isinstance(choice, MovePawn)
         checked += 1
     assert checked > 20
+
+
+def test_rollout_picks_as_a_full_field_would() -> None:
+    """The rollout grows a board's goal field only until its nearest step or door is settled
+    (and shares the growth with later questions on the same board); its choice is the one
+    the full Dijkstra field gives: the first legal move or adjacent door of least cost (a
+    Teleport or an opening one more), taken only when below the pawn's own tile."""
+    keys_bot._BOARDS.clear()  # fields partly grown by other tests are fine, but start clean
+    checked = 0
+    for state in playout_states(4, 10, 2):
+        legal = state.legal_actions()
+        seat = state.seat
+        pos = state.pos[seat]
+        if keys_bot.winning(state, legal) is not None:
+            continue
+        field = goal_field(state, seat, tile_costs(state))
+        near = state.tables.orthogonal[pos] if pos >= 0 else state.tables.home_tiles[seat]
+        best, best_value = None, field[pos] if pos >= 0 else INF
+        for a in legal:
+            if isinstance(a, MovePawn):
+                value = field[a.tile] + (state.back[a.tile] == TELEPORT)
+            elif isinstance(a, OpenDoor | PlaceCookie) and a.tile in near:
+                value = field[a.tile] + 1
+            else:
+                continue
+            if value < best_value:
+                best, best_value = a, value
+        choice = rollout(state, legal, Rng(0))
+        if best is not None:
+            assert choice is best
+            checked += 1
+        else:
+            assert not isinstance(choice, MovePawn)
+    assert checked > 50
+
+
+def test_partly_grown_fields_are_exact_where_asked() -> None:
+    """A goal field grown for some tiles and asked again for others (the rollouts' and the
+    distances' pattern: some asked tiles already reached, others not yet) is exact on every
+    tile asked for."""
+    keys_bot._BOARDS.clear()
+    rng = Rng(11)
+    asked = 0
+    for state in playout_states(4, 6, 3):
+        costs = tile_costs(state)
+        here = board(state)
+        for seat in range(4):
+            truth = goal_field(state, seat, costs)
+            goal = state.goal_mask(seat)
+            for _ in range(3):
+                need = 0
+                for _ in range(3):
+                    need |= 1 << rng.below(len(truth))
+                found = here.field(goal, need)
+                for t in range(len(truth)):
+                    if need >> t & 1:
+                        assert found[t] == truth[t]
+                        asked += 1
+    assert asked > 1000

@@ -114,6 +114,37 @@ def _value(best: list[int], hand: list[int], drop: int = -1) -> float:
     return value
 
 
+_Sums = tuple[int, int, int]
+
+
+def _sums(best: list[int]) -> _Sums:
+    """Suits covered, Defender FP and Threat FP of a hand whose best FP per suit is `best`."""
+    return 6 - best.count(0), best[0] + best[1] + best[2], best[3] + best[4] + best[5]
+
+
+def _dropped(hand: list[int], tops: list[int], seconds: list[int], s: int, sums: _Sums) -> float:
+    """`_value` of `hand` less its only best card of suit `s` (`tops`, `seconds`: `_bests`;
+    `sums`: `_sums(tops)`): the same sums with that suit's best replaced by its second,
+    without copying `tops` (the rollout asks this for every such card of every decision)."""
+    covered, defence, threat = sums
+    old, new = tops[s], seconds[s]
+    if not new:
+        covered -= 1
+    if s < 3:
+        defence += new - old
+    else:
+        threat += new - old
+    value = SUIT_BONUS * covered + defence + 0.5 * threat
+    if covered == 6:
+        if defence > threat:
+            value += EPISODE_BONUS + threat
+        else:
+            top = top_threat(_without(hand, s * 16 + old), defence)
+            if top >= 0:
+                value += EPISODE_BONUS + top
+    return value
+
+
 def hand_value(hand: list[int]) -> float:
     """How close a hand (sorted card codes) is to scoring; see the module docstring."""
     return _value(_best(hand), hand)
@@ -136,18 +167,16 @@ def decide(
     if kind is UseAbility or type(legal[-1]) is UseAbility:
         tops, seconds = _bests(hand)
         now = _value(tops, hand)
+        sums = _sums(tops)
         best: Action | None = None
         gain = 0.0
         for a in legal:
             if type(a) is UseAbility:
-                assert isinstance(a, UseAbility)
                 s, fp = SUIT_INDEX[a.suit], a.fp
                 worth = ABILITY_WORTH[s]
                 if fp == tops[s] and seconds[s] != fp:
                     # the only card of its suit this good: the hand loses what it adds
-                    b = tops[:]
-                    b[s] = seconds[s]
-                    worth -= now - _value(b, hand, s * 16 + fp)
+                    worth -= now - _dropped(hand, tops, seconds, s, sums)
                 if worth > gain:
                     best, gain = a, worth
         if best is not None:
@@ -167,14 +196,16 @@ def decide(
             return choice
         return first
     if kind is ChooseOpponent:
-        return max(
-            legal,
-            key=lambda a: (
-                (vp[a.seat], sizes[a.seat], -a.seat)
-                if isinstance(a, ChooseOpponent)
-                else (-1, -1, 0)
-            ),
-        )
+        # the most VP, then the most cards, then the lowest seat (every target is a seat)
+        target = first
+        rank = (-1, -1, 0)
+        for a in legal:
+            if type(a) is ChooseOpponent:
+                seat = a.seat
+                here = (vp[seat], sizes[seat], -seat)
+                if here > rank:
+                    target, rank = a, here
+        return target
     if kind is KeepCard:
         base = _best(hand)
         pick = first
@@ -182,7 +213,6 @@ def decide(
         for a in legal:
             if type(a) is not KeepCard:
                 continue
-            assert isinstance(a, KeepCard)
             s, fp = SUIT_INDEX[a.suit], a.fp
             if fp > base[s]:
                 b = base[:]
@@ -199,17 +229,15 @@ def decide(
         # that is not the only best of its suit leaves the value as it is.
         searched = all(tops) and tops[0] + tops[1] + tops[2] <= tops[3] + tops[4] + tops[5]
         same = -1.0 if searched else _value(tops, hand)
+        sums = _sums(tops)
         pick = first
         top = -2.0
         for a in legal:
             if type(a) is not DiscardCard:
                 continue
-            assert isinstance(a, DiscardCard)
             s, fp = SUIT_INDEX[a.suit], a.fp
             if fp == tops[s] and seconds[s] != fp:
-                b = tops[:]
-                b[s] = seconds[s]
-                v = _value(b, hand, s * 16 + fp)
+                v = _dropped(hand, tops, seconds, s, sums)
             elif same >= 0.0:
                 v = same
             else:
@@ -229,6 +257,8 @@ class EpisodesHeuristic(Agent):
 
 
 def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    if len(legal) == 1:
+        return legal[0]  # what `decide` answers, without reading the state
     seat = state.to_move
     assert seat is not None
     hands = state.hands  # type: ignore[attr-defined]

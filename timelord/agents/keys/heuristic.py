@@ -32,9 +32,10 @@ determinisation of a view.
 
 Speed (search calls these on every iteration): a board's public facts (open, barred, cookied
 doors, known Daleks, tunnels) become one bitmask per tile cost, cached by those facts in
-`_Board`; a pawn's distance grows whole-mask levels from the goal edge until one touches the
-pawn (about one level per unit of distance, memoised per board), and the rollout asks for a
-full goal field only when a move or an adjacent door is on offer. `goal_field` and the
+`_Board`; a goal's field grows whole-mask levels from the goal edge (about one level per unit
+of distance), only as far as asked and kept on the board for the next question: a pawn's
+distance grows it until it touches the pawn, the rollout (only when a move or an adjacent door
+is on offer) until its nearest offer is settled. `goal_field` and the
 `costs` form of `distance` are the plain Dijkstra definitions, which tests hold them to.
 """
 
@@ -172,10 +173,10 @@ class _Board:
         "distances",
         "fields",
         "full",
+        "links",
         "not_east",
         "not_west",
         "size",
-        "tunnels",
     )
 
     def __init__(self, state: State) -> None:
@@ -195,41 +196,42 @@ class _Board:
             closed & dalek,
             barred,
         )
-        self.tunnels = s.tunnels
+        #: the Time Tunnels as pairs of one-tile masks
+        self.links = _links(s.tunnels)
         #: pawn distances found so far, by (goal, pawn tile)
         self.distances: dict[tuple[int, int], int] = {}
-        self.fields: dict[int, list[int]] = {}
+        #: goal fields grown so far, by goal: the field and where its levels stopped
+        self.fields: dict[int, _Growth] = {}
 
     def _spread(self, x: int) -> int:
         """The tiles one step from any tile of `x`."""
         size = self.size
         out = ((x << 1) & self.not_west) | ((x >> 1) & self.not_east)
         out |= ((x << size) & self.full) | (x >> size)
-        for a, b in self.tunnels:
-            if x >> a & 1:
-                out |= 1 << b
-            if x >> b & 1:
-                out |= 1 << a
+        for a, b in self.links:
+            if x & a:
+                out |= b
+            if x & b:
+                out |= a
         return out
 
     def distance(self, goal: int, pawn: int, home: int) -> int:
         """Cost from a pawn on tile `pawn` (or off the board beside `home`, a mask) to `goal`:
-        the first level whose offer reaches a tile next to the pawn (or a home-edge tile)."""
+        the first level whose offer reaches a tile next to the pawn (or a home-edge tile).
+        On the board that is the pawn's entry in the goal's field, grown as far as the pawn
+        (shared with the rollouts' look at the same board and goal)."""
         key = (goal, pawn)
         known = self.distances.get(key)
         if known is not None:
             return known
-        found = self._distance(goal, pawn, home)
+        if pawn >= 0:
+            found = self.field(goal, 1 << pawn)[pawn]
+        else:
+            found = self._distance(goal, home)
         self.distances[key] = found
         return found
 
-    def _distance(self, goal: int, pawn: int, home: int) -> int:
-        if pawn >= 0:
-            if goal >> pawn & 1:
-                return 0
-            target = self._spread(1 << pawn)
-        else:
-            target = home
+    def _distance(self, goal: int, target: int) -> int:
         c1, c3, c4, c5, c6 = self.classes
         spread = self._spread
         # r1 .. r6: R(d - 1) .. R(d - 6)
@@ -246,35 +248,114 @@ class _Board:
             r1, r2, r3, r4, r5, r6 = reach, r1, r2, r3, r4, r5
         return INF
 
-    def field(self, goal: int) -> list[int]:
-        """Cost from every tile to `goal` (as `goal_field`; cached on the board)."""
-        found = self.fields.get(goal)
-        if found is not None:
+    def field(self, goal: int, need: int = -1, now: int = 0, late: int = 0) -> list[int]:
+        """Cost from every tile to `goal` (as `goal_field`; cached on the board). With a mask
+        `need`, only the tiles of `need` are sure to be filled in (the others may still read
+        INF), and the levels stop once all of them are reached; a later call grows the same
+        field further. A rollout needs its pawn's neighbourhood only, and boards seldom
+        repeat, so most of a full field would go unread. The levels also stop at the first
+        level L with a tile of `now` at most L away or one of `late` at most L - 1 (the
+        rollout's question, which candidate step is nearest, is settled there)."""
+        grown = self.fields.get(goal)
+        if grown is None:
+            grown = self.fields[goal] = _Growth(self.cells, goal)
+        found = grown.found
+        r1, r2, r3, r4, r5, r6 = grown.reached
+        unfilled = need & r1 & ~grown.filled
+        if unfilled:
+            grown.filled |= unfilled
+            for d, tiles in enumerate(grown.levels):
+                hit = tiles & unfilled
+                while hit:
+                    low = hit & -hit
+                    found[low.bit_length() - 1] = d
+                    hit ^= low
+        if grown.done or not need & ~r1 or r1 & now or r2 & late:
             return found
         c1, c3, c4, c5, c6 = self.classes
-        spread = self._spread
-        found = [INF] * self.cells
-        for t in _bits(goal):
-            found[t] = 0
-        r1, r2, r3, r4, r5, r6 = goal, 0, 0, 0, 0, 0
-        d = 0
-        idle = 0
-        while idle <= BARRIER_COST:
+        size, full, not_west, not_east, links = (
+            self.size,
+            self.full,
+            self.not_west,
+            self.not_east,
+            self.links,
+        )
+        levels = grown.levels
+        d, idle = len(levels) - 1, grown.idle
+        filled, last = grown.filled, grown.offer
+        while idle <= BARRIER_COST and need & ~r1 and not (r1 & now or r2 & late):
             d += 1
             x = (r1 & c1) | (r3 & c3) | (r4 & c4) | (r5 & c5) | (r6 & c6)
-            reach = goal | spread(x)
+            if x == last:  # the same offer as the level before reaches nothing new
+                reach = r1
+            else:
+                last = x
+                out = ((x << 1) & not_west) | ((x >> 1) & not_east)
+                out |= ((x << size) & full) | (x >> size)
+                for a, b in links:  # `_spread`, inlined: this loop is most of a rollout's cost
+                    if x & a:
+                        out |= b
+                    if x & b:
+                        out |= a
+                reach = goal | out
             new = reach & ~r1
+            levels.append(new)
             if new:
                 idle = 0
-                while new:
-                    low = new & -new
+                hit = new & need
+                filled |= hit
+                while hit:
+                    low = hit & -hit
                     found[low.bit_length() - 1] = d
-                    new ^= low
+                    hit ^= low
             else:
                 idle += 1
             r1, r2, r3, r4, r5, r6 = reach, r1, r2, r3, r4, r5
-        self.fields[goal] = found
+        grown.reached = (r1, r2, r3, r4, r5, r6)
+        grown.filled, grown.idle, grown.offer = filled, idle, last
+        grown.done = idle > BARRIER_COST
         return found
+
+
+_LINKS: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = {}
+
+
+def _links(tunnels: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The Time Tunnels as pairs of one-tile masks (cached: a game lays a handful)."""
+    found = _LINKS.get(tunnels)
+    if found is None:
+        if len(_LINKS) >= _CACHE_LIMIT:
+            _LINKS.clear()
+        found = _LINKS[tunnels] = tuple((1 << a, 1 << b) for a, b in tunnels)
+    return found
+
+
+@cache
+def _start(cells: int, goal: int) -> tuple[int, ...]:
+    """A field before its first level: 0 on the goal edge, INF elsewhere."""
+    found = [INF] * cells
+    for t in _bits(goal):
+        found[t] = 0
+    return tuple(found)
+
+
+class _Growth:
+    """A goal field grown level by level as far as asked: the costs filled in so far, the
+    tiles each level added (level 0: the goal edge), the last six levels' reach (newest
+    first), which tiles are filled in, the last level's offer (the tiles whose neighbours
+    it reached), and how many levels in a row added nothing (past the dearest step: the
+    end)."""
+
+    __slots__ = ("done", "filled", "found", "idle", "levels", "offer", "reached")
+
+    def __init__(self, cells: int, goal: int) -> None:
+        self.found = list(_start(cells, goal))
+        self.levels = [goal]
+        self.reached = (goal, 0, 0, 0, 0, 0)
+        self.filled = goal
+        self.offer = -1  # no level has offered yet
+        self.idle = 0
+        self.done = False
 
 
 #: boards and evaluations by public facts; cleared when large (search revisits few)
@@ -298,9 +379,10 @@ def _board_key(state: State) -> tuple[object, ...]:
     return (*masks, s.tunnels, s.tables.control)  # the centre tells one grid from another
 
 
-def board(state: State) -> _Board:
-    """The public board of `state` as bitmasks (cached)."""
-    key = _board_key(state)
+def board(state: State, key: tuple[object, ...] | None = None) -> _Board:
+    """The public board of `state` as bitmasks (cached; `key`: its `_board_key` if known)."""
+    if key is None:
+        key = _board_key(state)
     found = _BOARDS.get(key)
     if found is None:
         if len(_BOARDS) >= _CACHE_LIMIT:
@@ -330,10 +412,11 @@ def evaluate(state: State) -> list[float]:
     """Each seat's chance to win: its share of exp(-lag / TEMPERATURE), where a seat's lag is
     its distance plus TEMPO times the fraction of a round before its next turn (cached)."""
     s: Any = state
-    key = (_board_key(state), s.pos, s.stuck, s.seat, TEMPO)
+    public = _board_key(state)
+    key = (public, s.pos, s.stuck, s.seat, TEMPO)
     found = _VALUES.get(key)
     if found is None:
-        here = board(state)
+        here = board(state, public)
         n = s.game.players
         mover = s.seat
         values = []
@@ -364,7 +447,7 @@ def winning(state: State, legal: Sequence[Action], steps: int = -1) -> Action | 
     if pos < 0:
         return None
     goal = s.goal_mask(seat)
-    if not board(state)._spread(1 << pos) & goal:
+    if not _next_to(pos, s.tunnels, s.tables) & goal:
         return None
     for a in legal:
         after: Any = state.apply_unchecked(a)
@@ -387,33 +470,54 @@ def winning(state: State, legal: Sequence[Action], steps: int = -1) -> Action | 
 
 
 def rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
-    s: Any = state
-    seat = s.seat
-    pos = s.pos[seat]
     win = winning(state, legal)
     if win is not None:
         return win
+    return _race(state, legal, rng)
+
+
+def _race(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """`rollout` once no win is at hand: the move or door nearest the goal, else a card."""
+    s: Any = state
+    seat = s.seat
+    pos = s.pos[seat]
     near = s.tables.orthogonal[pos] if pos >= 0 else s.tables.home_tiles[seat]
-    field: list[int] | None = None  # the goal field, computed only when a move needs it
-    best: Action | None = None
-    best_value = INF
+    # the moves and the doors or cookies next to the pawn, and the tiles whose goal cost
+    # decides among them: the field is grown only as far as those
+    offers: list[Action] = []
+    here = 1 << pos if pos >= 0 else 0
+    plain = late = 0  # offers valued at their tile's cost, and at one more
     moving = False
+    back = s.back
     for a in legal:
         kind = type(a)
         if kind is MovePawn:
             moving = True
-        elif not ((kind is OpenDoor or kind is PlaceCookie) and a.tile in near):  # type: ignore[attr-defined]
-            continue
-        if field is None:
-            field = board(state).field(s.goal_mask(seat))
-            best_value = field[pos] if pos >= 0 else INF
-        tile = a.tile  # type: ignore[attr-defined]
-        if kind is MovePawn:
-            value = field[tile] + (1 if s.back[tile] == TELEPORT else 0)
+            if back[a.tile] == TELEPORT:  # type: ignore[attr-defined]
+                late |= 1 << a.tile  # type: ignore[attr-defined]
+            else:
+                plain |= 1 << a.tile  # type: ignore[attr-defined]
+        elif (kind is OpenDoor or kind is PlaceCookie) and a.tile in near:  # type: ignore[attr-defined]
+            late |= 1 << a.tile  # type: ignore[attr-defined]
         else:
-            value = field[tile] + OPEN_COST
-        if value < best_value:
-            best, best_value = a, value
+            continue
+        offers.append(a)
+    best: Action | None = None
+    if offers:
+        # grown only until the nearest offer is settled: an offer not reached by level L
+        # is worth more than L, so it loses to one worth at most L, and to the pawn's own
+        # tile once that is reached
+        need = here | plain | late
+        field = board(state).field(s.goal_mask(seat), need, plain | here, late)
+        best_value = field[pos] if pos >= 0 else INF
+        for a in offers:
+            tile = a.tile  # type: ignore[attr-defined]
+            if type(a) is MovePawn:
+                value = field[tile] + (1 if back[tile] == TELEPORT else 0)
+            else:
+                value = field[tile] + OPEN_COST
+            if value < best_value:
+                best, best_value = a, value
     if best is not None:
         return best
     if moving or type(legal[-1]) is StayPut:
@@ -481,7 +585,9 @@ def goal_steps(state: State, seat: int) -> int:
     pos = s.pos[seat]
     if pos < 0 or s.stuck[seat]:
         return 0
-    tiles = board(state)._spread(1 << pos) & s.goal_mask(seat) & s.free_mask(seat)
+    tiles = _next_to(pos, s.tunnels, s.tables) & s.goal_mask(seat)
+    if tiles:
+        tiles &= s.free_mask(seat)
     found = tiles
     while tiles:
         low = tiles & -tiles
@@ -560,6 +666,7 @@ def search_rollout(state: State, legal: Sequence[Action], rng: Rng) -> Action:
         block = blocking(state, legal)
         if block is not None:
             return block
+        return _race(state, legal, rng)  # `rollout` less the win check just made
     return rollout(state, legal, rng)
 
 
