@@ -4,9 +4,10 @@ Run by hand (not a test):  python bench/search.py [--seconds 5] [--level hard] [
 
 A position is taken a third of the way into a seeded random game; the agent searches from the
 view of the seat to move with the given level's settings (sims raised so the clock, not the
-budget, ends each search), and the rate is simulations per second of this process's CPU
-time (`time.process_time`: one core; on a busy machine wall time would also count other
-jobs), sample_state included.
+budget, ends each search; a level that decides by paired playouts, Episodes' `hard`, is timed
+on that path, where a simulation is one move's playout), and the rate is simulations per
+second of this process's CPU time (`time.process_time`: one core; on a busy machine wall time
+would also count other jobs), sample_state included.
 The targets (what a search needs to play well in 0.8 s; compiled build, hard level, 4
 players): 3,000 per second for the Card Game, 8,000 for the others. For scale the
 same run measures the game's random-playout rate (actions/s) on the same positions.
@@ -61,11 +62,16 @@ def search_rate(game: timelord.Game, level: str, seconds: float) -> tuple[float,
         i += 1
         seat = state.to_move
         assert seat is not None
-        agent.search(state.view(seat), rng)
+        if settings.paired > 0:  # the level decides by paired playouts, not the tree
+            agent.paired(state.view(seat), state.legal_actions(), rng)
+        else:
+            agent.search(state.view(seat), rng)
         sims += agent.last_sims
     return sims / (
         time.process_time() - start
-    ), f"rollout={settings.rollout}, cutoff={settings.cutoff}"
+    ), f"rollout={settings.rollout}, cutoff={settings.cutoff}" + (
+        f", paired={settings.paired:g}" if settings.paired else ""
+    )
 
 
 def playout_rate(game: timelord.Game, seconds: float) -> float:
