@@ -639,10 +639,10 @@ class EpisodesState(State):
                 )
             self.phase = EPISODE
         elif suit == COMPANION:
-            self._draw(seat, COMPANION_DRAW, reason="companion")
+            self._draw(seat, COMPANION_DRAW, False, "companion")
             self.phase = EPISODE
         elif suit == GADGET:
-            self._draw(seat, GADGET_DRAW, to_limbo=True, reason="gadget")
+            self._draw(seat, GADGET_DRAW, True, "gadget")
             self.phase = KEEP if self.limbo else EPISODE
         else:
             self.pending = suit
@@ -707,14 +707,16 @@ class EpisodesState(State):
         mine = self.hands[seat][:]
         insort(mine, c)
         self.hands[seat] = mine
-        if self._shared & (_POOL | _KNOWN | _PILE):
-            self._own(_POOL | _KNOWN | _PILE)
+        # each table copied only when this keep changes it: most keeps change no pool or row
+        if self._shared & _PILE:
+            self._own(_PILE)
         self.discard.extend(rest)
-        known = self.known
         n = self.game.players
         if self.reshuffles and not self.limbo_old:
             # The discarded cards are public and came from the deck (E-8.11). After a draw that
             # reshuffled midway nobody else can tell which drawn cards were from the new deck.
+            if self._shared & _POOL:
+                self._own(_POOL)
             for s in range(n + 1):
                 if s != seat:
                     seen = self.limbo_known[s] if s < n else []
@@ -728,6 +730,9 @@ class EpisodesState(State):
                 if d in lk:
                     lk.remove(d)
             if lk:  # what is left of a fully seen draw is the kept card (E-8.7)
+                if self._shared & _KNOWN:
+                    self._own(_KNOWN)
+                known = self.known
                 k = known[s][seat][:]
                 insort(k, lk[0])
                 known[s][seat] = k
@@ -753,7 +758,7 @@ class EpisodesState(State):
             if self._log is not None:
                 self._tell_end()
             return
-        self._draw(seat, EPISODE_DRAW, reason="episode")
+        self._draw(seat, EPISODE_DRAW, False, "episode")
         self._end_phase(seat)
 
     def _end_phase(self, seat: int) -> None:
@@ -814,10 +819,12 @@ class EpisodesState(State):
     def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
         """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw); `reason` names
         the rule that draws, for the event."""
-        if self._shared & _DECK:  # `_own(_DECK)` written out: a turn draws at least once
-            self.deck = self.deck[:]
-            self._shared &= ~_DECK
-        deck = self.deck
+        shared = self._shared
+        if shared & _DECK:  # `_own(_DECK)` written out: a turn draws at least once
+            deck = self.deck = self.deck[:]
+            self._shared = shared & ~_DECK
+        else:
+            deck = self.deck
         drawn: list[int] = []
         rng: Rng | None = None
         cut = 0  # drawn[cut:] come from the deck made at the last reshuffle
@@ -856,10 +863,13 @@ class EpisodesState(State):
             return
         pooled = self.reshuffles > 0 and cut < len(drawn)
         if pooled:
-            if self._shared & _POOL:  # `_own(_POOL)` written out: after a reshuffle, each draw
-                self.pool = self.pool[:]
-                self._shared &= ~_POOL
-            self.pool[seat] = _minus(self.pool[seat], drawn[cut:] if cut else drawn)
+            shared = self._shared
+            if shared & _POOL:  # `_own(_POOL)` written out: after a reshuffle, each draw
+                pool = self.pool = self.pool[:]
+                self._shared = shared & ~_POOL
+            else:
+                pool = self.pool
+            pool[seat] = _minus(pool[seat], drawn[cut:] if cut else drawn)
         if any(self.top):
             # the tables the peeks below change: `top`, and the pools or what is known
             changed = _TOP | (_POOL if pooled else 0) | (_LIMBO_KNOWN if to_limbo else _KNOWN)
@@ -886,9 +896,10 @@ class EpisodesState(State):
             drawn.sort()
             self.limbo = drawn
         else:
-            mine = self.hands[seat] + drawn
+            hands = self.hands
+            mine = hands[seat] + drawn
             mine.sort()
-            self.hands[seat] = mine
+            hands[seat] = mine
 
     def _tell_draw(self, seat: int, asked: int, drawn: list[int], reason: str) -> None:
         """The drawer sees its cards; a seat that peeked sees those it saw on top (E-8.3)."""
