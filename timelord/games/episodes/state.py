@@ -323,6 +323,17 @@ class EpisodesState(State):
             self.discard = self.discard[:]
         self._shared &= ~tables
 
+    def _known_row(self, s: int) -> list[list[int]]:
+        """Row `s` of `known`, this state's own to change. While the table is shared only the
+        outer list and this row are copied, and the table stays marked shared, so a change to
+        another row copies it first (most changes touch one row: a peeked draw, a look)."""
+        known = self.known
+        if self._shared & _KNOWN:
+            known = self.known = known[:]
+            row = known[s] = known[s][:]
+            return row
+        return known[s]
+
     # ------------------------------------------------------------------ protocol
 
     @property
@@ -655,9 +666,7 @@ class EpisodesState(State):
         hand = self.hands[victim]
         log = self._log
         if suit == PLOT:
-            if self._shared & _KNOWN:
-                self._own(_KNOWN)
-            self.known[seat][victim] = hand[:]
+            self._known_row(seat)[victim] = hand[:]
             if log is not None:
                 data: dict[str, Any] = {"actor": seat, "victim": victim, "forced": forced}
                 seen = {"cards": [LABEL[c] for c in hand]}
@@ -871,8 +880,9 @@ class EpisodesState(State):
                 pool = self.pool
             pool[seat] = _minus(pool[seat], drawn[cut:] if cut else drawn)
         if any(self.top):
-            # the tables the peeks below change: `top`, and the pools or what is known
-            changed = _TOP | (_POOL if pooled else 0) | (_LIMBO_KNOWN if to_limbo else _KNOWN)
+            # the tables the peeks below change: `top`, and `limbo_known` or rows of `known`
+            # (`_known_row`); the pools are this state's own already if they change
+            changed = (_TOP | _LIMBO_KNOWN) if to_limbo else _TOP
             if self._shared & changed:
                 self._own(changed)
             top = self.top
@@ -889,9 +899,10 @@ class EpisodesState(State):
                 if to_limbo:
                     self.limbo_known[s] = sorted(drawn[:m])
                 else:
-                    k = self.known[s][seat] + drawn[:m]
+                    row = self._known_row(s)
+                    k = row[seat] + drawn[:m]
                     k.sort()
-                    self.known[s][seat] = k
+                    row[seat] = k
         if to_limbo:
             drawn.sort()
             self.limbo = drawn
