@@ -809,9 +809,8 @@ class EpisodesState(State):
         hands[seat] = hand
         shared = self._shared
         if shared & _PILE:  # `_own(_PILE)` written out: most moves discard
-            self.discard = pile = self.discard[:]
+            self.discard = [*self.discard, c]  # one list of the final size (a copy grew)
             self._shared = shared = shared & ~_PILE
-            pile.append(c)
         else:
             self.discard.append(c)
         known = self.known
