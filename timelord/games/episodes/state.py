@@ -751,15 +751,30 @@ class EpisodesState(State):
         self.phase = EPISODE
 
     def _episode(self, seat: int, fps: tuple[int, ...]) -> None:
-        for s, fp in enumerate(fps):
-            if fp:  # 0: a suit a variant leaves out (E-R20)
-                self._discard_from_hand(seat, s * 16 + fp)
+        # `_discard_from_hand` for the whole episode at once (suit order onto the pile): one
+        # copy of the hand, the pile and each knowledge row the cards leave, not one a card
+        played = [s * 16 + fp for s, fp in enumerate(fps) if fp]  # 0: a suit left out (E-R20)
+        hands = self.hands
+        hand = hands[seat][:]
+        for c in played:
+            hand.remove(c)
+        hands[seat] = hand
+        if self._shared & _PILE:
+            self.discard = [*self.discard, *played]
+            self._shared &= ~_PILE
+        else:
+            self.discard.extend(played)
+        for s, row in enumerate(self.known):
+            k = row[seat]
+            if k and any(c in k for c in played):
+                self._known_row(s)[seat] = _minus(k, played)
         if self._shared & _VP:
             self._own(_VP)
-        self.vp[seat] += H.threat(fps)
+        vp = H.threat(fps)
+        self.vp[seat] += vp
         if self._log is not None:
-            cards = [LABEL[s * 16 + fp] for s, fp in enumerate(fps) if fp]
-            data = {"actor": seat, "cards": cards, "vp": H.threat(fps), "total": self.vp[seat]}
+            cards = [LABEL[c] for c in played]
+            data = {"actor": seat, "cards": cards, "vp": vp, "total": self.vp[seat]}
             self._tell("episode", data)
         if self.vp[seat] >= self.game.target:
             self.phase = OVER  # E-7.1, E-R5: at once, no draw, no end phase
