@@ -9,6 +9,7 @@ from timelord.games.episodes.actions import (
     ChooseOpponent,
     DiscardCard,
     KeepCard,
+    PlayEpisode,
     SkipAbility,
     SkipEpisode,
     UseAbility,
@@ -79,6 +80,28 @@ def test_e8_4_plot_knowledge_crossed_off_and_dropped(table) -> None:
     assert st.to_move == 2
     st = st.apply(UseAbility("Foe", 5)).apply(ChooseOpponent(1))  # seat 2 steals unseen
     assert st.view(0)["known_hands"][1] == []
+
+
+def test_e8_4_episode_cards_crossed_off_a_peeked_hand(table) -> None:
+    """E-8.4 with E-5.3: the six cards of an episode go face up, so a seat that looked at the
+    hand crosses off exactly those and still knows the rest; the state before is unchanged."""
+    st = table([["Plot 4", "Foe 5"], [*EP, "Doctor 1"], ["Foe 3"]], deck=DECK)
+    st = st.apply(UseAbility("Plot", 4)).apply(ChooseOpponent(1))
+    st = st.apply(SkipAbility())  # seat 1's turn (seat 0 had no episode to decide)
+    before = st.view(0)["known_hands"][1]
+    assert before == [
+        "Doctor 1",
+        "Doctor 9",
+        "Companion 9",
+        "Gadget 9",
+        "Foe 1",
+        "Plot 1",
+        "Special 1",
+    ]
+    after = st.apply(PlayEpisode((9, 9, 9, 1, 1, 1)))
+    assert after.view(0)["known_hands"][1] == ["Doctor 1"]
+    assert after.view(1)["discard"][-6:] == EP
+    assert st.view(0)["known_hands"][1] == before
 
 
 def test_e8_5_steal_known_to_thief_and_victim_only(table) -> None:

@@ -63,6 +63,20 @@ from timelord.games.episodes.cards import (
     SUITS,
     Deck,
 )
+from timelord.games.episodes.hands import (  # bare names: one global load each, interpreted
+    ACTION,
+    COMPANION_DRAW,
+    DISCARD,
+    DRAW,
+    EPISODE,
+    EPISODE_DRAW,
+    GADGET_DRAW,
+    HAND_LIMIT,
+    KEEP,
+    OVER,
+    PEEK,
+    TARGET,
+)
 
 # Shared action objects: legal lists reuse them instead of building new ones each time.
 _SKIP_ABILITY: Final = SkipAbility()
@@ -246,7 +260,7 @@ class EpisodesState(State):
         st.discard = []
         st.vp = [0] * n
         st.turn = 0
-        st.phase = H.ACTION
+        st.phase = ACTION
         st.pending = -1
         st.limbo = []
         st.known = [[[] for _ in range(n)] for _ in range(n)]
@@ -309,17 +323,28 @@ class EpisodesState(State):
             self.discard = self.discard[:]
         self._shared &= ~tables
 
+    def _known_row(self, s: int) -> list[list[int]]:
+        """Row `s` of `known`, this state's own to change. While the table is shared only the
+        outer list and this row are copied, and the table stays marked shared, so a change to
+        another row copies it first (most changes touch one row: a peeked draw, a look)."""
+        known = self.known
+        if self._shared & _KNOWN:
+            known = self.known = known[:]
+            row = known[s] = known[s][:]
+            return row
+        return known[s]
+
     # ------------------------------------------------------------------ protocol
 
     @property
     def to_move(self) -> int | None:
-        if self.phase == H.OVER:
+        if self.phase == OVER:
             return None
         return self.turn % self.game.players
 
     @property
     def is_over(self) -> bool:
-        return self.phase == H.OVER
+        return self.phase == OVER
 
     @property
     def seat(self) -> int:
@@ -356,7 +381,7 @@ class EpisodesState(State):
         return [float(v) for v in self.vp]
 
     def winners(self) -> list[int]:
-        if self.phase != H.OVER:
+        if self.phase != OVER:
             return []
         best = max(self.vp)
         return [s for s, v in enumerate(self.vp) if v == best]
@@ -385,7 +410,7 @@ class EpisodesState(State):
 
     def apply(self, action: Action) -> State:
         # State.apply's contract, checked against the cached list without copying it.
-        if self.phase != H.OVER and isinstance(action, Action):
+        if self.phase != OVER and isinstance(action, Action):
             legal = self._legal
             if legal is None:
                 legal = self._legal = self._compute_legal()
@@ -403,26 +428,26 @@ class EpisodesState(State):
 
     def _compute_legal(self) -> list[Action]:
         ph = self.phase
-        if ph == H.OVER:
+        if ph == OVER:
             return []
         n = self.game.players
         seat = self.turn % n
         hands = self.hands
         hand = hands[seat]
         out: list[Action] = []
-        if ph == H.DISCARD:  # most frequent first: a random game discards most
+        if ph == DISCARD:  # most frequent first: a random game discards most
             # E-6.2: the excess is discarded in non-decreasing code order, and a code is
             # offered only if the rest of the excess fits at or above it, so every set of
             # excess cards is reached once. That puts it among the first HAND_LIMIT + 1 cards;
             # at or above the floor is a suffix of the sorted hand.
             floor = self.floor
             prev = -1
-            for c in hand[bisect_left(hand, floor) if floor else 0 : H.HAND_LIMIT + 1]:
+            for c in hand[bisect_left(hand, floor) if floor else 0 : HAND_LIMIT + 1]:
                 if c != prev:
                     out.append(_DISCARD[c])
                     prev = c
             return out
-        if ph == H.ACTION:
+        if ph == ACTION:
             # an opponent holds a card unless every other hand is empty (with `hand` empty
             # the loop below adds nothing either way)
             targets = hands.count([]) < n - 1
@@ -433,14 +458,14 @@ class EpisodesState(State):
                 prev = c
             out.append(_SKIP_ABILITY)
             return out
-        if ph == H.EPISODE:
+        if ph == EPISODE:
             for fps in H.episodes(hand, self.game.episode_suits):
                 out.append(_episode_action(fps))
             out.append(_SKIP_EPISODE)
             return out
-        if ph == H.TARGET:
+        if ph == TARGET:
             return [_CHOOSE[o] for o in range(n) if o != seat and hands[o]]
-        assert ph == H.KEEP
+        assert ph == KEEP
         return [_KEEP[c] for c in sorted(set(self.limbo))]
 
     def reveals(self, action: Action) -> bool:
@@ -461,7 +486,7 @@ class EpisodesState(State):
         )
 
     def why_illegal(self, action: Action) -> IllegalAction:
-        if self.phase == H.OVER:
+        if self.phase == OVER:
             return IllegalAction("the game is over", "E-7.1")
         if not well_formed(action):
             return IllegalAction(f"malformed {type(action).__name__}: {action!r}", "")
@@ -471,7 +496,7 @@ class EpisodesState(State):
         hand = self.hands[seat]
         phase = H.PHASES[self.phase]
         if isinstance(action, UseAbility | SkipAbility):
-            if self.phase != H.ACTION:
+            if self.phase != ACTION:
                 return IllegalAction(
                     f"abilities are used in the action phase, not {phase}", "E-4.1"
                 )
@@ -483,7 +508,7 @@ class EpisodesState(State):
                 f"no opponent holds a card, so a {action.suit} ability has no target", "E-4.8"
             )
         if isinstance(action, ChooseOpponent):
-            if self.phase != H.TARGET:
+            if self.phase != TARGET:
                 return IllegalAction("no ability is waiting for a target", "E-4.8")
             if action.seat == seat:
                 return IllegalAction("the target must be an opponent, not yourself", "E-4.8")
@@ -491,13 +516,13 @@ class EpisodesState(State):
                 return IllegalAction(f"there is no seat {action.seat}", "E-4.8")
             return IllegalAction(f"seat {action.seat} holds no cards to target", "E-4.8")
         if isinstance(action, KeepCard):
-            if self.phase != H.KEEP:
+            if self.phase != KEEP:
                 return IllegalAction("no Gadget draw is waiting for a choice", "E-4.6")
             return IllegalAction(
                 f"{action.suit} {action.fp} is not among the cards the Gadget drew", "E-4.6"
             )
         if isinstance(action, PlayEpisode | SkipEpisode):
-            if self.phase != H.EPISODE:
+            if self.phase != EPISODE:
                 return IllegalAction(
                     f"episodes are played in the episode phase, not {phase}", "E-5.1"
                 )
@@ -516,10 +541,10 @@ class EpisodesState(State):
             d, t = H.defence(action.fps), H.threat(action.fps)
             return IllegalAction(f"the Defenders' {d} FP must exceed the Threat's {t} FP", "E-5.2")
         if isinstance(action, DiscardCard):
-            if self.phase != H.DISCARD:
+            if self.phase != DISCARD:
                 return IllegalAction(
                     f"cards are discarded to the hand limit only in the end phase over "
-                    f"{H.HAND_LIMIT} cards (now: {phase})",
+                    f"{HAND_LIMIT} cards (now: {phase})",
                     "E-6.1",
                 )
             c = _card_code(action.suit, action.fp)
@@ -548,11 +573,11 @@ class EpisodesState(State):
                 self._tell("hand_limit_discard", {"actor": seat, "card": LABEL[c]})
             self._discard_from_hand(seat, c)
             self.floor = c
-            self._end_phase()
+            self._end_phase(seat)
         elif kind is SkipEpisode:
             if log is not None:
                 self._tell("skip_episode", {"actor": seat})
-            self._end_phase()
+            self._end_phase(seat)
         elif kind is UseAbility:
             assert isinstance(action, UseAbility)
             c = SUIT_INDEX[action.suit] * 16 + action.fp
@@ -568,7 +593,7 @@ class EpisodesState(State):
         elif kind is SkipAbility:
             if log is not None:
                 self._tell("skip_ability", {"actor": seat})
-            self.phase = H.EPISODE
+            self.phase = EPISODE
         else:
             assert isinstance(action, PlayEpisode)
             self._episode(seat, action.fps)
@@ -579,16 +604,16 @@ class EpisodesState(State):
         otherwise asking, or not, would tell the table about the player's hidden cards."""
         while True:
             ph = self.phase
-            if ph == H.OVER:
+            if ph == OVER:
                 self._legal = []
                 return
             legal = self._compute_legal()
             # rules 1 took every one-option step without asking (before E-R13 narrowed)
             if len(legal) == 1 and (self.game.rules < 2 or self._plainly_forced(ph)):
-                if ph == H.ACTION:
-                    self.phase = H.EPISODE
-                elif ph == H.EPISODE:
-                    self._end_phase()
+                if ph == ACTION:
+                    self.phase = EPISODE
+                elif ph == EPISODE:
+                    self._end_phase(self.turn % self.game.players)
                 else:
                     self._do(legal[0], True)  # a target or a one-card Gadget draw (E-R13)
                 continue
@@ -601,19 +626,19 @@ class EpisodesState(State):
         cards for a target, one card drawn by a Gadget. Equal drawn cards, a hand-limit
         discard or a hand that holds no episode are seen by the player alone."""
         hand = self.hands[self.turn % self.game.players]
-        if ph == H.ACTION:
+        if ph == ACTION:
             return not hand
-        if ph == H.EPISODE:
+        if ph == EPISODE:
             return len(hand) < len(self.game.episode_suits)
-        if ph == H.KEEP:
+        if ph == KEEP:
             return len(self.limbo) == 1
-        return ph == H.TARGET
+        return ph == TARGET
 
     def _use_ability(self, seat: int, c: int) -> None:
         self._discard_from_hand(seat, c)  # E-4.9: the card goes face up first
         suit = c >> 4
         if suit == DOCTOR:
-            seen = min(H.PEEK, len(self.deck))
+            seen = min(PEEK, len(self.deck))
             self._fix(seen)
             if self._shared & _TOP:
                 self._own(_TOP)
@@ -623,28 +648,25 @@ class EpisodesState(State):
                 self._tell(
                     "peek", {"actor": seat, "count": seen}, ((frozenset({seat}), {"cards": cards}),)
                 )
-            self.phase = H.EPISODE
+            self.phase = EPISODE
         elif suit == COMPANION:
-            self._draw(seat, H.COMPANION_DRAW, reason="companion")
-            self.phase = H.EPISODE
+            self._draw(seat, COMPANION_DRAW, False, "companion")
+            self.phase = EPISODE
         elif suit == GADGET:
-            self._draw(seat, H.GADGET_DRAW, to_limbo=True, reason="gadget")
-            self.phase = H.KEEP if self.limbo else H.EPISODE
+            self._draw(seat, GADGET_DRAW, True, "gadget")
+            self.phase = KEEP if self.limbo else EPISODE
         else:
             self.pending = suit
-            self.phase = H.TARGET
+            self.phase = TARGET
 
     def _hit(self, seat: int, victim: int, forced: bool = False) -> None:
         suit = self.pending
         self.pending = -1
-        self.phase = H.EPISODE
+        self.phase = EPISODE
         hand = self.hands[victim]
-        if self._shared & _KNOWN:
-            self._own(_KNOWN)
-        known = self.known
         log = self._log
         if suit == PLOT:
-            known[seat][victim] = hand[:]
+            self._known_row(seat)[victim] = hand[:]
             if log is not None:
                 data: dict[str, Any] = {"actor": seat, "victim": victim, "forced": forced}
                 seen = {"cards": [LABEL[c] for c in hand]}
@@ -663,6 +685,9 @@ class EpisodesState(State):
             data = {"actor": seat, "victim": victim, "forced": forced}
             self._tell("steal", data, ((frozenset({seat, victim}), {"card": LABEL[c]}),))
         assert suit == FOE
+        if self._shared & _KNOWN:  # not before: a random discard copies only what it changes
+            self._own(_KNOWN)
+        known = self.known
         self.hands[victim] = _without(hand, c)
         mine = self.hands[seat][:]
         insort(mine, c)
@@ -691,14 +716,16 @@ class EpisodesState(State):
         mine = self.hands[seat][:]
         insort(mine, c)
         self.hands[seat] = mine
-        if self._shared & (_POOL | _KNOWN | _PILE):
-            self._own(_POOL | _KNOWN | _PILE)
+        # each table copied only when this keep changes it: most keeps change no pool or row
+        if self._shared & _PILE:
+            self._own(_PILE)
         self.discard.extend(rest)
-        known = self.known
         n = self.game.players
         if self.reshuffles and not self.limbo_old:
             # The discarded cards are public and came from the deck (E-8.11). After a draw that
             # reshuffled midway nobody else can tell which drawn cards were from the new deck.
+            if self._shared & _POOL:
+                self._own(_POOL)
             for s in range(n + 1):
                 if s != seat:
                     seen = self.limbo_known[s] if s < n else []
@@ -712,57 +739,76 @@ class EpisodesState(State):
                 if d in lk:
                     lk.remove(d)
             if lk:  # what is left of a fully seen draw is the kept card (E-8.7)
+                if self._shared & _KNOWN:
+                    self._own(_KNOWN)
+                known = self.known
                 k = known[s][seat][:]
                 insort(k, lk[0])
                 known[s][seat] = k
         self.limbo = []
         self.limbo_old = 0
         self.limbo_known = [[] for _ in range(n)]
-        self.phase = H.EPISODE
+        self.phase = EPISODE
 
     def _episode(self, seat: int, fps: tuple[int, ...]) -> None:
-        for s, fp in enumerate(fps):
-            if fp:  # 0: a suit a variant leaves out (E-R20)
-                self._discard_from_hand(seat, s * 16 + fp)
+        # `_discard_from_hand` for the whole episode at once (suit order onto the pile): one
+        # copy of the hand, the pile and each knowledge row the cards leave, not one a card
+        played = [s * 16 + fp for s, fp in enumerate(fps) if fp]  # 0: a suit left out (E-R20)
+        hands = self.hands
+        hand = hands[seat][:]
+        for c in played:
+            hand.remove(c)
+        hands[seat] = hand
+        if self._shared & _PILE:
+            self.discard = [*self.discard, *played]
+            self._shared &= ~_PILE
+        else:
+            self.discard.extend(played)
+        for s, row in enumerate(self.known):
+            k = row[seat]
+            if k and any(c in k for c in played):
+                self._known_row(s)[seat] = _minus(k, played)
         if self._shared & _VP:
             self._own(_VP)
-        self.vp[seat] += H.threat(fps)
+        vp = H.threat(fps)
+        self.vp[seat] += vp
         if self._log is not None:
-            cards = [LABEL[s * 16 + fp] for s, fp in enumerate(fps) if fp]
-            data = {"actor": seat, "cards": cards, "vp": H.threat(fps), "total": self.vp[seat]}
+            cards = [LABEL[c] for c in played]
+            data = {"actor": seat, "cards": cards, "vp": vp, "total": self.vp[seat]}
             self._tell("episode", data)
         if self.vp[seat] >= self.game.target:
-            self.phase = H.OVER  # E-7.1, E-R5: at once, no draw, no end phase
+            self.phase = OVER  # E-7.1, E-R5: at once, no draw, no end phase
             self.ended = "target"
             if self._log is not None:
                 self._tell_end()
             return
-        self._draw(seat, H.EPISODE_DRAW, reason="episode")
-        self._end_phase()
+        self._draw(seat, EPISODE_DRAW, False, "episode")
+        self._end_phase(seat)
 
-    def _end_phase(self) -> None:
-        seat = self.turn % self.game.players
-        if len(self.hands[seat]) > H.HAND_LIMIT:
-            if self.phase != H.DISCARD:
-                self.phase = H.DISCARD
+    def _end_phase(self, seat: int) -> None:
+        """End `seat`'s turn (the seat to move, which the caller has at hand)."""
+        if len(self.hands[seat]) > HAND_LIMIT:
+            if self.phase != DISCARD:
+                self.phase = DISCARD
                 self.floor = 0
             return
         self._next_turn()
 
     def _next_turn(self) -> None:
-        n = self.game.players
-        self.turn += 1
+        game = self.game
+        n = game.players
+        turn = self.turn = self.turn + 1
         self.floor = 0
-        if self.turn >= self.game.max_rounds * n:
-            self.phase = H.OVER  # E-7.2
+        if turn >= game.max_rounds * n:
+            self.phase = OVER  # E-7.2
             self.ended = "rounds"
             if self._log is not None:
                 self._tell_end()
             return
         if self._log is not None:
-            self._tell("turn", {"actor": self.turn % n, "round": self.turn // n + 1})
-        self._draw(self.turn % n, H.DRAW, reason="turn")
-        self.phase = H.ACTION
+            self._tell("turn", {"actor": turn % n, "round": turn // n + 1})
+        self._draw(turn % n, DRAW, False, "turn")
+        self.phase = ACTION
 
     def _tell_end(self) -> None:
         data = {"reason": self.ended, "winners": self.winners(), "vp": self.vp[:]}
@@ -772,18 +818,21 @@ class EpisodesState(State):
 
     def _discard_from_hand(self, seat: int, c: int) -> None:
         """Move one `c` from `seat`'s hand face up onto the discard pile (E-8.2)."""
-        hand = self.hands[seat][:]  # `_without` written out: most moves discard
+        hands = self.hands
+        hand = hands[seat][:]  # `_without` written out: most moves discard
         hand.remove(c)
-        self.hands[seat] = hand
-        if self._shared & _PILE:  # `_own(_PILE)` written out: most moves discard
-            self.discard = self.discard[:]
-            self._shared &= ~_PILE
-        self.discard.append(c)
+        hands[seat] = hand
+        shared = self._shared
+        if shared & _PILE:  # `_own(_PILE)` written out: most moves discard
+            self.discard = [*self.discard, c]  # one list of the final size (a copy grew)
+            self._shared = shared = shared & ~_PILE
+        else:
+            self.discard.append(c)
         known = self.known
-        for s in range(len(known)):
-            k = known[s][seat]
+        for s, row in enumerate(known):
+            k = row[seat]
             if k and c in k:
-                if self._shared & _KNOWN:
+                if shared & _KNOWN:
                     # A hot spot: only the outer list and this row are copied, and the table
                     # stays marked shared, so a change to another row copies them all first.
                     known = self.known = known[:]
@@ -793,13 +842,16 @@ class EpisodesState(State):
     def _draw(self, seat: int, count: int, to_limbo: bool = False, reason: str = "") -> None:
         """Draw `count` cards for `seat` (E-3.2 reshuffle, E-3.3 short draw); `reason` names
         the rule that draws, for the event."""
-        if self._shared & _DECK:  # `_own(_DECK)` written out: a turn draws at least once
-            self.deck = self.deck[:]
-            self._shared &= ~_DECK
-        deck = self.deck
+        shared = self._shared
+        if shared & _DECK:  # `_own(_DECK)` written out: a turn draws at least once
+            deck = self.deck = self.deck[:]
+            self._shared = shared & ~_DECK
+        else:
+            deck = self.deck
         drawn: list[int] = []
         rng: Rng | None = None
         cut = 0  # drawn[cut:] come from the deck made at the last reshuffle
+        fixed = self.fixed  # kept here and stored once: every turn draws
         for _ in range(count):
             if not deck:
                 if not self.discard:
@@ -811,16 +863,17 @@ class EpisodesState(State):
                 self.pool = [deck[:]] * (self.game.players + 1)
                 self.discard = []
                 self._shared &= ~(_POOL | _PILE)
-                self.fixed = 0
+                fixed = 0
                 self.reshuffles += 1
                 cut = len(drawn)
-            if self.fixed:
+            if fixed:
                 drawn.append(deck.pop())
-                self.fixed -= 1
+                fixed -= 1
             else:
                 if rng is None:
                     rng = resume(self.rng)
                 drawn.append(deck.pop(rng.below(len(deck))))
+        self.fixed = fixed
         if rng is not None:
             self.rng = rng.state
         if to_limbo:
@@ -833,13 +886,17 @@ class EpisodesState(State):
             return
         pooled = self.reshuffles > 0 and cut < len(drawn)
         if pooled:
-            if self._shared & _POOL:  # `_own(_POOL)` written out: after a reshuffle, each draw
-                self.pool = self.pool[:]
-                self._shared &= ~_POOL
-            self.pool[seat] = _minus(self.pool[seat], drawn[cut:])
+            shared = self._shared
+            if shared & _POOL:  # `_own(_POOL)` written out: after a reshuffle, each draw
+                pool = self.pool = self.pool[:]
+                self._shared = shared & ~_POOL
+            else:
+                pool = self.pool
+            pool[seat] = _minus(pool[seat], drawn[cut:] if cut else drawn)
         if any(self.top):
-            # the tables the peeks below change: `top`, and the pools or what is known
-            changed = _TOP | (_POOL if pooled else 0) | (_LIMBO_KNOWN if to_limbo else _KNOWN)
+            # the tables the peeks below change: `top`, and `limbo_known` or rows of `known`
+            # (`_known_row`); the pools are this state's own already if they change
+            changed = (_TOP | _LIMBO_KNOWN) if to_limbo else _TOP
             if self._shared & changed:
                 self._own(changed)
             top = self.top
@@ -856,16 +913,18 @@ class EpisodesState(State):
                 if to_limbo:
                     self.limbo_known[s] = sorted(drawn[:m])
                 else:
-                    k = self.known[s][seat] + drawn[:m]
+                    row = self._known_row(s)
+                    k = row[seat] + drawn[:m]
                     k.sort()
-                    self.known[s][seat] = k
+                    row[seat] = k
         if to_limbo:
             drawn.sort()
             self.limbo = drawn
         else:
-            mine = self.hands[seat] + drawn
+            hands = self.hands
+            mine = hands[seat] + drawn
             mine.sort()
-            self.hands[seat] = mine
+            hands[seat] = mine
 
     def _tell_draw(self, seat: int, asked: int, drawn: list[int], reason: str) -> None:
         """The drawer sees its cards; a seat that peeked sees those it saw on top (E-8.3)."""
